@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up a fresh machine for shipcaptaincrew: a virtual environment with the package and every
+# optional dependency.  Idempotent; safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/python -m pip install -q -e ".[all]" 2>&1 | grep -v -E "^(WARNING|  )" || true
+.venv/bin/python -c "import shipcaptaincrew" 

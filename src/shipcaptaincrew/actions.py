@@ -1,0 +1,143 @@
+"""Actions: the player's choices and the dice that chance supplies.
+
+Every action is a small frozen value with a text form that :func:`parse_action` reads back
+(python-chess's ``Move.uci()``/``Move.from_uci`` in spirit), so event logs and network
+messages carry plain strings.
+
+>>> [str(a) for a in (Stand(), RerollCargo(), RerollCargo(keep=5), Take((6, 1)), HandOut(2))]
+['stand', 'reroll', 'reroll:keep5', 'take:61', 'sip:2']
+>>> parse_action("reroll:keep5") == RerollCargo(keep=5)
+True
+>>> parse_action("roll:65331")
+Roll(faces=(6, 5, 3, 3, 1))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .dice import InvalidDiceError, parse_faces
+
+__all__ = [
+    "Action",
+    "HandOut",
+    "InvalidActionError",
+    "RerollCargo",
+    "Roll",
+    "Stand",
+    "Take",
+    "parse_action",
+]
+
+
+class InvalidActionError(ValueError):
+    """Text that is not an action at all (as opposed to a legal-looking but illegal one)."""
+
+
+@dataclass(frozen=True, order=True)
+class Roll:
+    """Dice that chance (or a physical die typed in) supplies; faces in the order rolled."""
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "roll:" + "".join(map(str, self.faces))
+
+    @property
+    def sorted_faces(self) -> tuple[int, ...]:
+        """The faces as a multiset (sorted), which is all the rules look at."""
+        return tuple(sorted(self.faces))
+
+
+@dataclass(frozen=True, order=True)
+class Take:
+    """Set aside these faces for the next missing roles, in role order (wild captain choice).
+
+    ``Take((6, 1))`` with nothing held: the 6 is the ship and the wild 1 the captain.
+    """
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "take:" + "".join(map(str, self.faces))
+
+
+@dataclass(frozen=True, order=True)
+class Stand:
+    """Keep the cargo as it is; the turn ends with its score."""
+
+    def __str__(self) -> str:
+        return "stand"
+
+
+@dataclass(frozen=True, order=True)
+class RerollCargo:
+    """Reroll the cargo; under half cargo ``keep`` names the face of the die kept."""
+
+    keep: int | None = None
+
+    def __str__(self) -> str:
+        return "reroll" if self.keep is None else f"reroll:keep{self.keep}"
+
+
+@dataclass(frozen=True, order=True)
+class HandOut:
+    """The captain (round winner) hands one sip to the player in seat ``to`` (0-based)."""
+
+    to: int
+
+    def __str__(self) -> str:
+        return f"sip:{self.to}"
+
+
+Action = Union[Roll, Take, Stand, RerollCargo, HandOut]
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form; raises :class:`InvalidActionError` if it is none.
+
+    >>> parse_action("jump")
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.actions.InvalidActionError: 'jump' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, roll:FACES)
+    """
+    t = text.strip().lower()
+    try:
+        if t == "stand":
+            return Stand()
+        if t == "reroll":
+            return RerollCargo()
+        if t.startswith("reroll:keep"):
+            return RerollCargo(keep=_face(t[len("reroll:keep") :]))
+        if t.startswith("take:"):
+            faces = parse_faces(t[5:])
+            if not faces:
+                raise InvalidActionError("take: needs the faces to set aside")
+            return Take(faces)
+        if t.startswith("roll:"):
+            faces = parse_faces(t[5:])
+            if not faces:
+                raise InvalidActionError("roll: needs faces")
+            return Roll(faces)
+        if t.startswith("sip:"):
+            seat = int(t[4:])
+            if seat < 0:
+                raise ValueError
+            return HandOut(seat)
+    except InvalidDiceError as e:
+        raise InvalidActionError(f"{text!r}: {e}") from None
+    except ValueError as e:
+        if isinstance(e, InvalidActionError):
+            raise
+        raise InvalidActionError(f"{text!r} has a malformed number") from None
+    raise InvalidActionError(
+        f"{text!r} is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, roll:FACES)"
+    )
+
+
+def _face(text: str) -> int:
+    faces = parse_faces(text)
+    if len(faces) != 1:
+        raise InvalidActionError(f"keep needs exactly one face, got {text!r}")
+    return faces[0]

@@ -1,0 +1,156 @@
+"""``scc turn`` and ``scc presets``: one scripted turn, and the rule sets on offer."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from ..actions import RerollCargo, Roll, Stand, Take
+from ..dice import InvalidDiceError, parse_faces, remove_faces
+from ..engine import apply, dice_to_roll, initial_turn, legal_actions
+from ..rules import ALIASES, OPTION_DOCS, PRESET_DESCRIPTIONS, PRESETS, Rules, option_names
+from ..state import TurnPhase, TurnState
+from ..turn import IllegalActionError
+from .app import app
+from .common import RulesOpt, SetOpt, fail, load_rules
+
+
+def _best_take(turn: TurnState) -> Take:
+    """The contract's choice under wild captain: most roles, then the highest dice left."""
+    options = [a for a in legal_actions(turn) if isinstance(a, Take)]
+    return max(options, key=lambda a: (len(a.faces), sum(remove_faces(turn.pending, a.faces))))
+
+
+def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
+    """Play one turn from the given rolls and stand after the last (the ``scc turn`` contract).
+
+    Raises ``ValueError`` subclasses naming the problem for an impossible script.
+    """
+    t = initial_turn(rules)
+    for i, faces in enumerate(rolls, 1):
+        if t.phase is TurnPhase.DONE:
+            if t.rolls_used >= 3:
+                raise IllegalActionError(f"roll {i}: a turn has at most three rolls")
+            if t.complete:
+                raise IllegalActionError(
+                    f"roll {i}: cargo_rerolls={rules.cargo_rerolls} forbids another cargo reroll"
+                )
+            raise IllegalActionError(f"roll {i}: the turn is over")
+        if t.phase is TurnPhase.DECIDE:
+            if len(faces) == 2:
+                t = apply(t, RerollCargo())
+            elif len(faces) == 1 and rules.half_cargo:
+                t = apply(t, RerollCargo(keep=max(t.cargo)))
+            elif len(faces) == 1:
+                raise InvalidDiceError(
+                    f"roll {i}: rerolling one cargo die needs half_cargo; give two faces"
+                )
+            else:
+                raise InvalidDiceError(
+                    f"roll {i}: a cargo reroll takes 2 dice"
+                    + (" (or 1 under half_cargo)" if rules.half_cargo else "")
+                    + f", got {len(faces)}"
+                )
+        n = dice_to_roll(t)
+        if len(faces) != n:
+            raise InvalidDiceError(f"roll {i} needs {n} dice (the free dice), got {len(faces)}")
+        t = apply(t, Roll(faces))
+        if t.phase is TurnPhase.ASSIGN:
+            t = apply(t, _best_take(t))
+    if t.phase is TurnPhase.DECIDE:
+        t = apply(t, Stand())
+    return t
+
+
+def turn_json(rules: Rules, rolls: list[tuple[int, ...]], t: TurnState) -> dict[str, Any]:
+    """The JSON object of the ``scc turn`` contract."""
+    return {
+        "rules": str(rules),
+        "rolls": [list(r) for r in rolls],
+        "held": list(t.held_roles),
+        "cargo": list(t.cargo) if t.complete else None,
+        "bonus": t.bonus,
+        "score": t.score,
+        "complete": t.complete,
+        "rolls_used": t.rolls_used,
+    }
+
+
+@app.command()
+def turn(
+    rolls: Annotated[list[str], typer.Argument(help="Faces of each roll as digits, e.g. 65331 423.")],
+    rules: RulesOpt = "classic",
+    settings: SetOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play one turn from given faces and stand after the last roll.
+
+    Each ROLL is the faces of one roll, exactly as many as there are free dice.  A roll after
+    the crew is complete rerolls the cargo: two digits, or under half_cargo one digit (the
+    lower cargo die is rerolled, the higher kept).
+    """
+    r = load_rules(rules, settings)
+    try:
+        parsed = [parse_faces(x) for x in rolls]
+        t = play_scripted_turn(r, parsed)
+    except ValueError as e:
+        fail(str(e))
+    data = turn_json(r, parsed, t)
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from rich.console import Console
+
+    con = Console()
+    con.print(f"[bold]Rules[/]: {data['rules']}")
+    for i, faces in enumerate(parsed, 1):
+        con.print(f"  roll {i}: {' '.join(map(str, faces))}")
+    held = ", ".join(data["held"]) or "nothing"
+    if t.complete:
+        bonus = f" + bonus {t.bonus}" if t.bonus else ""
+        con.print(f"Held: {held}; cargo {t.cargo[0]} + {t.cargo[1]}{bonus} = [bold]{t.score}[/]")
+    else:
+        con.print(f"Held: {held}; no full crew after {t.rolls_used} rolls: [bold]score 0[/]")
+
+
+@app.command()
+def presets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the presets, their aliases, and every option with its default."""
+    data = {
+        "presets": [
+            {
+                "name": name,
+                "aliases": sorted(a for a, n in ALIASES.items() if n == name and a != name),
+                "description": PRESET_DESCRIPTIONS[name],
+                "options": PRESETS[name].changed_options() if name != "classic" else {},
+                "rules": str(PRESETS[name]),
+            }
+            for name in PRESETS
+        ],
+        "options": [
+            {"name": o, "default": Rules().options()[o], "doc": OPTION_DOCS[o]}
+            for o in option_names()
+        ],
+    }
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    t = Table(title="Presets")
+    for col in ("name", "aliases", "changes from classic", "description"):
+        t.add_column(col)
+    for p in data["presets"]:
+        changes = ", ".join(f"{k}={v}" for k, v in p["options"].items())
+        t.add_row(p["name"], ", ".join(p["aliases"]), changes or "-", p["description"])
+    con.print(t)
+    o = Table(title="Options (--set KEY=VALUE)")
+    for col in ("option", "default", "source"):
+        o.add_column(col)
+    for opt in data["options"]:
+        o.add_row(opt["name"], json.dumps(opt["default"]), opt["doc"])
+    con.print(o)

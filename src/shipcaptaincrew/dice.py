@@ -1,0 +1,112 @@
+"""Dice faces, rolls as sorted tuples, and exact roll distributions.
+
+The order of dice in a roll never matters to the rules, so the engine works with *sorted*
+tuples (multisets).  The chance of a multiset of ``n`` dice is its multinomial count over
+``6**n``; exact probabilities are :class:`fractions.Fraction` so that solvers can be exact.
+
+>>> len(roll_distribution(5))
+252
+>>> sum(p for _, p in roll_distribution(3)) == 1
+True
+>>> dict(roll_distribution(2))[(1, 2)]
+Fraction(1, 18)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+
+__all__ = [
+    "FACES",
+    "InvalidDiceError",
+    "check_faces",
+    "parse_faces",
+    "remove_faces",
+    "roll_distribution",
+]
+
+#: The faces of a standard six-sided die.
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+class InvalidDiceError(ValueError):
+    """Dice that cannot be: a face outside 1..6, or the wrong number of dice for a roll."""
+
+
+def check_faces(faces: tuple[int, ...] | list[int], count: int | None = None) -> tuple[int, ...]:
+    """Validate faces (and their count) and return them as a sorted tuple.
+
+    >>> check_faces([6, 5, 3, 3, 1], 5)
+    (1, 3, 3, 5, 6)
+    >>> check_faces([7, 1], 2)
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.dice.InvalidDiceError: face 7 is not a die face (1..6)
+    >>> check_faces([1, 2], 3)
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.dice.InvalidDiceError: this roll needs 3 dice, got 2
+    """
+    for f in faces:
+        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6:
+            raise InvalidDiceError(f"face {f!r} is not a die face (1..6)")
+    if count is not None and len(faces) != count:
+        raise InvalidDiceError(
+            f"this roll needs {count} {'die' if count == 1 else 'dice'}, got {len(faces)}"
+        )
+    return tuple(sorted(faces))
+
+
+def parse_faces(text: str) -> tuple[int, ...]:
+    """Read faces typed as digits, with or without separators (``65331``, ``6 5 3``, ``6-5``).
+
+    >>> parse_faces("6-5-3-2-2")
+    (6, 5, 3, 2, 2)
+    >>> parse_faces("6x")
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.dice.InvalidDiceError: 'x' is not a die face (1..6)
+    """
+    out: list[int] = []
+    for ch in text:
+        if ch in " ,-/;\t":
+            continue
+        if ch in "123456":
+            out.append(int(ch))
+        else:
+            raise InvalidDiceError(f"{ch!r} is not a die face (1..6)")
+    return tuple(out)
+
+
+def remove_faces(faces: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
+    """The sorted multiset ``faces`` minus ``taken`` (each taken face must be present).
+
+    >>> remove_faces((1, 3, 3, 5, 6), (6, 5))
+    (1, 3, 3)
+    """
+    rest = list(faces)
+    for f in taken:
+        rest.remove(f)
+    return tuple(sorted(rest))
+
+
+@lru_cache(maxsize=None)
+def roll_distribution(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every sorted outcome of rolling ``n`` dice with its exact probability.
+
+    Outcomes come in lexicographic order; the probabilities sum to exactly 1.
+    """
+    if not 0 <= n <= 8:
+        raise InvalidDiceError(f"cannot roll {n} dice at once (0..8)")
+    total = 6**n
+    out = []
+    for combo in combinations_with_replacement(FACES, n):
+        ways = factorial(n)
+        for c in Counter(combo).values():
+            ways //= factorial(c)
+        out.append((combo, Fraction(ways, total)))
+    return tuple(out)

@@ -1,0 +1,210 @@
+"""The rules of one turn: setting aside ship, captain and crew, and the cargo.
+
+This is the one place the turn's rules live.  Sheets: 000/003 (German/English), 001
+(Norwegian), 002 (English), in ``shared/seeds/``.
+
+The worked example of 000/003: ``6 5 3 3 1`` keeps ship and captain, then ``4 2 6`` completes
+the crew with cargo 2 + 6 = 8 and one roll left to gamble.
+
+>>> from shipcaptaincrew.rules import Rules
+>>> from shipcaptaincrew.actions import Roll
+>>> t = new_turn(Rules())
+>>> t = apply(t, Roll((6, 5, 3, 3, 1)))
+>>> t.held, t.phase.value, dice_to_roll(t)
+((6, 5), 'roll', 3)
+>>> t = apply(t, Roll((4, 2, 6)))
+>>> t.held, t.cargo, t.score, t.rolls_left, t.phase.value
+((6, 5, 4), (2, 6), 8, 1, 'decide')
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from functools import lru_cache
+
+from .actions import Action, RerollCargo, Roll, Stand, Take
+from .dice import check_faces, remove_faces, roll_distribution
+from .rules import Rules
+from .state import TurnPhase, TurnState
+
+__all__ = [
+    "IllegalActionError",
+    "apply",
+    "assignments",
+    "can_reroll_cargo",
+    "chance_outcomes",
+    "dice_to_roll",
+    "legal_actions",
+    "new_turn",
+]
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in this state (wrong phase, wrong choice)."""
+
+
+def new_turn(rules: Rules) -> TurnState:
+    """A fresh turn: five dice, three rolls, nothing held."""
+    return TurnState(rules)
+
+
+def dice_to_roll(turn: TurnState) -> int:
+    """How many dice the next roll uses (0 when the turn is not waiting for dice).
+
+    Held dice are never rolled again (002 "Common Mistakes"); a cargo reroll rolls both cargo
+    dice, or one under half cargo (000 "Halbe Ladung").
+    """
+    if turn.phase is not TurnPhase.ROLL:
+        return 0
+    if turn.complete:
+        return 1 if turn.keep is not None else 2
+    return 5 - len(turn.held)
+
+
+def can_reroll_cargo(turn: TurnState) -> bool:
+    """Rolls remain and the cargo reroll limit (001 house rule) is not reached."""
+    limit = turn.rules.cargo_rerolls
+    return turn.rolls_used < 3 and (limit is None or turn.cargo_rerolls < limit)
+
+
+@lru_cache(maxsize=4096)
+def assignments(rules: Rules, held: int, faces: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct way to set aside dice from a roll (``faces`` sorted).
+
+    Setting aside is compulsory and strictly in order (002 "you must set aside qualifying dice
+    in order"; 000 "legst du sie alle gleichzeitig zur Seite"): the roles are filled as far as
+    the roll allows.  Only under wild captain (002) can there be more than one way, because a
+    wild face may fill a missing role in place of the real face; every way that fills the most
+    roles is offered.
+
+    >>> assignments(Rules(), 0, (1, 3, 4, 5, 6))
+    ((6, 5, 4),)
+    >>> assignments(Rules(), 0, (1, 3, 4, 5, 5))
+    ((),)
+    >>> assignments(Rules(wild_captain=True), 2, (1, 2, 4))
+    ((1,), (4,))
+    """
+    need = rules.required_faces[held:]
+    wild = rules.wild_face if rules.wild_captain else None
+    results: set[tuple[int, ...]] = set()
+
+    def fill(i: int, rest: tuple[int, ...], taken: tuple[int, ...]) -> None:
+        options = []
+        if i < len(need) and need[i] in rest:
+            options.append(need[i])
+        if i < len(need) and wild is not None and wild in rest:
+            options.append(wild)
+        if not options:
+            results.add(taken)
+            return
+        for face in options:
+            fill(i + 1, remove_faces(rest, (face,)), taken + (face,))
+
+    fill(0, faces, ())
+    most = max(len(t) for t in results)
+    return tuple(sorted(t for t in results if len(t) == most))
+
+
+def legal_actions(turn: TurnState) -> tuple[Action, ...]:
+    """The player's choices: a wild assignment, or stand / reroll the cargo.
+
+    Empty while dice are to be rolled (a chance node) and once the turn is done.
+    """
+    if turn.phase is TurnPhase.ASSIGN:
+        return tuple(Take(t) for t in assignments(turn.rules, len(turn.held), turn.pending))
+    if turn.phase is TurnPhase.DECIDE:
+        acts: list[Action] = [Stand(), RerollCargo()]
+        if turn.rules.half_cargo:
+            acts.extend(RerollCargo(keep=f) for f in sorted(set(turn.cargo)))
+        return tuple(acts)
+    return ()
+
+
+@lru_cache(maxsize=64)
+def _outcomes(n: int) -> tuple[tuple[Roll, Fraction], ...]:
+    return tuple((Roll(faces), p) for faces, p in roll_distribution(n))
+
+
+def chance_outcomes(turn: TurnState) -> tuple[tuple[Roll, Fraction], ...]:
+    """Exact (roll, probability) pairs for the next roll; empty if no dice are due."""
+    n = dice_to_roll(turn)
+    return _outcomes(n) if n else ()
+
+
+def apply(turn: TurnState, action: Action) -> TurnState:
+    """The turn after a roll or a choice; illegal ones raise a clear error.
+
+    >>> t = apply(new_turn(Rules()), Roll((6, 5, 4, 3, 2)))   # 002: all three at once
+    >>> t.held, t.cargo
+    ((6, 5, 4), (2, 3))
+    """
+    if isinstance(action, Roll):
+        return _apply_roll(turn, action)
+    if turn.phase is TurnPhase.ROLL:
+        raise IllegalActionError(f"{action} is not allowed now: the dice must be rolled")
+    if turn.phase is TurnPhase.DONE:
+        raise IllegalActionError(f"{action} is not allowed: the turn is over")
+    if isinstance(action, Take):
+        if turn.phase is not TurnPhase.ASSIGN:
+            raise IllegalActionError(f"{action}: there is no assignment to choose now")
+        options = assignments(turn.rules, len(turn.held), turn.pending)
+        if action.faces not in options:
+            choices = ", ".join(str(Take(o)) for o in options)
+            raise IllegalActionError(f"{action} is not a way to set aside {turn.pending}: {choices}")
+        return _take(turn, action.faces, turn.pending)
+    if turn.phase is not TurnPhase.DECIDE:
+        raise IllegalActionError(f"{action} is not allowed now: choose which dice to set aside")
+    if isinstance(action, Stand):
+        return replace(turn, phase=TurnPhase.DONE)
+    if isinstance(action, RerollCargo):
+        if action.keep is not None:
+            if not turn.rules.half_cargo:
+                raise IllegalActionError(
+                    "keeping one cargo die needs half_cargo (000 'Halbe Ladung')"
+                )
+            if action.keep not in turn.cargo:
+                raise IllegalActionError(f"cannot keep a {action.keep}: the cargo is {turn.cargo}")
+        return replace(turn, phase=TurnPhase.ROLL, keep=action.keep)
+    raise IllegalActionError(f"{action} is not a turn action")
+
+
+def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
+    n = dice_to_roll(turn)
+    if n == 0:
+        raise IllegalActionError(
+            "no dice are to be rolled now"
+            + (": the turn is over" if turn.phase is TurnPhase.DONE else f" ({turn.phase.value})")
+        )
+    faces = check_faces(roll.faces, n)
+    rolls_used = turn.rolls_used + 1
+    if turn.complete:
+        # A cargo reroll: the new result counts even if worse (000/001/003).
+        cargo = tuple(sorted(faces + ((turn.keep,) if turn.keep is not None else ())))
+        after = replace(
+            turn,
+            cargo=cargo,
+            rolls_used=rolls_used,
+            cargo_rerolls=turn.cargo_rerolls + 1,
+            keep=None,
+            last_roll=roll.faces,
+        )
+        return replace(after, phase=TurnPhase.DECIDE if can_reroll_cargo(after) else TurnPhase.DONE)
+    rolled = replace(turn, rolls_used=rolls_used, last_roll=roll.faces)
+    options = assignments(turn.rules, len(turn.held), faces)
+    if len(options) > 1:
+        return replace(rolled, phase=TurnPhase.ASSIGN, pending=faces)
+    return _take(rolled, options[0], faces)
+
+
+def _take(turn: TurnState, taken: tuple[int, ...], faces: tuple[int, ...]) -> TurnState:
+    held = turn.held + taken
+    rest = remove_faces(faces, taken)
+    if len(held) == 3:
+        # The two other dice of the completing roll are the cargo (all sheets).
+        bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == 3 else 0
+        done = replace(turn, held=held, cargo=rest, pending=(), bonus=bonus)
+        return replace(done, phase=TurnPhase.DECIDE if can_reroll_cargo(done) else TurnPhase.DONE)
+    # No full crew after three rolls scores 0 (all sheets).
+    phase = TurnPhase.DONE if turn.rolls_used >= 3 else TurnPhase.ROLL
+    return replace(turn, held=held, pending=(), phase=phase)
