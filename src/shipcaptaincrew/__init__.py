@@ -11,7 +11,16 @@ The rules live in one pure engine (:mod:`.engine` over :mod:`.turn`, configured 
 
 from __future__ import annotations
 
-from .actions import Action, HandOut, InvalidActionError, RerollCargo, Roll, Stand, Take, parse_action
+from .actions import (
+    Action,
+    HandOut,
+    InvalidActionError,
+    RerollCargo,
+    Roll,
+    Stand,
+    Take,
+    parse_action,
+)
 from .dice import InvalidDiceError
 from .engine import (
     CHANCE,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -94,7 +94,7 @@ def remove_faces(faces: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, .
     return tuple(sorted(rest))
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_distribution(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every sorted outcome of rolling ``n`` dice with its exact probability.
 

@@ -47,9 +47,9 @@ from .turn import IllegalActionError
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "DiceSource",
     "IllegalActionError",
     "InvalidSetupError",
-    "DiceSource",
     "apply",
     "chance_outcomes",
     "current_player",

@@ -29,6 +29,9 @@ from enum import Enum
 from typing import Any
 
 __all__ = [
+    "ALIASES",
+    "OPTION_DOCS",
+    "PRESETS",
     "AllFail",
     "Drinking",
     "InvalidRulesError",
@@ -38,9 +41,6 @@ __all__ = [
     "Stakes",
     "Starter",
     "TieBreak",
-    "OPTION_DOCS",
-    "PRESETS",
-    "ALIASES",
     "find_rules",
     "option_names",
     "parse_assignment",

@@ -14,8 +14,8 @@ from .rules import Rules
 
 __all__ = [
     "CHANCE",
-    "TERMINAL",
     "ROLE_NAMES",
+    "TERMINAL",
     "Contest",
     "MatchState",
     "Method",

@@ -15,7 +15,7 @@ from ..actions import Action, RerollCargo, Stand, Take
 from ..engine import legal_actions
 from ..state import MatchState, TurnState
 
-__all__ = ["Bot", "RandomBot", "ThresholdBot", "TimidBot", "TipBot", "NoDecisionError"]
+__all__ = ["Bot", "NoDecisionError", "RandomBot", "ThresholdBot", "TimidBot", "TipBot"]
 
 
 class NoDecisionError(ValueError):

@@ -1,0 +1,194 @@
+"""The event log: a match as JSON lines that replays to the identical state.
+
+Line 1 is the header (rules in canonical text, players, starter, target, dice source);
+every other line is one event: a roll (``{"type": "roll", "seat": 0, "faces": [6, 5, 3, 3, 1]}``)
+or a choice (``{"type": "action", "seat": 0, "action": "stand"}``); a provably fair match
+ends with ``{"type": "reveal", "server_seed": "..."}``.  Replaying applies every event with the
+engine, checking that each was made by the seat the engine expected.
+
+>>> from shipcaptaincrew.rules import find_rules
+>>> log = MatchLog(rules=str(find_rules("classic")), players=["Anna", "Bo"])
+>>> log.append_event({"type": "roll", "seat": 0, "faces": [2]})
+>>> MatchLog.from_jsonl(log.to_jsonl()).events == log.events
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .actions import Action, Roll, parse_action
+from .engine import apply, current_player, initial_state, seat_to_act
+from .rules import Rules
+from .state import CHANCE, MatchState
+
+__all__ = ["LOG_FORMAT", "LogError", "MatchLog", "event_for", "replay", "replay_states"]
+
+LOG_FORMAT = "shipcaptaincrew-log"
+
+
+class LogError(ValueError):
+    """A log that cannot be read or does not replay (names the line and the problem)."""
+
+
+@dataclass
+class MatchLog:
+    """A match's header and events, in memory; :meth:`to_jsonl` / :meth:`from_jsonl` for files."""
+
+    rules: str
+    players: list[str]
+    kinds: list[str] = field(default_factory=list)
+    starter: int | None = None
+    target: int | None = None
+    dice: dict[str, Any] = field(default_factory=dict)
+    lang: str = "en"
+    events: list[dict[str, Any]] = field(default_factory=list)
+    server_seed: str | None = None
+
+    def header(self) -> dict[str, Any]:
+        """The first line of the log."""
+        return {
+            "type": "match",
+            "format": LOG_FORMAT,
+            "version": 1,
+            "rules": self.rules,
+            "players": self.players,
+            "kinds": self.kinds or ["human"] * len(self.players),
+            "starter": self.starter,
+            "target": self.target,
+            "dice": self.dice,
+            "lang": self.lang,
+        }
+
+    def append_event(self, event: dict[str, Any]) -> None:
+        """Add one event (a roll or an action)."""
+        self.events.append(event)
+
+    def lines(self) -> list[str]:
+        """Every line of the log, as JSON texts."""
+        out = [json.dumps(self.header(), ensure_ascii=False)]
+        out += [json.dumps(e, ensure_ascii=False) for e in self.events]
+        if self.server_seed is not None:
+            out.append(json.dumps({"type": "reveal", "server_seed": self.server_seed}))
+        return out
+
+    def to_jsonl(self) -> str:
+        """The whole log as JSON lines."""
+        return "\n".join(self.lines()) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write the log to a file."""
+        Path(path).write_text(self.to_jsonl(), encoding="utf-8")
+
+    @classmethod
+    def from_jsonl(cls, text: str) -> MatchLog:
+        """Read a log; a malformed line raises :class:`LogError` naming it."""
+        rows: list[dict[str, Any]] = []
+        for no, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise LogError(f"line {no} is not JSON: {e.msg}") from None
+            if not isinstance(row, dict) or "type" not in row:
+                raise LogError(f"line {no} is not an event object with a 'type'")
+            rows.append(row)
+        if not rows or rows[0].get("type") != "match" or rows[0].get("format") != LOG_FORMAT:
+            raise LogError("line 1 is not a shipcaptaincrew match header")
+        h = rows[0]
+        try:
+            log = cls(
+                rules=str(h["rules"]),
+                players=[str(p) for p in h["players"]],
+                kinds=[str(k) for k in h.get("kinds", [])],
+                starter=h.get("starter"),
+                target=h.get("target"),
+                dice=dict(h.get("dice", {})),
+                lang=str(h.get("lang", "en")),
+            )
+        except (KeyError, TypeError) as e:
+            raise LogError(f"line 1: the header lacks {e}") from None
+        for no, row in enumerate(rows[1:], 2):
+            if row["type"] == "reveal":
+                log.server_seed = str(row.get("server_seed", ""))
+            elif row["type"] in ("roll", "action"):
+                log.events.append(row)
+            else:
+                raise LogError(f"line {no}: unknown event type {row['type']!r}")
+        return log
+
+    @classmethod
+    def load(cls, path: str | Path) -> MatchLog:
+        """Read a log file."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise LogError(f"cannot read {path}: {e.strerror}") from None
+        return cls.from_jsonl(text)
+
+    def initial_state(self) -> MatchState:
+        """The match's state before its first event."""
+        return initial_state(
+            Rules.from_str(self.rules),
+            len(self.players),
+            starter=self.starter,
+            target=self.target,
+        )
+
+    def rolls(self) -> list[list[int]]:
+        """Every roll's faces, in order (for verifying fair dice)."""
+        return [list(e["faces"]) for e in self.events if e["type"] == "roll"]
+
+
+def event_for(state: MatchState, action: Action) -> dict[str, Any]:
+    """The log event for applying ``action`` to ``state``."""
+    if isinstance(action, Roll):
+        return {"type": "roll", "seat": seat_to_act(state), "faces": list(action.faces)}
+    return {"type": "action", "seat": current_player(state), "action": str(action)}
+
+
+def _action_of(no: int, event: dict[str, Any]) -> Action:
+    try:
+        if event["type"] == "roll":
+            faces = event["faces"]
+            if not isinstance(faces, list) or not all(isinstance(f, int) for f in faces):
+                raise LogError(f"event {no}: faces must be a list of integers")
+            return Roll(tuple(faces))
+        return parse_action(str(event["action"]))
+    except KeyError as e:
+        raise LogError(f"event {no} lacks {e}") from None
+    except ValueError as e:
+        if isinstance(e, LogError):
+            raise
+        raise LogError(f"event {no}: {e}") from None
+
+
+def replay_states(log: MatchLog) -> list[tuple[MatchState, Action | None]]:
+    """Every state of the match with the event that led to it (None for the first)."""
+    try:
+        state = log.initial_state()
+    except ValueError as e:
+        raise LogError(f"line 1: {e}") from None
+    out: list[tuple[MatchState, Action | None]] = [(state, None)]
+    for no, event in enumerate(log.events, 1):
+        action = _action_of(no, event)
+        who = seat_to_act(state) if current_player(state) == CHANCE else current_player(state)
+        if event.get("seat") != who:
+            raise LogError(f"event {no}: made by seat {event.get('seat')}, expected seat {who}")
+        if (event["type"] == "roll") != (current_player(state) == CHANCE):
+            raise LogError(f"event {no}: a {event['type']} where the match expected the other kind")
+        try:
+            state = apply(state, action)
+        except ValueError as e:
+            raise LogError(f"event {no}: {e}") from None
+        out.append((state, action))
+    return out
+
+
+def replay(log: MatchLog) -> MatchState:
+    """The state a log replays to."""
+    return replay_states(log)[-1][0]

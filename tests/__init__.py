@@ -1,0 +1,1 @@
+"""Test package (lets other test modules ``from tests.strategies import ...``)."""
