@@ -15,7 +15,6 @@ Roll(faces=(6, 5, 3, 3, 1))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from .dice import InvalidDiceError, parse_faces
 
@@ -91,7 +90,7 @@ class HandOut:
         return f"sip:{self.to}"
 
 
-Action = Union[Roll, Take, Stand, RerollCargo, HandOut]
+Action = Roll | Take | Stand | RerollCargo | HandOut
 
 
 def parse_action(text: str) -> Action:

@@ -478,7 +478,7 @@ def _finish_round(state: MatchState, winner: int | None) -> MatchState:
 
 
 def _after_round(state: MatchState) -> MatchState:
-    rules, fmt = state.rules, state.rules.format
+    fmt = state.rules.format
     result = RoundResult(
         round_no=state.round_no,
         starter=state.starter,
