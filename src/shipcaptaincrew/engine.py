@@ -364,7 +364,7 @@ def _resolve(state: MatchState) -> MatchState:
         return _finish_round(state, chosen[0])
     if c.purpose is Purpose.MATCH_TIE:
         return _end_match(state, chosen[0])
-    return _start_round(replace(state, finalists=_in_play_order(state, chosen)))
+    return _start_round(_rotate(replace(state, finalists=_in_play_order(state, chosen))))
 
 
 def _resolve_round(state: MatchState) -> MatchState:

@@ -1,15 +1,159 @@
-"""Message catalogues (en, de, nb).
+"""Message catalogues: English, German and Norwegian (bokmål) through standard gettext.
 
-``translator(lang, domain)`` returns a function mapping an English message id to its
-translation.  Until the catalogues land it is the identity (English).
+Every word a user sees is an English *message id*; the catalogues under ``locales/`` translate
+it (``locales/<lang>/LC_MESSAGES/<domain>.po``, compiled to ``.mo`` by ``scripts/i18n.sh``).
+Domains keep separate front ends apart: ``scc`` for the command line and the rules text,
+``web`` for the web pages.  Only the standard library is needed at run time (:mod:`gettext`
+reads the compiled ``.mo`` files); Babel is needed only to extract and compile.
+
+Parameters are named ``{placeholders}`` filled after translation with ``str.format``, so a
+translation may reorder them but must keep every one (``tests/test_i18n.py`` checks it).
+
+>>> translator("de")("ship")
+'Schiff'
+>>> translator("nb")("captain")
+'kaptein'
+>>> translator("en")("ship")
+'ship'
+>>> detect_lang(None, {"LANG": "nb_NO.UTF-8"})
+'nb'
+>>> detect_lang("de-AT", {})
+'de'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gettext as _gettext
+import os
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "N_",
+    "UnknownLanguageError",
+    "_",
+    "active_lang",
+    "detect_lang",
+    "domains",
+    "normalize_lang",
+    "translator",
+    "use",
+]
+
+#: The languages the catalogues cover; English is the message ids themselves.
+LANGUAGES = ("en", "de", "nb")
+DEFAULT_LANG = "en"
+#: Where the catalogues live (inside the package, so an installed wheel carries them).
+LOCALE_DIR = Path(__file__).parent / "locales"
+
+#: Other spellings people type or have in their locale, mapped to a catalogue.  Nynorsk and the
+#: macro-language code ``no`` get bokmål, the only Norwegian the sheets (001) are written in.
+_ALIASES = {
+    "en": "en", "english": "en", "englisch": "en", "engelsk": "en",
+    "de": "de", "deutsch": "de", "german": "de", "tysk": "de",
+    "nb": "nb", "no": "nb", "nn": "nb", "nob": "nb", "norsk": "nb", "bokmal": "nb",
+    "bokmål": "nb", "norwegian": "nb", "norwegisch": "nb",
+    "c": "en", "posix": "en",
+}
+
+
+class UnknownLanguageError(ValueError):
+    """A ``--lang`` value that names no catalogue."""
+
+
+def N_(msgid: str) -> str:
+    """Mark a message id for extraction without translating it yet (gettext's ``N_``)."""
+    return msgid
+
+
+def normalize_lang(text: str) -> str | None:
+    """The catalogue for a language tag or locale name, or None if there is none.
+
+    >>> [normalize_lang(t) for t in ("de_DE.UTF-8", "nb-NO", "no", "en_GB", "fr_FR", "C")]
+    ['de', 'nb', 'nb', 'en', None, 'en']
+    """
+    t = text.strip().lower()
+    if not t:
+        return None
+    if t in _ALIASES:
+        return _ALIASES[t]
+    base = t.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0]
+    return _ALIASES.get(base)
+
+
+def detect_lang(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``--lang`` if given, else the locale environment, else English.
+
+    ``explicit`` must name a known language (a typo should not silently give English); the
+    environment is read the way gettext reads it (``LANGUAGE``, a colon-separated preference
+    list, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), skipping languages without a catalogue.
+    """
+    if explicit is not None and explicit.strip():
+        lang = normalize_lang(explicit)
+        if lang is None:
+            raise UnknownLanguageError(
+                f"unknown language {explicit!r}; choose one of: {', '.join(LANGUAGES)}"
+            )
+        return lang
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        for part in value.split(":"):
+            lang = normalize_lang(part)
+            if lang is not None:
+                return lang
+        if var != "LANGUAGE":
+            # LC_ALL / LC_MESSAGES / LANG name one locale: the first one set decides.
+            return DEFAULT_LANG
+    return DEFAULT_LANG
+
+
+def domains() -> tuple[str, ...]:
+    """Every catalogue domain present (``scc``, and ``web`` once the web pages have one)."""
+    found = {p.stem for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")}
+    found |= {p.stem for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.mo")}
+    return tuple(sorted(found | {"scc"}))
+
+
+@lru_cache(maxsize=32)
+def _translations(lang: str, domain: str) -> _gettext.NullTranslations:
+    if lang == DEFAULT_LANG:
+        return _gettext.NullTranslations()
+    return _gettext.translation(domain, str(LOCALE_DIR), languages=[lang], fallback=True)
 
 
 def translator(lang: str | None = None, domain: str = "scc") -> Callable[[str], str]:
-    """The translation function for a language and catalogue domain."""
-    del lang, domain
-    return lambda s: s
+    """The translation function for a language and catalogue domain.
+
+    ``lang`` may be any spelling :func:`normalize_lang` understands; None (or an unknown
+    language, e.g. from an old log) gives English, the message ids themselves.  A message
+    without a translation also stays English, so a missing entry never hides a message.
+    """
+    code = normalize_lang(lang) if lang else None
+    return _translations(code or DEFAULT_LANG, domain).gettext
+
+
+_active: list[str] = [DEFAULT_LANG]
+
+
+def use(lang: str) -> Callable[[str], str]:
+    """Make ``lang`` the language of :func:`_` for this process (one language per command)."""
+    code = normalize_lang(lang) or DEFAULT_LANG
+    _active[0] = code
+    return translator(code)
+
+
+def active_lang() -> str:
+    """The language chosen by the last :func:`use` (English before any)."""
+    return _active[0]
+
+
+def _(msgid: str) -> str:
+    """Translate a message id into the active language (see :func:`use`)."""
+    return _translations(_active[0], "scc").gettext(msgid)

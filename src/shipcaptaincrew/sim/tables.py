@@ -7,9 +7,9 @@ and every decision through the bot's table (:mod:`.policy`).  Decisions are fold
 what remains is a small Markov chain over the turn states where dice are due (*roll nodes*)
 and the finished turns (*done nodes*): one row of exact probabilities per roll node.
 
-Sampling a batch of turns is then one vector step per roll: each turn's node index plus a
-uniform number is located with one :func:`numpy.searchsorted` in the concatenated cumulative
-rows (row ``i`` holds ``i + F_i(k)``, so the rows never overlap).  Done nodes loop to
+Sampling a batch of turns is then one vector step per roll: every row is an alias table
+(Walker/Vose, built exactly in rationals), so each turn of the batch needs one random 64-bit
+word and a handful of gathers per roll, whatever the row's length.  Done nodes loop to
 themselves, so three steps finish every turn of the batch.
 
 >>> from shipcaptaincrew.rules import Rules
@@ -114,20 +114,47 @@ class TurnTable:
         self.score = np.array([t.score for t in nodes], dtype=np.int16)
         self.complete = np.array([t.complete for t in nodes], dtype=bool)
         self.dice = np.array([dice_to_roll(t) for t in nodes], dtype=np.int8)
-        keys: list[float] = []
-        succ: list[int] = []
-        row_end = np.empty(n, dtype=np.int64)
-        for i, row in enumerate(rows):
-            cum = Fraction(0)
-            for j, (k, p) in enumerate(row):
-                cum += p
-                # The last entry is exactly i + 1 so a row always ends where the next begins.
-                keys.append(float(i + 1) if j == len(row) - 1 else i + float(cum))
-                succ.append(k)
-            row_end[i] = len(keys) - 1
-        self._keys = np.array(keys, dtype=np.float64)
-        self._succ = np.array(succ, dtype=np.int32)
-        self._row_end = row_end
+        self._build_alias()
+
+    def _build_alias(self) -> None:
+        """Walker/Vose alias tables, exact in rationals, thresholds as 64-bit integers.
+
+        Row ``i`` gets ``2**b`` slots (``b >= 1``).  One random 64-bit word per turn per roll
+        picks the slot with its top ``b`` bits; the remaining bits, shifted up, are compared
+        with the slot's threshold: below it the slot's own successor, else its alias.
+        """
+        starts = np.empty(len(self.rows), dtype=np.int64)
+        shifts = np.empty(len(self.rows), dtype=np.uint64)
+        thresholds: list[int] = []
+        pairs: list[int] = []
+        top = 2**64
+        for i, row in enumerate(self.rows):
+            bits = max(1, (len(row) - 1).bit_length())
+            width = 2**bits
+            starts[i] = len(thresholds)
+            shifts[i] = bits
+            q = [p * width for _, p in row] + [Fraction(0)] * (width - len(row))
+            succ = [k for k, _ in row] + [row[0][0]] * (width - len(row))
+            alias = list(succ)
+            small = [j for j in range(width) if q[j] < 1]
+            large = [j for j in range(width) if q[j] >= 1]
+            while small and large:
+                s_, l_ = small.pop(), large.pop()
+                alias[s_] = succ[l_]
+                q[l_] -= 1 - q[s_]
+                (small if q[l_] < 1 else large).append(l_)
+            for j in small + large:  # exactly 1 left over: the slot keeps its own successor
+                q[j] = Fraction(1)
+            for j in range(width):
+                if q[j] >= 1:
+                    alias[j] = succ[j]
+                thresholds.append(min(top - 1, int(q[j] * top)))
+                pairs.extend((succ[j], alias[j]))
+        self._starts = starts
+        self._shifts = shifts
+        self._down = np.uint64(64) - shifts
+        self._thresholds = np.array(thresholds, dtype=np.uint64)
+        self._pairs = np.array(pairs, dtype=np.int32)
 
     def __repr__(self) -> str:
         return (f"<TurnTable {self.rules} policy={self.policy_name} context={self.context} "
@@ -157,32 +184,32 @@ class TurnTable:
                              expected, dice)
 
     # -- sampling ---------------------------------------------------------------------------
-    def step(self, nodes: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """One roll for every turn of the batch: the next node given uniforms ``u`` in [0, 1)."""
-        idx = np.searchsorted(self._keys, nodes + u, side="right")
-        # u just below 1 can round nodes + u up to the row's end; stay inside the row.
-        np.minimum(idx, self._row_end[nodes], out=idx)
-        result: np.ndarray = self._succ[idx]
+    def step(self, nodes: np.ndarray, words: np.ndarray) -> np.ndarray:
+        """One roll for every turn of the batch: next nodes given random 64-bit ``words``."""
+        slot = self._starts[nodes] + (words >> self._down[nodes]).astype(np.int64)
+        rest = words << self._shifts[nodes]
+        pick = 2 * slot + (rest >= self._thresholds[slot])
+        result: np.ndarray = self._pairs[pick]
         return result
+
+    def _words(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        words: np.ndarray = rng.bit_generator.random_raw(n)
+        return words
 
     def sample_scores(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """Scores of ``n`` independent turns (one uniform per roll per turn)."""
         x = np.zeros(n, dtype=np.int32)
-        u = np.empty(n, dtype=np.float64)
         for _ in range(ROLLS_PER_TURN):
-            rng.random(out=u)
-            x = self.step(x, u)
+            x = self.step(x, self._words(rng, n))
         result: np.ndarray = self.score[x]
         return result
 
     def sample(self, rng: np.random.Generator, n: int) -> TurnSample:
         """``n`` turns with their scores and the roll that completed each crew."""
         x = np.zeros(n, dtype=np.int32)
-        u = np.empty(n, dtype=np.float64)
         completed_on = np.zeros(n, dtype=np.int8)
         for k in range(1, ROLLS_PER_TURN + 1):
-            rng.random(out=u)
-            x = self.step(x, u)
+            x = self.step(x, self._words(rng, n))
             newly = self.complete[x] & (completed_on == 0)
             completed_on[newly] = k
         return TurnSample(self.score[x], completed_on)

@@ -1,0 +1,135 @@
+"""Prompts that survive anything a table of friends types.
+
+Every question loops until it gets an answer it can use: letters where a number belongs, an
+empty line, a number out of range, the wrong count of dice faces -- each gets one clear line
+saying what is wrong and the same question again.  End of input (Ctrl-D) or ``q`` raises
+:class:`QuitMatch`, which the match loop turns into a clean ending (the event log is already on
+disk, line by line); Ctrl-C does the same through :class:`KeyboardInterrupt`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..i18n import _
+
+__all__ = ["ADVICE", "Prompter", "QuitMatch"]
+
+T = TypeVar("T")
+
+#: What :meth:`Prompter.choose` returns when the player typed ``?``.
+ADVICE = -1
+
+_QUIT_WORDS = {"q", "quit", "exit", "beenden", "avslutt"}
+
+
+class QuitMatch(Exception):
+    """The players ended the match (end of input or ``q``)."""
+
+
+class Prompter:
+    """Asks questions on a Rich console and reads answers with ``input()``."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def line(self, prompt: str) -> str:
+        """One line of input (stripped); end of input or ``q`` ends the match."""
+        try:
+            text = self.console.input(f"[bold]{escape(prompt)}[/] ")
+        except EOFError:
+            self.console.print()
+            raise QuitMatch from None
+        text = text.strip()
+        if text.lower() in _QUIT_WORDS:
+            raise QuitMatch
+        return text
+
+    def complain(self, message: str) -> None:
+        """One line saying what was wrong with the answer."""
+        self.console.print(f"[red]{escape(message)}[/]")
+
+    def ask(self, prompt: str, parse: Callable[[str], T]) -> T:
+        """Ask until ``parse`` accepts the answer; its ``ValueError`` message is the complaint."""
+        while True:
+            text = self.line(prompt)
+            try:
+                return parse(text)
+            except ValueError as e:
+                self.complain(str(e))
+
+    def choose(self, prompt: str, options: Sequence[str], *, advice: bool = False,
+               default: int | None = None) -> int:
+        """A numbered menu; returns the index chosen (or :data:`ADVICE` for ``?``)."""
+        for i, text in enumerate(options, 1):
+            self.console.print(f"  [bold cyan]{i}[/]  {escape(text)}")
+        if advice:
+            self.console.print(f"  [bold cyan]?[/]  {escape(_('advice: the solver rates each choice'))}")
+        n = len(options)
+        hint = f"1-{n}" + (", ?" if advice else "")
+        if default is not None:
+            hint += ", " + _("Enter = {n}").format(n=default + 1)
+
+        def parse(text: str) -> int:
+            if text == "?" and advice:
+                return ADVICE
+            if text == "" and default is not None:
+                return default
+            if not text:
+                raise ValueError(_("Please type a number from 1 to {n}.").format(n=n))
+            try:
+                k = int(text)
+            except ValueError:
+                raise ValueError(
+                    _("'{text}' is not a number: type a number from 1 to {n}.").format(
+                        text=text, n=n)
+                ) from None
+            if not 1 <= k <= n:
+                raise ValueError(_("{k} is not on the list: type a number from 1 to {n}.").format(
+                    k=k, n=n))
+            return k - 1
+
+        return self.ask(f"{prompt} [{hint}]", parse)
+
+    def integer(self, prompt: str, lo: int, hi: int, default: int | None = None) -> int:
+        """A whole number in ``lo..hi`` (Enter takes the default when there is one)."""
+
+        def parse(text: str) -> int:
+            if text == "" and default is not None:
+                return default
+            try:
+                k = int(text)
+            except ValueError:
+                raise ValueError(_("Please type a whole number from {lo} to {hi}.").format(
+                    lo=lo, hi=hi)) from None
+            if not lo <= k <= hi:
+                raise ValueError(_("{k} is out of range: type a number from {lo} to {hi}.").format(
+                    k=k, lo=lo, hi=hi))
+            return k
+
+        suffix = f" [{lo}-{hi}" + (f", Enter = {default}]" if default is not None else "]")
+        return self.ask(prompt + suffix, parse)
+
+    def faces(self, prompt: str, n: int) -> tuple[int, ...]:
+        """``n`` dice faces typed as digits (spaces, commas and dashes allowed)."""
+
+        def parse(text: str) -> tuple[int, ...]:
+            digits = [c for c in text if c not in " ,;-/"]
+            if not digits:
+                raise ValueError(_("Type the {n} faces you rolled, e.g. {example}.").format(
+                    n=n, example="".join(str(6 - i % 6) for i in range(n))))
+            bad = [c for c in digits if c not in "123456"]
+            if bad:
+                raise ValueError(
+                    _("'{bad}' is not a die face: faces are 1 to 6.").format(bad=bad[0]))
+            if len(digits) != n:
+                raise ValueError(
+                    _("You typed {got} faces, but {n} dice are rolled: type exactly {n}.").format(
+                        got=len(digits), n=n))
+            return tuple(int(c) for c in digits)
+
+        return self.ask(prompt, parse)

@@ -1,0 +1,247 @@
+"""What the Gymnasium and PettingZoo adapters share: rule sets, bots, stops and the text view.
+
+An adapter stops for a seat at two kinds of points:
+
+* a *decision*: :func:`~shipcaptaincrew.engine.current_player` is the seat (a wild
+  assignment, stand or reroll, or a sip to hand out);
+* a *turn start*: the seat's dice are due for the first roll of a turn.  There is nothing to
+  choose there -- every action id starts the turn (the mask is all ones) -- but the stop
+  means every turn is seen, so an episode always has a step even when three rolls go by
+  without a crew, and a learner sees the scores to beat before its turn.
+
+Everything else (other dice, the roll-offs, the captain's die) is chance and is rolled
+inside ``step`` from the environment's seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ..actions import Action
+from ..bots import Bot, RandomBot, ThresholdBot, TimidBot, TipBot
+from ..engine import (
+    CHANCE,
+    TERMINAL,
+    apply,
+    current_player,
+    initial_state,
+    legal_actions,
+    sample_chance,
+    seat_to_act,
+)
+from ..rules import MatchFormat, Rules, Stakes, Starter, find_rules
+from ..state import MatchState, Phase, TurnPhase
+from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
+
+__all__ = [
+    "REWARDS",
+    "advance",
+    "check_action",
+    "is_turn_start",
+    "make_rules",
+    "new_match",
+    "render_text",
+    "resolve_bot",
+    "reward_of",
+    "stop_mask",
+    "stopped_seat",
+]
+
+#: How a finished episode is scored: ``win`` 1/0; ``pot`` the chips won or lost (stakes=pot);
+#: ``sips`` minus the sips drunk (a drinking rule set).
+REWARDS = ("win", "pot", "sips")
+
+
+def make_rules(rules: Rules | str, match: bool) -> Rules:
+    """A rule set from a value or its text; one round (format single) unless ``match``."""
+    if isinstance(rules, str):
+        rules = find_rules(rules) if "(" not in rules else Rules.from_str(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value or its text, got {type(rules).__name__}")
+    if not match and rules.format.kind != "single":
+        rules = rules.replace(format=MatchFormat("single"))
+    return rules
+
+
+def check_reward(reward: str, rules: Rules) -> str:
+    """Validate the reward name against the rule set."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    if reward == "pot" and rules.stakes is not Stakes.POT:
+        raise ValueError("reward='pot' needs a rule set with stakes=pot")
+    if reward == "sips" and rules.drinking.value == "none":
+        raise ValueError("reward='sips' needs a rule set with a drinking mode")
+    return reward
+
+
+def new_match(rules: Rules, players: int, starter: int | None) -> MatchState:
+    """A new match; ``starter`` names the first seat when the rules say starter=chosen."""
+    if rules.starter is Starter.ROLLOFF:
+        return initial_state(rules, players)
+    return initial_state(rules, players, starter=starter if starter is not None else 0)
+
+
+def resolve_bot(spec: Bot | str) -> Bot:
+    """A bot from a :class:`~shipcaptaincrew.bots.Bot` or a spec such as ``"tip"``.
+
+    Specs go to ``shipcaptaincrew.bots.make_bot`` when the package has it (``optimal`` and
+    the solver-backed bots live there); the heuristic bots are found without it.
+    """
+    if not isinstance(spec, str):
+        if not hasattr(spec, "choose"):
+            raise TypeError(f"a bot needs a choose(state, rng) method, got {spec!r}")
+        return spec
+    from .. import bots
+
+    make_bot = getattr(bots, "make_bot", None)
+    if make_bot is not None:
+        made: Bot = make_bot(spec)
+        return made
+    simple: dict[str, type[Bot]] = {"random": RandomBot, "timid": TimidBot, "tip": TipBot}
+    if spec in simple:
+        return simple[spec]()
+    if spec.startswith("threshold:") and spec[len("threshold:") :].isdigit():
+        return ThresholdBot(int(spec[len("threshold:") :]))
+    raise ValueError(
+        f"unknown bot {spec!r}: use random, timid, tip or threshold:T "
+        "(shipcaptaincrew.bots.make_bot is not available for other specs)"
+    )
+
+
+def is_turn_start(state: MatchState, seat: int) -> bool:
+    """``seat``'s dice are due for the first roll of a turn."""
+    turn = state.turn
+    return (
+        state.phase is Phase.TURN
+        and turn is not None
+        and turn.phase is TurnPhase.ROLL
+        and turn.rolls_used == 0
+        and seat_to_act(state) == seat
+    )
+
+
+def stopped_seat(state: MatchState, seats: frozenset[int] | set[int]) -> int | None:
+    """The seat among ``seats`` the adapter stops for here (None: keep going)."""
+    player = current_player(state)
+    if player >= 0 and player in seats:
+        return player
+    if player == CHANCE:
+        at = seat_to_act(state)
+        if at is not None and at in seats and is_turn_start(state, at):
+            return at
+    return None
+
+
+def stop_mask(state: MatchState, seat: int) -> np.ndarray:
+    """The action mask at a stop for ``seat``: the legal decisions, or all ones at a turn start."""
+    if current_player(state) == seat:
+        return decision_mask(state)
+    if is_turn_start(state, seat):
+        return np.ones(NUM_ACTIONS, dtype=np.int8)
+    return np.zeros(NUM_ACTIONS, dtype=np.int8)
+
+
+def check_action(state: MatchState, seat: int, index: Any) -> Action | None:
+    """The engine action an id means at a stop (None: start the turn); a clear error if illegal.
+
+    The state is only read, so an illegal action leaves the match exactly as it was.
+    """
+    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+        if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
+            index = int(index)
+        else:
+            raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}, got {index!r}")
+    index = int(index)
+    if not 0 <= index < NUM_ACTIONS:
+        raise ValueError(f"action id {index} is out of range 0..{NUM_ACTIONS - 1}")
+    if current_player(state) != seat:
+        if is_turn_start(state, seat):
+            return None
+        raise RuntimeError(f"seat {seat} has nothing to do now")
+    action = index_action(state, index)
+    legal = legal_actions(state)
+    if action is None or action not in legal:
+        from ..engine import IllegalActionError
+
+        what = "nothing here" if action is None else str(action)
+        choices = ", ".join(f"{action_index(state, a)}={a}" for a in legal)
+        raise IllegalActionError(f"action id {index} ({what}) is not legal now; legal: {choices}")
+    return action
+
+
+def advance(
+    state: MatchState,
+    rng: random.Random,
+    stop_for: frozenset[int],
+    bots: dict[int, Bot],
+) -> MatchState:
+    """Roll the dice and let the bots play until a seat of ``stop_for`` has a stop, or the end."""
+    while True:
+        player = current_player(state)
+        if player == TERMINAL:
+            return state
+        if stopped_seat(state, stop_for) is not None:
+            return state
+        if player == CHANCE:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            state = apply(state, bots[player].choose(state, rng))
+
+
+def reward_of(state: MatchState, seat: int, reward: str, start: MatchState) -> float:
+    """The episode's reward for ``seat`` once the match is over (0 before)."""
+    if not state.is_over:
+        return 0.0
+    if reward == "win":
+        return 1.0 if state.winner == seat else 0.0
+    if reward == "pot":
+        return float(state.chips[seat] - start.chips[seat])
+    return -float(state.sips[seat] - start.sips[seat])
+
+
+def render_text(state: MatchState, seat: int | None = None) -> str:
+    """A few lines describing the table, for ``render_mode="ansi"``."""
+    rules = state.rules
+    lines = [f"rules: {rules}", f"round {state.round_no}  phase: {state.phase.value}"]
+    if state.contest is not None:
+        c = state.contest
+        lines.append(
+            f"contest: {c.purpose.value} by {c.method.value}; posted "
+            + (", ".join(f"seat {s}: {v}" for s, v in c.posted.items()) or "nothing yet")
+        )
+    for s in range(state.players):
+        marks = []
+        if s == seat:
+            marks.append("you")
+        if s == seat_to_act(state):
+            marks.append("at the table")
+        money = f"  chips {state.chips[s]}" if rules.stakes is Stakes.POT else ""
+        drink = f"  sips {state.sips[s]}" if rules.drinking.value != "none" else ""
+        lines.append(
+            f"  seat {s}: total {state.totals[s]}{money}{drink}"
+            + (f"  ({', '.join(marks)})" if marks else "")
+        )
+    if rules.stakes is Stakes.POT:
+        lines.append(f"pot: {state.pot}")
+    turn = state.turn
+    if turn is not None:
+        roles = ", ".join(f"{r} {f}" for r, f in zip(turn.held_roles, turn.held)) or "nothing"
+        lines.append(
+            f"turn: holds {roles}; cargo {list(turn.cargo) or '-'}; rolls used "
+            f"{turn.rolls_used}; last roll {list(turn.last_roll) or '-'}"
+        )
+        if turn.pending:
+            lines.append(f"to set aside from {list(turn.pending)}")
+    if state.phase is Phase.HAND_OUT:
+        lines.append(f"seat {state.round_winner} hands out {state.hand_out_left} more sip(s)")
+    if seat is not None and current_player(state) == seat:
+        acts = ", ".join(f"{action_index(state, a)}={a}" for a in legal_actions(state))
+        lines.append(f"your choices: {acts}")
+    elif seat is not None and is_turn_start(state, seat):
+        lines.append("your turn: any action rolls the dice")
+    if state.is_over:
+        lines.append(f"match over: seat {state.winner} wins")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,270 @@
+"""One fixed numbering of the engine's actions and one view of a state, shared by every adapter.
+
+The learning libraries want a fixed discrete action space and fixed-shape observations; the
+engine offers a short tuple of :mod:`~shipcaptaincrew.actions` values per state.  This module
+translates between the two and nothing more: which actions are legal always comes from
+:func:`~shipcaptaincrew.engine.legal_actions`, never from a rule written down here.
+
+Action ids (:data:`NUM_ACTIONS` = 30):
+
+====== ===========================================================================
+id     action
+====== ===========================================================================
+0      ``stand``: keep the cargo
+1      ``reroll``: reroll both cargo dice
+2..7   ``reroll:keepF``: half cargo (000), keep one die showing F = 1..6
+8..21  ``take``: a wild-captain assignment (002), as a pattern over the next missing
+       roles: for each role either the real face (R) or the wild face (W), 1 to 3
+       roles long -- R, W, RR, RW, WR, WW, RRR, ..., WWW
+22..29 ``sip:S``: the captain hands a sip to seat S = 0..7 (000/003)
+====== ===========================================================================
+
+A take pattern names the same choice whatever the required faces and the wild face are,
+so one action space serves every rule set.
+
+>>> from shipcaptaincrew import Roll, Take, apply, initial_turn, find_rules
+>>> t = apply(initial_turn(find_rules("classic").replace(wild_captain=True)), Roll((6, 5, 1, 1, 2)))
+>>> [str(a) for a in legal_actions_of(t)]
+['take:151', 'take:611', 'take:651']
+>>> [action_index(t, a) for a in legal_actions_of(t)]
+[19, 17, 15]
+>>> index_action(t, 15)
+Take(faces=(6, 5, 1))
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement, product
+from typing import Any
+
+import numpy as np
+
+from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..engine import legal_actions, seat_to_act
+from ..rules import Rules
+from ..state import MatchState, Phase, Purpose, TurnPhase, TurnState
+
+__all__ = [
+    "CHANCE_OUTCOMES",
+    "MAX_PLAYERS",
+    "NUM_ACTIONS",
+    "NUM_CHANCE_OUTCOMES",
+    "OBS_PHASES",
+    "TAKE_PATTERNS",
+    "IllegalIndexError",
+    "action_index",
+    "action_label",
+    "chance_index",
+    "decision_mask",
+    "index_action",
+    "legal_actions_of",
+    "observation",
+    "observation_bounds",
+    "flat_bounds",
+    "flat_observation",
+    "turn_of",
+]
+
+#: The most seats a table has (001: 2-8 players).
+MAX_PLAYERS = 8
+
+STAND_ID = 0
+REROLL_ID = 1
+KEEP_BASE = 2
+TAKE_BASE = 8
+#: Wild-captain patterns: ``True`` where the wild face fills the role, ``False`` for the real face.
+TAKE_PATTERNS: tuple[tuple[bool, ...], ...] = tuple(
+    p for k in (1, 2, 3) for p in product((False, True), repeat=k)
+)
+SIP_BASE = TAKE_BASE + len(TAKE_PATTERNS)
+NUM_ACTIONS = SIP_BASE + MAX_PLAYERS
+
+#: Every sorted roll of 1 to 5 dice, the chance outcomes an OpenSpiel game can meet.
+CHANCE_OUTCOMES: tuple[tuple[int, ...], ...] = tuple(
+    c for n in range(1, 6) for c in combinations_with_replacement(range(1, 7), n)
+)
+NUM_CHANCE_OUTCOMES = len(CHANCE_OUTCOMES)
+_CHANCE_INDEX = {faces: i for i, faces in enumerate(CHANCE_OUTCOMES)}
+_PATTERN_INDEX = {p: i for i, p in enumerate(TAKE_PATTERNS)}
+
+#: Codes of the ``phase`` observation.
+OBS_PHASES = ("roll", "assign", "decide", "hand_out", "chance", "over")
+_PURPOSES = (None, *Purpose)
+
+# Counters (totals, chips, sips, pot) are bounded by the int32 range in the observation space.
+_BIG = 2**31 - 1
+
+
+class IllegalIndexError(ValueError):
+    """An action id that is out of range or names no legal action in this state."""
+
+
+def turn_of(state: TurnState | MatchState) -> TurnState | None:
+    """The turn being played (the state itself for a standalone turn)."""
+    return state if isinstance(state, TurnState) else state.turn
+
+
+def legal_actions_of(state: TurnState | MatchState) -> tuple[Action, ...]:
+    """The engine's legal actions (a re-export so adapters import one module)."""
+    return legal_actions(state)
+
+
+def chance_index(faces: tuple[int, ...]) -> int:
+    """The id of a sorted roll among :data:`CHANCE_OUTCOMES`.
+
+    >>> CHANCE_OUTCOMES[chance_index((3, 6))]
+    (3, 6)
+    """
+    return _CHANCE_INDEX[tuple(sorted(faces))]
+
+
+def action_index(state: TurnState | MatchState, action: Action) -> int:
+    """The id of a decision ``action`` (one of ``legal_actions(state)``)."""
+    if isinstance(action, Stand):
+        return STAND_ID
+    if isinstance(action, RerollCargo):
+        return REROLL_ID if action.keep is None else KEEP_BASE + action.keep - 1
+    if isinstance(action, Take):
+        rules = state.rules
+        pattern = tuple(rules.wild_captain and f == rules.wild_face for f in action.faces)
+        return TAKE_BASE + _PATTERN_INDEX[pattern]
+    if isinstance(action, HandOut):
+        return SIP_BASE + action.to
+    raise IllegalIndexError(f"{action} is chance's to supply, not a decision with an id")
+
+
+def index_action(state: TurnState | MatchState, index: int) -> Action | None:
+    """The action an id names in ``state`` (None when it names nothing here).
+
+    The result is not yet checked for legality; compare it with ``legal_actions(state)``.
+    """
+    if not 0 <= index < NUM_ACTIONS:
+        return None
+    if index == STAND_ID:
+        return Stand()
+    if index == REROLL_ID:
+        return RerollCargo()
+    if index < TAKE_BASE:
+        return RerollCargo(keep=index - KEEP_BASE + 1)
+    if index < SIP_BASE:
+        turn = turn_of(state)
+        if turn is None:
+            return None
+        return _take(state.rules, len(turn.held), TAKE_PATTERNS[index - TAKE_BASE])
+    return HandOut(index - SIP_BASE)
+
+
+def _take(rules: Rules, held: int, pattern: tuple[bool, ...]) -> Take | None:
+    need = rules.required_faces[held:]
+    if len(pattern) > len(need):
+        return None
+    return Take(tuple(rules.wild_face if wild else face for wild, face in zip(pattern, need)))
+
+
+def decision_mask(state: TurnState | MatchState) -> np.ndarray:
+    """A 0/1 ``int8`` vector over the action ids: 1 for each of ``legal_actions(state)``."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for action in legal_actions(state):
+        mask[action_index(state, action)] = 1
+    return mask
+
+
+def action_label(state: TurnState | MatchState, index: int) -> str:
+    """The text form of an id in this state (``"-"`` when it names nothing here)."""
+    action = index_action(state, index)
+    return "-" if action is None else str(action)
+
+
+def _obs_phase(state: MatchState) -> int:
+    if state.phase is Phase.TURN:
+        assert state.turn is not None
+        code = {TurnPhase.ROLL: 0, TurnPhase.ASSIGN: 1, TurnPhase.DECIDE: 2}[state.turn.phase]
+        return code
+    if state.phase is Phase.HAND_OUT:
+        return 3
+    if state.phase is Phase.MATCH_OVER:
+        return 5
+    return 4
+
+
+def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
+    """Each observation field: (length, lowest, highest value)."""
+    return {
+        "seat": (1, 0, players - 1),
+        "to_act": (1, 0, players),
+        "phase": (1, 0, len(OBS_PHASES) - 1),
+        "contest": (1, 0, len(_PURPOSES) - 1),
+        "held": (3, 0, 6),
+        "cargo": (2, 0, 6),
+        "pending": (5, 0, 6),
+        "rolls_used": (1, 0, 3),
+        "cargo_rerolls": (1, 0, 2),
+        "bonus": (1, 0, 100),
+        "players_after": (1, 0, MAX_PLAYERS - 1),
+        "hand_out_left": (1, 0, 6),
+        "posted": (players, -1, _BIG),
+        "totals": (players, 0, _BIG),
+        "chips": (players, 0, _BIG),
+        "sips": (players, 0, _BIG),
+        "pot": (1, 0, _BIG),
+        "round_no": (1, 0, _BIG),
+    }
+
+
+def _pad(values: tuple[int, ...], n: int) -> list[int]:
+    return list(values) + [0] * (n - len(values))
+
+
+def observation(state: MatchState, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees of a match (perfect information: the whole table), as plain ints.
+
+    Scalars are Python ints; per-seat and dice fields are lists (0 = no die, -1 = no score
+    posted).  Seats are absolute; ``seat`` says which one is the viewer.
+    """
+    players = state.players
+    turn = state.turn
+    to_act = seat_to_act(state)
+    contest = state.contest
+    posted = [-1] * players
+    for s, score in state.posted_scores.items():
+        posted[s] = score
+    return {
+        "seat": seat,
+        "to_act": players if to_act is None else to_act,
+        "phase": _obs_phase(state),
+        "contest": _PURPOSES.index(contest.purpose) if contest is not None else 0,
+        "held": _pad(turn.held, 3) if turn else [0, 0, 0],
+        "cargo": _pad(turn.cargo, 2) if turn else [0, 0],
+        "pending": _pad(turn.pending, 5) if turn else [0] * 5,
+        "rolls_used": turn.rolls_used if turn else 0,
+        "cargo_rerolls": turn.cargo_rerolls if turn else 0,
+        "bonus": turn.bonus if turn else 0,
+        "players_after": state.players_after,
+        "hand_out_left": state.hand_out_left,
+        "posted": posted,
+        "totals": list(state.totals),
+        "chips": list(state.chips),
+        "sips": list(state.sips),
+        "pot": state.pot,
+        "round_no": state.round_no,
+    }
+
+
+def flat_observation(state: MatchState, seat: int) -> list[int]:
+    """:func:`observation` as one flat list, fields in :func:`observation_bounds` order."""
+    obs = observation(state, seat)
+    out: list[int] = []
+    for name in observation_bounds(state.players):
+        value = obs[name]
+        out.extend(value if isinstance(value, list) else [value])
+    return out
+
+
+def flat_bounds(players: int) -> tuple[list[int], list[int]]:
+    """Lowest and highest value of each entry of :func:`flat_observation`."""
+    low: list[int] = []
+    high: list[int] = []
+    for size, lo, hi in observation_bounds(players).values():
+        low.extend([lo] * size)
+        high.extend([hi] * size)
+    return low, high

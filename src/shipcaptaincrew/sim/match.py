@@ -1,0 +1,168 @@
+"""Whole matches: the engine's own match loop, fed with turns from the vectorised sampler.
+
+Rounds, tie-breaks, stakes, drinks and match formats are played by
+:func:`shipcaptaincrew.engine.apply` itself, one match at a time, so they can never drift
+from the rules.  What is vectorised is the expensive part, the turns: each seat's bot has a
+pool of turn scores drawn in bulk from its :class:`~.tables.TurnTable` (one pool per table
+context for the ``optimal`` bot), and a sampled score is posted to the engine by playing a
+fixed sequence of engine moves that ends a turn with that score (:func:`~.tables.score_paths`);
+the match engine reads nothing of a finished turn but its score.
+
+The other dice of a match (roll-off for the starter, the cargo roll-off of sheet 002, the
+captain's hand-out die) are rolled from a pool of NumPy dice, and the captain hands out sips
+uniformly at random among the other players of the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..actions import Action, Roll
+from ..engine import apply, initial_state, legal_actions
+from ..rules import Rules, Stakes, Starter
+from ..state import Method, MatchState, Phase, TurnPhase
+from .policy import Policy, TableContext, context_of, make_policy
+from .tables import TurnTable, build_table, score_paths
+
+__all__ = ["MatchRunner", "STAT_NAMES", "table_for"]
+
+#: Per-seat statistics of a match, in the order of the columns of :meth:`MatchRunner.run`.
+STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "round_wins")
+
+_POOL = 4096
+_TABLES: dict[tuple[Rules, str, int, TableContext | None], TurnTable] = {}
+
+
+def table_for(
+    rules: Rules, policy: Policy, players: int, context: TableContext | None
+) -> TurnTable:
+    """The (cached) turn table of a policy; context-free policies share one table."""
+    key = (rules, policy.name, players, context if policy.contextual else None)
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        table = build_table(rules, policy, key[3])
+        _TABLES[key] = table
+    return table
+
+
+@dataclass
+class _Pool:
+    """Turn scores drawn in bulk from one table, handed out one by one."""
+
+    table: TurnTable
+    values: list[int] = field(default_factory=list)
+    pos: int = 0
+
+    def next(self, rng: np.random.Generator) -> int:
+        if self.pos >= len(self.values):
+            self.values = self.table.sample_scores(rng, _POOL).tolist()
+            self.pos = 0
+        v = self.values[self.pos]
+        self.pos += 1
+        return v
+
+
+class MatchRunner:
+    """Plays matches of one rule set and line-up with one random generator.
+
+    ``run(m)`` returns per-match arrays; everything a match draws comes from ``rng`` in a
+    fixed order, so a generator seeded the same way gives the same matches.
+    """
+
+    def __init__(self, rules: Rules, bots: list[str], rng: np.random.Generator) -> None:
+        self.rules = rules
+        self.players = len(bots)
+        self.bots = bots
+        self.rng = rng
+        self.policies = {b: make_policy(b, rules, self.players) for b in set(bots)}
+        self.paths = score_paths(rules)
+        self._pools: dict[tuple[str, TableContext | None], _Pool] = {}
+        self._dice: list[int] = []
+        self._dice_pos = 0
+        self._uniforms: list[float] = []
+        self._uni_pos = 0
+        self.max_score = rules.max_score
+
+    # -- random sources -----------------------------------------------------------------------
+    def _die(self) -> int:
+        if self._dice_pos >= len(self._dice):
+            self._dice = self.rng.integers(1, 7, size=_POOL, dtype=np.int8).tolist()
+            self._dice_pos = 0
+        d = self._dice[self._dice_pos]
+        self._dice_pos += 1
+        return d
+
+    def _uniform(self) -> float:
+        if self._uni_pos >= len(self._uniforms):
+            self._uniforms = self.rng.random(_POOL).tolist()
+            self._uni_pos = 0
+        u = self._uniforms[self._uni_pos]
+        self._uni_pos += 1
+        return u
+
+    def _turn_score(self, seat: int, state: MatchState) -> int:
+        policy = self.policies[self.bots[seat]]
+        ctx = context_of(state) if policy.contextual else None
+        key = (policy.name, ctx)
+        pool = self._pools.get(key)
+        if pool is None:
+            pool = _Pool(table_for(self.rules, policy, self.players, ctx))
+            self._pools[key] = pool
+        return pool.next(self.rng)
+
+    # -- one match ----------------------------------------------------------------------------
+    def play(self, hist: np.ndarray | None = None) -> tuple[MatchState, np.ndarray]:
+        """One match; returns the final state and per-seat (turns, score sum, crews)."""
+        rules = self.rules
+        starter = 0 if rules.starter is Starter.CHOSEN else None
+        s = initial_state(rules, self.players, starter=starter)
+        turns = np.zeros((self.players, 3), dtype=np.int64)
+        while s.phase is not Phase.MATCH_OVER:
+            if s.phase is Phase.TURN:
+                assert s.turn is not None and s.contest is not None
+                if s.contest.method is Method.TURN and s.turn.phase is TurnPhase.ROLL \
+                        and s.turn.rolls_used == 0:
+                    seat = s.contest.seats[len(s.contest.scores)]
+                    score = self._turn_score(seat, s)
+                    turns[seat, 0] += 1
+                    turns[seat, 1] += score
+                    turns[seat, 2] += score > 0
+                    if hist is not None:
+                        hist[seat, score] += 1
+                    for action in self.paths[score]:
+                        s = apply(s, action)
+                    continue
+                raise AssertionError(f"unexpected turn state in the simulator: {s.turn}")
+            if s.phase is Phase.HAND_OUT:
+                acts: tuple[Action, ...] = legal_actions(s)
+                s = apply(s, acts[int(self._uniform() * len(acts))])
+                continue
+            n = {Phase.ROLL_OFF: 1, Phase.HAND_OUT_ROLL: 1, Phase.CARGO_ROLL_OFF: 2}[s.phase]
+            s = apply(s, Roll(tuple(self._die() for _ in range(n))))
+        return s, turns
+
+    def run(self, matches: int) -> dict[str, Any]:
+        """Play ``matches`` matches; per-match arrays plus per-seat score histograms."""
+        p = self.players
+        stats = np.zeros((matches, len(STAT_NAMES), p), dtype=np.int64)
+        winner = np.full(matches, -1, dtype=np.int64)
+        rounds = np.zeros(matches, dtype=np.int64)
+        hist = np.zeros((p, self.max_score + 1), dtype=np.int64)
+        chips0 = self.rules.starting_chips if self.rules.stakes is Stakes.POT else 0
+        for i in range(matches):
+            s, turns = self.play(hist)
+            if s.winner is not None:
+                winner[i] = s.winner
+                stats[i, 0, s.winner] = 1
+            stats[i, 1:4, :] = turns.T
+            stats[i, 4, :] = np.asarray(s.chips) - chips0
+            stats[i, 5, :] = s.sips
+            stats[i, 6, :] = s.totals
+            stats[i, 7, :] = s.wins
+            rounds[i] = len(s.results)
+        return {"stats": stats, "winner": winner, "rounds": rounds, "hist": hist}

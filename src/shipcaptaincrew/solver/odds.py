@@ -1,0 +1,121 @@
+"""Exact odds of one turn under a policy: completion by roll, score distribution, expected score.
+
+>>> from shipcaptaincrew.rules import find_rules
+>>> o = turn_odds(find_rules("classic"), "never", exact=True)
+>>> o.p_complete == Fraction(42314697971, 78364164096)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..rules import Rules
+from .graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE, turn_graph
+from .policies import Policy, fixed_choices, parse_policy
+
+__all__ = ["TurnOdds", "turn_odds"]
+
+
+@dataclass(frozen=True)
+class TurnOdds:
+    """One turn's odds.  Values are :class:`~fractions.Fraction` when exact, else float."""
+
+    rules: Rules
+    policy: str
+    #: P(the crew is completed on roll 1), on roll 2, on roll 3.
+    p_complete_by_roll: tuple[Any, Any, Any]
+    #: P(the crew is completed within the three rolls).
+    p_complete: Any
+    #: Final score -> probability (scores that cannot happen are left out; 0 = no crew).
+    distribution: dict[int, Any]
+    expected_score: Any
+    exact: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``scc odds --json`` object (exact values as ``"p/q"`` strings)."""
+
+        def conv(x: Any) -> Any:
+            if self.exact:
+                return f"{x.numerator}/{x.denominator}"
+            return float(x)
+
+        return {
+            "rules": str(self.rules),
+            "policy": self.policy,
+            "p_complete_by_roll": [conv(x) for x in self.p_complete_by_roll],
+            "p_complete": conv(self.p_complete),
+            "distribution": {str(k): conv(v) for k, v in sorted(self.distribution.items())},
+            "expected_score": conv(self.expected_score),
+        }
+
+
+_CACHE: dict[tuple[Rules, Policy], TurnOdds] = {}
+
+
+def turn_odds(rules: Rules, policy: str | Policy = "ev", exact: bool = False) -> TurnOdds:
+    """The odds of one turn played with ``policy`` (``never``, ``ev`` or ``threshold:T``).
+
+    Exact rationals are always computed (the graph is small); ``exact=False`` converts them to
+    floats.  Raises :class:`~.policies.UnknownPolicyError` for an unknown policy.
+    """
+    p = parse_policy(policy)
+    key = (rules, p)
+    odds = _CACHE.get(key)
+    if odds is None:
+        odds = _CACHE[key] = _solve(rules, p)
+    if exact:
+        return odds
+    return TurnOdds(
+        rules=rules,
+        policy=odds.policy,
+        p_complete_by_roll=(
+            float(odds.p_complete_by_roll[0]),
+            float(odds.p_complete_by_roll[1]),
+            float(odds.p_complete_by_roll[2]),
+        ),
+        p_complete=float(odds.p_complete),
+        distribution={k: float(v) for k, v in odds.distribution.items()},
+        expected_score=float(odds.expected_score),
+        exact=False,
+    )
+
+
+def _solve(rules: Rules, policy: Policy) -> TurnOdds:
+    graph = turn_graph(rules)
+    choice = fixed_choices(rules, policy)
+    reach = graph.reach(choice)
+    by_roll = [Fraction(0)] * 3
+    dist: dict[int, Fraction] = {}
+    for i in range(len(graph)):
+        r = reach[i]
+        if not r:
+            continue
+        k = graph.kind[i]
+        s = graph.states[i]
+        if k == FINAL_NODE:
+            dist[graph.score[i]] = dist.get(graph.score[i], Fraction(0)) + r
+        if s.complete:
+            continue
+        # The crew is completed on the link from an incomplete state to a complete one.
+        if k == CHANCE_NODE:
+            for p, c in zip(graph.probs[i], graph.kids[i]):
+                cs = graph.states[c]
+                if cs.complete:
+                    by_roll[cs.rolls_used - 1] += r * p
+        elif k == DECISION_NODE:
+            cs = graph.states[graph.kids[i][choice[i]]]
+            if cs.complete:
+                by_roll[cs.rolls_used - 1] += r
+    dist = {k: v for k, v in sorted(dist.items()) if v}
+    return TurnOdds(
+        rules=rules,
+        policy=str(policy),
+        p_complete_by_roll=(by_roll[0], by_roll[1], by_roll[2]),
+        p_complete=sum(by_roll, Fraction(0)),
+        distribution=dist,
+        expected_score=sum((k * v for k, v in dist.items()), Fraction(0)),
+        exact=True,
+    )

@@ -1,0 +1,120 @@
+"""Turn policies by name, and the choice each makes at every decision node.
+
+* ``never`` -- stand on the first cargo (never reroll it);
+* ``threshold:T`` -- reroll both cargo dice while the cargo is below ``T`` and a reroll is
+  allowed, else stand;
+* ``ev`` -- maximise the expected score;
+* ``optimal`` -- maximise the chance of winning the round (needs the table: see
+  :mod:`.rounds`).
+
+A cargo rule says nothing about wild-captain assignments, so under ``never`` and
+``threshold:T`` every :class:`~shipcaptaincrew.actions.Take` is chosen to maximise the expected
+score *given* that cargo rule (the best a player of that style can do with the assignment).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..actions import RerollCargo, Stand, Take
+from ..rules import Rules
+from .graph import DECISION_NODE, TurnGraph, turn_graph
+
+__all__ = [
+    "Policy",
+    "UnknownPolicyError",
+    "ev_choices",
+    "fixed_choices",
+    "parse_policy",
+]
+
+
+class UnknownPolicyError(ValueError):
+    """A policy name that is not ``never``, ``ev``, ``optimal`` or ``threshold:T``."""
+
+
+_THRESHOLD = re.compile(r"threshold:(-?\d+)")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed policy: ``kind`` is never, ev, optimal or threshold (with ``threshold``)."""
+
+    kind: str
+    threshold: int = 0
+
+    def __str__(self) -> str:
+        return f"threshold:{self.threshold}" if self.kind == "threshold" else self.kind
+
+
+def parse_policy(text: str | Policy, *, allow: tuple[str, ...] = ("never", "ev", "threshold")) -> Policy:
+    """Read ``never``, ``ev``, ``optimal`` or ``threshold:T`` (only the kinds in ``allow``).
+
+    >>> parse_policy("threshold:8")
+    Policy(kind='threshold', threshold=8)
+    >>> parse_policy("greedy")
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.solver.policies.UnknownPolicyError: unknown policy 'greedy': use never, ev, threshold:T
+    """
+    if isinstance(text, Policy):
+        p = text
+    else:
+        t = text.strip().lower()
+        m = _THRESHOLD.fullmatch(t)
+        if m:
+            p = Policy("threshold", int(m.group(1)))
+        elif t in ("never", "ev", "optimal"):
+            p = Policy(t)
+        else:
+            p = Policy("?")
+    if p.kind not in allow:
+        names = ", ".join("threshold:T" if a == "threshold" else a for a in allow)
+        raise UnknownPolicyError(f"unknown policy {str(text)!r}: use {names}")
+    if p.kind == "threshold" and not 0 <= p.threshold <= 13:
+        raise UnknownPolicyError(
+            f"threshold:{p.threshold} is out of range: the cargo is 2..12, use 0..13"
+        )
+    return p
+
+
+def _cargo_rule(graph: TurnGraph, policy: Policy) -> list[int]:
+    """Forced choices at stand/reroll nodes for never/threshold; -1 elsewhere (assignments)."""
+    forced = [-1] * len(graph)
+    for i, acts in enumerate(graph.actions):
+        if graph.kind[i] != DECISION_NODE or any(isinstance(a, Take) for a in acts):
+            continue
+        want = Stand()
+        if policy.kind == "threshold" and sum(graph.states[i].cargo) < policy.threshold:
+            want = RerollCargo()
+        forced[i] = acts.index(want)
+    return forced
+
+
+_FIXED: dict[tuple[Rules, Policy], list[int]] = {}
+
+
+def fixed_choices(rules: Rules, policy: Policy | str) -> list[int]:
+    """The chosen child position at every decision node for never / threshold:T / ev.
+
+    Computed exactly (rationals), so a tie in expected score is a true tie and goes to the
+    first legal action (stand).
+    """
+    p = parse_policy(policy)
+    key = (rules, p)
+    hit = _FIXED.get(key)
+    if hit is not None:
+        return hit
+    graph = turn_graph(rules)
+    forced = None if p.kind == "ev" else _cargo_rule(graph, p)
+    g = [Fraction(x) for x in graph.scores]
+    _, choice = graph.evaluate_exact(g, forced)
+    _FIXED[key] = choice
+    return choice
+
+
+def ev_choices(rules: Rules) -> list[int]:
+    """The expected-score-maximising choice per decision node (see :func:`fixed_choices`)."""
+    return fixed_choices(rules, Policy("ev"))

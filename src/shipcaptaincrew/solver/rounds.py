@@ -1,0 +1,381 @@
+"""The round: n players, each maximising their own chance of winning it (or a fixed policy).
+
+The model
+---------
+``n`` seats play one turn each, in order.  The player in position ``i`` (0-based) sees the
+table -- ``m``, the highest score posted so far, and ``t``, how many players are tied at it
+(with ``m = 0``, ``t = i``: everyone before failed) -- and knows ``k = n - 1 - i`` players come
+after.  Every player maximises their own probability of winning the round, knowing that
+everyone after plays the same way (subgame perfection, solved by backward induction from the
+last seat).  A later score above ``m`` makes the table ``(score, 1)``; an equal one ``(m, t+1)``.
+
+A player who ends the turn with ``x`` wins with probability
+``P(nobody after beats x and s of them tie it) * R(T, j)`` summed over ``s``, where
+``T = t' + s`` is the final size of the group tied at ``x`` (``t'`` = the group including this
+player) and ``j = t'`` is this player's place in it: earlier tied players come first, later ones
+after, because the engine keeps play order in tie-breaks.
+
+* ``tie_break=cargo_rolloff`` is a fair lottery: ``R(T, j) = 1/T``.
+* ``tie_break=replay`` is a smaller round of the same game among the ``T`` tied players in play
+  order: ``R(T, j)`` is seat ``j``'s win probability in a ``T``-seat *sub-round* under the same
+  equilibrium, which for ``T = n`` feeds back into itself.
+* Everyone fails (all scores 0): in a sub-round, and in the main round under
+  ``all_fail=replay``, the same round is played again by the same seats in the same order, so
+  it is worth the seat's own win probability again.  Under ``all_fail=carry_pot`` the pot goes to
+  the winner of the next round, where the starter moves by ``rotation`` (left: seat ``i + 1``
+  starts, right: ``i - 1``, none: the same), so it is worth the seat's win probability in that
+  rotated round.
+
+These fixed points are solved by iteration to 1e-12 (at most :data:`MAX_ITERATIONS` steps; a
+:class:`SolverError` is raised instead of looping).  The same chain with a fixed policy for
+everyone (``ev``, ``never``, ``threshold:T``) gives that policy's equilibrium table: then every
+player's score distribution is the same whatever the table says.
+
+Same-roll bonus makes scores above 12 possible; the cargo reroll limit and half cargo change
+the turn graph, not this model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..rules import AllFail, Rotation, Rules, TieBreak
+from .graph import turn_graph
+from .policies import Policy, fixed_choices, parse_policy
+
+__all__ = [
+    "MAX_ITERATIONS",
+    "Equilibrium",
+    "SolverError",
+    "cache_dir",
+    "clear_memory_cache",
+    "equilibrium",
+    "round_table",
+]
+
+#: Bound on fixed-point iterations (convergence is geometric; dozens suffice in practice).
+MAX_ITERATIONS = 2000
+#: Convergence tolerance of the seat win probabilities.
+TOLERANCE = 1e-13
+_CACHE_VERSION = 1
+
+
+class SolverError(ValueError):
+    """The solver cannot answer: bad arguments, or a fixed point that does not converge."""
+
+
+Table = tuple[int, int]  # (m, t)
+
+
+@dataclass
+class Equilibrium:
+    """One round's equilibrium for ``players`` seats.
+
+    ``tables[(i, m, t)]`` is ``(g, d, v)``: the reward vector the player in position ``i``
+    faces at table ``(m, t)`` (``g[j]`` = P(win | final score ``scores[j]``)), their score
+    distribution under the policy, and their win probability from there.
+    """
+
+    rules: Rules
+    players: int
+    policy: str
+    #: True for a tie-break sub-round (everyone failing always replays it).
+    sub: bool
+    scores: tuple[int, ...]
+    #: Each seat's probability of winning the round, position 1 (the starter) first.
+    seat_win_probability: tuple[float, ...]
+    #: Probability that every player fails in one playing of the round.
+    p_all_fail_per_round: float
+    iterations: int
+    tables: dict[tuple[int, int, int], tuple[list[float], list[float], float]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def g(self, position: int, posted_max: int, tied: int) -> list[float]:
+        """The reward vector (per score in :attr:`scores`) of a player at this table."""
+        key = (position, posted_max, tied)
+        if key not in self.tables:
+            raise SolverError(
+                f"no table (posted max {posted_max}, {tied} tied) for position {position + 1} "
+                f"of {self.players}: impossible under {self.rules}"
+            )
+        return self.tables[key][0]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``scc equilibrium --json`` object."""
+        return {
+            "rules": str(self.rules),
+            "players": self.players,
+            "policy": self.policy,
+            "seat_win_probability": list(self.seat_win_probability),
+            "p_all_fail_per_round": self.p_all_fail_per_round,
+        }
+
+
+def cache_dir() -> Path:
+    """The on-disk cache: ``$SCC_CACHE_DIR`` or ``~/.cache/shipcaptaincrew``."""
+    env = os.environ.get("SCC_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "shipcaptaincrew"
+
+
+_MEMORY: dict[tuple[Rules, int, str, bool], Equilibrium] = {}
+
+
+def clear_memory_cache() -> None:
+    """Forget every equilibrium held in memory (the disk cache stays)."""
+    _MEMORY.clear()
+
+
+def _key_text(rules: Rules, n: int, policy: str, sub: bool) -> str:
+    return f"v{_CACHE_VERSION}|{rules}|players={n}|policy={policy}|sub={sub}"
+
+
+def _disk_path(key: str) -> Path:
+    return cache_dir() / f"equilibrium-{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+
+
+def _load(rules: Rules, n: int, policy: str, sub: bool) -> Equilibrium | None:
+    key = _key_text(rules, n, policy, sub)
+    path = _disk_path(key)
+    try:
+        data = json.loads(path.read_text())
+        if data.get("key") != key:
+            return None
+        tables = {
+            tuple(int(x) for x in k.split(",")): (v[0], v[1], v[2])
+            for k, v in data["tables"].items()
+        }
+        return Equilibrium(
+            rules=rules,
+            players=n,
+            policy=policy,
+            sub=sub,
+            scores=tuple(data["scores"]),
+            seat_win_probability=tuple(data["seat_win_probability"]),
+            p_all_fail_per_round=data["p_all_fail_per_round"],
+            iterations=data["iterations"],
+            tables=tables,  # type: ignore[arg-type]
+        )
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None  # no cache, or a damaged one: solve again
+
+
+def _save(eq: Equilibrium) -> None:
+    key = _key_text(eq.rules, eq.players, eq.policy, eq.sub)
+    path = _disk_path(key)
+    data = {
+        "key": key,
+        "scores": list(eq.scores),
+        "seat_win_probability": list(eq.seat_win_probability),
+        "p_all_fail_per_round": eq.p_all_fail_per_round,
+        "iterations": eq.iterations,
+        "tables": {f"{i},{m},{t}": list(v) for (i, m, t), v in eq.tables.items()},
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home is no reason to fail: the answer is still right
+
+
+def equilibrium(
+    rules: Rules,
+    players: int,
+    policy: str | Policy = "optimal",
+    *,
+    sub: bool = False,
+    use_disk: bool = True,
+) -> Equilibrium:
+    """Each seat's chance of winning a round of ``players`` (1..8) seats.
+
+    ``policy`` is ``optimal`` (everyone maximises their win probability), or a fixed policy
+    everyone plays (``ev``, ``never``, ``threshold:T``).  ``sub=True`` solves a tie-break
+    sub-round (everyone failing replays it whatever ``all_fail`` says).  Results are cached in
+    memory and on disk (see :func:`cache_dir`), keyed by the canonical rules text.
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
+        raise SolverError(f"players must be 1..8, got {players!r}")
+    pol = parse_policy(policy, allow=("optimal", "ev", "never", "threshold"))
+    name = str(pol)
+    if rules.all_fail is AllFail.REPLAY:
+        sub = False  # the main round and a sub-round are the same game then
+    key = (rules, players, name, sub)
+    hit = _MEMORY.get(key)
+    if hit is not None:
+        return hit
+    eq = _load(rules, players, name, sub) if use_disk else None
+    if eq is None:
+        eq = _solve(rules, players, pol, sub, use_disk)
+        if use_disk:
+            _save(eq)
+    _MEMORY[key] = eq
+    return eq
+
+
+def round_table(rules: Rules, players: int, policy: str | Policy = "optimal") -> Equilibrium:
+    """Alias of :func:`equilibrium` for the main round (reads better at call sites)."""
+    return equilibrium(rules, players, policy)
+
+
+def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equilibrium:
+    graph = turn_graph(rules)
+    scores = graph.scores
+    if n == 1:
+        # A round of one: the lone player wins by completing the crew (no replay is modelled:
+        # a replayed round of one would make every choice worth 1).
+        g = [1.0 if x > 0 else 0.0 for x in scores]
+        d, v = _play(graph, pol, [g])
+        return Equilibrium(rules, 1, str(pol), sub, scores, (1.0,), float(d[0][0]), 0,
+                           {(0, 0, 0): (g, d[0], v[0])})
+    replay_ties = rules.tie_break is TieBreak.REPLAY
+    # A sub-round (and the main round when everyone failing replays it) is its own tie-break.
+    self_tie = sub or rules.all_fail is AllFail.REPLAY
+    smaller: dict[int, tuple[float, ...]] = {}
+    if replay_ties:
+        for size in range(2, n + 1):
+            if size < n or not self_tie:
+                smaller[size] = equilibrium(
+                    rules, size, pol, sub=True, use_disk=use_disk
+                ).seat_win_probability
+    step = {Rotation.LEFT: 1, Rotation.RIGHT: -1, Rotation.NONE: 0}[rules.rotation]
+    carry = not sub and rules.all_fail is AllFail.CARRY_POT
+    w = [1.0 / n] * n
+    for iteration in range(1, MAX_ITERATIONS + 1):
+
+        def tie_share(size: int, j: int, w: list[float] = w) -> float:
+            if size == 1:
+                return 1.0
+            if not replay_ties:
+                return 1.0 / size
+            if size == n and self_tie:
+                return w[j - 1]
+            return smaller[size][j - 1]
+
+        def all_fail_share(i: int, w: list[float] = w) -> float:
+            return w[(i - step) % n] if carry else w[i]
+
+        tables, new_w, p_fail = _sweep(graph, pol, n, tie_share, all_fail_share)
+        delta = max(abs(a - b) for a, b in zip(new_w, w))
+        w = new_w
+        if delta < TOLERANCE:
+            break
+    else:
+        raise SolverError(
+            f"the {n}-seat round under {rules} did not converge in {MAX_ITERATIONS} iterations"
+        )
+    total = sum(w)
+    if abs(total - 1.0) > 1e-9:
+        raise SolverError(f"seat win probabilities sum to {total}, not 1: solver fault")
+    return Equilibrium(rules, n, str(pol), sub, scores, tuple(w), p_fail, iteration, tables)
+
+
+def _play(
+    graph: Any, pol: Policy, gs: list[list[float]]
+) -> tuple[list[list[float]], list[float]]:
+    """Score distributions and values for reward vectors under the policy."""
+    if pol.kind == "optimal":
+        import numpy as np
+
+        v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
+        return d.tolist(), v.tolist()
+    dist = _fixed_distribution(graph.rules, pol)
+    return [dist] * len(gs), [sum(p * x for p, x in zip(dist, g)) for g in gs]
+
+
+_DIST: dict[tuple[Rules, Policy], list[float]] = {}
+
+
+def _fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
+    key = (rules, pol)
+    if key not in _DIST:
+        graph = turn_graph(rules)
+        reach = graph.reach(fixed_choices(rules, pol))
+        dist = [0.0] * len(graph.scores)
+        for i, r in enumerate(reach):
+            if graph.score_pos[i] >= 0:
+                dist[graph.score_pos[i]] += float(r)
+        _DIST[key] = dist
+    return _DIST[key]
+
+
+def _sweep(
+    graph: Any,
+    pol: Policy,
+    n: int,
+    tie_share: Any,
+    all_fail_share: Any,
+) -> tuple[dict[tuple[int, int, int], tuple[list[float], list[float], float]], list[float], float]:
+    """One backward-induction pass given the tie and all-fail values; returns the seat odds."""
+    scores: tuple[int, ...] = graph.scores
+    positive = [x for x in scores if x > 0]
+    ns = len(scores)
+    # h[(m, t)] for the players from position i on: list over s of
+    # P(none of them beats m, exactly s of them tie it).
+    h_next: dict[Table, list[float]] = {}
+
+    def states(i: int) -> list[Table]:
+        if i == 0:
+            return [(0, 0)]
+        return [(0, i)] + [(m, t) for m in positive for t in range(1, i + 1)]
+
+    for st in states(n):
+        h_next[st] = [1.0]
+    tables: dict[tuple[int, int, int], tuple[list[float], list[float], float]] = {}
+    for i in range(n - 1, -1, -1):
+        k = n - 1 - i
+        sts = states(i)
+        gs: list[list[float]] = []
+        for m, t in sts:
+            g = [0.0] * ns
+            for j, x in enumerate(scores):
+                if x > m:
+                    hv = h_next[(x, 1)]
+                    g[j] = sum(p * tie_share(1 + s, 1) for s, p in enumerate(hv))
+                elif x == m and m > 0:
+                    hv = h_next[(m, t + 1)]
+                    g[j] = sum(p * tie_share(t + 1 + s, t + 1) for s, p in enumerate(hv))
+                elif x == 0 and m == 0:
+                    g[j] = h_next[(0, i + 1)][k] * all_fail_share(i)
+            gs.append(g)
+        ds, vs = _play(graph, pol, gs)
+        h_cur: dict[Table, list[float]] = {}
+        for (m, t), g, d, v in zip(sts, gs, ds, vs):
+            tables[(i, m, t)] = (g, d, v)
+            p_eq = sum(p for x, p in zip(scores, d) if x == m)
+            p_below = sum(p for x, p in zip(scores, d) if x < m)
+            hv = [0.0] * (k + 2)
+            tied_next = h_next[(m, t + 1)]
+            for s, p in enumerate(tied_next):
+                hv[s + 1] += p_eq * p
+            if m > 0:
+                for s, p in enumerate(h_next[(m, t)]):
+                    hv[s] += p_below * p
+            h_cur[(m, t)] = hv
+        h_next = h_cur
+    # Forward: the chance of each table at each position, and each seat's win probability.
+    reach: dict[Table, float] = {(0, 0): 1.0}
+    w = [0.0] * n
+    for i in range(n):
+        nxt: dict[Table, float] = {}
+        for (m, t), r in reach.items():
+            _, d, v = tables[(i, m, t)]
+            w[i] += r * v
+            for x, p in zip(scores, d):
+                if not p:
+                    continue
+                if x > m:
+                    st = (x, 1)
+                elif x == m:
+                    st = (m, t + 1)
+                else:
+                    st = (m, t)
+                nxt[st] = nxt.get(st, 0.0) + r * p
+        reach = nxt
+    return tables, w, reach.get((0, n), 0.0)

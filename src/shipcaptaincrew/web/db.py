@@ -1,0 +1,50 @@
+"""Engine, sessions and schema migrations (Alembic, shipped inside the package).
+
+:func:`open_database` upgrades the schema to the newest migration before the server takes its
+first request, so a fresh SQLite file and an existing PostgreSQL database behave the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine; SQLite gets WAL and foreign keys (events must not outlive their room)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def open_database(url: str) -> sessionmaker[Session]:
+    """Connect, migrate, and return the session factory."""
+    engine = make_engine(url)
+    upgrade(engine)
+    return sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,108 @@
+"""The database: rooms, their seats, every match event, and per-player results.
+
+Events are the source of truth: a match's state is always the engine's replay of its events
+(so a restarted server resumes exactly where it was).  Seat tokens are stored only as SHA-256
+hashes: the database alone cannot impersonate a player.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """Timestamps are stored in UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class Room(Base):
+    """A table: its rules, options, dice commitment and lifecycle (lobby, playing, over)."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    rules: Mapped[str] = mapped_column(Text)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    hints: Mapped[bool] = mapped_column(Boolean, default=True)
+    turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    starter: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="lobby", index=True)
+    #: The provably fair seed (hex): secret until the match is over, then published.
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seeds: Mapped[list[str]] = mapped_column(JSON, default=list)
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+
+
+class Seat(Base):
+    """A player at a table: a person (with a token hash) or a bot (with its spec)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    #: "human" or a bot spec such as "easy" or "threshold:8".
+    kind: Mapped[str] = mapped_column(String(32), default="human")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+    room: Mapped[Room] = relationship(back_populates="seats")
+
+
+class Event(Base):
+    """One match event (a roll or a choice), exactly as :func:`~shipcaptaincrew.notation.event_for`."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("room_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Result(Base):
+    """One player's line in a finished match, for statistics and the leaderboard."""
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    won: Mapped[bool] = mapped_column(Boolean)
+    rounds: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    crews: Mapped[int] = mapped_column(Integer)
+    chips_won: Mapped[int] = mapped_column(Integer)
+    sips: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

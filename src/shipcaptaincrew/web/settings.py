@@ -1,0 +1,52 @@
+"""Server settings, read from the environment (``SCC_*``) by pydantic-settings.
+
+Everything a deployment may want to change lives here, so the app factory takes one object and
+tests build their own (a temporary SQLite file, no bot pause) without touching the environment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_db_url() -> str:
+    """SQLite in the user's data directory (created on first use)."""
+    from platformdirs import user_data_dir
+
+    path = Path(user_data_dir("shipcaptaincrew", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path / 'scc.sqlite3'}"
+
+
+class Settings(BaseSettings):
+    """Configuration of one server process."""
+
+    model_config = SettingsConfigDict(env_prefix="SCC_", extra="ignore")
+
+    #: SQLAlchemy URL; ``postgresql://`` URLs are driven by psycopg 3.
+    db_url: str = Field(default_factory=default_db_url)
+    #: Seconds a bot waits before it acts, so people can follow (0 in tests).
+    bot_delay: float = 0.9
+    #: Largest WebSocket message a client may send, in bytes.
+    max_message_bytes: int = 2048
+    #: Per-connection rate limit: sustained messages per second, and the burst allowed.
+    rate_per_second: float = 8.0
+    rate_burst: int = 20
+    #: Seats per room (the rules allow 2..8 players).
+    max_seats: int = 8
+    #: Base URL used in join links and QR codes when the server sits behind a proxy ("" = from the request).
+    public_url: str = ""
+    #: Expose ``/ws/echo``, the bare WebSocket floor used by ``benchmarks/bench_web.py``.
+    echo_endpoint: bool = False
+
+    def sqlalchemy_url(self) -> str:
+        """The URL with the driver SQLAlchemy should use (psycopg 3 for PostgreSQL)."""
+        url = self.db_url
+        if url.startswith("postgresql://"):
+            return "postgresql+psycopg://" + url[len("postgresql://"):]
+        if url.startswith("postgres://"):
+            return "postgresql+psycopg://" + url[len("postgres://"):]
+        return url

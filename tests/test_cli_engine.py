@@ -1,0 +1,126 @@
+"""The command-line contract of the engine issue: ``scc turn``, ``scc presets``, logs, help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shipcaptaincrew import __version__
+
+
+def scc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "shipcaptaincrew", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def turn_json(*args: str) -> dict:  # type: ignore[type-arg]
+    r = scc("turn", *args, "--json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_seed_000_003_worked_example() -> None:
+    """000/003: 6 5 3 3 1 keeps ship and captain; 4 2 6 completes the crew, cargo 2 + 6 = 8."""
+    d = turn_json("65331", "426")
+    assert d == {"rules": "classic", "rolls": [[6, 5, 3, 3, 1], [4, 2, 6]],
+                 "held": ["ship", "captain", "crew"], "cargo": [2, 6], "bonus": 0, "score": 8,
+                 "complete": True, "rolls_used": 2}
+
+
+def test_seed_001_example_keeps_six_and_five() -> None:
+    """001: 6-5-3-2-2 keeps the six and the five; three dice roll on."""
+    d = turn_json("65322", "111")
+    assert d["held"] == ["ship", "captain"] and d["score"] == 0 and not d["complete"]
+
+
+def test_seed_002_example_all_three_at_once() -> None:
+    """002: 6-5-4-3-2 sets aside 6, 5 and 4 at once; the cargo is 3 + 2."""
+    d = turn_json("65432")
+    assert d["held"] == ["ship", "captain", "crew"] and d["cargo"] == [2, 3] and d["rolls_used"] == 1
+
+
+def test_cargo_reroll_and_half_cargo_and_bonus() -> None:
+    assert turn_json("65411", "66")["score"] == 12
+    d = turn_json("--set", "half_cargo=true", "65451", "6")  # keeps the 5, rerolls the 1
+    assert d["cargo"] == [5, 6] and d["rolls_used"] == 2
+    d = turn_json("--rules", "skip", "--set", "same_roll_bonus=3", "45623", "11")
+    assert d["bonus"] == 3 and d["score"] == 5
+
+
+def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
+    # Only the crew is missing after 6 5; the roll 4 1 6 lets the 1 be the crew, cargo 4 + 6.
+    d = turn_json("--set", "wild_captain=true", "65223", "416")
+    assert d["cargo"] == [4, 6] and d["score"] == 10
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["6533"], "needs 5 dice"),
+    (["65337"], "not a die face"),
+    (["65411", "11", "22", "33"], "at most three rolls"),
+    (["--set", "cargo_rerolls=1", "65411", "11", "22"], "forbids another cargo reroll"),
+    (["--set", "colour=red", "65411"], "unknown option 'colour'"),
+    (["--rules", "yahtzee", "65411"], "unknown preset"),
+    (["65411", "1"], "needs half_cargo"),
+    (["--set", "wild_captain=true", "--set", "bow_to_stern=true", "12345"], "also a required face"),
+])
+def test_impossible_scripts_exit_2_with_one_line(args: list[str], needle: str) -> None:
+    r = scc("turn", *args, "--json")
+    assert r.returncode == 2
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], r.stderr
+
+
+def test_presets_json_lists_presets_aliases_options() -> None:
+    r = scc("presets", "--json")
+    data = json.loads(r.stdout)
+    names = [p["name"] for p in data["presets"]]
+    assert names == ["classic", "schiff-kapitaen-crew", "skip-kaptein-mannskap", "ship-captain-crew"]
+    aliases = {a for p in data["presets"] for a in p["aliases"]}
+    assert {"6-5-4", "destroyer", "clickety-clack", "ship-of-fools", "captain-cook"} <= aliases
+    opts = {o["name"]: o for o in data["options"]}
+    assert opts["cargo_rerolls"]["default"] is None and "001" in opts["cargo_rerolls"]["doc"]
+    assert all(o["doc"] for o in data["options"])
+
+
+def test_version_and_help_on_every_command() -> None:
+    r = scc("--version")
+    assert __version__ in r.stdout
+    import typer.main
+
+    from shipcaptaincrew.cli.app import app
+
+    commands = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    assert {"turn", "presets", "replay", "verify", "demo"} <= set(commands)
+    assert scc("--help").returncode == 0
+    for c in commands:
+        h = scc(c, "--help")
+        assert h.returncode == 0 and "Usage" in h.stdout, c
+
+
+def test_demo_log_replays_and_fair_dice_verify(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    r = scc("demo", "--players", "3", "--fair", "--log", str(log))
+    assert r.returncode == 0 and "wins the match" in r.stdout
+    rep = scc("replay", str(log))
+    assert rep.returncode == 0 and "wins the match" in rep.stdout
+    ok = scc("verify", str(log))
+    assert ok.returncode == 0 and ok.stdout.startswith("OK")
+    lines = log.read_text().splitlines()
+    first = json.loads(lines[1])
+    first["faces"] = [7 - f for f in first["faces"]] if first["faces"] != [7 - f for f in first["faces"]] else first["faces"]
+    lines[1] = json.dumps(first)
+    log.write_text("\n".join(lines) + "\n")
+    bad = scc("verify", str(log))
+    assert bad.returncode == 1 and "MISMATCH roll 1" in bad.stdout
+
+
+def test_replay_refuses_a_corrupt_log(tmp_path: Path) -> None:
+    log = tmp_path / "bad.jsonl"
+    log.write_text('{"type": "match"}\n')
+    r = scc("replay", str(log))
+    assert r.returncode == 2 and "header" in r.stderr
