@@ -32,6 +32,8 @@ def layer_of(module: str) -> str:
     top = module.split(".")[0]
     if top in ALLOWED:
         return top
+    if top == "__main__":  # ``python -m shipcaptaincrew`` is the command line
+        return "cli"
     # Core modules, and names imported from the package's __init__ (``from .. import __version__``).
     return "core"
 

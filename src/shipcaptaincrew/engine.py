@@ -7,7 +7,7 @@ The same functions accept a standalone :class:`~.state.TurnState` (one turn, for
 a :class:`~.state.MatchState`.
 
 >>> from shipcaptaincrew.rules import find_rules
->>> s = initial_state(find_rules("classic"), players=2, starter=0)
+>>> from shipcaptaincrew.actions import Roll, Stand
 >>> s = initial_state(find_rules("classic").replace(starter="chosen"), players=2, starter=1)
 >>> s.phase.value, seat_to_act(s), current_player(s) == CHANCE
 ('turn', 1, True)
