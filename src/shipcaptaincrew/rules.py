@@ -322,6 +322,18 @@ class Rules:
     def __hash__(self) -> int:
         return self.__dict__["_hash"]  # type: ignore[no-any-return]
 
+    # String hashes differ between processes, so the cached hash must not travel in a pickle
+    # (rule sets are sent to simulator workers); it is recomputed on arrival.
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+        object.__setattr__(self, "_hash", hash(self._key()))
+
     def _validate(self) -> None:
         if self.name not in PRESET_NAMES:
             raise InvalidRulesError(f"unknown preset {self.name!r}; known: {', '.join(PRESET_NAMES)}")
