@@ -26,7 +26,7 @@ from .actions import Action, HandOut, RerollCargo, Roll, Stand, Take
 from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
 
-__all__ = ["GAME_WORDS", "Message", "narrate", "transcript"]
+__all__ = ["GAME_WORDS", "Message", "narrate", "narrate_parts", "transcript"]
 
 
 def N_(msgid: str) -> str:
@@ -70,6 +70,17 @@ def narrate(
     before: MatchState, action: Action, after: MatchState, names: Sequence[str]
 ) -> list[Message]:
     """Messages for one event (``after = apply(before, action)``)."""
+    own, table = narrate_parts(before, action, after, names)
+    return own + table
+
+
+def narrate_parts(
+    before: MatchState, action: Action, after: MatchState, names: Sequence[str]
+) -> tuple[list[Message], list[Message]]:
+    """:func:`narrate` in two parts: the acting player's own step, then what it did to the table.
+
+    A front end can show the dice between the two (the turn's dice, then the round's result).
+    """
     out: list[Message] = []
     seat = _actor(before)
     who = names[seat] if seat is not None else ""
@@ -87,8 +98,7 @@ def narrate(
     elif isinstance(action, HandOut):
         out.append(Message(N_("{name} gives a sip to {other}."),
                            {"name": who, "other": names[action.to]}))
-    out += _table_messages(before, after, names)
-    return out
+    return out, _table_messages(before, after, names)
 
 
 def _actor(state: MatchState) -> int | None:

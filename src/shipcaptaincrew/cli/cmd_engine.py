@@ -103,16 +103,21 @@ def turn(
         return
     from rich.console import Console
 
-    con = Console()
-    con.print(f"[bold]Rules[/]: {data['rules']}")
+    from ..i18n import _, detect_lang, use
+
+    use(detect_lang())
+    con = Console(highlight=False)
+    con.print(_("Rules: {rules}").format(rules=data["rules"]), markup=False)
     for i, faces in enumerate(parsed, 1):
-        con.print(f"  roll {i}: {' '.join(map(str, faces))}")
-    held = ", ".join(data["held"]) or "nothing"
+        con.print("  " + _("roll {i}: {faces}").format(i=i, faces=" ".join(map(str, faces))))
+    held = ", ".join(_(role) for role in data["held"]) or _("nothing")
     if t.complete:
-        bonus = f" + bonus {t.bonus}" if t.bonus else ""
-        con.print(f"Held: {held}; cargo {t.cargo[0]} + {t.cargo[1]}{bonus} = [bold]{t.score}[/]")
+        con.print(_("Held: {held}; cargo {a} + {b} = {score}").format(
+            held=held, a=t.cargo[0], b=t.cargo[1], score=t.score)
+            + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else ""))
     else:
-        con.print(f"Held: {held}; no full crew after {t.rolls_used} rolls: [bold]score 0[/]")
+        con.print(_("Held: {held}; no full crew after {n} rolls: score 0").format(
+            held=held, n=t.rolls_used))
 
 
 @app.command()
@@ -140,16 +145,19 @@ def presets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")]
     from rich.console import Console
     from rich.table import Table
 
+    from ..i18n import _, detect_lang, use
+
+    use(detect_lang())
     con = Console()
-    t = Table(title="Presets")
-    for col in ("name", "aliases", "changes from classic", "description"):
+    t = Table(title=_("Presets"))
+    for col in (_("name"), _("aliases"), _("changes from classic"), _("description")):
         t.add_column(col)
     for p in data["presets"]:
         changes = ", ".join(f"{k}={v}" for k, v in p["options"].items())
-        t.add_row(p["name"], ", ".join(p["aliases"]), changes or "-", p["description"])
+        t.add_row(p["name"], ", ".join(p["aliases"]), changes or "-", _(p["description"]))
     con.print(t)
-    o = Table(title="Options (--set KEY=VALUE)")
-    for col in ("option", "default", "source"):
+    o = Table(title=_("Options (--set KEY=VALUE)"))
+    for col in (_("option"), _("default"), _("source")):
         o.add_column(col)
     for opt in data["options"]:
         o.add_row(opt["name"], json.dumps(opt["default"]), opt["doc"])

@@ -26,6 +26,8 @@ def _load(path: Path) -> MatchLog:
 def replay(
     log: Annotated[Path, typer.Argument(help="An event log (JSON lines) written by a match.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state summary as JSON.")] = False,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", help="Language of the transcript: en, de or nb (default: the match's).")] = None,
 ) -> None:
     """Replay a match log with the engine and print a readable transcript."""
     m = _load(log)
@@ -42,9 +44,12 @@ def replay(
             "sips": list(final.sips), "rounds": len(final.results),
         }))
         return
-    from ..i18n import translator
+    from ..i18n import UnknownLanguageError, detect_lang, translator
 
-    tr = translator(m.lang)
+    try:
+        tr = translator(detect_lang(lang) if lang else m.lang)
+    except UnknownLanguageError as e:
+        fail(str(e))
     typer.echo(f"# {m.rules} - {', '.join(m.players)}")
     for line in transcript(states, m.players, tr):
         typer.echo(line)
@@ -76,9 +81,13 @@ def verify(
         replay_states(m)  # the dice are fair; the events must also follow the rules
     except LogError as e:
         fail(f"{log}: {e}")
+    from ..i18n import _, detect_lang, use
+
+    use(detect_lang())
     n = sum(len(r) for r in m.rolls())
-    typer.echo(f"OK: all {len(m.rolls())} rolls ({n} dice) recompute from the revealed seed; "
-               f"commitment {m.dice['commitment']} matches.")
+    typer.echo(_("OK: all {rolls} rolls ({dice} dice) recompute from the revealed seed; "
+                 "commitment {commitment} matches.").format(
+        rolls=len(m.rolls()), dice=n, commitment=m.dice["commitment"]))
 
 
 @app.command()
@@ -112,6 +121,10 @@ def demo(
             game.roll()
         else:
             game.push(bots[game.current_player()].choose(game.state, rng))
-    for line in transcript(replay_states(game.log), names):
+    from ..i18n import _, detect_lang, translator, use
+
+    use(detect_lang())
+    for line in transcript(replay_states(game.log), names, translator(detect_lang())):
         typer.echo(line)
-    typer.echo(f"Event log: {path}  (replay it with: scc replay {path})")
+    typer.echo(_("Event log: {path}").format(path=path) + "  "
+               + _("Replay it with: scc replay {path}").format(path=path))

@@ -68,7 +68,8 @@ class Prompter:
         for i, text in enumerate(options, 1):
             self.console.print(f"  [bold cyan]{i}[/]  {escape(text)}")
         if advice:
-            self.console.print(f"  [bold cyan]?[/]  {escape(_('advice: the solver rates each choice'))}")
+            label = _("advice: the solver rates each choice")
+            self.console.print(f"  [bold cyan]?[/]  {escape(label)}")
         n = len(options)
         hint = f"1-{n}" + (", ?" if advice else "")
         if default is not None:
@@ -111,7 +112,8 @@ class Prompter:
                     k=k, lo=lo, hi=hi))
             return k
 
-        suffix = f" [{lo}-{hi}" + (f", Enter = {default}]" if default is not None else "]")
+        enter = ", " + _("Enter = {n}").format(n=default) if default is not None else ""
+        suffix = f" [{lo}-{hi}{enter}]"
         return self.ask(prompt + suffix, parse)
 
     def faces(self, prompt: str, n: int) -> tuple[int, ...]:

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Message catalogues: extract message ids, update the de and nb translations, compile to .mo.
+#
+#   scripts/i18n.sh            extract + update + compile every domain
+#   scripts/i18n.sh compile    compile only (after editing a .po file)
+#
+# A domain is a catalogue name (scc: the command line and rules text; web: the web pages).
+# Domain D is extracted with the Babel map src/shipcaptaincrew/i18n/D.cfg when there is one;
+# a domain without a map (its owner extracts it) is only updated from its D.pot and compiled.
+# Keywords: _ and N_ (gettext's), and tr (a translate function passed as a parameter).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BABEL=${PYBABEL:-.venv/bin/pybabel}
+LOCALES=src/shipcaptaincrew/i18n/locales
+LANGS=(de nb)
+mode=${1:-all}
+
+domains() {
+  {
+    for f in src/shipcaptaincrew/i18n/*.cfg; do [ -e "$f" ] && basename "$f" .cfg; done
+    for f in "$LOCALES"/*.pot "$LOCALES"/*/LC_MESSAGES/*.po; do [ -e "$f" ] && basename "$f" | sed 's/\.po[t]*$//'; done
+  } | sort -u
+}
+
+for d in $(domains); do
+  pot="$LOCALES/$d.pot"
+  if [ "$mode" != compile ]; then
+    cfg="src/shipcaptaincrew/i18n/$d.cfg"
+    if [ -e "$cfg" ]; then
+      "$BABEL" -q extract -F "$cfg" -k _ -k N_ -k tr --no-location --sort-output \
+        --project shipcaptaincrew --copyright-holder "shipcaptaincrew developers" \
+        -o "$pot" src/shipcaptaincrew
+    fi
+    if [ -e "$pot" ]; then
+      for l in "${LANGS[@]}"; do
+        po="$LOCALES/$l/LC_MESSAGES/$d.po"
+        if [ -e "$po" ]; then
+          "$BABEL" -q update -D "$d" -i "$pot" -d "$LOCALES" -l "$l" --no-fuzzy-matching --ignore-obsolete
+        else
+          "$BABEL" -q init -D "$d" -i "$pot" -d "$LOCALES" -l "$l"
+        fi
+      done
+    fi
+  fi
+  for l in "${LANGS[@]}"; do
+    po="$LOCALES/$l/LC_MESSAGES/$d.po"
+    [ -e "$po" ] && "$BABEL" -q compile -D "$d" -d "$LOCALES" -l "$l" --statistics
+  done
+done
+echo "catalogues: $(domains | tr '\n' ' ')"

@@ -1,0 +1,193 @@
+"""Setting up a table: rule options from flags, and a short dialogue for whatever is missing.
+
+``scc play`` and ``scc companion`` share it.  Every option the engine has can be given by flag
+(``--rules``, ``--set KEY=VALUE``, and the shortcuts ``--format``, ``--stakes``, ``--drinking``,
+``--tie-break``); when neither a preset nor an option is given, the dialogue asks for the preset,
+the format, the stakes and drinking, and then takes any further ``KEY=VALUE`` option.  Rule
+sets are always validated by :class:`~shipcaptaincrew.rules.Rules` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from ..i18n import UnknownLanguageError, _, detect_lang, use
+from ..rules import PRESET_DESCRIPTIONS, PRESETS, InvalidRulesError, Rules, Starter, find_rules
+from .common import fail
+from .tui_match import BotSpecError, SeatSpec, parse_seat
+from .tui_options import (
+    DrinkingOpt,
+    FormatOpt,
+    LangOpt,
+    LogOpt,
+    StakesOpt,
+    StarterOpt,
+    TieBreakOpt,
+)
+from .tui_prompt import Prompter
+
+__all__ = [
+    "DrinkingOpt",
+    "FormatOpt",
+    "LangOpt",
+    "LogOpt",
+    "StakesOpt",
+    "StarterOpt",
+    "TieBreakOpt",
+    "ask_rules",
+    "ask_seats",
+    "ask_starter",
+    "default_log_path",
+    "make_console",
+    "resolve_seats",
+    "rules_from_flags",
+    "setup_language",
+]
+
+def setup_language(lang: str | None) -> str:
+    """Choose the language from ``--lang`` or the environment, for every message after this."""
+    try:
+        code = detect_lang(lang)
+    except UnknownLanguageError as e:
+        fail(str(e))
+    use(code)
+    return code
+
+
+def make_console() -> Console:
+    """A Rich console without automatic highlighting (numbers stay plain for screen readers)."""
+    return Console(highlight=False)
+
+
+def rules_from_flags(rules: str | None, settings: Sequence[str] | None, *, fmt: str | None,
+                     stakes: str | None, drinking: str | None,
+                     tie_break: str | None) -> Rules | None:
+    """The rule set the flags describe, or None when no flag names any rule."""
+    extra = [f"{k}={v}" for k, v in (("format", fmt), ("stakes", stakes),
+                                      ("drinking", drinking), ("tie_break", tie_break))
+             if v is not None]
+    if rules is None and not settings and not extra:
+        return None
+    try:
+        return find_rules(rules or "classic").with_settings([*(settings or []), *extra])
+    except InvalidRulesError as e:
+        fail(str(e))
+
+
+def resolve_seats(players: Sequence[str], *, allow_bots: bool) -> list[SeatSpec]:
+    """Seats from ``--player`` values (refused with one clear line when they make no table)."""
+    seats: list[SeatSpec] = []
+    for i, text in enumerate(players):
+        try:
+            seat = parse_seat(text, i)
+        except (ValueError, BotSpecError) as e:
+            fail(str(e))
+        if seat.bot is not None and not allow_bots:
+            fail(_("the companion is for people with real dice: no bots ({text})").format(text=text))
+        seats.append(seat)
+    _check_names(seats)
+    return seats
+
+
+def _check_names(seats: Sequence[SeatSpec]) -> None:
+    names = [s.name.lower() for s in seats]
+    for n in names:
+        if names.count(n) > 1:
+            fail(_("two players are called '{name}': give everyone a different name").format(
+                name=n))
+    if len(seats) > 8:
+        fail(_("at most 8 players sit at one table (001), got {n}").format(n=len(seats)))
+
+
+def ask_seats(prompt: Prompter, *, allow_bots: bool) -> list[SeatSpec]:
+    """The dialogue: how many players, then each one's name (or ``bot:LEVEL``)."""
+    n = prompt.integer(_("How many players?"), 2, 8, default=3 if allow_bots else 2)
+    seats: list[SeatSpec] = []
+    for i in range(n):
+        default = _("Player {n}").format(n=i + 1)
+        hint = (_("Name of player {n} (or bot:easy, bot:medium, bot:hard; Enter = {default}):")
+                if allow_bots else _("Name of player {n} (Enter = {default}):"))
+
+        def parse(text: str, i: int = i, default: str = default) -> SeatSpec:
+            seat = parse_seat(text or default, i)
+            if seat.bot is not None and not allow_bots:
+                raise ValueError(_("the companion is for people with real dice: no bots"))
+            if any(s.name.lower() == seat.name.lower() for s in seats):
+                raise ValueError(_("'{name}' is already at the table: choose another name")
+                                 .format(name=seat.name))
+            return seat
+
+        seats.append(prompt.ask(hint.format(n=i + 1, default=default), parse))
+    return seats
+
+
+def ask_rules(prompt: Prompter, players: int) -> Rules:
+    """The dialogue: preset, format, stakes, drinking, then any ``KEY=VALUE`` options."""
+    names = list(PRESETS)
+    console = prompt.console
+    console.print(_("Which rules?"))
+    k = prompt.choose(_("Preset"), [f"{n}: {_(PRESET_DESCRIPTIONS[n])}" for n in names],
+                      default=0)
+    rules = PRESETS[names[k]]
+    formats = ["single", "rounds:3", "rounds:5", "first_to:50"]
+    if players >= 3:
+        formats.append("tournament")
+    current = str(rules.format)
+    menu = [_("as the preset says ({value})").format(value=current)] + formats
+    k = prompt.choose(_("Match format"), menu, default=0)
+    if k:
+        rules = rules.replace(format=formats[k - 1])
+    stakes = ["points", "pot"]
+    k = prompt.choose(_("Stakes"), [_("as the preset says ({value})").format(
+        value=rules.stakes.value)] + stakes, default=0)
+    if k:
+        rules = rules.replace(stakes=stakes[k - 1])
+    drinking = ["none", "all_but_winner", "last_drinks", "captain_hands_out"]
+    k = prompt.choose(_("Drinking"), [_("as the preset says ({value})").format(
+        value=rules.drinking.value)] + drinking, default=0)
+    if k:
+        rules = rules.replace(drinking=drinking[k - 1])
+
+    while True:
+        def parse(text: str, base: Rules = rules) -> Rules | None:
+            if not text:
+                return None
+            try:
+                return base.with_settings(text.split())
+            except InvalidRulesError as e:
+                raise ValueError(str(e)) from None
+
+        more = prompt.ask(_("More options as KEY=VALUE (e.g. half_cargo=true), Enter to start:"),
+                          parse)
+        if more is None:
+            return rules
+        rules = more
+        console.print(_("Rules: {rules}").format(rules=rules), markup=False)
+
+
+def ask_starter(prompt: Prompter, rules: Rules, names: Sequence[str],
+                starter: str | None) -> int | None:
+    """The starting seat under ``starter=chosen`` (from ``--starter`` or asked); else None."""
+    if starter is not None:
+        s = starter.strip()
+        lowered = [n.lower() for n in names]
+        if s.isdigit() and 1 <= int(s) <= len(names):
+            return int(s) - 1
+        if s.lower() in lowered:
+            return lowered.index(s.lower())
+        fail(_("--starter {value}: give a seat number 1-{n} or a player's name").format(
+            value=starter, n=len(names)))
+    if rules.starter is not Starter.CHOSEN or len(names) < 2:
+        return None
+    return prompt.choose(_("Who starts (002: for example the youngest)?"), list(names))
+
+
+def default_log_path(kind: str) -> Path:
+    """``logs/<kind>-<UTC time>.jsonl`` in the current directory."""
+    import datetime as dt
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    return Path("logs") / f"{kind}-{stamp}.jsonl"

@@ -1,0 +1,206 @@
+"""What the terminal shows: dice as faces, the table's scoreboard, advice and the summary.
+
+Everything here *reads* states made by the engine; nothing decides a rule.  Dice are drawn as
+``[6]`` in the colour of their role (ship, captain, crew, cargo, free), so the held dice stand
+apart from the free ones even on a terminal without colour (``TERM=dumb`` or ``NO_COLOR``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..dice import remove_faces
+from ..i18n import _
+from ..rules import Drinking, Stakes
+from ..state import ROLE_NAMES, MatchState, Phase, TurnPhase, TurnState
+
+__all__ = [
+    "ROLE_STYLES",
+    "advice_table",
+    "describe_action",
+    "dice_text",
+    "scoreboard",
+    "summary_table",
+    "turn_line",
+]
+
+ROLE_STYLES = {"ship": "bold white on blue", "captain": "bold white on green",
+               "crew": "bold black on yellow", "cargo": "bold white on magenta",
+               "free": "bold black on white", "empty": "dim"}
+
+
+def dice_text(faces: Sequence[int], style: str) -> Text:
+    """Dice as ``[6] [5]`` in one style."""
+    t = Text()
+    for i, f in enumerate(faces):
+        if i:
+            t.append(" ")
+        t.append(f"[{f}]", style=style)
+    return t
+
+
+def _role_word(role: str) -> str:
+    return {"ship": _("ship"), "captain": _("captain"), "crew": _("crew")}[role]
+
+
+def turn_line(turn: TurnState, before: TurnState | None = None) -> Text:
+    """The held roles, the free dice or cargo, and the rolls left, on one line.
+
+    ``before`` is the turn before the last event: the free dice are what the last roll left
+    after the dice it set aside.
+    """
+    t = Text()
+    for i, role in enumerate(ROLE_NAMES):
+        if i:
+            t.append("  ")
+        t.append(_role_word(role) + " ")
+        if i < len(turn.held):
+            t.append(f"[{turn.held[i]}]", style=ROLE_STYLES[role])
+        else:
+            t.append("[ ]", style=ROLE_STYLES["empty"])
+    t.append("  |  ")
+    if turn.phase is TurnPhase.ASSIGN:
+        t.append(_("rolled") + " ")
+        t.append_text(dice_text(turn.pending, ROLE_STYLES["free"]))
+    elif turn.complete:
+        t.append(_("cargo") + " ")
+        t.append_text(dice_text(turn.cargo, ROLE_STYLES["cargo"]))
+        bonus = f" + {turn.bonus}" if turn.bonus else ""
+        t.append(f"{bonus} = {turn.score}", style="bold")
+    elif turn.last_roll:
+        held_before = len(before.held) if before is not None else 0
+        taken = turn.held[held_before:] if len(turn.held) >= held_before else ()
+        free = remove_faces(tuple(sorted(turn.last_roll)), taken)
+        t.append(_("free") + " ")
+        t.append_text(dice_text(free, ROLE_STYLES["free"]))
+    else:
+        t.append(_("free") + " " + _("{n} dice to roll").format(n=turn.free_dice))
+    t.append("  |  ")
+    t.append(_("rolls left: {n}").format(n=turn.rolls_left))
+    return t
+
+
+def describe_action(action: Action, state: MatchState | TurnState, names: Sequence[str]) -> str:
+    """A choice in words, for menus and bot announcements."""
+    turn = state if isinstance(state, TurnState) else state.turn
+    if isinstance(action, Stand):
+        score = turn.score if turn is not None else 0
+        return _("stand (score {score})").format(score=score)
+    if isinstance(action, RerollCargo):
+        if action.keep is None:
+            return _("reroll both cargo dice")
+        return _("keep the {face}, reroll the other cargo die").format(face=action.keep)
+    if isinstance(action, Take):
+        held = len(turn.held) if turn is not None else 0
+        parts = [
+            _("{face} as {role}").format(face=f, role=_role_word(ROLE_NAMES[held + i]))
+            for i, f in enumerate(action.faces)
+        ]
+        return _("set aside {what}").format(what=", ".join(parts))
+    if isinstance(action, HandOut):
+        return _("give a sip to {name}").format(name=names[action.to])
+    return str(action)
+
+
+def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
+    """The table: who is at it, this round's posted scores, totals, chips, sips, wins."""
+    rules = state.rules
+    title = _("Round {n}").format(n=state.round_no) if state.round_no else _("Who starts?")
+    if state.stage == "final":
+        title += " · " + _("final")
+    elif state.stage == "prelim":
+        title += " · " + _("preliminary round")
+    if rules.stakes is Stakes.POT:
+        title += " · " + _("pot: {chips} chips").format(chips=state.pot)
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("")
+    table.add_column(_("player"))
+    table.add_column(_("this round"), justify="right")
+    table.add_column(_("total"), justify="right")
+    if rules.stakes is Stakes.POT:
+        table.add_column(_("chips"), justify="right")
+    if rules.drinking is not Drinking.NONE:
+        table.add_column(_("sips"), justify="right")
+    table.add_column(_("wins"), justify="right")
+    acting = _acting_seat(state)
+    posted = state.posted_scores
+    for seat, name in enumerate(names):
+        mark = "▶" if seat == acting else ""
+        if seat == state.starter and state.round_no:
+            mark += "★"
+        score = state.round_scores[seat] if state.round_scores else None
+        if state.contest is not None and state.contest.purpose.value != "round" and seat in posted:
+            tie = _("tie-break: {score}").format(score=posted[seat])
+            cell = f"{score if score is not None else '-'} ({tie})"
+        elif score is not None:
+            cell = str(score)
+        elif state.round_seats and seat not in state.round_seats:
+            cell = _("sits out")
+        else:
+            cell = "…"
+        who = name if kinds[seat] == "human" else f"{name} ({kinds[seat]})"
+        row = [mark, who, cell, str(state.totals[seat])]
+        if rules.stakes is Stakes.POT:
+            row.append(str(state.chips[seat]))
+        if rules.drinking is not Drinking.NONE:
+            row.append(str(state.sips[seat]))
+        row.append(str(state.wins[seat]))
+        table.add_row(*row)
+    return table
+
+
+def _acting_seat(state: MatchState) -> int | None:
+    if state.phase in (Phase.HAND_OUT, Phase.HAND_OUT_ROLL):
+        return state.round_winner
+    if state.is_over or state.contest is None:
+        return None
+    return state.contest.seat
+
+
+def advice_table(choices: Sequence[Any], state: MatchState | TurnState,
+                 names: Sequence[str]) -> Table:
+    """The solver's rating of each choice, best first (``win_probability``, ``expected_score``)."""
+    table = Table(title=_("Advice"), title_justify="left")
+    table.add_column(_("choice"))
+    table.add_column(_("chance to win"), justify="right")
+    table.add_column(_("expected score"), justify="right")
+    for c in choices:
+        wp = getattr(c, "win_probability", None)
+        ev = getattr(c, "expected_score", None)
+        table.add_row(
+            describe_action(c.action, state, names),
+            "-" if wp is None else f"{float(wp) * 100:.1f} %",
+            "-" if ev is None else f"{float(ev):.2f}",
+        )
+    return table
+
+
+def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
+    """The end of the match: winner, totals, round wins, chips and sips."""
+    rules = state.rules
+    table = Table(title=_("Final standings"), title_justify="left")
+    table.add_column("")
+    table.add_column(_("player"))
+    table.add_column(_("total"), justify="right")
+    table.add_column(_("wins"), justify="right")
+    if rules.stakes is Stakes.POT:
+        table.add_column(_("chips"), justify="right")
+    if rules.drinking is not Drinking.NONE:
+        table.add_column(_("sips"), justify="right")
+    order = sorted(range(len(names)),
+                   key=lambda s: (s != state.winner, -state.totals[s], -state.chips[s], s))
+    for seat in order:
+        who = names[seat] if kinds[seat] == "human" else f"{names[seat]} ({kinds[seat]})"
+        row = ["🏆" if seat == state.winner else "", who, str(state.totals[seat]),
+               str(state.wins[seat])]
+        if rules.stakes is Stakes.POT:
+            row.append(str(state.chips[seat]))
+        if rules.drinking is not Drinking.NONE:
+            row.append(str(state.sips[seat]))
+        table.add_row(*row)
+    return table

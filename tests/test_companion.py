@@ -1,0 +1,173 @@
+"""``scc companion`` in a pseudo-terminal: real dice typed in, typos answered, tie-breaks run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pexpect
+
+from shipcaptaincrew.notation import MatchLog, replay
+
+from .tui_driver import spawn
+
+END = "Replay it with: scc replay"
+
+
+def _finish(child: pexpect.spawn) -> str:
+    child.expect(pexpect.EOF)
+    out: str = child.before
+    child.close()
+    assert child.exitstatus == 0, out
+    assert "Traceback" not in out
+    return out
+
+
+def test_a_round_with_typos_and_the_pot(tmp_path: Path) -> None:
+    log = tmp_path / "table.jsonl"
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "ship-captain-crew",
+                   "--starter", "Anna", "--log", str(log)])
+    child.expect("pot: 2 chips")
+    child.expect("Anna: roll all 5 dice and type the faces: ")
+    child.sendline("6543")
+    child.expect("You typed 4 faces, but 5 dice are rolled: type exactly 5.")
+    child.sendline("65x32")
+    child.expect("'x' is not a die face: faces are 1 to 6.")
+    child.sendline("")
+    child.expect("Type the 5 faces you rolled, e.g. 65432.")
+    child.sendline("6 5 7 3 2")
+    child.expect("'7' is not a die face")
+    child.sendline("6-5-4-3-2")
+    child.expect(r"Anna rolls 6 5 4 3 2 and sets aside ship, captain, crew\.")
+    child.expect(r"cargo \[2\] \[3\] = 5  \|  rolls left: 2")
+    child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
+    child.sendline("2")
+    child.expect("Anna: roll the 2 cargo dice again, and type the faces: ")
+    child.sendline("666")
+    child.expect("You typed 3 faces, but 2 dice are rolled")
+    child.sendline("66")
+    child.expect(r"cargo 6 \+ 6 = 12\.")
+    child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
+    child.sendline("1")
+    child.expect("Anna scores 12.")
+    child.expect("To beat: 12")
+    child.expect("Bo: roll all 5 dice and type the faces: ")
+    child.sendline("61111")
+    child.expect("Bo: roll the 4 free dice and type the faces: ")
+    child.sendline("5111")
+    child.expect("Bo: roll the 3 free dice and type the faces: ")
+    child.sendline("222")
+    child.expect("Bo has no full crew: 0 points.")
+    child.expect("Round 1: Anna wins with 12.")
+    child.expect("Anna takes the pot of 2 chips.")
+    child.expect("Anna wins the match!")
+    child.expect(END)
+    _finish(child)
+    final = replay(MatchLog.load(log))
+    assert final.winner == 0 and final.chips == (11, 9)
+    assert MatchLog.load(log).dice == {"source": "typed"}
+
+
+def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
+    log = tmp_path / "tie.jsonl"
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "ship-captain-crew",
+                   "--drinking", "last_drinks", "--starter", "1", "--log", str(log)])
+    child.expect("Anna: roll all 5 dice and type the faces: ")
+    child.sendline("65433")
+    child.expect(r"\[1-2, \?\] ")
+    child.sendline("1")
+    child.expect("Bo: roll all 5 dice and type the faces: ")
+    child.sendline("64533")
+    child.expect(r"\[1-2, \?\] ")
+    child.sendline("1")
+    child.expect(r"Tie between Anna, Bo: tie-break by cargo dice\.")
+    child.expect("Anna: roll two dice for the cargo tie-break, and type both faces: ")
+    child.sendline("34")
+    child.expect(r"Anna rolls the cargo dice for the tie-break: 3 4 = 7\.")
+    child.expect("Bo: roll two dice for the cargo tie-break, and type both faces: ")
+    child.sendline("16")
+    child.expect(r"Tie between Anna, Bo: tie-break by cargo dice\.")  # 7 = 7: again
+    child.expect("Anna: roll two dice for the cargo tie-break")
+    child.sendline("11")
+    child.expect("Bo: roll two dice for the cargo tie-break")
+    child.sendline("12")
+    child.expect("Round 1: Bo wins with 6.")
+    child.expect(r"Anna drinks 1 sip\(s\)\.")
+    child.expect(END)
+    _finish(child)
+    final = replay(MatchLog.load(log))
+    assert final.winner == 1 and final.sips == (1, 0) and final.results[0].tie_breaks == 2
+
+
+def test_wild_captain_choice_with_real_dice(tmp_path: Path) -> None:
+    log = tmp_path / "wild.jsonl"
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--set",
+                   "wild_captain=true", "--starter", "1", "--log", str(log)])
+    child.expect("Anna: roll all 5 dice and type the faces: ")
+    child.sendline("65223")
+    child.expect("Anna: roll the 3 free dice and type the faces: ")
+    child.sendline("412")
+    child.expect(r"Anna rolls 4 1 2: choose which dice to set aside\.")
+    child.expect(r"rolled \[1\] \[2\] \[4\]")
+    child.expect(r"1  set aside 1 as crew")
+    child.expect(r"2  set aside 4 as crew")
+    child.expect(r"which dice do you set aside\? \[1-2, \?\] ")
+    child.sendline("3")
+    child.expect("3 is not on the list")
+    child.sendline("1")
+    child.expect(r"Anna sets aside 1 as crew\.")
+    child.expect(r"Full crew! Cargo 2 \+ 4 = 6\.")
+    child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")  # one roll left
+    child.sendline("1")
+    child.expect("Anna scores 6.")
+    child.expect("Bo: roll all 5 dice")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert replay(MatchLog.load(log)).round_scores[0] == 6
+
+
+def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
+    log = tmp_path / "nb.jsonl"
+    child = spawn(["companion", "--log", str(log)], lang="nb_NO.UTF-8")
+    child.expect(r"Hvor mange spillere\? \[2-8, Enter = 2\] ")
+    child.sendline("")
+    child.expect(r"Navn på spiller 1 \(Enter = Spiller 1\): ")
+    child.sendline("Kari")
+    child.expect(r"Navn på spiller 2 \(Enter = Spiller 2\): ")
+    child.sendline("bot:hard")
+    child.expect("følgesvennen er for folk med ekte terninger: ingen boter")
+    child.sendline("Ola")
+    child.expect(r"Regelsett \[1-4, Enter = 1\] ")
+    child.sendline("3")  # skip-kaptein-mannskap
+    for _ in range(3):  # format, stakes, drinking: as the preset says
+        child.expect(r"\[1-\d, Enter = 1\] ")
+        child.sendline("")
+    child.expect("Flere valg som NØKKEL=VERDI")
+    child.sendline("format=single")
+    child.expect("Flere valg som NØKKEL=VERDI")
+    child.sendline("")
+    child.expect("Utkast: høyeste terning starter")
+    child.expect("Kari: kast én terning om hvem som starter, og skriv øyetallet: ")
+    child.sendline("4")
+    child.expect("Ola: kast én terning om hvem som starter")
+    child.sendline("4")
+    child.expect("Uavgjort om starten mellom Kari, Ola: de kaster igjen.")
+    child.expect("Kari: kast én terning")
+    child.sendline("2")
+    child.expect("Ola: kast én terning")
+    child.sendline("5")
+    child.expect("Ola starter.")
+    child.expect("Ola: kast alle 5 terningene og skriv øyetallene: ")
+    child.sendline("12")
+    child.expect("Du skrev 2 øyetall, men det kastes 5 terninger: skriv nøyaktig 5.")
+    child.sendline("65412")
+    child.expect(r"skip \[6\]  kaptein \[5\]  mannskap \[4\]  \|  last \[1\] \[2\] = 3")
+    child.expect(r"stå eller kaste lasten på nytt\? \[1-2, \?\] ")
+    child.sendeof()
+    child.expect("Kampen ble avsluttet tidlig")
+    child.expect("Spill den av igjen med: scc replay")
+    _finish(child)
+    m = MatchLog.load(log)
+    assert m.lang == "nb" and m.players == ["Kari", "Ola"]
+    assert m.rules == "skip-kaptein-mannskap(format=single)"
+    assert replay(m).turn is not None

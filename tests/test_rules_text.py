@@ -1,0 +1,110 @@
+"""``scc rules``: the rules text follows the options, in three languages, with the solver's notes."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from shipcaptaincrew.cli.app import app
+from shipcaptaincrew.cli.cmd_rules import solver_notes
+from shipcaptaincrew.i18n import translator
+from shipcaptaincrew.i18n.rules_text import PRESET_DESCRIPTION_IDS, SolverNotes, rules_text
+from shipcaptaincrew.rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
+
+runner = CliRunner()
+
+
+def test_preset_descriptions_are_in_the_catalogues() -> None:
+    assert set(PRESET_DESCRIPTION_IDS) == set(PRESET_DESCRIPTIONS.values())
+    for desc in PRESET_DESCRIPTIONS.values():
+        assert translator("de")(desc) != desc
+        assert translator("nb")(desc) != desc
+
+
+def test_classic_rules_name_every_part_of_the_game() -> None:
+    text = rules_text(find_rules("classic"))
+    for part in ("a ship (6), a captain (5) and a crew (4)", "three rolls", "cargo",
+                 "score 0", "only the tied players play new full turns",
+                 "the round is played again", "points only", "One round",
+                 "left-hand neighbour", "everyone rolls one die"):
+        assert part in text, part
+    assert "Variants in play" not in text
+
+
+@pytest.mark.parametrize(
+    ("changes", "present", "absent"),
+    [
+        ({"bow_to_stern": True}, ["a ship (1), a captain (2) and a crew (3)", "Bow to stern",
+                                  "cargo is 4 + 6 = 10"], ["a ship (6)"]),
+        ({"wild_captain": True}, ["Wild captain", "a rolled 1 may stand"], []),
+        ({"wild_captain": True, "wild_face": 2}, ["a rolled 2 may stand"], []),
+        ({"half_cargo": True}, ["Shifting cargo"], []),
+        ({"same_roll_bonus": 3}, ["earn 3 extra points"], []),
+        ({"cargo_rerolls": 1}, ["at most 1 time(s)"], []),
+        ({"cargo_rerolls": 0}, ["may not be rerolled"], ["reroll both cargo dice"]),
+        ({"tie_break": "cargo_rolloff"}, ["roll their two cargo dice"], ["new full turns"]),
+        ({"all_fail": "carry_pot"}, ["the pot stays"], ["played again"]),
+        ({"starter": "chosen"}, ["the table chooses"], ["everyone rolls one die"]),
+        ({"rotation": "right"}, ["right-hand neighbour"], []),
+        ({"rotation": "none"}, ["The same player starts every round"], []),
+        ({"stakes": "pot", "ante": 2, "starting_chips": 20},
+         ["starts with 20 chips and antes 2"], ["points only"]),
+        ({"drinking": "all_but_winner"}, ["Everyone except the round's winner"], []),
+        ({"drinking": "last_drinks", "failed_double": True},
+         ["Only the lowest score drinks", "drinks double"], []),
+        ({"drinking": "captain_hands_out"}, ["The captain hands out"], []),
+        ({"format": "rounds:5"}, ["5 rounds"], ["One round"]),
+        ({"format": "first_to:50"}, ["reaches 50"], []),
+        ({"format": "tournament"}, ["two preliminary rounds"], []),
+    ],
+)
+def test_each_option_changes_the_text(changes: dict[str, object], present: list[str],
+                                      absent: list[str]) -> None:
+    text = rules_text(find_rules("classic").replace(**changes))
+    for p in present:
+        assert p in text, p
+    for a in absent:
+        assert a not in text, a
+
+
+def test_every_preset_reads_in_every_language() -> None:
+    for rules in PRESETS.values():
+        en = rules_text(rules, translator("en"))
+        de = rules_text(rules, translator("de"))
+        nb = rules_text(rules, translator("nb"))
+        assert de.startswith("# Schiff, Kapitän und Crew") and "Ladung" in de
+        assert nb.startswith("# Skip, kaptein og mannskap") and "last" in nb
+        assert len({en, de, nb}) == 3
+        assert en.count("\n") == de.count("\n") == nb.count("\n")
+
+
+def test_the_solver_notes_come_from_the_solver() -> None:
+    # Best expected score: with one roll left a cargo below the mean of two dice (7) is worth
+    # rerolling; with two left the option value lifts the bar to 7 (E = 7 + 35/36 > 7).
+    notes = solver_notes(find_rules("classic"))
+    assert notes == SolverNotes(6, 7)
+    text = rules_text(find_rules("classic"), None, notes)
+    assert "The solver disagrees in part" in text and "of 7 or less with two rolls left" in text
+    agree = rules_text(find_rules("classic"), None, SolverNotes(6, 6))
+    assert "The solver agrees: for the best average score it rerolls a cargo of 6" in agree
+
+
+def test_scc_rules_command() -> None:
+    result = runner.invoke(app, ["rules", "skip", "--set", "half_cargo=true", "--lang", "nb",
+                                 "--plain"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("# Skip, kaptein og mannskap: skip-kaptein-mannskap")
+    assert "Halv last" in result.output and "50" in result.output
+    bad = runner.invoke(app, ["rules", "yahtzee"])
+    assert bad.exit_code == 2 and "unknown preset 'yahtzee'" in bad.output
+    bad = runner.invoke(app, ["rules", "--lang", "tlh"])
+    assert bad.exit_code == 2 and "unknown language 'tlh'" in bad.output
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> object:
+    """``scc rules --lang`` switches the process's language; later tests expect English."""
+    from shipcaptaincrew.i18n import use
+
+    yield None
+    use("en")

@@ -1,0 +1,125 @@
+"""Drive the real ``scc`` program in a pseudo-terminal (pexpect), as a player at the keyboard.
+
+Shared by ``tests/test_play*.py`` and ``tests/test_companion*.py``.  The terminal is ``dumb``
+so Rich prints no colour codes and the text can be matched as it is.  Seeds for scripted
+matches are *found* by playing the same match through the engine first (:func:`find_seed`),
+so a test asks for "a match with a tie-break" rather than hard-coding dice.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
+
+from shipcaptaincrew.actions import Action, RerollCargo, Stand, Take
+from shipcaptaincrew.bots import make_bot
+from shipcaptaincrew.fair import SeededDice
+from shipcaptaincrew.game import Game
+from shipcaptaincrew.rules import Rules
+
+SCC = str(Path(sys.executable).parent / "scc")
+
+#: Any question the terminal game asks ends with a bracketed hint like ``[1-3, ?]``.
+MENU = re.compile(r"\[1-(\d)(?:, \?)?(?:, Enter = \d+)?\] ")
+
+
+def spawn(args: list[str], *, lang: str = "en_GB.UTF-8", cwd: Path | None = None,
+          timeout: float = 30) -> pexpect.spawn:
+    """``scc ARGS`` in a 50x140 pseudo-terminal without colour."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    env.update({"TERM": "dumb", "LANG": lang, "COLUMNS": "140", "LINES": "50",
+                "PYTHONIOENCODING": "utf-8"})
+    return pexpect.spawn(SCC, args, env=env, cwd=str(cwd) if cwd else None, encoding="utf-8",
+                         timeout=timeout, dimensions=(50, 140))
+
+
+HumanPolicy = Callable[[tuple[Action, ...]], int]
+
+
+def stand_first(acts: tuple[Action, ...]) -> int:
+    """The index a scripted person picks: the first choice (stand, or the first assignment)."""
+    return 0
+
+
+def play_offline(rules: Rules, seats: list[str | None], seed: int,
+                 human: HumanPolicy = stand_first) -> Game:
+    """The match ``scc play --seed SEED`` plays when every person answers with ``human``.
+
+    ``seats``: None for a person, a bot spec for a bot.  Mirrors the terminal game exactly:
+    the dice come from ``SeededDice(seed)`` and bots draw from ``random.Random(seed)``.
+    """
+    names = [f"P{i}" for i in range(len(seats))]
+    game = Game(rules, names, dice=SeededDice(seed))
+    bots = [make_bot(s) if s is not None else None for s in seats]
+    rng = random.Random(seed)
+    while not game.is_over:
+        if game.is_chance:
+            game.roll()
+            continue
+        acts = game.legal_actions()
+        bot = bots[game.current_player()]
+        if len(acts) == 1:
+            game.push(acts[0])
+        elif bot is not None:
+            game.push(bot.choose(game.state, rng))
+        else:
+            game.push(acts[human(acts)])
+    return game
+
+
+def find_seed(rules: Rules, seats: list[str | None], wanted: Callable[[Game], bool],
+              human: HumanPolicy = stand_first, limit: int = 3000) -> int:
+    """The first seed whose match has what ``wanted`` looks for."""
+    for seed in range(limit):
+        if wanted(play_offline(rules, seats, seed, human)):
+            return seed
+    raise AssertionError(f"no seed below {limit} gives the wanted match")
+
+
+def human_decisions(game: Game, seats: list[str | None]) -> list[tuple[Action, ...]]:
+    """The legal actions at every decision a person had to make (more than one choice)."""
+    out = []
+    for state, _action in game.history:
+        from shipcaptaincrew.engine import current_player, legal_actions
+
+        p = current_player(state)
+        if p >= 0 and seats[p] is None and len(legal_actions(state)) > 1:
+            out.append(legal_actions(state))
+    return out
+
+
+def answer_menus(child: pexpect.spawn, choose: Callable[[str, int], str], end: str,
+                 limit: int = 200) -> str:
+    """Answer every menu with ``choose(screen_before_prompt, options)`` until ``end`` shows.
+
+    Returns everything the program printed.
+    """
+    seen = []
+    for _ in range(limit):
+        i = child.expect([MENU, end])
+        seen.append(child.before + child.after)
+        if i == 1:
+            return "".join(seen)
+        child.sendline(choose(child.before, int(child.match.group(1))))
+    raise AssertionError("the match did not end")
+
+
+__all__ = [
+    "MENU",
+    "SCC",
+    "RerollCargo",
+    "Stand",
+    "Take",
+    "answer_menus",
+    "find_seed",
+    "human_decisions",
+    "play_offline",
+    "spawn",
+    "stand_first",
+]
