@@ -45,7 +45,7 @@ def _summary(state) -> str:  # type: ignore[no-untyped-def]
 
 def play(rules_text: str, players: int, seed: int) -> tuple[str, Game]:
     """Play a seeded bot match and return its golden transcript."""
-    rules = find_rules(rules_text) if "(" not in rules_text else find_rules(rules_text)
+    rules = find_rules(rules_text)
     names = [f"P{i + 1}" for i in range(players)]
     target = 8 if players == 1 else None
     game = Game(rules, names, dice=SeededDice(seed), target=target)

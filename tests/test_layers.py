@@ -42,9 +42,7 @@ def project_imports(path: Path) -> list[tuple[str, int]]:
     """Project modules imported by a file (resolved to package-relative names), with line numbers."""
     rel = path.relative_to(PKG).with_suffix("")
     parts = list(rel.parts)
-    package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
-    if parts[-1] == "__init__":
-        package = parts[:-1]
+    package = parts[:-1]  # the package a relative import starts from (same for __init__)
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):

@@ -392,3 +392,40 @@ def test_illegal_actions_and_bad_dice_give_clear_errors_and_leave_the_state(
     assert (t, hash(t), t.last_roll, t.phase) == before
     assert issubclass(error, ValueError)
     assert play(CLASSIC, *steps) == t  # the same steps still give the same state
+
+
+def test_wild_captain_several_wild_faces_fill_several_roles_002() -> None:
+    """002 'A roll of 1 can be used as any missing required die': each 1 is a wild die."""
+    t = play(Rules(wild_captain=True), (1, 1, 1, 2, 3))
+    assert t.held == (1, 1, 1) and t.cargo == (2, 3) and t.score == 5
+
+
+def test_wild_captain_must_fill_the_most_roles_002() -> None:
+    """Setting aside is compulsory (002 'you must set aside qualifying dice'): no assignment that
+    leaves a role empty to keep a die for the cargo is offered."""
+    t = play(Rules(wild_captain=True), (6, 5, 3, 3, 3), (1, 4, 6))
+    assert legal_actions(t) == (Take((1,)), Take((4,)))
+    assert all(len(a.faces) == 1 for a in legal_actions(t) if isinstance(a, Take))
+
+
+def test_sample_chance_needs_a_chance_node_and_uses_any_dice_source() -> None:
+    """Dice come from a source (seeded PRNG, provably fair, typed at a table); never at a decision."""
+    from shipcaptaincrew.engine import sample_chance
+
+    class TableDice:
+        """Faces typed in at a real table, in order."""
+
+        def __init__(self, faces: list[int]) -> None:
+            self.faces = faces
+
+        def roll(self, n: int) -> tuple[int, ...]:
+            out, self.faces = tuple(self.faces[:n]), self.faces[n:]
+            return out
+
+    source = TableDice([6, 5, 3, 3, 1, 4, 2, 6])
+    t = initial_turn(CLASSIC)
+    t = apply(t, sample_chance(t, source))
+    t = apply(t, sample_chance(t, source))
+    assert t.cargo == (2, 6) and t.phase is TurnPhase.DECIDE
+    with pytest.raises(IllegalActionError, match="no dice are due: this is not a chance node"):
+        sample_chance(t, source)

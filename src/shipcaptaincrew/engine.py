@@ -430,7 +430,9 @@ def _broke_table(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     """Fewer than two players can ante: the match ends (the one who still can wins)."""
     if len(seats) == 1:
         return _end_match(state, seats[0])
-    richest = _groups(tuple(range(state.players)), state.chips)[0]
+    # Only those still in the match (the finalists of a tournament) can win it.
+    contenders = state.finalists or tuple(range(state.players))
+    richest = _groups(contenders, tuple(state.chips[s] for s in contenders))[0]
     if len(richest) == 1:
         return _end_match(state, richest[0])
     return _contest_again(state, Purpose.MATCH_TIE, richest, 1, (), 0)

@@ -302,11 +302,19 @@ class Rules:
         # Accept text for enum fields so `Rules(tie_break="replay")` and --set work alike.
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "format" and isinstance(value, str):
+            if f.name == "format":
+                if isinstance(value, MatchFormat):
+                    value = str(value)  # re-read, so a hand-built MatchFormat is checked too
+                if not isinstance(value, str):
+                    raise InvalidRulesError(f"format must be a match format text, got {value!r}")
                 object.__setattr__(self, "format", MatchFormat.parse(value))
-            elif isinstance(f.type, str) and f.type in _ENUMS and isinstance(value, str):
+            elif isinstance(f.type, str) and f.type in _ENUMS:
                 enum = _ENUMS[f.type]
+                if isinstance(value, enum):
+                    continue
                 try:
+                    if not isinstance(value, str):
+                        raise ValueError
                     object.__setattr__(self, f.name, enum(value))
                 except ValueError:
                     choices = ", ".join(e.value for e in enum)
