@@ -22,7 +22,6 @@ a :class:`~.state.MatchState`.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol, TypeVar, overload
 
@@ -41,6 +40,7 @@ from .state import (
     RoundResult,
     TurnPhase,
     TurnState,
+    evolve,
 )
 from .turn import IllegalActionError
 
@@ -131,8 +131,8 @@ def initial_state(
     )
     if rules.starter is Starter.ROLLOFF and players > 1:
         contest = Contest(Purpose.STARTER, Method.DIE, tuple(range(players)))
-        return replace(state, phase=Phase.ROLL_OFF, contest=contest)
-    return _start_round(replace(state, starter=starter or 0, round_no=0))
+        return evolve(state, phase=Phase.ROLL_OFF, contest=contest)
+    return _start_round(evolve(state, starter=starter or 0, round_no=0))
 
 
 # -- queries ------------------------------------------------------------------------------------
@@ -251,8 +251,8 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
         assert state.turn is not None
         t = _turn.apply(state.turn, action)
         if t.phase is TurnPhase.DONE:
-            return _post(replace(state, turn=None), t.score)
-        return replace(state, turn=t)
+            return _post(evolve(state, turn=None), t.score)
+        return evolve(state, turn=t)
     if state.phase is Phase.HAND_OUT:
         return _hand_out(state, action)
     # The remaining phases are chance nodes that roll one or two plain dice.
@@ -260,7 +260,7 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
         raise IllegalActionError(f"{action} is not allowed now: {state.phase.value} needs dice")
     faces = check_faces(action.faces, dice_to_roll(state))
     if state.phase is Phase.HAND_OUT_ROLL:
-        return replace(state, phase=Phase.HAND_OUT, hand_out_left=faces[0])
+        return evolve(state, phase=Phase.HAND_OUT, hand_out_left=faces[0])
     return _post(state, sum(faces))
 
 
@@ -275,7 +275,7 @@ def _hand_out(state: MatchState, action: Action) -> MatchState:
     sips = _add(state.sips, action.to, amount)
     round_sips = _add(state.round_sips, action.to, amount)
     left = state.hand_out_left - 1
-    state = replace(state, sips=sips, round_sips=round_sips, hand_out_left=left)
+    state = evolve(state, sips=sips, round_sips=round_sips, hand_out_left=left)
     return _after_round(state) if left == 0 else state
 
 
@@ -286,13 +286,13 @@ def _post(state: MatchState, number: int) -> MatchState:
     """A seat of the current contest posts its number; move to the next seat or resolve."""
     c = state.contest
     assert c is not None
-    c = replace(c, scores=c.scores + (number,))
-    state = replace(state, contest=c)
+    c = evolve(c, scores=c.scores + (number,))
+    state = evolve(state, contest=c)
     if c.purpose is Purpose.ROUND:
         seat = c.seats[len(c.scores) - 1]
         rs = list(state.round_scores)
         rs[seat] = number
-        state = replace(state, round_scores=tuple(rs))
+        state = evolve(state, round_scores=tuple(rs))
     if len(c.scores) < len(c.seats):
         return _begin_seat(state)
     return _resolve(state)
@@ -302,9 +302,9 @@ def _begin_seat(state: MatchState) -> MatchState:
     c = state.contest
     assert c is not None
     if c.method is Method.TURN:
-        return replace(state, phase=Phase.TURN, turn=_turn.new_turn(state.rules))
+        return evolve(state, phase=Phase.TURN, turn=_turn.new_turn(state.rules))
     phase = Phase.CARGO_ROLL_OFF if c.method is Method.CARGO else Phase.ROLL_OFF
-    return replace(state, phase=phase, turn=None)
+    return evolve(state, phase=phase, turn=None)
 
 
 def _groups(seats: tuple[int, ...], numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -340,8 +340,8 @@ def _contest_again(state: MatchState, purpose: Purpose, group: tuple[int, ...], 
     method = Method.DIE if purpose is Purpose.STARTER else _tie_method(state.rules)
     contest = Contest(purpose, method, _in_play_order(state, group), (), slots, selected, depth)
     if purpose is Purpose.ROUND_TIE:
-        state = replace(state, round_tie_breaks=state.round_tie_breaks + 1)
-    return _begin_seat(replace(state, contest=contest, turn=None))
+        state = evolve(state, round_tie_breaks=state.round_tie_breaks + 1)
+    return _begin_seat(evolve(state, contest=contest, turn=None))
 
 
 def _in_play_order(state: MatchState, seats: tuple[int, ...]) -> tuple[int, ...]:
@@ -359,12 +359,12 @@ def _resolve(state: MatchState) -> MatchState:
     if straddle:
         return _contest_again(state, c.purpose, straddle, free, chosen, c.depth + 1)
     if c.purpose is Purpose.STARTER:
-        return _start_round(replace(state, starter=chosen[0], contest=None))
+        return _start_round(evolve(state, starter=chosen[0], contest=None))
     if c.purpose is Purpose.ROUND_TIE:
         return _finish_round(state, chosen[0])
     if c.purpose is Purpose.MATCH_TIE:
         return _end_match(state, chosen[0])
-    return _start_round(_rotate(replace(state, finalists=_in_play_order(state, chosen))))
+    return _start_round(_rotate(evolve(state, finalists=_in_play_order(state, chosen))))
 
 
 def _resolve_round(state: MatchState) -> MatchState:
@@ -377,7 +377,7 @@ def _resolve_round(state: MatchState) -> MatchState:
         if state.rules.all_fail is AllFail.REPLAY:
             replay = Contest(Purpose.ROUND, Method.TURN, c.seats)
             return _begin_seat(
-                replace(
+                evolve(
                     state,
                     contest=replay,
                     replays=state.replays + 1,
@@ -409,7 +409,7 @@ def _start_round(state: MatchState) -> MatchState:
             pot += rules.ante
     order = _in_play_order(state, seats)
     zeros = (0,) * state.players
-    state = replace(
+    state = evolve(
         state,
         round_no=state.round_no + 1,
         round_seats=order,
@@ -456,11 +456,11 @@ def _finish_round(state: MatchState, winner: int | None) -> MatchState:
     for s in state.round_seats:
         totals[s] += state.round_scores[s] or 0
     wins = _add(state.wins, winner, 1) if winner is not None else state.wins
-    state = replace(state, totals=tuple(totals), wins=wins, round_winner=winner, turn=None)
+    state = evolve(state, totals=tuple(totals), wins=wins, round_winner=winner, turn=None)
     # The pot: the round winner takes it, except in the tournament where the winner of the
     # final takes all (002); with no winner it stays on the table (all_fail=carry_pot).
     if rules.stakes is Stakes.POT and winner is not None and rules.format.kind != "tournament":
-        state = replace(
+        state = evolve(
             state, chips=_add(state.chips, winner, state.pot), pot=0, round_pot_won=state.pot
         )
     drinkers: tuple[int, ...] = ()
@@ -471,12 +471,12 @@ def _finish_round(state: MatchState, winner: int | None) -> MatchState:
         low = min(state.round_scores[s] or 0 for s in others)
         drinkers = tuple(s for s in others if (state.round_scores[s] or 0) == low)
     elif rules.drinking is Drinking.CAPTAIN_HANDS_OUT and winner is not None and others:
-        return replace(state, phase=Phase.HAND_OUT_ROLL, contest=None)
+        return evolve(state, phase=Phase.HAND_OUT_ROLL, contest=None)
     sips, round_sips = state.sips, state.round_sips
     for s in drinkers:
         sips = _add(sips, s, _sip(state, s))
         round_sips = _add(round_sips, s, _sip(state, s))
-    return _after_round(replace(state, sips=sips, round_sips=round_sips))
+    return _after_round(evolve(state, sips=sips, round_sips=round_sips))
 
 
 def _after_round(state: MatchState) -> MatchState:
@@ -494,7 +494,7 @@ def _after_round(state: MatchState) -> MatchState:
         tie_breaks=state.round_tie_breaks,
         stage=state.stage,
     )
-    state = replace(state, results=state.results + (result,), contest=None, phase=Phase.TURN,
+    state = evolve(state, results=state.results + (result,), contest=None, phase=Phase.TURN,
                     hand_out_left=0)
     if state.target is not None:  # solo practice
         if fmt.kind == "single":
@@ -520,7 +520,7 @@ def _after_round(state: MatchState) -> MatchState:
             through, straddle, free = _select(seats, state.totals, 2)
             if straddle:
                 return _contest_again(state, Purpose.FINAL_PLACES, straddle, free, through, 0)
-            return _start_round(_rotate(replace(state, finalists=_in_play_order(state, through))))
+            return _start_round(_rotate(evolve(state, finalists=_in_play_order(state, through))))
     return _next_round(state)
 
 
@@ -534,7 +534,7 @@ def _decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
 def _rotate(state: MatchState) -> MatchState:
     n, rot = state.players, state.rules.rotation
     step = {Rotation.RIGHT: -1, Rotation.LEFT: 1, Rotation.NONE: 0}[rot]
-    return replace(state, starter=(state.starter + step) % n)
+    return evolve(state, starter=(state.starter + step) % n)
 
 
 def _next_round(state: MatchState) -> MatchState:
@@ -546,5 +546,5 @@ def _end_match(state: MatchState, winner: int | None) -> MatchState:
     if winner is not None and state.rules.stakes is Stakes.POT and pot:
         # Tournament: "Winner takes all" (002); any pot left on the table goes to the winner.
         chips, pot = _add(chips, winner, pot), 0
-    return replace(state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot,
+    return evolve(state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot,
                    contest=None, turn=None)

@@ -19,14 +19,13 @@ the crew with cargo 2 + 6 = 8 and one roll left to gamble.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
 from .actions import Action, RerollCargo, Roll, Stand, Take
 from .dice import check_faces, remove_faces, roll_distribution
 from .rules import Rules
-from .state import TurnPhase, TurnState
+from .state import TurnPhase, TurnState, evolve
 
 __all__ = [
     "IllegalActionError",
@@ -156,7 +155,7 @@ def apply(turn: TurnState, action: Action) -> TurnState:
     if turn.phase is not TurnPhase.DECIDE:
         raise IllegalActionError(f"{action} is not allowed now: choose which dice to set aside")
     if isinstance(action, Stand):
-        return replace(turn, phase=TurnPhase.DONE)
+        return evolve(turn, phase=TurnPhase.DONE)
     if isinstance(action, RerollCargo):
         if action.keep is not None:
             if not turn.rules.half_cargo:
@@ -165,7 +164,7 @@ def apply(turn: TurnState, action: Action) -> TurnState:
                 )
             if action.keep not in turn.cargo:
                 raise IllegalActionError(f"cannot keep a {action.keep}: the cargo is {turn.cargo}")
-        return replace(turn, phase=TurnPhase.ROLL, keep=action.keep)
+        return evolve(turn, phase=TurnPhase.ROLL, keep=action.keep)
     raise IllegalActionError(f"{action} is not a turn action")
 
 
@@ -181,7 +180,7 @@ def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
     if turn.complete:
         # A cargo reroll: the new result counts even if worse (000/001/003).
         cargo = tuple(sorted(faces + ((turn.keep,) if turn.keep is not None else ())))
-        after = replace(
+        after = evolve(
             turn,
             cargo=cargo,
             rolls_used=rolls_used,
@@ -189,11 +188,11 @@ def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
             keep=None,
             last_roll=roll.faces,
         )
-        return replace(after, phase=TurnPhase.DECIDE if can_reroll_cargo(after) else TurnPhase.DONE)
-    rolled = replace(turn, rolls_used=rolls_used, last_roll=roll.faces)
+        return evolve(after, phase=TurnPhase.DECIDE if can_reroll_cargo(after) else TurnPhase.DONE)
+    rolled = evolve(turn, rolls_used=rolls_used, last_roll=roll.faces)
     options = assignments(turn.rules, len(turn.held), faces)
     if len(options) > 1:
-        return replace(rolled, phase=TurnPhase.ASSIGN, pending=faces)
+        return evolve(rolled, phase=TurnPhase.ASSIGN, pending=faces)
     return _take(rolled, options[0], faces)
 
 
@@ -203,8 +202,8 @@ def _take(turn: TurnState, taken: tuple[int, ...], faces: tuple[int, ...]) -> Tu
     if len(held) == 3:
         # The two other dice of the completing roll are the cargo (all sheets).
         bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == 3 else 0
-        done = replace(turn, held=held, cargo=rest, pending=(), bonus=bonus)
-        return replace(done, phase=TurnPhase.DECIDE if can_reroll_cargo(done) else TurnPhase.DONE)
+        done = evolve(turn, held=held, cargo=rest, pending=(), bonus=bonus)
+        return evolve(done, phase=TurnPhase.DECIDE if can_reroll_cargo(done) else TurnPhase.DONE)
     # No full crew after three rolls scores 0 (all sheets).
     phase = TurnPhase.DONE if turn.rolls_used >= 3 else TurnPhase.ROLL
-    return replace(turn, held=held, pending=(), phase=phase)
+    return evolve(turn, held=held, pending=(), phase=phase)
