@@ -1,4 +1,17 @@
-"""Bots behind one protocol: ``choose(state, rng) -> action``.
+"""Bots behind one protocol: ``choose(state, rng) -> action`` (and ``explain(state) -> str``).
+
+:func:`make_bot` builds one from a name:
+
+========== ============================================ ==========
+name        plays                                        difficulty
+========== ============================================ ==========
+random      any legal action, uniformly
+timid       stands on any cargo                          easy
+tip         rerolls the cargo at six or less (000/003)   medium
+threshold:T rerolls the cargo while it is below T
+ev          the best expected score (exact)              hard
+optimal     the best chance of winning (exact)           perfect
+========== ============================================ ==========
 
 >>> import random
 >>> from shipcaptaincrew import Roll, apply, initial_turn, find_rules
@@ -7,10 +20,81 @@
 'reroll'
 >>> str(TimidBot().choose(t, random.Random(0)))
 'stand'
+>>> make_bot("perfect").name
+'optimal'
 """
 
 from __future__ import annotations
 
-from .base import Bot, NoDecisionError, RandomBot, ThresholdBot, TimidBot, TipBot
+from .base import (
+    Bot,
+    NoDecisionError,
+    RandomBot,
+    ThresholdBot,
+    TimidBot,
+    TipBot,
+    best_take,
+    hand_out_target,
+)
+from .solver_bots import EVBot, OptimalBot
 
-__all__ = ["Bot", "NoDecisionError", "RandomBot", "ThresholdBot", "TimidBot", "TipBot"]
+__all__ = [
+    "BOT_NAMES",
+    "DIFFICULTIES",
+    "Bot",
+    "EVBot",
+    "NoDecisionError",
+    "OptimalBot",
+    "RandomBot",
+    "ThresholdBot",
+    "TimidBot",
+    "TipBot",
+    "UnknownBotError",
+    "best_take",
+    "hand_out_target",
+    "make_bot",
+]
+
+#: The bot names :func:`make_bot` knows (``threshold:T`` takes a number).
+BOT_NAMES = ("random", "timid", "tip", "threshold:T", "ev", "optimal")
+#: Difficulty -> bot name.
+DIFFICULTIES = {"easy": "timid", "medium": "tip", "hard": "ev", "perfect": "optimal"}
+
+
+class UnknownBotError(ValueError):
+    """A bot name that :func:`make_bot` does not know."""
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot for a name, ``threshold:T`` or a difficulty (see the module docstring).
+
+    >>> make_bot("threshold:8").name
+    'threshold:8'
+    >>> make_bot("grandmaster")
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.bots.UnknownBotError: unknown bot 'grandmaster': use random, timid, tip, threshold:T, ev, optimal, or easy, medium, hard, perfect
+    """
+    text = spec.strip().lower()
+    text = DIFFICULTIES.get(text, text)
+    if text == "random":
+        return RandomBot()
+    if text == "timid":
+        return TimidBot()
+    if text == "tip":
+        return TipBot()
+    if text == "ev":
+        return EVBot()
+    if text == "optimal":
+        return OptimalBot()
+    if text.startswith("threshold:"):
+        from ..solver import UnknownPolicyError, parse_policy
+
+        try:
+            p = parse_policy(text)
+        except UnknownPolicyError as e:
+            raise UnknownBotError(f"bad bot {spec!r}: {e}") from None
+        return ThresholdBot(p.threshold)
+    raise UnknownBotError(
+        f"unknown bot {spec!r}: use {', '.join(BOT_NAMES)}, or {', '.join(DIFFICULTIES)}"
+    )

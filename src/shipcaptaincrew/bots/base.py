@@ -3,7 +3,17 @@
 A bot is anything with ``name`` and ``choose(state, rng) -> action``: the terminal game, the
 web app, the simulator and the learning environments all drive bots through it.  Bots only
 *choose* among :func:`~shipcaptaincrew.engine.legal_actions`; they never roll dice and never
-re-implement a rule.
+re-implement a rule.  Every bot here also has ``explain(state) -> str``: one sentence with the
+numbers behind its choice.
+
+Besides stand / reroll, the engine can ask two other things: a wild-captain assignment
+(:class:`~shipcaptaincrew.actions.Take`) and, when the captain hands out sips, a recipient
+(:class:`~shipcaptaincrew.actions.HandOut`).  The heuristic bots take the assignment that
+leaves the highest dice free (:func:`best_take`; the solver's ``never`` and ``threshold:T``
+policies make the same choice, so their exact odds are these bots' odds) and hand each sip to
+a random other player (seeded transcripts rely on that draw).  The solver-backed bots
+(:mod:`.solver_bots`) choose assignments exactly and hand sips to the match leader
+(:func:`hand_out_target`).
 """
 
 from __future__ import annotations
@@ -11,11 +21,21 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..actions import Action, RerollCargo, Stand, Take
+from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..dice import remove_faces
 from ..engine import legal_actions
-from ..state import MatchState, TurnState
+from ..state import MatchState, Phase, TurnState
 
-__all__ = ["Bot", "NoDecisionError", "RandomBot", "ThresholdBot", "TimidBot", "TipBot"]
+__all__ = [
+    "Bot",
+    "NoDecisionError",
+    "RandomBot",
+    "ThresholdBot",
+    "TimidBot",
+    "TipBot",
+    "best_take",
+    "hand_out_target",
+]
 
 
 class NoDecisionError(ValueError):
@@ -41,10 +61,18 @@ def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
 
 
 def best_take(acts: tuple[Action, ...]) -> Action:
-    """Among wild-captain assignments, the one leaving the highest free dice (a sound default)."""
+    """Among wild-captain assignments, the one leaving the highest free dice (a quick default)."""
     takes = [a for a in acts if isinstance(a, Take)]
     # Taking lower faces for the roles leaves higher faces free: prefer the smallest take.
     return min(takes, key=lambda t: (sum(t.faces), t.faces))
+
+
+def hand_out_target(state: MatchState) -> HandOut:
+    """The sip goes to the opponent with the highest match total (then chips, then seat)."""
+    acts = [a for a in legal_actions(state) if isinstance(a, HandOut)]
+    if not acts:
+        raise NoDecisionError("there are no sips to hand out")
+    return max(acts, key=lambda a: (state.totals[a.to], state.chips[a.to], -a.to))
 
 
 def _turn(state: MatchState | TurnState) -> TurnState:
@@ -54,8 +82,20 @@ def _turn(state: MatchState | TurnState) -> TurnState:
     return t
 
 
+def _explain_hand_out(state: MatchState) -> str:
+    a = hand_out_target(state)
+    return (
+        f"I hand this sip ({state.hand_out_left} left) to seat {a.to + 1}, "
+        f"who leads the others with a total of {state.totals[a.to]}."
+    )
+
+
+def _is_hand_out(state: MatchState | TurnState) -> bool:
+    return isinstance(state, MatchState) and state.phase is Phase.HAND_OUT
+
+
 class RandomBot:
-    """Picks uniformly among the legal actions (the ``random`` bot, difficulty ``easy``)."""
+    """Picks uniformly among the legal actions (the ``random`` bot)."""
 
     name = "random"
 
@@ -63,37 +103,85 @@ class RandomBot:
         """A uniformly random legal action."""
         return rng.choice(_choices(state))
 
+    def explain(self, state: MatchState | TurnState) -> str:
+        """One sentence: how many choices the coin picks among."""
+        acts = legal_actions(state)
+        if not acts:
+            return "There is no decision to make here."
+        return (
+            f"I pick at random among {len(acts)} choices "
+            f"({', '.join(map(str, acts))}), each with probability 1/{len(acts)}."
+        )
+
 
 class ThresholdBot:
     """Rerolls both cargo dice while the cargo is below ``threshold`` (``threshold:T``).
 
-    Any other decision (a wild assignment, handing out sips) takes a sound default.
+    A wild assignment goes to the best expected score under this cargo rule; sips go to the
+    match leader.
     """
 
     def __init__(self, threshold: int, name: str | None = None) -> None:
         self.threshold = threshold
         self.name = name or f"threshold:{threshold}"
 
+    @property
+    def policy(self) -> str:
+        """The solver's name for this bot's cargo rule."""
+        return f"threshold:{self.threshold}"
+
     def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
         """Stand at or above the threshold, else reroll both cargo dice."""
         acts = _choices(state)
+        if _is_hand_out(state):
+            return rng.choice(acts)  # any other player
+        t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             return best_take(acts)
-        if Stand() not in acts:
-            return rng.choice(acts)  # handing out sips: any recipient
+        if sum(t.cargo) < self.threshold and RerollCargo() in acts:
+            return RerollCargo()
+        return Stand()
+
+    def explain(self, state: MatchState | TurnState) -> str:
+        """One sentence: the cargo against the threshold."""
+        acts = legal_actions(state)
+        if not acts:
+            return "There is no decision to make here."
+        if _is_hand_out(state):
+            return (
+                f"I hand this sip to a random one of the {len(acts)} other players "
+                f"(each with probability 1/{len(acts)})."
+            )
         t = _turn(state)
-        return RerollCargo() if sum(t.cargo) < self.threshold else Stand()
+        if any(isinstance(a, Take) for a in acts):
+            a = best_take(acts)
+            free = remove_faces(t.pending, a.faces) if isinstance(a, Take) else ()
+            return (
+                f"I set aside {a} from {t.pending}, which leaves the highest dice free "
+                f"({', '.join(map(str, free)) or 'none'})."
+            )
+        cargo = sum(t.cargo)
+        if cargo < self.threshold:
+            return (
+                f"My cargo of {cargo} is below my threshold of {self.threshold} with "
+                f"{t.rolls_left} roll{'s' if t.rolls_left != 1 else ''} left, so I reroll both "
+                "cargo dice."
+            )
+        return f"My cargo of {cargo} reaches my threshold of {self.threshold}, so I stand."
 
 
 class TimidBot(ThresholdBot):
-    """Stands on any cargo (the ``timid`` bot)."""
+    """Stands on any cargo (the ``timid`` bot, difficulty ``easy``)."""
 
     def __init__(self) -> None:
         super().__init__(0, "timid")
 
 
 class TipBot(ThresholdBot):
-    """Rerolls the cargo at six or less, the sheets' tip (000/003 "bei sechs Punkten oder weniger")."""
+    """Rerolls the cargo at six or less, the sheets' tip (000/003 "bei sechs Punkten oder weniger").
+
+    Difficulty ``medium``.
+    """
 
     def __init__(self) -> None:
         super().__init__(7, "tip")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
@@ -142,45 +143,127 @@ class TurnGraph:
                 v[i] = v[ch[f]]
         return v, choice
 
+    def evaluate_lex(
+        self, g: list[float], h: list[float] | None = None
+    ) -> tuple[list[float], list[float], list[int]]:
+        """Maximise ``g``; among (near-)ties prefer the larger ``h`` (default: the score).
+
+        The win-maximising player uses this: when two choices win equally often, the one with
+        the higher expected score is taken (it matters to the players after, whose odds depend
+        on the whole score distribution).  Returns (g-values, h-values, choices) per node;
+        the work is done on the :meth:`reduced` graph.
+        """
+        red, cls = self.reduced()
+        v, e, ch = red._evaluate_lex_nodes(g, h)
+        return [v[c] for c in cls], [e[c] for c in cls], [ch[c] for c in cls]
+
+    def _evaluate_lex_nodes(
+        self, g: list[float], h: list[float] | None = None
+    ) -> tuple[list[float], list[float], list[int]]:
+        """:meth:`evaluate_lex` on this graph's own nodes."""
+        if h is None:
+            h = [float(x) for x in self.scores]
+        n = len(self.states)
+        v = [0.0] * n
+        e = [0.0] * n
+        choice = [-1] * n
+        kind, kids, fp, spos = self.kind, self.kids, self.fprobs, self.score_pos
+        for i in range(n - 1, -1, -1):
+            k = kind[i]
+            if k == FINAL_NODE:
+                v[i] = g[spos[i]]
+                e[i] = h[spos[i]]
+            elif k == CHANCE_NODE:
+                v[i] = sum(p * v[c] for p, c in zip(fp[i], kids[i]))
+                e[i] = sum(p * e[c] for p, c in zip(fp[i], kids[i]))
+            else:
+                ch = kids[i]
+                best = max(v[c] for c in ch)
+                tol = TIE_TOLERANCE * max(1.0, abs(best))
+                f = -1
+                for j, c in enumerate(ch):
+                    if v[c] >= best - tol and (f < 0 or e[c] > e[ch[f]]):
+                        f = j
+                choice[i] = f
+                v[i] = v[ch[f]]
+                e[i] = e[ch[f]]
+        return v, e, choice
+
+    def _integer_plan(self) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+        """Exact arithmetic in integers: dice per chance node, dice remaining, roll counts.
+
+        Every chance probability is ``count / 6**dice``; a value at node ``i`` times
+        ``6**remaining[i]`` (the most dice any continuation rolls) is an integer when the
+        rewards are, and so is the chance of reaching a node times ``6**remaining[root]``.
+        Integers are many times faster than :class:`~fractions.Fraction` here.
+        """
+        plan = self._np.get("integer")
+        if plan is None:
+            n = len(self.states)
+            dice = [0] * n
+            counts: list[tuple[int, ...]] = [()] * n
+            remaining = [0] * n
+            for i in range(n - 1, -1, -1):
+                if self.kind[i] == CHANCE_NODE:
+                    denominators = max(p.denominator for p in self.probs[i])
+                    d = 0
+                    while 6**d % denominators:
+                        d += 1
+                    dice[i] = d
+                    counts[i] = tuple(int(p * 6**d) for p in self.probs[i])
+                kids = self.kids[i]
+                remaining[i] = dice[i] + (max(remaining[c] for c in kids) if kids else 0)
+            plan = self._np["integer"] = (dice, remaining, counts)
+        return plan
+
     def evaluate_exact(
         self, g: list[Fraction], forced: list[int] | None = None
     ) -> tuple[list[Fraction], list[int]]:
         """:meth:`evaluate` in exact rationals (ties are exact ties)."""
+        dice, rem, counts = self._integer_plan()
+        scale = 1
+        for x in g:
+            scale = scale * Fraction(x).denominator // gcd(scale, Fraction(x).denominator)
+        gi = [int(Fraction(x) * scale) for x in g]
         n = len(self.states)
-        v = [Fraction(0)] * n
+        w = [0] * n  # w[i] = value[i] * scale * 6**rem[i]
         choice = [-1] * n
         for i in range(n - 1, -1, -1):
             k = self.kind[i]
             if k == FINAL_NODE:
-                v[i] = g[self.score_pos[i]]
+                w[i] = gi[self.score_pos[i]]
             elif k == CHANCE_NODE:
-                v[i] = sum(
-                    (p * v[c] for p, c in zip(self.probs[i], self.kids[i])), Fraction(0)
+                top = rem[i] - dice[i]
+                w[i] = sum(
+                    cnt * w[c] * 6 ** (top - rem[c]) for cnt, c in zip(counts[i], self.kids[i])
                 )
             else:
                 ch = self.kids[i]
                 f = forced[i] if forced is not None else -1
                 if f < 0:
-                    vals = [v[c] for c in ch]
+                    vals = [w[c] * 6 ** (rem[i] - rem[c]) for c in ch]
                     f = vals.index(max(vals))
                 choice[i] = f
-                v[i] = v[ch[f]]
-        return v, choice
+                w[i] = w[ch[f]] * 6 ** (rem[i] - rem[ch[f]])
+        return [Fraction(w[i], scale * 6 ** rem[i]) for i in range(n)], choice
 
     def reach(self, choice: list[int], start: int = 0) -> list[Fraction]:
         """Exact probability of passing through each node from ``start`` under ``choice``."""
-        r = [Fraction(0)] * len(self.states)
-        r[start] = Fraction(1)
+        dice, rem, counts = self._integer_plan()
+        total = 6 ** rem[start]
+        r = [0] * len(self.states)  # r[i] = P(reach i) * total, always an integer
+        r[start] = total
         for i in range(start, len(self.states)):
             if not r[i]:
                 continue
             k = self.kind[i]
             if k == CHANCE_NODE:
-                for p, c in zip(self.probs[i], self.kids[i]):
-                    r[c] += r[i] * p
+                den = 6 ** dice[i]
+                for cnt, c in zip(counts[i], self.kids[i]):
+                    r[c] += r[i] * cnt // den
             elif k == DECISION_NODE:
                 r[self.kids[i][choice[i]]] += r[i]
-        return r
+        return [Fraction(x, total) if x else Fraction(0) for x in r]
 
     def reach_float(self, choice: list[int], start: int = 0) -> list[float]:
         """:meth:`reach` in floats."""
@@ -197,9 +280,71 @@ class TurnGraph:
                 r[self.kids[i][choice[i]]] += r[i]
         return r
 
+    def reduced(self) -> tuple[TurnGraph, list[int]]:
+        """The graph with equivalent nodes merged, and each node's class in it.
+
+        Two nodes are equivalent when their futures are the same for every reward: final
+        nodes with the same score, chance nodes with the same distribution over classes,
+        decision nodes with the same classes in the same action order (so a choice's position
+        means the same in both).  Different held faces, old cargo or pending rolls with the
+        same future collapse (classic: 1611 links become 155; wild captain: 13020 become
+        613), which makes every unforced evaluation much cheaper.  The reduced graph keeps one
+        representative state per class; lookups by state stay on the full graph.
+        """
+        hit = self._np.get("reduced")
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        n = len(self.states)
+        cls = [0] * n
+        table: dict[tuple[Any, ...], int] = {}
+        members: list[int] = []
+        merged_kids: list[tuple[tuple[int, ...], tuple[Fraction, ...]]] = []
+        for i in range(n - 1, -1, -1):
+            k = self.kind[i]
+            key: tuple[Any, ...]
+            kid: tuple[tuple[int, ...], tuple[Fraction, ...]]
+            if k == FINAL_NODE:
+                key = (k, self.score[i])
+                kid = ((), ())
+            elif k == CHANCE_NODE:
+                acc: dict[int, Fraction] = {}
+                for p, c in zip(self.probs[i], self.kids[i]):
+                    acc[cls[c]] = acc.get(cls[c], Fraction(0)) + p
+                items = tuple(sorted(acc.items()))
+                key = (k, items)
+                kid = (tuple(c for c, _ in items), tuple(p for _, p in items))
+            else:
+                kid = (tuple(cls[c] for c in self.kids[i]), ())
+                key = (k, kid[0])
+            c_id = table.get(key)
+            if c_id is None:
+                c_id = table[key] = len(members)
+                members.append(i)
+                merged_kids.append(kid)
+            cls[i] = c_id
+        m = len(members)
+        new = [m - 1 - c for c in range(m)]  # parents first, the root's class is 0
+        order = sorted(range(m), key=lambda c: new[c])
+        red = TurnGraph(
+            rules=self.rules,
+            states=[self.states[members[c]] for c in order],
+            kind=[self.kind[members[c]] for c in order],
+            kids=[tuple(new[x] for x in merged_kids[c][0]) for c in order],
+            probs=[merged_kids[c][1] for c in order],
+            actions=[self.actions[members[c]] for c in order],
+            score=[self.score[members[c]] for c in order],
+            index={},
+            scores=self.scores,
+            score_pos=[self.score_pos[members[c]] for c in order],
+            fprobs=[tuple(float(p) for p in merged_kids[c][1]) for c in order],
+        )
+        result = (red, [new[c] for c in cls])
+        self._np["reduced"] = result
+        return result
+
     # -- batched (NumPy) --------------------------------------------------------------------
     def _levels(self) -> dict[str, Any]:
-        if self._np:
+        if "plan" in self._np:
             return self._np
         import numpy as np
 
@@ -243,10 +388,26 @@ class TurnGraph:
     def evaluate_batch(
         self, g: np.ndarray, forced: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Push a batch of reward vectors through at once (see :meth:`_evaluate_batch_nodes`).
+
+        Without ``forced`` the work is done on the :meth:`reduced` graph and the choices are
+        mapped back to every node.
+        """
+        if forced is not None:
+            return self._evaluate_batch_nodes(g, forced)
+        import numpy as np
+
+        red, cls = self.reduced()
+        v, dist, choice = red._evaluate_batch_nodes(g)
+        return v, dist, choice[np.asarray(cls, dtype=np.int64)]
+
+    def _evaluate_batch_nodes(
+        self, g: np.ndarray, forced: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Push a batch of reward vectors through at once.
 
         ``g`` has shape (B, len(scores)).  ``forced`` (length = nodes, -1 = maximise) fixes
-        choices.  Returns (values at the root (B,), the score distribution at the root under
+        choices; near-ties go to the higher expected score, as in :meth:`evaluate_lex`.  Returns (values at the root (B,), the score distribution at the root under
         the chosen play (B, len(scores)), and the chosen child position per node (nodes, B)).
         """
         import numpy as np
@@ -257,36 +418,48 @@ class TurnGraph:
         v = np.empty((n + 1, b))
         v[n] = -np.inf
         v[lv["finals"]] = g[:, lv["fpos"]].T
+        # Second objective for ties: the expected score (as in :meth:`evaluate_lex`).
+        e = np.empty((n + 1, b))
+        e[n] = -np.inf
+        e[lv["finals"]] = np.asarray(self.scores, dtype=np.float64)[lv["fpos"]][:, None]
         choice = np.full((n, b), -1, dtype=np.int64)
         cols = np.arange(b)
         for chance, c_kids, c_p, starts, dec, pad in lv["plan"]:
             if len(chance):
-                contrib = v[c_kids] * c_p[:, None]
-                v[chance] = np.add.reduceat(contrib, starts, axis=0)
+                v[chance] = np.add.reduceat(v[c_kids] * c_p[:, None], starts, axis=0)
+                e[chance] = np.add.reduceat(e[c_kids] * c_p[:, None], starts, axis=0)
             if len(dec):
                 vals = v[pad]  # (d, w, b)
                 best = vals.max(axis=1)
                 tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(best))
                 ok = vals >= (best - tol)[:, None, :]
-                ch = ok.argmax(axis=1)  # first near-best choice
+                ch = np.where(ok, e[pad], -np.inf).argmax(axis=1)  # near-best, best score
                 if forced is not None:
                     f = forced[dec]
                     ch = np.where(f[:, None] >= 0, f[:, None], ch)
                 choice[dec] = ch
                 v[dec] = np.take_along_axis(vals, ch[:, None, :], axis=1)[:, 0, :]
-        # Forward: the chance of reaching each node under those choices.
+                e[dec] = np.take_along_axis(e[pad], ch[:, None, :], axis=1)[:, 0, :]
+        # Forward: the chance of reaching each node under those choices.  Scatter-adds go
+        # through ``bincount`` over flat (node, column) indices, much faster than ``add.at``.
         r = np.zeros((n, b))
         r[0] = 1.0
+        size = n * b
         for chance, c_kids, c_p, starts, dec, pad in reversed(lv["plan"]):
             if len(chance):
                 counts = np.diff(np.append(starts, len(c_kids)))
                 parents = np.repeat(chance, counts)
-                np.add.at(r, c_kids, r[parents] * c_p[:, None])
+                flat = (c_kids[:, None] * b + cols[None, :]).ravel()
+                w = (r[parents] * c_p[:, None]).ravel()
+                r += np.bincount(flat, weights=w, minlength=size).reshape(n, b)
             if len(dec):
                 child = pad[np.arange(len(dec))[:, None], choice[dec]]  # (d, b)
-                np.add.at(r, (child, np.broadcast_to(cols, child.shape)), r[dec])
-        dist = np.zeros((b, len(self.scores)))
-        np.add.at(dist.T, lv["fpos"], r[lv["finals"]])
+                flat = (child * b + cols[None, :]).ravel()
+                r += np.bincount(flat, weights=r[dec].ravel(), minlength=size).reshape(n, b)
+        ns = len(self.scores)
+        flat = (lv["fpos"][:, None] * b + cols[None, :]).ravel()
+        dist = np.bincount(flat, weights=r[lv["finals"]].ravel(), minlength=ns * b)
+        dist = dist.reshape(ns, b).T
         return v[0].copy(), dist, choice
 
 

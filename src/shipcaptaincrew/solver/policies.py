@@ -7,9 +7,11 @@
 * ``optimal`` -- maximise the chance of winning the round (needs the table: see
   :mod:`.rounds`).
 
-A cargo rule says nothing about wild-captain assignments, so under ``never`` and
-``threshold:T`` every :class:`~shipcaptaincrew.actions.Take` is chosen to maximise the expected
-score *given* that cargo rule (the best a player of that style can do with the assignment).
+A cargo rule says nothing about wild-captain assignments.  Under ``never`` and
+``threshold:T`` a :class:`~shipcaptaincrew.actions.Take` follows the heuristic bots' rule
+(:func:`shipcaptaincrew.bots.base.best_take`: take the lowest faces, which leaves the highest
+dice free), so the exact odds of these policies are exactly the odds of the ``timid``, ``tip``
+and ``threshold:T`` bots; ``ev`` and ``optimal`` choose assignments by their own objective.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..actions import RerollCargo, Stand, Take
+from ..actions import Action, RerollCargo, Stand, Take
 from ..rules import Rules
 from .graph import DECISION_NODE, TurnGraph, turn_graph
 
 __all__ = [
+    "MAX_THRESHOLD",
     "Policy",
     "UnknownPolicyError",
     "ev_choices",
@@ -34,6 +37,9 @@ __all__ = [
 class UnknownPolicyError(ValueError):
     """A policy name that is not ``never``, ``ev``, ``optimal`` or ``threshold:T``."""
 
+
+#: Largest accepted threshold (13 plus the largest same-roll bonus; any T > 12 always rerolls).
+MAX_THRESHOLD = 113
 
 _THRESHOLD = re.compile(r"threshold:(-?\d+)")
 
@@ -73,20 +79,30 @@ def parse_policy(text: str | Policy, *, allow: tuple[str, ...] = ("never", "ev",
     if p.kind not in allow:
         names = ", ".join("threshold:T" if a == "threshold" else a for a in allow)
         raise UnknownPolicyError(f"unknown policy {str(text)!r}: use {names}")
-    if p.kind == "threshold" and not 0 <= p.threshold <= 13:
+    if p.kind == "threshold" and not 0 <= p.threshold <= MAX_THRESHOLD:
         raise UnknownPolicyError(
-            f"threshold:{p.threshold} is out of range: the cargo is 2..12, use 0..13"
+            f"threshold:{p.threshold} is out of range: use 0..{MAX_THRESHOLD} "
+            "(the cargo is 2..12; 13 or more always rerolls)"
         )
     return p
 
 
+def _take_rule(acts: tuple[Action, ...]) -> int:
+    """The heuristic bots' assignment: lowest faces taken (kept in step with ``best_take``)."""
+    takes = [(sum(a.faces), a.faces, j) for j, a in enumerate(acts) if isinstance(a, Take)]
+    return min(takes)[2]
+
+
 def _cargo_rule(graph: TurnGraph, policy: Policy) -> list[int]:
-    """Forced choices at stand/reroll nodes for never/threshold; -1 elsewhere (assignments)."""
+    """Forced choices of never / threshold:T at every decision node."""
     forced = [-1] * len(graph)
     for i, acts in enumerate(graph.actions):
-        if graph.kind[i] != DECISION_NODE or any(isinstance(a, Take) for a in acts):
+        if graph.kind[i] != DECISION_NODE:
             continue
-        want = Stand()
+        if any(isinstance(a, Take) for a in acts):
+            forced[i] = _take_rule(acts)
+            continue
+        want: Stand | RerollCargo = Stand()
         if policy.kind == "threshold" and sum(graph.states[i].cargo) < policy.threshold:
             want = RerollCargo()
         forced[i] = acts.index(want)

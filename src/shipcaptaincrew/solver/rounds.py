@@ -247,7 +247,14 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
     step = {Rotation.LEFT: 1, Rotation.RIGHT: -1, Rotation.NONE: 0}[rules.rotation]
     carry = not sub and rules.all_fail is AllFail.CARRY_POT
     w = [1.0 / n] * n
-    for iteration in range(1, MAX_ITERATIONS + 1):
+    iteration = 0
+    while True:
+        iteration += 1
+        if iteration > MAX_ITERATIONS:
+            raise SolverError(
+                f"the {n}-seat round under {rules} did not converge in {MAX_ITERATIONS} "
+                "iterations"
+            )
 
         def tie_share(size: int, j: int, w: list[float] = w) -> float:
             if size == 1:
@@ -261,15 +268,17 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         def all_fail_share(i: int, w: list[float] = w) -> float:
             return w[(i - step) % n] if carry else w[i]
 
-        tables, new_w, p_fail = _sweep(graph, pol, n, tie_share, all_fail_share)
+        tables, new_w, p_fail, p_tie = _sweep(graph, pol, n, tie_share, all_fail_share)
         delta = max(abs(a - b) for a, b in zip(new_w, w))
-        w = new_w
         if delta < TOLERANCE:
+            w = new_w
             break
-    else:
-        raise SolverError(
-            f"the {n}-seat round under {rules} did not converge in {MAX_ITERATIONS} iterations"
-        )
+        # With everyone's choices held fixed the sweep is affine in w: the only terms that
+        # read w are "all n tie" (coefficient p_tie, own place) and "all fail" (p_fail, own
+        # or rotated place).  Jump to that affine map's fixed point; the next sweep checks
+        # that nobody's choices change there (if they do, iteration simply goes on).
+        lam_tie = p_tie if (replay_ties and self_tie) else 0.0
+        w = _affine_fixed_point(new_w, w, lam_tie, p_fail, step if carry else 0, n)
     total = sum(w)
     if abs(total - 1.0) > 1e-9:
         raise SolverError(f"seat win probabilities sum to {total}, not 1: solver fault")
@@ -311,8 +320,13 @@ def _sweep(
     n: int,
     tie_share: Any,
     all_fail_share: Any,
-) -> tuple[dict[tuple[int, int, int], tuple[list[float], list[float], float]], list[float], float]:
-    """One backward-induction pass given the tie and all-fail values; returns the seat odds."""
+) -> tuple[
+    dict[tuple[int, int, int], tuple[list[float], list[float], float]], list[float], float, float
+]:
+    """One backward-induction pass given the tie and all-fail values.
+
+    Returns the tables, the seat odds, P(everyone fails) and P(everyone ties above 0).
+    """
     scores: tuple[int, ...] = graph.scores
     positive = [x for x in scores if x > 0]
     ns = len(scores)
@@ -378,4 +392,28 @@ def _sweep(
                     st = (m, t)
                 nxt[st] = nxt.get(st, 0.0) + r * p
         reach = nxt
-    return tables, w, reach.get((0, n), 0.0)
+    p_tie = sum(r for (m, t), r in reach.items() if m > 0 and t == n)
+    return tables, w, reach.get((0, n), 0.0), p_tie
+
+
+def _affine_fixed_point(
+    new_w: list[float], w: list[float], lam_tie: float, lam_fail: float, step: int, n: int
+) -> list[float]:
+    """Solve x = a + lam_tie x + lam_fail R x, where a is what ``new_w`` holds beyond w's terms.
+
+    ``R`` moves each seat's value to its place in the rotated round (identity for ``step=0``).
+    """
+
+    def rot(x: list[float]) -> list[float]:
+        return [x[(i - step) % n] for i in range(n)]
+
+    a = [nw - lam_tie * x - lam_fail * y for nw, x, y in zip(new_w, w, rot(w))]
+    if step == 0:
+        return [v / (1.0 - lam_tie - lam_fail) for v in a]
+    x = a
+    for _ in range(10_000):  # lam_tie = 0 here; lam_fail < 1: a geometric series
+        nxt = [ai + lam_fail * y for ai, y in zip(a, rot(x))]
+        if max(abs(p - q) for p, q in zip(nxt, x)) < TOLERANCE / 10:
+            return nxt
+        x = nxt
+    raise SolverError("the carried-pot series did not converge (everyone always fails?)")

@@ -1,0 +1,186 @@
+"""Advice: every legal choice of a position with its win probability and expected score.
+
+The win probability is the chance of winning the contest being played (round, tie-break
+replay, or solo target) when this choice is made and the player then plays on to maximise it,
+everyone after playing the same way (:mod:`.rounds`).  The expected score is the mean final
+score of that same line of play (so the two numbers describe one plan, not two).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..actions import Action, Roll
+from ..dice import InvalidDiceError, check_faces
+from ..engine import apply, dice_to_roll
+from ..rules import Rules
+from ..state import ROLE_NAMES, MatchState, Method, Purpose, TurnPhase, TurnState
+from .decisions import optimal_choices
+from .graph import CHANCE_NODE, turn_graph
+from .rounds import SolverError
+
+__all__ = ["Choice", "ContestView", "advise", "contest_view", "position_after_roll"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action with the numbers behind it."""
+
+    action: Action
+    win_probability: float
+    expected_score: float
+
+    def to_json(self) -> dict[str, object]:
+        """``{"action": "reroll", "win_probability": ..., "expected_score": ...}``."""
+        return {
+            "action": str(self.action),
+            "win_probability": self.win_probability,
+            "expected_score": self.expected_score,
+        }
+
+
+@dataclass(frozen=True)
+class ContestView:
+    """What the player at a decision sees of the contest (see :mod:`.rounds`)."""
+
+    players: int
+    posted_max: int
+    tied: int
+    players_after: int
+    #: A tie-break replay (everyone failing replays it, whatever ``all_fail`` says).
+    sub: bool = False
+    #: Solo practice: the score to reach.
+    target: int | None = None
+
+
+def _view(posted: Sequence[int], players_after: int, *, sub: bool = False) -> ContestView:
+    if players_after < 0:
+        raise SolverError(f"players after must be 0 or more, got {players_after}")
+    n = len(posted) + 1 + players_after
+    if n > 8:
+        raise SolverError(f"a round has at most 8 players, got {n} (posted + you + after)")
+    m = max(posted, default=0)
+    tied = sum(1 for x in posted if x == m)
+    return ContestView(n, m, tied, players_after, sub)
+
+
+def contest_view(state: MatchState) -> ContestView:
+    """The contest as the player to act sees it in a match."""
+    c = state.contest
+    if state.turn is None or c is None or c.method is not Method.TURN:
+        raise SolverError("no turn is being played in this match state")
+    if state.target is not None:
+        return ContestView(1, 0, 0, 0, target=state.target)
+    return _view(c.scores, state.players_after, sub=c.purpose is not Purpose.ROUND)
+
+
+def advise(
+    state: MatchState | TurnState,
+    *,
+    posted: Sequence[int] | None = None,
+    players_after: int | None = None,
+) -> list[Choice]:
+    """Every legal choice, best first (win probability, then expected score).
+
+    A :class:`MatchState` supplies the contest itself (posted scores, players after, contest
+    size); for a standalone :class:`TurnState` give ``posted`` (scores before you, 0 for a
+    failed ship) and ``players_after``.  With nobody else at the table a lone player "wins" by
+    completing the crew.  A position with nothing to decide (dice are due, or the turn is over)
+    returns an empty list.
+    """
+    if isinstance(state, MatchState):
+        if posted is not None or players_after is not None:
+            raise SolverError("a match state has its own posted scores and players after")
+        view = contest_view(state)
+        turn = state.turn
+        assert turn is not None
+    else:
+        turn = state
+        view = _view(tuple(posted or ()), players_after or 0)
+    rules = turn.rules
+    graph = turn_graph(rules)
+    bad = [x for x in (posted or ()) if x not in graph.scores]
+    if bad:
+        raise SolverError(f"a posted score of {bad[0]} is impossible under {rules}")
+    node = graph.node(turn)
+    if graph.kind[node] == CHANCE_NODE or not graph.kids[node]:
+        return []
+    if view.players == 1 and view.target is None:
+        g = [1.0 if x > 0 else 0.0 for x in graph.scores]
+        _, _, choice = graph.evaluate_lex(g)
+    else:
+        choice = optimal_choices(
+            rules,
+            view.players,
+            view.posted_max,
+            view.tied,
+            view.players_after,
+            sub=view.sub,
+            target=view.target,
+        )
+        g = _rewards(rules, view)
+    values, _ = graph.evaluate(g, choice)
+    scores, _ = graph.evaluate([float(x) for x in graph.scores], choice)
+    out = [
+        (Choice(a, values[c], scores[c]), j)
+        for j, (a, c) in enumerate(zip(graph.actions[node], graph.kids[node]))
+    ]
+    out.sort(key=lambda cj: (-round(cj[0].win_probability, 12), -cj[0].expected_score, cj[1]))
+    return [c for c, _ in out]
+
+
+def _rewards(rules: Rules, view: ContestView) -> list[float]:
+    from .decisions import win_rewards
+
+    return win_rewards(
+        rules,
+        view.players,
+        view.posted_max,
+        view.tied,
+        view.players_after,
+        sub=view.sub,
+        target=view.target,
+    )
+
+
+def position_after_roll(
+    rules: Rules, held_roles: int, faces: Sequence[int], rolls_used: int
+) -> TurnState:
+    """The turn state after rolling ``faces`` with ``held_roles`` roles held before the roll.
+
+    ``rolls_used`` counts this roll.  The position is found among the states play can reach
+    (so an impossible one -- a held role before the first roll, a fourth roll -- is refused
+    with a clear error), and the roll is applied by the engine.
+    """
+    if not 0 <= held_roles <= 3:
+        raise SolverError(f"0..3 roles can be held, got {held_roles}")
+    if not 1 <= rolls_used <= 3:
+        raise SolverError(f"rolls used must be 1..3 (this roll included), got {rolls_used}")
+    graph = turn_graph(rules)
+    candidates = [
+        s
+        for s in graph.states
+        if s.phase is TurnPhase.ROLL
+        and len(s.held) == held_roles
+        and s.rolls_used == rolls_used - 1
+        and s.keep is None
+    ]
+    if not candidates:
+        held = ", ".join(ROLE_NAMES[:held_roles]) or "nothing"
+        raise SolverError(
+            f"no play holds {held} before roll {rolls_used}"
+            + (" (nothing can be held before the first roll)" if rolls_used == 1 else "")
+            + (" (the crew rerolls cargo only while rolls remain)" if held_roles == 3 else "")
+        )
+    need = dice_to_roll(candidates[0])
+    try:
+        check_faces(tuple(faces), need)
+    except InvalidDiceError as e:
+        what = "the cargo dice" if held_roles == 3 else "the free dice"
+        raise InvalidDiceError(f"{e} ({what})") from None
+    # Candidates differ only in what the past left behind (which faces fill the roles, the
+    # old cargo); the engine's answer for the roll is taken from the first, and any of them
+    # leads to positions with the same future.
+    best = min(candidates, key=lambda s: (s.cargo_rerolls, s.bonus, s.held, s.cargo))
+    return apply(best, Roll(tuple(faces)))

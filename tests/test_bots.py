@@ -1,0 +1,151 @@
+"""Bots: names and difficulties, legal choices in every decision the engine asks for, explanations."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from shipcaptaincrew import (
+    PRESETS,
+    Roll,
+    apply,
+    current_player,
+    initial_state,
+    initial_turn,
+    legal_actions,
+    sample_chance,
+)
+from shipcaptaincrew.actions import HandOut, Take
+from shipcaptaincrew.bots import (
+    BOT_NAMES,
+    DIFFICULTIES,
+    Bot,
+    EVBot,
+    OptimalBot,
+    RandomBot,
+    ThresholdBot,
+    TimidBot,
+    TipBot,
+    UnknownBotError,
+    make_bot,
+)
+from shipcaptaincrew.rules import find_rules
+from shipcaptaincrew.state import Phase, TurnPhase
+
+CLASSIC = find_rules("classic")
+SPECS = ["random", "timid", "tip", "threshold:9", "ev", "optimal", *DIFFICULTIES]
+
+
+def test_names_and_difficulties() -> None:
+    assert set(BOT_NAMES) == {"random", "timid", "tip", "threshold:T", "ev", "optimal"}
+    assert DIFFICULTIES == {"easy": "timid", "medium": "tip", "hard": "ev", "perfect": "optimal"}
+    assert isinstance(make_bot("easy"), TimidBot)
+    assert isinstance(make_bot("medium"), TipBot)
+    assert isinstance(make_bot("hard"), EVBot)
+    assert isinstance(make_bot("perfect"), OptimalBot)
+    assert isinstance(make_bot("random"), RandomBot)
+    t = make_bot("threshold:9")
+    assert isinstance(t, ThresholdBot) and t.threshold == 9 and t.name == "threshold:9"
+    for spec in SPECS:
+        assert isinstance(make_bot(spec), Bot)
+
+
+@pytest.mark.parametrize("spec", ["grandmaster", "threshold:", "threshold:-1", "threshold:abc"])
+def test_unknown_bots_are_refused(spec: str) -> None:
+    with pytest.raises(UnknownBotError, match="bot"):
+        make_bot(spec)
+
+
+def test_heuristic_decisions() -> None:
+    rng = random.Random(0)
+    t = apply(initial_turn(CLASSIC), Roll((6, 5, 4, 3, 3)))  # cargo 6, two rolls left
+    assert str(make_bot("timid").choose(t, rng)) == "stand"
+    assert str(make_bot("tip").choose(t, rng)) == "reroll"
+    assert str(make_bot("ev").choose(t, rng)) == "reroll"
+    t = apply(initial_turn(CLASSIC), Roll((6, 5, 4, 4, 4)))  # cargo 8
+    assert str(make_bot("threshold:9").choose(t, rng)) == "reroll"
+    assert str(make_bot("ev").choose(t, rng)) == "stand"
+
+
+def _states(rules_name: str, players: int, seed: int, **opts: object):  # type: ignore[no-untyped-def]
+    rules = PRESETS[rules_name].replace(starter="chosen", **opts)
+    rng = random.Random(seed)
+    s = initial_state(rules, players, starter=0)
+    bots = [make_bot(SPECS[(seed + i) % len(SPECS)]) for i in range(players)]
+    while not s.is_over:
+        p = current_player(s)
+        if p == -1:
+            s = apply(s, sample_chance(s, rng))
+            continue
+        yield s, bots[p]
+        s = apply(s, bots[p].choose(s, rng))
+
+
+@pytest.mark.parametrize(
+    "rules_name,opts",
+    [
+        ("classic", {}),
+        ("schiff-kapitaen-crew", {"drinking": "captain_hands_out", "half_cargo": True}),
+        ("ship-captain-crew", {"wild_captain": True}),
+        ("skip-kaptein-mannskap", {"format": "rounds:2", "cargo_rerolls": 1}),
+    ],
+)
+def test_every_bot_makes_legal_choices_and_explains_them(rules_name: str, opts: dict) -> None:
+    seen_take = seen_hand_out = False
+    for seed in range(6):
+        for s, bot in _states(rules_name, 3, seed, **opts):
+            acts = legal_actions(s)
+            choice = bot.choose(s, random.Random(seed))
+            assert choice in acts
+            seen_take |= isinstance(choice, Take)
+            seen_hand_out |= isinstance(choice, HandOut)
+            text = bot.explain(s)  # type: ignore[attr-defined]
+            assert text.endswith(".") and re.search(r"\d", text), text
+            if bot.name == "optimal" and s.phase is Phase.TURN:
+                assert "%" in text
+    if opts.get("drinking") == "captain_hands_out":
+        assert seen_hand_out
+    if opts.get("wild_captain"):
+        assert seen_take
+
+
+def test_optimal_explanation_cites_win_probabilities() -> None:
+    s = initial_state(CLASSIC.replace(starter="chosen"), 3, starter=0)
+    s = apply(s, Roll((6, 5, 4, 4, 4)))
+    text = OptimalBot().explain(s)
+    assert re.search(r"wins \d+\.\d% of the time .* against \d+\.\d% for", text), text
+
+
+def test_hand_out_goes_to_the_leader() -> None:
+    rules = CLASSIC.replace(starter="chosen", drinking="captain_hands_out")
+    s = initial_state(rules, 3, starter=0)
+    s = apply(s, Roll((6, 5, 4, 6, 6)))
+    s = apply(s, make_bot("timid").choose(s, random.Random(0)))
+    s = apply(s, Roll((6, 5, 4, 2, 3)))
+    s = apply(s, make_bot("timid").choose(s, random.Random(0)))
+    s = apply(s, Roll((1, 1, 1, 1, 1)))
+    s = apply(s, Roll((1, 1, 1, 1, 1)))
+    s = apply(s, Roll((1, 1, 1, 1, 1)))
+    assert s.phase is Phase.HAND_OUT_ROLL
+    s = apply(s, Roll((3,)))
+    for spec in ("ev", "optimal"):
+        choice = make_bot(spec).choose(s, random.Random(0))
+        assert choice == HandOut(1)  # seat 1 scored 5, seat 2 nothing
+    # The heuristic bots hand sips to a random other player (seeded transcripts rely on it).
+    got = {make_bot("timid").choose(s, random.Random(k)) for k in range(20)}
+    assert got == {HandOut(1), HandOut(2)}
+
+
+def test_threshold_bots_take_what_the_solver_policy_takes() -> None:
+    from shipcaptaincrew.solver import policy_action, turn_graph
+
+    rules = CLASSIC.replace(wild_captain=True)
+    graph = turn_graph(rules)
+    assigns = [s for s in graph.states if s.phase is TurnPhase.ASSIGN]
+    assert assigns
+    for spec, policy in (("timid", "never"), ("tip", "threshold:7"), ("threshold:9", "threshold:9")):
+        bot = make_bot(spec)
+        for t in assigns[::7]:
+            assert bot.choose(t, random.Random(0)) == policy_action(rules, policy, t)
