@@ -9,22 +9,23 @@ fixed sequence of engine moves that ends a turn with that score (:func:`~.tables
 the match engine reads nothing of a finished turn but its score.
 
 The other dice of a match (roll-off for the starter, the cargo roll-off of sheet 002, the
-captain's hand-out die) are rolled from a pool of NumPy dice, and the captain hands out sips
-uniformly at random among the other players of the round.
+captain's hand-out die) are rolled from a pool of NumPy dice; the captain's sips go where the
+winning seat's bot chooses (its own ``choose``).
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..actions import Action, Roll
-from ..engine import apply, initial_state, legal_actions
+from ..actions import Roll
+from ..engine import apply, initial_state
 from ..rules import Rules, Stakes, Starter
-from ..state import Method, MatchState, Phase, TurnPhase
-from .policy import Policy, TableContext, context_of, make_policy
+from ..state import MatchState, Method, Phase, TurnPhase
+from .policy import Policy, TableContext, context_of, make_bot_object, make_policy
 from .tables import TurnTable, build_table, score_paths
 
 __all__ = ["MatchRunner", "STAT_NAMES", "table_for"]
@@ -33,6 +34,9 @@ __all__ = ["MatchRunner", "STAT_NAMES", "table_for"]
 STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "round_wins")
 
 _POOL = 4096
+_MEMO_LIMIT = 100_000
+#: Posts after which the memo is dropped unless at least half of them were hits.
+_MEMO_TRIAL = 5_000
 _TABLES: dict[tuple[Rules, str, int, TableContext | None], TurnTable] = {}
 
 
@@ -52,15 +56,21 @@ def table_for(
 
 @dataclass
 class _Pool:
-    """Turn scores drawn in bulk from one table, handed out one by one."""
+    """Turn scores drawn in bulk from one table, handed out one by one.
+
+    Refills start small and double up to :data:`_POOL`, so the many rarely met table contexts
+    of the ``optimal`` bot do not each draw thousands of turns that are never used.
+    """
 
     table: TurnTable
     values: list[int] = field(default_factory=list)
     pos: int = 0
+    size: int = 64
 
     def next(self, rng: np.random.Generator) -> int:
         if self.pos >= len(self.values):
-            self.values = self.table.sample_scores(rng, _POOL).tolist()
+            self.values = self.table.sample_scores(rng, self.size).tolist()
+            self.size = min(_POOL, 2 * self.size)
             self.pos = 0
         v = self.values[self.pos]
         self.pos += 1
@@ -80,13 +90,18 @@ class MatchRunner:
         self.bots = bots
         self.rng = rng
         self.policies = {b: make_policy(b, rules, self.players) for b in set(bots)}
+        # Hand-outs are the bot's own choice (a Python RNG seeded from this stream for bots
+        # that choose at random).
+        self.bot_objects = {b: make_bot_object(b, rules) for b in set(bots)}
+        self._py_rng = random.Random(int(rng.integers(2**63)))
         self.paths = score_paths(rules)
         self._pools: dict[tuple[str, TableContext | None], _Pool] = {}
         self._dice: list[int] = []
         self._dice_pos = 0
-        self._uniforms: list[float] = []
-        self._uni_pos = 0
         self.max_score = rules.max_score
+        self._memo: dict[tuple[MatchState, int], MatchState] | None = {}
+        self._lookups = 0
+        self._hits = 0
 
     # -- random sources -----------------------------------------------------------------------
     def _die(self) -> int:
@@ -97,14 +112,6 @@ class MatchRunner:
         self._dice_pos += 1
         return d
 
-    def _uniform(self) -> float:
-        if self._uni_pos >= len(self._uniforms):
-            self._uniforms = self.rng.random(_POOL).tolist()
-            self._uni_pos = 0
-        u = self._uniforms[self._uni_pos]
-        self._uni_pos += 1
-        return u
-
     def _turn_score(self, seat: int, state: MatchState) -> int:
         policy = self.policies[self.bots[seat]]
         ctx = context_of(state) if policy.contextual else None
@@ -114,6 +121,32 @@ class MatchRunner:
             pool = _Pool(table_for(self.rules, policy, self.players, ctx))
             self._pools[key] = pool
         return pool.next(self.rng)
+
+    def _post(self, state: MatchState, score: int) -> MatchState:
+        """Post a turn score through the engine.
+
+        The engine is a pure function, so results are memoised while that pays: a single
+        round among few players meets the same states over and over; long matches carry
+        totals that rarely repeat, and there the memo switches itself off.
+        """
+        if self._memo is not None:
+            key = (state, score)
+            after = self._memo.get(key)
+            self._lookups += 1
+            if after is not None:
+                self._hits += 1
+                return after
+        after = state
+        for action in self.paths[score]:
+            after = apply(after, action)
+        if self._memo is not None:
+            if self._lookups >= _MEMO_TRIAL and self._hits < self._lookups // 2:
+                self._memo = None
+            else:
+                if len(self._memo) >= _MEMO_LIMIT:
+                    self._memo.clear()
+                self._memo[key] = after
+        return after
 
     # -- one match ----------------------------------------------------------------------------
     def play(self, hist: np.ndarray | None = None) -> tuple[MatchState, np.ndarray]:
@@ -134,13 +167,13 @@ class MatchRunner:
                     turns[seat, 2] += score > 0
                     if hist is not None:
                         hist[seat, score] += 1
-                    for action in self.paths[score]:
-                        s = apply(s, action)
+                    s = self._post(s, score)
                     continue
                 raise AssertionError(f"unexpected turn state in the simulator: {s.turn}")
             if s.phase is Phase.HAND_OUT:
-                acts: tuple[Action, ...] = legal_actions(s)
-                s = apply(s, acts[int(self._uniform() * len(acts))])
+                assert s.round_winner is not None
+                bot = self.bot_objects[self.bots[s.round_winner]]
+                s = apply(s, bot.choose(s, self._py_rng))
                 continue
             n = {Phase.ROLL_OFF: 1, Phase.HAND_OUT_ROLL: 1, Phase.CARGO_ROLL_OFF: 2}[s.phase]
             s = apply(s, Roll(tuple(self._die() for _ in range(n))))

@@ -6,16 +6,14 @@ table.  A *deterministic* bot (``timid``, ``tip``, ``threshold:T``, ``ev``) give
 1 to one action; ``random`` spreads it evenly over the legal actions; ``optimal`` depends on the
 table context (what has been posted in the contest so far), see :class:`TableContext`.
 
-Bots are made by :func:`shipcaptaincrew.bots.make_bot` when the solver package provides it;
-the heuristic bots of :mod:`shipcaptaincrew.bots.base` are used directly otherwise.  The
-decisions always come from the bot's own ``choose`` (or the solver's table); nothing here
-decides by a rule of its own.
+Bots are made by :func:`shipcaptaincrew.bots.make_bot`.  The decisions always come from the
+bot's own ``choose`` (or, for ``optimal``, the solver's table lookup
+:func:`shipcaptaincrew.solver.optimal_action`); nothing here decides by a rule of its own.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -23,48 +21,43 @@ from typing import Any, Protocol
 from ..actions import Action
 from ..engine import legal_actions
 from ..rules import Rules
-from ..state import MatchState, TurnState
+from ..state import MatchState, Purpose, TurnState
 
 __all__ = [
-    "BOT_SPECS",
-    "InvalidBotError",
     "Policy",
+    "SolverPolicy",
     "TableContext",
     "context_of",
     "make_policy",
 ]
 
-#: The bot specifications the simulator understands (``threshold:T`` takes T in 0..13).
-BOT_SPECS = ("random", "timid", "tip", "threshold:T", "ev", "optimal",
-             "easy", "medium", "hard", "perfect")
-
-_THRESHOLD = re.compile(r"^threshold:(\d+)$")
-
-
-class InvalidBotError(ValueError):
-    """A bot specification that names no bot the simulator can play."""
-
-
 @dataclass(frozen=True)
 class TableContext:
     """What a player at the table knows when a turn starts (the ``optimal`` bot's inputs).
 
-    ``posted_max`` is the best number posted so far in the contest (0 when nobody has posted
-    or all failed), ``tied`` how many posted it, ``players_after`` how many still play after
-    this turn.
+    The solver's table convention (:func:`shipcaptaincrew.solver.optimal_action`): the
+    contest has ``players`` seats; ``posted_max`` is the best score posted so far and ``tied``
+    how many posted it (with ``posted_max = 0``: everyone who has played, all failed);
+    ``players_after`` still play after this turn; ``sub`` marks a tie-break contest.
     """
 
+    players: int
     posted_max: int
     tied: int
     players_after: int
+    sub: bool = False
 
 
 def context_of(state: MatchState) -> TableContext:
     """The table context of the player whose turn starts in ``state``."""
-    posted = list(state.posted_scores.values())
+    contest = state.contest
+    if contest is None:
+        raise ValueError("no contest is being played: there is no table context")
+    posted = contest.scores
     top = max(posted, default=0)
-    tied = sum(1 for p in posted if p == top) if top > 0 else 0
-    return TableContext(top, tied, state.players_after)
+    tied = sum(1 for p in posted if p == top) if top > 0 else len(posted)
+    return TableContext(len(contest.seats), top, tied, state.players_after,
+                        contest.purpose is not Purpose.ROUND)
 
 
 class Policy(Protocol):
@@ -113,88 +106,69 @@ class _UniformPolicy:
 
 
 class _OptimalPolicy:
-    """The solver's optimal decision for each (table context, turn state)."""
+    """The solver's win-maximising decision for each (table context, turn state)."""
 
     contextual = True
 
-    def __init__(self, name: str, rules: Rules, players: int, lookup: Any) -> None:
+    def __init__(self, name: str, rules: Rules, players: int) -> None:
         self.name = name
         self._rules = rules
         self._players = players
-        self._lookup = lookup
 
     def decide(
         self, turn: TurnState, context: TableContext | None
     ) -> tuple[tuple[Action, Fraction], ...]:
-        ctx = context or TableContext(0, 0, self._players - 1)
-        action = self._lookup(self._rules, ctx.posted_max, ctx.tied, ctx.players_after, turn)
+        from ..solver import optimal_action
+
+        ctx = context or TableContext(self._players, 0, 0, self._players - 1)
+        action = optimal_action(self._rules, ctx.players, ctx.posted_max, ctx.tied,
+                                ctx.players_after, turn, sub=ctx.sub)
         return ((action, Fraction(1)),)
 
 
-def _solver_make_bot() -> Any:
-    try:
-        from ..bots import make_bot  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return make_bot
+class SolverPolicy:
+    """A fixed policy of the exact solver (``never``, ``ev``, ``threshold:T``) as a table.
 
+    These are the policies :func:`shipcaptaincrew.solver.turn_odds` and
+    :func:`~shipcaptaincrew.solver.equilibrium` answer for, so simulated and exact figures
+    can be compared like for like.
+    """
 
-def _solver_lookup() -> Any:
-    try:
-        from .. import solver
-    except ImportError:
-        return None
-    for name in ("optimal_action", "optimal_decision", "best_action"):
-        fn = getattr(solver, name, None)
-        if fn is not None:
-            return fn
-    return None
+    contextual = False
 
+    def __init__(self, rules: Rules, policy: str) -> None:
+        self.name = f"solver:{policy}"
+        self._rules = rules
+        self._policy = policy
 
-_ALIASES = {"easy": "random", "medium": "tip", "hard": "ev", "perfect": "optimal"}
+    def decide(
+        self, turn: TurnState, context: TableContext | None
+    ) -> tuple[tuple[Action, Fraction], ...]:
+        from ..solver import policy_action
+
+        return ((policy_action(self._rules, self._policy, turn), Fraction(1)),)
 
 
 def make_policy(spec: str, rules: Rules, players: int = 2) -> Policy:
-    """The policy of a bot specification (see :data:`BOT_SPECS`) under ``rules``.
+    """The table policy of a bot made by :func:`shipcaptaincrew.bots.make_bot`.
 
-    >>> make_policy("tip", Rules()).name
+    >>> make_policy("medium", Rules()).name
     'tip'
-    >>> make_policy("threshold:99", Rules())
-    Traceback (most recent call last):
-    ...
-    shipcaptaincrew.sim.policy.InvalidBotError: threshold:99: the threshold must be 0..13
+    >>> make_policy("optimal", Rules(), players=3).contextual
+    True
     """
-    from ..bots.base import ThresholdBot, TimidBot, TipBot
+    from ..bots import make_bot
 
-    text = spec.strip().lower()
-    base = _ALIASES.get(text, text)
-    m = _THRESHOLD.match(base)
-    if m:
-        t = int(m.group(1))
-        if not 0 <= t <= 13 + rules.same_roll_bonus:
-            raise InvalidBotError(f"{spec}: the threshold must be 0..{13 + rules.same_roll_bonus}")
-        return _BotPolicy(text, ThresholdBot(t))
-    if base == "random":
-        return _UniformPolicy(text)
-    if base == "timid":
-        return _BotPolicy(text, TimidBot())
-    if base == "tip":
-        return _BotPolicy(text, TipBot())
-    if base == "ev":
-        make_bot = _solver_make_bot()
-        if make_bot is not None:
-            return _BotPolicy(text, make_bot("ev"))
-        from .tables import ExpectedScoreBot
+    bot = make_bot(spec)
+    if bot.name == "random":
+        return _UniformPolicy(bot.name)
+    if bot.name == "optimal":
+        return _OptimalPolicy(bot.name, rules, players)
+    return _BotPolicy(bot.name, bot)
 
-        return _BotPolicy(text, ExpectedScoreBot(rules))
-    if base == "optimal":
-        lookup = _solver_lookup()
-        if lookup is None:
-            raise InvalidBotError(
-                f"{spec}: the optimal bot needs the exact solver's tables (shipcaptaincrew.solver)"
-            )
-        return _OptimalPolicy(text, rules, players, lookup)
-    raise InvalidBotError(
-        f"unknown bot {spec!r}; known: random, timid, tip, threshold:T, ev, optimal "
-        "(or easy, medium, hard, perfect)"
-    )
+
+def make_bot_object(spec: str, rules: Rules) -> Any:
+    """The :class:`~shipcaptaincrew.bots.Bot` itself (plain engine loop, sips to hand out)."""
+    from ..bots import make_bot
+
+    return make_bot(spec)

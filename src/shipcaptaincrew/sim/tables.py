@@ -21,7 +21,7 @@ Fraction(205, 1296)
 
 from __future__ import annotations
 
-import random
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,17 +33,21 @@ import numpy as np
 from ..actions import Action
 from ..engine import apply, chance_outcomes, dice_to_roll, initial_turn, legal_actions
 from ..rules import Rules
-from ..state import MatchState, TurnPhase, TurnState
+from ..state import TurnPhase, TurnState
 from .policy import Policy, TableContext
 
 __all__ = [
     "ExactTurnOdds",
-    "ExpectedScoreBot",
+    "TurnMoves",
     "TurnSample",
     "TurnTable",
     "build_table",
     "score_paths",
+    "turn_moves",
 ]
+
+#: Turns sampled together in one block (a few hundred kB of working arrays per step).
+BLOCK = 1 << 16
 
 #: A turn has at most three rolls (all sheets), so three chain steps finish every turn.
 ROLLS_PER_TURN = 3
@@ -57,7 +61,7 @@ class IllegalPolicyError(ValueError):
 class ExactTurnOdds:
     """Exact statistics of one turn under a policy, from the table itself (no sampling)."""
 
-    #: P(crew complete after roll 1, 2, 3).
+    #: P(the crew is completed on roll 1), on roll 2, on roll 3 (as the solver reports it).
     p_complete_by_roll: tuple[Fraction, ...]
     p_complete: Fraction
     #: Score -> probability (0 = no full crew).
@@ -84,8 +88,7 @@ class TurnSample:
         done = self.completed_on > 0
         out["p_complete"] = float(done.mean())
         out["p_complete_by_roll"] = [
-            float(((self.completed_on > 0) & (self.completed_on <= k)).mean())
-            for k in range(1, ROLLS_PER_TURN + 1)
+            float((self.completed_on == k).mean()) for k in range(1, ROLLS_PER_TURN + 1)
         ]
         values, counts = np.unique(self.scores, return_counts=True)
         out["distribution"] = {int(v): int(c) / n for v, c in zip(values, counts)}
@@ -109,7 +112,6 @@ class TurnTable:
         self.nodes = nodes
         self.rows = rows
         self.start = 0
-        n = len(nodes)
         self.done = np.array([t.phase is TurnPhase.DONE for t in nodes], dtype=bool)
         self.score = np.array([t.score for t in nodes], dtype=np.int16)
         self.complete = np.array([t.complete for t in nodes], dtype=bool)
@@ -133,22 +135,25 @@ class TurnTable:
             width = 2**bits
             starts[i] = len(thresholds)
             shifts[i] = bits
-            q = [p * width for _, p in row] + [Fraction(0)] * (width - len(row))
+            # Exact integer weights over a common denominator: q[j] / denom = p_j * width.
+            denom = math.lcm(*(p.denominator for _, p in row))
+            q = [p.numerator * (denom // p.denominator) * width for _, p in row]
+            q += [0] * (width - len(row))
             succ = [k for k, _ in row] + [row[0][0]] * (width - len(row))
             alias = list(succ)
-            small = [j for j in range(width) if q[j] < 1]
-            large = [j for j in range(width) if q[j] >= 1]
+            small = [j for j in range(width) if q[j] < denom]
+            large = [j for j in range(width) if q[j] >= denom]
             while small and large:
                 s_, l_ = small.pop(), large.pop()
                 alias[s_] = succ[l_]
-                q[l_] -= 1 - q[s_]
-                (small if q[l_] < 1 else large).append(l_)
-            for j in small + large:  # exactly 1 left over: the slot keeps its own successor
-                q[j] = Fraction(1)
+                q[l_] -= denom - q[s_]
+                (small if q[l_] < denom else large).append(l_)
+            for j in small + large:  # exactly one left over: the slot keeps its own successor
+                q[j] = denom
             for j in range(width):
-                if q[j] >= 1:
+                if q[j] >= denom:
                     alias[j] = succ[j]
-                thresholds.append(min(top - 1, int(q[j] * top)))
+                thresholds.append(min(top - 1, q[j] * top // denom))
                 pairs.extend((succ[j], alias[j]))
         self._starts = starts
         self._shifts = shifts
@@ -158,7 +163,7 @@ class TurnTable:
 
     def __repr__(self) -> str:
         return (f"<TurnTable {self.rules} policy={self.policy_name} context={self.context} "
-                f"nodes={len(self.nodes)} entries={len(self._succ)}>")
+                f"nodes={len(self.nodes)} slots={len(self._pairs) // 2}>")
 
     # -- exact ------------------------------------------------------------------------------
     def exact(self) -> ExactTurnOdds:
@@ -180,8 +185,8 @@ class TurnTable:
         for i, p in mass.items():
             dist[int(self.score[i])] += p
         expected = sum((s * p for s, p in dist.items()), Fraction(0))
-        return ExactTurnOdds(tuple(by_roll), by_roll[-1], dict(sorted(dist.items())),
-                             expected, dice)
+        on_roll = tuple(b - a for a, b in zip([Fraction(0), *by_roll], by_roll))
+        return ExactTurnOdds(on_roll, by_roll[-1], dict(sorted(dist.items())), expected, dice)
 
     # -- sampling ---------------------------------------------------------------------------
     def step(self, nodes: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -192,27 +197,47 @@ class TurnTable:
         result: np.ndarray = self._pairs[pick]
         return result
 
+    def first_step(self, words: np.ndarray) -> np.ndarray:
+        """The first roll of a batch: every turn starts at node 0, so no per-turn lookups."""
+        slot = int(self._starts[0]) + (words >> self._down[0]).astype(np.int64)
+        rest = words << self._shifts[0]
+        pick = 2 * slot + (rest >= self._thresholds[slot])
+        result: np.ndarray = self._pairs[pick]
+        return result
+
     def _words(self, rng: np.random.Generator, n: int) -> np.ndarray:
         words: np.ndarray = rng.bit_generator.random_raw(n)
         return words
 
     def sample_scores(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """Scores of ``n`` independent turns (one uniform per roll per turn)."""
-        x = np.zeros(n, dtype=np.int32)
-        for _ in range(ROLLS_PER_TURN):
-            x = self.step(x, self._words(rng, n))
-        result: np.ndarray = self.score[x]
-        return result
+        """Scores of ``n`` independent turns (one random word per roll per turn).
+
+        Works through the batch in blocks of :data:`BLOCK` turns so the working arrays stay
+        in the processor's cache; the draws for a given ``n`` are always the same.
+        """
+        out = np.empty(n, dtype=np.int16)
+        for a in range(0, n, BLOCK):
+            m = min(BLOCK, n - a)
+            x = self.first_step(self._words(rng, m))
+            for _ in range(ROLLS_PER_TURN - 1):
+                x = self.step(x, self._words(rng, m))
+            out[a : a + m] = self.score[x]
+        return out
 
     def sample(self, rng: np.random.Generator, n: int) -> TurnSample:
         """``n`` turns with their scores and the roll that completed each crew."""
-        x = np.zeros(n, dtype=np.int32)
+        scores = np.empty(n, dtype=np.int16)
         completed_on = np.zeros(n, dtype=np.int8)
-        for k in range(1, ROLLS_PER_TURN + 1):
-            x = self.step(x, self._words(rng, n))
-            newly = self.complete[x] & (completed_on == 0)
-            completed_on[newly] = k
-        return TurnSample(self.score[x], completed_on)
+        for a in range(0, n, BLOCK):
+            m = min(BLOCK, n - a)
+            done = completed_on[a : a + m]
+            x = self.first_step(self._words(rng, m))
+            done[self.complete[x]] = 1
+            for k in range(2, ROLLS_PER_TURN + 1):
+                x = self.step(x, self._words(rng, m))
+                done[self.complete[x] & (done == 0)] = k
+            scores[a : a + m] = self.score[x]
+        return TurnSample(scores, completed_on)
 
 
 def _check_policy(turn: TurnState, row: tuple[tuple[Action, Fraction], ...], name: str) -> None:
@@ -224,8 +249,53 @@ def _check_policy(turn: TurnState, row: tuple[tuple[Action, Fraction], ...], nam
         raise IllegalPolicyError(f"bot {name}: decision probabilities do not sum to 1")
 
 
+@dataclass(frozen=True)
+class TurnMoves:
+    """Every turn state reachable under some choices, with where each roll or choice leads.
+
+    Computed once per rule set from the engine (``chance_outcomes`` and ``apply``); outcomes
+    of a roll that lead to the same state are merged.  Building a policy's table is then a
+    pass over these dictionaries, with no engine call.
+    """
+
+    #: Roll node -> ((next state, probability), ...).
+    rolls: dict[TurnState, tuple[tuple[TurnState, Fraction], ...]]
+    #: Decision node -> {action: next state}.
+    choices: dict[TurnState, dict[Action, TurnState]]
+
+
+@lru_cache(maxsize=32)
+def turn_moves(rules: Rules) -> TurnMoves:
+    """The engine's turn, enumerated (see :class:`TurnMoves`)."""
+    rolls: dict[TurnState, tuple[tuple[TurnState, Fraction], ...]] = {}
+    choices: dict[TurnState, dict[Action, TurnState]] = {}
+    start = initial_turn(rules)
+    seen = {start}
+    stack = [start]
+    while stack:
+        t = stack.pop()
+        nexts: list[TurnState]
+        if t.phase is TurnPhase.DONE:
+            continue
+        if t.phase is TurnPhase.ROLL:
+            acc: dict[TurnState, Fraction] = defaultdict(Fraction)
+            for roll, p in chance_outcomes(t):
+                acc[apply(t, roll)] += p
+            rolls[t] = tuple(acc.items())
+            nexts = list(acc)
+        else:
+            choices[t] = {a: apply(t, a) for a in legal_actions(t)}
+            nexts = list(choices[t].values())
+        for nxt in nexts:
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return TurnMoves(rolls, choices)
+
+
 def build_table(rules: Rules, policy: Policy, context: TableContext | None = None) -> TurnTable:
-    """Enumerate a turn with the engine and fold the policy's decisions into a chain."""
+    """Fold the policy's decisions into the engine's enumerated turn: a chain to sample."""
+    moves = turn_moves(rules)
     resolved: dict[TurnState, dict[TurnState, Fraction]] = {}
 
     def resolve(t: TurnState) -> dict[TurnState, Fraction]:
@@ -238,7 +308,7 @@ def build_table(rules: Rules, policy: Policy, context: TableContext | None = Non
         _check_policy(t, row, policy.name)
         out: dict[TurnState, Fraction] = defaultdict(Fraction)
         for action, p in row:
-            for nxt, q in resolve(apply(t, action)).items():
+            for nxt, q in resolve(moves.choices[t][action]).items():
                 out[nxt] += p * q
         resolved[t] = dict(out)
         return resolved[t]
@@ -255,8 +325,8 @@ def build_table(rules: Rules, policy: Policy, context: TableContext | None = Non
             rows.append([(index[t], Fraction(1))])
             continue
         acc: dict[TurnState, Fraction] = defaultdict(Fraction)
-        for roll, p in chance_outcomes(t):
-            for nxt, q in resolve(apply(t, roll)).items():
+        for after, p in moves.rolls[t]:
+            for nxt, q in resolve(after).items():
                 acc[nxt] += p * q
         row = []
         for nxt, p in acc.items():
@@ -294,35 +364,3 @@ def score_paths(rules: Rules) -> dict[int, tuple[Action, ...]]:
                     nxt_frontier.append((nxt, (*path, a)))
         frontier = nxt_frontier
     return dict(sorted(paths.items()))
-
-
-class ExpectedScoreBot:
-    """Maximises the turn's expected score, valued through the engine (``ev`` fallback).
-
-    Used only until the exact solver provides ``make_bot("ev")``; values come from
-    ``chance_outcomes`` and ``apply`` alone.  On equal values it keeps the first legal action
-    (standing before rerolling).
-    """
-
-    name = "ev"
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-
-    def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
-        """The legal action with the highest expected final score."""
-        turn = state if isinstance(state, TurnState) else state.turn
-        if turn is None:
-            acts = legal_actions(state)
-            return rng.choice(acts)
-        acts = legal_actions(turn)
-        return max(acts, key=lambda a: (_value(apply(turn, a)), -acts.index(a)))
-
-
-@lru_cache(maxsize=200_000)
-def _value(t: TurnState) -> Fraction:
-    if t.phase is TurnPhase.DONE:
-        return Fraction(t.score)
-    if t.phase is TurnPhase.ROLL:
-        return sum((p * _value(apply(t, r)) for r, p in chance_outcomes(t)), Fraction(0))
-    return max(_value(apply(t, a)) for a in legal_actions(t))

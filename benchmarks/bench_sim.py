@@ -1,0 +1,121 @@
+"""Benchmark of the vectorised simulator (issue 6).  Prints figures; asserts nothing.
+
+Measured in one run, so the ratios compare like with like on this machine:
+
+* turns per second of the vectorised sampler against a plain Python loop over the engine
+  (``sample_chance`` + ``apply`` + the bot's ``choose`` for every roll; target >= 100x);
+* against the bare cost of drawing the same number of dice with NumPy
+  (``Generator.integers(1, 7, int8)`` for E[dice per turn] x turns; target <= 3x that floor);
+* memory: ``--turns`` turns (default 10**8) in chunks of 10**6, peak RSS (target < 1 GiB);
+* matches per second of whole matches for a few formats (the engine plays every round).
+
+Run:  .venv/bin/python benchmarks/bench_sim.py [--turns 100000000] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+import numpy as np
+
+from shipcaptaincrew.rules import find_rules
+from shipcaptaincrew.sim.match import MatchRunner
+from shipcaptaincrew.sim.policy import make_policy
+from shipcaptaincrew.sim.reference import engine_turns
+from shipcaptaincrew.sim.run import simulate_turns
+from shipcaptaincrew.sim.tables import build_table
+
+
+def best_of(repeat: int, fn: object) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def turns_section(quick: bool) -> None:
+    print("== turns per second (one core) ==")
+    n_vec = 1_000_000
+    n_py = 5_000 if quick else 20_000
+    for preset, changes, bot in [
+        ("classic", {}, "tip"),
+        ("classic", {}, "ev"),
+        ("ship-captain-crew", {"wild_captain": True}, "tip"),
+        ("classic", {"half_cargo": True, "wild_captain": True}, "random"),
+    ]:
+        rules = find_rules(preset).replace(**changes)
+        table = build_table(rules, make_policy(bot, rules))
+        dice = float(table.exact().expected_dice)
+        rng = np.random.default_rng(1)
+        table.sample_scores(rng, 10_000)  # warm up
+        t_vec = best_of(3, lambda t=table, g=rng: t.sample_scores(g, n_vec))
+        t_full = best_of(3, lambda t=table, g=rng: t.sample(g, n_vec))
+        n_dice = round(dice * n_vec)
+        t_floor = best_of(3, lambda g=rng, k=n_dice: g.integers(1, 7, size=k, dtype=np.int8))
+        t0 = time.perf_counter()
+        engine_turns(rules, bot, n_py, seed=1)
+        t_py = (time.perf_counter() - t0) / n_py * n_vec
+        print(f"{rules!s:45} {bot:7} E[dice]={dice:5.2f}  vectorised {n_vec / t_vec / 1e6:6.1f} M"
+              f" turns/s (with completion stats {n_vec / t_full / 1e6:5.1f} M)  engine loop "
+              f"{n_vec / t_py / 1e3:6.1f} k turns/s  speed-up x{t_py / t_vec:7.0f}  "
+              f"vs dice floor x{t_vec / t_floor:4.2f}")
+
+
+def memory_section(turns: int) -> None:
+    print(f"== memory: {turns:,} turns with simulate_turns (chunks of 1,000,000) ==")
+    rules = find_rules("classic")
+    exact = float(build_table(rules, make_policy("tip", rules)).exact().expected_score)
+    before = peak_rss_mib()
+    t0 = time.perf_counter()
+    out = simulate_turns(rules, "tip", turns, seed=2026)
+    dt = time.perf_counter() - t0
+    print(f"{turns:,} turns in {dt:.1f} s ({turns / dt / 1e6:.1f} M turns/s, with completion "
+          f"stats); mean score {out['expected_score']:.5f} +- {out['expected_score_se']:.5f} "
+          f"(exact {exact:.5f}); peak RSS {peak_rss_mib():.0f} MiB (before {before:.0f} MiB; "
+          "target < 1024 MiB)")
+
+
+def matches_section(quick: bool) -> None:
+    print("== whole matches per second (one core, engine plays every round) ==")
+    n = 500 if quick else 2_000
+    for preset, fmt, bots in [
+        ("classic", None, ["tip", "ev"]),
+        ("classic", None, ["tip", "ev", "timid", "optimal"]),
+        ("ship-captain-crew", None, ["tip", "ev", "timid"]),
+        ("skip-kaptein-mannskap", None, ["tip", "ev", "timid"]),
+        ("classic", "rounds:5", ["tip", "ev", "timid"]),
+        ("classic", "tournament", ["tip"] * 6),
+    ]:
+        rules = find_rules(preset)
+        if fmt:
+            rules = rules.replace(format=fmt)
+        runner = MatchRunner(rules, bots, np.random.default_rng(3))
+        runner.run(50)  # build the tables first
+        t0 = time.perf_counter()
+        out = runner.run(n)
+        dt = time.perf_counter() - t0
+        print(f"{rules!s:45} {','.join(bots):26} {n / dt:8.0f} matches/s "
+              f"({out['rounds'].mean():.2f} rounds/match)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=100_000_000,
+                        help="turns for the memory check (default 10**8)")
+    parser.add_argument("--quick", action="store_true", help="smaller samples")
+    args = parser.parse_args()
+    turns_section(args.quick)
+    matches_section(args.quick)
+    memory_section(args.turns)
+
+
+if __name__ == "__main__":
+    main()

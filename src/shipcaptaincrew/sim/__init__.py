@@ -1,0 +1,29 @@
+"""Simulation at scale: vectorised turns from engine-derived tables, matches, sweeps.
+
+* :mod:`.tables` -- a turn's Markov chain under a bot, derived from the engine, sampled in bulk;
+* :mod:`.match` -- whole matches played by the engine, fed with sampled turn scores;
+* :mod:`.run` -- chunks with independent seeded streams, on workers or a Dask cluster;
+* :mod:`.sweep` -- a grid of rule sets x bots x player counts as one tidy table;
+* :mod:`.reference` -- the plain engine loop the vectorised simulator is checked against.
+"""
+
+from __future__ import annotations
+
+from .policy import TableContext, make_policy
+from .run import CHUNK, Backend, SimulationResult, simulate, simulate_turns, wilson
+from .tables import ExactTurnOdds, TurnSample, TurnTable, build_table
+
+__all__ = [
+    "CHUNK",
+    "Backend",
+    "ExactTurnOdds",
+    "SimulationResult",
+    "TableContext",
+    "TurnSample",
+    "TurnTable",
+    "build_table",
+    "make_policy",
+    "simulate",
+    "simulate_turns",
+    "wilson",
+]

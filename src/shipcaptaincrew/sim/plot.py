@@ -1,0 +1,97 @@
+"""Plots of a simulation: win rates with their 95% intervals, and turn-score distributions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .run import SimulationResult
+
+__all__ = ["plot_result", "plot_sweep", "write_table"]
+
+
+def plot_result(result: SimulationResult, path: str | Path) -> None:
+    """Two panels: win rate per seat (with Wilson 95% intervals) and each bot's score histogram."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    summary = result.summary()
+    seats = summary["seats"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    labels = [f"{s['seat']}: {s['bot']}" for s in seats]
+    rates = np.array([s["win_rate"] for s in seats])
+    lo = rates - np.array([s["ci95"][0] for s in seats])
+    hi = np.array([s["ci95"][1] for s in seats]) - rates
+    ax1.bar(labels, rates, yerr=[lo, hi], capsize=4, color="tab:blue")
+    ax1.axhline(1 / len(seats), color="grey", ls="--", lw=1, label="fair share")
+    ax1.set_ylabel("match win rate")
+    ax1.set_title(f"Win rate per seat ({summary['matches']} matches, 95% CI)")
+    ax1.tick_params(axis="x", rotation=30)
+    ax1.legend()
+    scores = np.arange(result.hist.shape[1])
+    width = 0.8 / max(1, len(summary["bots"]))
+    for k, (bot, info) in enumerate(summary["bots"].items()):
+        counts = result.hist[info["seats"]].sum(axis=0)
+        total = counts.sum()
+        share = counts / total if total else counts
+        ax2.bar(scores + (k - (len(summary["bots"]) - 1) / 2) * width, share, width, label=bot)
+    ax2.set_xlabel("turn score (0 = no full crew)")
+    ax2.set_ylabel("share of turns")
+    ax2.set_title("Turn score distribution per bot")
+    ax2.set_xticks(scores)
+    ax2.legend()
+    fig.suptitle(summary["rules"], fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_table(frame: Any, path: str | Path) -> None:
+    """Write a DataFrame as CSV, JSON (records) or Parquet, chosen by the file's suffix."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".csv":
+        frame.to_csv(p, index=False)
+    elif suffix == ".json":
+        frame.to_json(p, orient="records", indent=1)
+    elif suffix == ".parquet":
+        frame.to_parquet(p, index=False)
+    else:
+        raise ValueError(f"--out {path}: the file must end in .csv, .json or .parquet")
+
+
+def plot_sweep(frame: Any, path: str | Path) -> None:
+    """Seat-0 win rate of each tested bot against the player count, one panel per rule set.
+
+    The dashed line is the fair share 1/n; error bars are Wilson 95% intervals.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    hero = frame[frame["seat"] == 0]
+    rule_sets = list(dict.fromkeys(hero["rules"]))
+    fig, axes = plt.subplots(1, len(rule_sets), figsize=(5.2 * len(rule_sets), 4.2),
+                             squeeze=False, sharey=True)
+    for ax, rules in zip(axes[0], rule_sets):
+        part = hero[hero["rules"] == rules]
+        for bot in dict.fromkeys(part["bot"]):
+            rows = part[part["bot"] == bot].sort_values("players")
+            err = [rows["win_rate"] - rows["ci95_low"], rows["ci95_high"] - rows["win_rate"]]
+            ax.errorbar(rows["players"], rows["win_rate"], yerr=err, marker="o", capsize=3,
+                        label=f"{bot} (field: {rows['field'].iloc[0]})")
+        counts = sorted(set(part["players"]))
+        ax.plot(counts, [1 / n for n in counts], "k--", lw=1, label="fair share 1/n")
+        ax.set_title(rules, fontsize=9)
+        ax.set_xlabel("players")
+        ax.set_xticks(counts)
+    axes[0][0].set_ylabel("win rate at seat 0")
+    axes[0][-1].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,129 @@
+"""The command-line contract of issue 6: ``scc simulate`` and ``scc sweep``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from shipcaptaincrew.cli.app import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_simulate_json_contract() -> None:
+    code, out, _ = run("simulate", "--players", "tip,timid,tip", "--matches", "600",
+                       "--seed", "4", "--json")
+    assert code == 0
+    d = json.loads(out)  # exactly one JSON object on stdout
+    assert d["matches"] == 600
+    assert set(d["bots"]) == {"tip", "timid"}
+    for b in d["bots"].values():
+        assert {"win_rate", "ci95", "mean_score"} <= set(b)
+        lo, hi = b["ci95"]
+        assert 0 <= lo <= b["win_rate"] <= hi <= 1
+    assert [s["seat"] for s in d["seats"]] == [0, 1, 2]
+    assert [s["bot"] for s in d["seats"]] == ["tip", "timid", "tip"]
+    assert sum(s["wins"] for s in d["seats"]) == 600
+
+
+def test_simulate_same_seed_same_json_and_workers() -> None:
+    args = ("simulate", "-p", "ev,tip", "-n", "700", "--seed", "8", "--json",
+            "--rules", "ship-captain-crew", "--stakes", "pot+last_drinks")
+    a = json.loads(run(*args)[1])
+    b = json.loads(run(*args, "--workers", "2")[1])
+    assert a == b
+    assert a["rules"] == "ship-captain-crew(drinking=last_drinks)"
+    # last_drinks: the loser of every round drinks; chips are conserved between the two seats.
+    assert a["bots"]["ev"]["sips_per_match"] + a["bots"]["tip"]["sips_per_match"] >= 1
+    assert abs(a["bots"]["ev"]["chips_per_match"] + a["bots"]["tip"]["chips_per_match"]) < 1e-9
+
+
+def test_format_and_stakes_map_onto_rules() -> None:
+    d = json.loads(run("simulate", "-p", "tip,tip,tip", "-n", "50", "--seed", "1",
+                       "--format", "tournament", "--stakes", "points+drinks+failed_double",
+                       "--json")[1])
+    assert d["rules"] == ("classic(drinking=all_but_winner,failed_double=true,"
+                          "format=tournament)")
+    assert d["mean_rounds"] >= 3
+
+
+def test_out_and_plot_files(tmp_path: Path) -> None:
+    import pandas as pd
+
+    csv, parquet, png = tmp_path / "m.csv", tmp_path / "m.parquet", tmp_path / "p.png"
+    code, _, _ = run("simulate", "-p", "tip,timid", "-n", "120", "--seed", "2", "--json",
+                     "--out", str(csv), "--plot", str(png))
+    assert code == 0
+    frame = pd.read_csv(csv)
+    assert len(frame) == 240 and frame.groupby("match")["won"].sum().eq(1).all()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert run("simulate", "-p", "tip,timid", "-n", "120", "--seed", "2", "--json",
+               "--out", str(parquet))[0] == 0
+    assert pd.read_parquet(parquet).equals(frame)
+
+
+def test_sweep_writes_one_tidy_table(tmp_path: Path) -> None:
+    import pandas as pd
+
+    out = tmp_path / "sweep.csv"
+    code, stdout, _ = run("sweep", "--bots", "tip,timid", "--players", "2,3", "-n", "100",
+                          "--rules", "classic", "--rules", "ship-captain-crew(wild_captain=true)",
+                          "--out", str(out), "--json")
+    assert code == 0
+    frame = pd.read_csv(out)
+    # 2 rule sets x 2 bots x (2 + 3 seats) rows.
+    assert len(frame) == 2 * 2 * 5 == len(json.loads(stdout)["rows"])
+    assert set(frame["rules"]) == {"classic", "ship-captain-crew(wild_captain=true)"}
+    cell = frame[(frame.rules == "classic") & (frame.players == 3) & (frame.bot == "tip")]
+    assert cell["win_rate"].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["-p", "tip,grandmaster", "-n", "10"], "grandmaster"),
+        (["-p", "tip", "-n", "10"], "2..8"),
+        (["-p", "tip,tip", "-n", "0"], "--matches"),
+        (["-p", "tip,tip", "-n", "10", "--format", "best_of:3"], "format"),
+        (["-p", "tip,tip", "-n", "10", "--stakes", "beer"], "beer"),
+        (["-p", "tip,tip", "-n", "10", "--format", "tournament"], "3 players"),
+        (["-p", "tip,tip", "-n", "10", "--workers", "0"], "--workers"),
+        (["-p", "tip,tip", "-n", "10", "--workers", "2", "--dask", "local"], "either"),
+        (["-p", "tip,tip", "-n", "10", "--out", "x.xlsx"], ".csv"),
+        (["-p", "tip,tip", "-n", "10", "--rules", "yahtzee"], "yahtzee"),
+        (["-p", "tip,tip", "-n", "10", "--seed", "-1"], "--seed"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
+    code, out, err = run("simulate", *args)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], err
+
+
+def test_sweep_bad_input_exits_2() -> None:
+    code, _, err = run("sweep", "--bots", "tip", "--players", "two", "-n", "5")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--players" in err
+
+
+def test_real_process_keeps_stdout_clean() -> None:
+    """Through the installed entry point: stdout is one JSON object, errors one line."""
+    cmd = [sys.executable, "-m", "shipcaptaincrew", "simulate", "-p", "tip,ev", "-n", "200",
+           "--seed", "3", "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["matches"] == 200
+    bad = subprocess.run([*cmd[:4], "-p", "tip,nobody", "-n", "5"], capture_output=True,
+                         text=True, timeout=120)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
