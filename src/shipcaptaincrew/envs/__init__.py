@@ -1,0 +1,24 @@
+"""Learning environments over the engine: Gymnasium, PettingZoo and OpenSpiel adapters.
+
+Importing this package registers the Gymnasium environment ``ShipCaptainCrew-v0``.  The
+PettingZoo environment lives in :mod:`.pettingzoo_env` (``shipcaptaincrew_v0``) and the
+OpenSpiel game in :mod:`.openspiel_game` (registered as ``python_ship_captain_crew`` when that
+module is imported).  All need the ``rl`` extra: ``pip install shipcaptaincrew[rl]``.
+
+The adapters translate and nothing more: legal actions, chance outcomes, scores and winners
+all come from :mod:`shipcaptaincrew.engine`.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from .encoding import NUM_ACTIONS, NUM_CHANCE_OUTCOMES
+
+__all__ = ["GYM_ID", "NUM_ACTIONS", "NUM_CHANCE_OUTCOMES"]
+
+#: The Gymnasium id of the single-agent environment.
+GYM_ID = "ShipCaptainCrew-v0"
+
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="shipcaptaincrew.envs.gym_env:ShipCaptainCrewEnv")

@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 
 from ..actions import Action
-from ..bots import Bot, RandomBot, ThresholdBot, TimidBot, TipBot
+from ..bots import Bot, make_bot
 from ..engine import (
     CHANCE,
     TERMINAL,
+    IllegalActionError,
     apply,
     current_player,
     initial_state,
@@ -32,7 +33,7 @@ from ..engine import (
     sample_chance,
     seat_to_act,
 )
-from ..rules import MatchFormat, Rules, Stakes, Starter, find_rules
+from ..rules import Drinking, MatchFormat, Rules, Stakes, Starter, find_rules
 from ..state import MatchState, Phase, TurnPhase
 from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
 
@@ -40,6 +41,7 @@ __all__ = [
     "REWARDS",
     "advance",
     "check_action",
+    "check_reward",
     "is_turn_start",
     "make_rules",
     "new_match",
@@ -58,7 +60,7 @@ REWARDS = ("win", "pot", "sips")
 def make_rules(rules: Rules | str, match: bool) -> Rules:
     """A rule set from a value or its text; one round (format single) unless ``match``."""
     if isinstance(rules, str):
-        rules = find_rules(rules) if "(" not in rules else Rules.from_str(rules)
+        rules = find_rules(rules)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value or its text, got {type(rules).__name__}")
     if not match and rules.format.kind != "single":
@@ -72,7 +74,7 @@ def check_reward(reward: str, rules: Rules) -> str:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     if reward == "pot" and rules.stakes is not Stakes.POT:
         raise ValueError("reward='pot' needs a rule set with stakes=pot")
-    if reward == "sips" and rules.drinking.value == "none":
+    if reward == "sips" and rules.drinking is Drinking.NONE:
         raise ValueError("reward='sips' needs a rule set with a drinking mode")
     return reward
 
@@ -85,30 +87,13 @@ def new_match(rules: Rules, players: int, starter: int | None) -> MatchState:
 
 
 def resolve_bot(spec: Bot | str) -> Bot:
-    """A bot from a :class:`~shipcaptaincrew.bots.Bot` or a spec such as ``"tip"``.
-
-    Specs go to ``shipcaptaincrew.bots.make_bot`` when the package has it (``optimal`` and
-    the solver-backed bots live there); the heuristic bots are found without it.
-    """
-    if not isinstance(spec, str):
-        if not hasattr(spec, "choose"):
-            raise TypeError(f"a bot needs a choose(state, rng) method, got {spec!r}")
-        return spec
-    from .. import bots
-
-    make_bot = getattr(bots, "make_bot", None)
-    if make_bot is not None:
-        made: Bot = make_bot(spec)
-        return made
-    simple: dict[str, type[Bot]] = {"random": RandomBot, "timid": TimidBot, "tip": TipBot}
-    if spec in simple:
-        return simple[spec]()
-    if spec.startswith("threshold:") and spec[len("threshold:") :].isdigit():
-        return ThresholdBot(int(spec[len("threshold:") :]))
-    raise ValueError(
-        f"unknown bot {spec!r}: use random, timid, tip or threshold:T "
-        "(shipcaptaincrew.bots.make_bot is not available for other specs)"
-    )
+    """A bot from a :class:`~shipcaptaincrew.bots.Bot` or a spec for
+    :func:`~shipcaptaincrew.bots.make_bot` (``"tip"``, ``"threshold:8"``, ``"optimal"``, ...)."""
+    if isinstance(spec, str):
+        return make_bot(spec)
+    if not hasattr(spec, "choose"):
+        raise TypeError(f"a bot needs a choose(state, rng) method, got {spec!r}")
+    return spec
 
 
 def is_turn_start(state: MatchState, seat: int) -> bool:
@@ -164,8 +149,6 @@ def check_action(state: MatchState, seat: int, index: Any) -> Action | None:
     action = index_action(state, index)
     legal = legal_actions(state)
     if action is None or action not in legal:
-        from ..engine import IllegalActionError
-
         what = "nothing here" if action is None else str(action)
         choices = ", ".join(f"{action_index(state, a)}={a}" for a in legal)
         raise IllegalActionError(f"action id {index} ({what}) is not legal now; legal: {choices}")
@@ -219,7 +202,7 @@ def render_text(state: MatchState, seat: int | None = None) -> str:
         if s == seat_to_act(state):
             marks.append("at the table")
         money = f"  chips {state.chips[s]}" if rules.stakes is Stakes.POT else ""
-        drink = f"  sips {state.sips[s]}" if rules.drinking.value != "none" else ""
+        drink = f"  sips {state.sips[s]}" if rules.drinking is not Drinking.NONE else ""
         lines.append(
             f"  seat {s}: total {state.totals[s]}{money}{drink}"
             + (f"  ({', '.join(marks)})" if marks else "")

@@ -1,0 +1,223 @@
+"""OpenSpiel game ``python_ship_captain_crew`` over the engine, registered on import.
+
+Parameters: ``players`` (2..8) and ``rules``, the canonical rules text (for example
+``"classic(half_cargo=true)"``); the match format of the rules is played in full.
+
+Chance is explicit: at a chance node the outcomes and their exact probabilities are the
+engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
+:data:`~shipcaptaincrew.envs.encoding.CHANCE_OUTCOMES` (the 461 sorted rolls of 1 to 5 dice).
+Decisions are the engine's :func:`~shipcaptaincrew.engine.legal_actions` under the ids of
+:mod:`~shipcaptaincrew.envs.encoding`.  Returns are 1 for the match winner and 0 for the others
+(a constant-sum game).  The game has perfect information; observation strings and tensors
+show the whole table.
+
+>>> import pyspiel
+>>> import shipcaptaincrew.envs.openspiel_game
+>>> game = pyspiel.load_game("python_ship_captain_crew", {"players": 3, "rules": "classic"})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())     # the starter roll-off: one die
+(True, 6)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..actions import Roll
+from ..engine import (
+    CHANCE,
+    TERMINAL,
+    apply,
+    chance_outcomes,
+    current_player,
+    legal_actions,
+    returns,
+)
+from ..rules import Rules, find_rules
+from ..state import MatchState
+from .common import new_match, render_text
+from .encoding import (
+    CHANCE_OUTCOMES,
+    NUM_ACTIONS,
+    NUM_CHANCE_OUTCOMES,
+    action_index,
+    action_label,
+    chance_index,
+    flat_bounds,
+    flat_observation,
+    index_action,
+)
+
+__all__ = ["GAME_NAME", "ShipCaptainCrewGame", "ShipCaptainCrewState", "load"]
+
+GAME_NAME = "python_ship_captain_crew"
+
+#: A bound OpenSpiel asks for.  Ties and all-fail replays can in principle go on forever, so
+#: no true bound exists; a round takes about 8 moves per player, and this allows for long
+#: matches (first_to:50 with 8 players) with room to spare.
+_MAX_GAME_LENGTH = 100_000
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Ship, Captain and Crew (shipcaptaincrew engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "rules": "classic"},
+)
+
+
+def to_game_string(rules_text: str) -> str:
+    """The canonical rules text spelt for an OpenSpiel game string.
+
+    OpenSpiel's game strings reserve ``(``, ``)``, ``,`` and ``=`` (``game(a=1,b=2)``), so
+    inside one the options are written ``classic[half_cargo:true;cargo_rerolls:1]``.
+
+    >>> to_game_string("classic(half_cargo=true,format=rounds:3)")
+    'classic[half_cargo:true;format:rounds:3]'
+    >>> from_game_string(_)
+    'classic(half_cargo=true,format=rounds:3)'
+    """
+    name, _, inner = rules_text.partition("(")
+    if not inner:
+        return name
+    items = [item.replace("=", ":", 1) for item in inner.rstrip(")").split(",")]
+    return f"{name}[{';'.join(items)}]"
+
+
+def from_game_string(text: str) -> str:
+    """The canonical rules text from either spelling (see :func:`to_game_string`)."""
+    name, _, inner = text.partition("[")
+    if not inner:
+        return text
+    items = [item.replace(":", "=", 1) for item in inner.rstrip("]").split(";")]
+    return f"{name}({','.join(items)})"
+
+
+class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
+    """The game for one player count and rule set."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2))
+        if not 2 <= players <= 8:
+            raise ValueError(f"players must be 2..8 (001), got {players}")
+        self.rules = find_rules(from_game_string(str(params.get("rules", "classic"))))
+        self.players = players
+        new_match(self.rules, players, None)  # raises a clear error for a bad set-up
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_CHANCE_OUTCOMES,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=_MAX_GAME_LENGTH,
+        )
+        super().__init__(
+            _GAME_TYPE, info, {"players": players, "rules": to_game_string(str(self.rules))}
+        )
+
+    def new_initial_state(self) -> ShipCaptainCrewState:
+        """A new match: the roll-off (or the chosen starter's first roll)."""
+        return ShipCaptainCrewState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ShipCaptainCrewObserver:
+        """The whole table, as text and as a tensor (perfect information)."""
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        return ShipCaptainCrewObserver(self.players)
+
+
+class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
+    """A wrapper around the engine's frozen :class:`~shipcaptaincrew.state.MatchState`."""
+
+    def __init__(self, game: ShipCaptainCrewGame) -> None:
+        super().__init__(game)
+        self.match: MatchState = new_match(game.rules, game.players, None)
+
+    def current_player(self) -> int:
+        """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
+        player = current_player(self.match)
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(action_index(self.match, a) for a in legal_actions(self.match))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The engine's exact outcomes, as (id, probability) sorted by id."""
+        return sorted(
+            (chance_index(roll.faces), float(p)) for roll, p in chance_outcomes(self.match)
+        )
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():
+            self.match = apply(self.match, Roll(CHANCE_OUTCOMES[action]))
+            return
+        chosen = index_action(self.match, action)
+        if chosen is None or chosen not in legal_actions(self.match):
+            raise ValueError(f"action id {action} is not legal in this state")
+        self.match = apply(self.match, chosen)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return "roll:" + "".join(map(str, CHANCE_OUTCOMES[action]))
+        return action_label(self.match, action)
+
+    def is_terminal(self) -> bool:
+        """The match is over."""
+        return self.match.is_over
+
+    def returns(self) -> list[float]:
+        """1 for the winner, 0 for the others (all 0 before the end)."""
+        return list(returns(self.match))
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """Perfect information: the history of actions identifies the state."""
+        return " ".join(map(str, self.history()))
+
+    def __str__(self) -> str:
+        return render_text(self.match)
+
+
+class ShipCaptainCrewObserver:
+    """The table from one seat, as :func:`~.encoding.flat_observation` (a PyObserver)."""
+
+    def __init__(self, players: int) -> None:
+        low, _ = flat_bounds(players)
+        self.tensor = np.zeros(len(low), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
+        """Fill :attr:`tensor` for ``player``."""
+        self.tensor[:] = flat_observation(state.match, player)
+
+    def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
+        """The table as text, for ``player``."""
+        return f"seat {player}\n" + render_text(state.match)
+
+
+def load(players: int = 2, rules: Rules | str = "classic") -> pyspiel.Game:
+    """``pyspiel.load_game`` with the rules given as a value or text."""
+    text = str(rules) if isinstance(rules, Rules) else str(Rules.from_str(rules))
+    return pyspiel.load_game(GAME_NAME, {"players": players, "rules": text})
+
+
+pyspiel.register_game(_GAME_TYPE, ShipCaptainCrewGame)

@@ -1,0 +1,211 @@
+"""PettingZoo AEC environment ``shipcaptaincrew_v0``: 2-8 agents at one table.
+
+Follows the classic environments (``tictactoe_v3``, ``connect_four_v3``): :func:`env` wraps
+:class:`raw_env` in ``TerminateIllegalWrapper`` (an illegal action ends the game with reward
+-1 for the offender), ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; each
+observation is ``{"observation": int64 vector, "action_mask": int8 vector}`` with the action
+ids of :mod:`~shipcaptaincrew.envs.encoding`.
+
+``agent_selection`` is the agent with a stop: a decision, or the start of its turn (where
+every id rolls its dice and the mask is all ones).  Dice are rolled inside ``step`` from the
+generator seeded by ``reset(seed=...)``.  Rewards come at the end: 1 to the match winner
+(``reward="pot"``: chips won or lost; ``reward="sips"``: minus the sips drunk).
+
+>>> from shipcaptaincrew.envs.pettingzoo_env import env
+>>> e = env(players=3, rules="classic")
+>>> e.reset(seed=1)
+>>> e.agents
+['player_0', 'player_1', 'player_2']
+>>> sorted(e.observe(e.agent_selection))
+['action_mask', 'observation']
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import apply, sample_chance
+from ..rules import Rules
+from ..state import MatchState
+from .common import (
+    advance,
+    check_action,
+    check_reward,
+    make_rules,
+    new_match,
+    render_text,
+    reward_of,
+    stop_mask,
+    stopped_seat,
+)
+from .encoding import NUM_ACTIONS, flat_bounds, flat_observation
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with the classic environments' standard wrappers."""
+    aec: AECEnv = raw_env(**kwargs)
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    aec = wrappers.OrderEnforcingWrapper(aec)
+    return aec
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
+    """Every seat is an agent ``player_<seat>``.
+
+    :param players: 2..8 seats (001).
+    :param rules: a :class:`~shipcaptaincrew.rules.Rules` or its text.
+    :param match: play the rule set's match format instead of one round.
+    :param reward: ``win``, ``pot`` (stakes=pot) or ``sips`` (a drinking rule set).
+    :param starter: the first seat under starter=chosen (default 0).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "shipcaptaincrew_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        rules: Rules | str = "classic",
+        match: bool = False,
+        reward: str = "win",
+        starter: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode)
+        super().__init__()
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+            raise ValueError(f"players must be 2..8 (001), got {players!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.rules = make_rules(rules, match)
+        self.players = players
+        self.reward_kind = check_reward(reward, self.rules)
+        self.starter = starter
+        self.render_mode = render_mode
+        new_match(self.rules, players, starter)  # validate the set-up now
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.agents = self.possible_agents[:]
+        low, high = flat_bounds(players)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    np.array(low, dtype=np.int64), np.array(high, dtype=np.int64), dtype=np.int64
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._state: MatchState | None = None
+        self._start: MatchState | None = None
+        self._rng = random.Random(0)
+        self._all_seats = frozenset(range(players))
+
+    # -- spaces and observations ------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Dict`` space for every agent."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(30)``: the action ids."""
+        return self.action_spaces[agent]
+
+    @property
+    def state_value(self) -> MatchState:
+        """The engine's match state (frozen)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The table from ``agent``'s seat, and its mask (zeros unless it is to act)."""
+        state = self.state_value
+        seat = self._seat(agent)
+        mask = (
+            stop_mask(state, seat)
+            if agent == self.agent_selection and not state.is_over
+            else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        )
+        return {
+            "observation": np.array(flat_observation(state, seat), dtype=np.int64),
+            "action_mask": mask,
+        }
+
+    # -- the AEC API ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new round (or match); dice roll up to the first agent's stop."""
+        if seed is not None or self._state is None:
+            self._rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        start = new_match(self.rules, self.players, self.starter)
+        self._start = start
+        self._state = advance(start, self._rng, self._all_seats, {})
+        self._select()
+
+    def _select(self) -> None:
+        state = self.state_value
+        if state.is_over:
+            assert self._start is not None
+            for agent in self.agents:
+                seat = self._seat(agent)
+                self.rewards[agent] = reward_of(state, seat, self.reward_kind, self._start)
+                self.terminations[agent] = True
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+            return
+        at = stopped_seat(state, self._all_seats)
+        assert at is not None
+        self.agent_selection = self.possible_agents[at]
+
+    def step(self, action: Any) -> None:
+        """The selected agent acts; the dice roll on to the next stop."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state_value
+        seat = self._seat(agent)
+        chosen = check_action(state, seat, action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if chosen is None:
+            state = apply(state, sample_chance(state, self._rng))
+        else:
+            state = apply(state, chosen)
+        self._state = advance(state, self._rng, self._all_seats, {})
+        self._select()
+
+    def render(self) -> str | None:
+        """The table as text from the selected agent's seat."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() was called without render_mode='ansi'")
+            return None
+        seat = None if self.state_value.is_over else self._seat(self.agent_selection)
+        return render_text(self.state_value, seat)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,101 @@
+"""The OpenSpiel game ``python_ship_captain_crew`` (issue 7): ``random_sim_test``, explicit
+chance from the engine's exact outcomes, and the game string round trip."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from shipcaptaincrew import Roll, apply, chance_outcomes, find_rules, legal_actions  # noqa: E402
+from shipcaptaincrew.envs import openspiel_game  # noqa: E402
+from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES, action_index  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("players", "rules", "sims"),
+    [
+        (2, "classic", 20),
+        (3, "classic(half_cargo=true,wild_captain=true,drinking=captain_hands_out)", 10),
+        (4, "ship-captain-crew", 10),
+        (3, "classic(format=tournament,tie_break=cargo_rolloff,bow_to_stern=true)", 5),
+        (2, "classic(cargo_rerolls=1,same_roll_bonus=10,format=rounds:3)", 5),
+    ],
+)
+def test_random_sim_test(players: int, rules: str, sims: int) -> None:
+    game = openspiel_game.load(players, rules)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+def test_load_by_name_and_game_string_round_trip() -> None:
+    game = pyspiel.load_game(
+        "python_ship_captain_crew", {"players": 3, "rules": "classic(wild_captain=true)"}
+    )
+    assert game.num_players() == 3
+    assert str(game) == ("python_ship_captain_crew(players=3,rules=classic[wild_captain:true])")
+    again = pyspiel.load_game(str(game))
+    assert again.rules == find_rules("classic").replace(wild_captain=True)
+    assert game.num_distinct_actions() == 30 and game.max_chance_outcomes() == 461
+
+
+def test_chance_and_decisions_come_from_the_engine() -> None:
+    game = openspiel_game.load(3, "classic(wild_captain=true,half_cargo=true)")
+    rng = random.Random(0)
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            match = state.match
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                exact = chance_outcomes(match)
+                assert len(outcomes) == len(exact)
+                assert [CHANCE_OUTCOMES[a] for a, _ in outcomes] == sorted(
+                    r.faces for r, _ in exact
+                )
+                assert sum(Fraction(p).limit_denominator(6**5) for _, p in outcomes) == 1
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                expected = apply(match, Roll(CHANCE_OUTCOMES[action]))
+            else:
+                legal = legal_actions(match)
+                assert state.legal_actions() == sorted(action_index(match, a) for a in legal)
+                choice = rng.choice(legal)
+                action = action_index(match, choice)
+                expected = apply(match, choice)
+            state.apply_action(action)
+            assert state.match == expected
+        returns = state.returns()
+        assert sorted(returns) == [0.0, 0.0, 1.0]
+        assert returns[state.match.winner] == 1.0
+
+
+def test_illegal_action_is_refused() -> None:
+    game = openspiel_game.load(2, "classic(starter=chosen)")
+    state = game.new_initial_state()
+    state.apply_action(CHANCE_OUTCOMES.index((4, 4, 5, 6, 6)))  # crew, cargo 4 + 6
+    assert state.legal_actions() == [0, 1]
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(5)
+    assert state.legal_actions() == [0, 1]
+
+
+def test_game_string_spelling_round_trips() -> None:
+    text = "classic(half_cargo=true,format=rounds:3)"
+    assert openspiel_game.from_game_string(openspiel_game.to_game_string(text)) == text
+    assert openspiel_game.to_game_string("classic") == "classic"
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"players": 1}, "players must be 2..8"),
+        ({"players": 9}, "players must be 2..8"),
+        ({"rules": "classic(colour=red)"}, "unknown option 'colour'"),
+        ({"players": 2, "rules": "classic(format=tournament)"}, "at least 3 players"),
+    ],
+)
+def test_bad_parameters_are_refused(params: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace(".", r"\.")):
+        pyspiel.load_game("python_ship_captain_crew", params)

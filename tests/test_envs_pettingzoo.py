@@ -1,0 +1,110 @@
+"""The PettingZoo AEC adapter ``shipcaptaincrew_v0`` (issue 7): the official checkers and the
+classic environments' illegal-move convention."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from shipcaptaincrew import IllegalActionError, legal_actions
+from shipcaptaincrew.envs.encoding import action_index
+from shipcaptaincrew.envs.pettingzoo_env import env, raw_env
+
+CONFIGS = [
+    {"players": 2, "rules": "classic"},
+    {
+        "players": 3,
+        "rules": "classic(half_cargo=true,wild_captain=true,cargo_rerolls=1,"
+        "drinking=captain_hands_out,same_roll_bonus=3)",
+    },
+    {"players": 8, "rules": "ship-captain-crew", "reward": "pot"},
+    {"players": 4, "rules": "classic(bow_to_stern=true,format=rounds:2)", "match": True},
+    {"players": 6, "rules": "classic(format=tournament,drinking=last_drinks)", "match": True},
+]
+
+# The two warnings every classic environment with dict observations gets from api_test.
+_EXPECTED = ("Observation is not a NumPy array", "Observation space for each agent probably")
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_api_test(kwargs: dict[str, object]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(render_mode="ansi", **kwargs), num_cycles=1000)
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(_EXPECTED)]
+    assert unexpected == []
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS[:3])
+def test_seed_test(kwargs: dict[str, object]) -> None:
+    seed_test(lambda: env(**kwargs), num_cycles=500)
+
+
+def test_masks_are_the_engine_legal_actions() -> None:
+    e = raw_env(players=3, rules=CONFIGS[1]["rules"])
+    seen = set()
+    for seed in range(40):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            state = e.state_value
+            mask = obs["action_mask"]
+            legal = legal_actions(state)
+            if legal:
+                assert sorted(np.flatnonzero(mask)) == sorted(action_index(state, a) for a in legal)
+                seen |= {type(a).__name__ for a in legal}
+            else:
+                assert mask.all()  # the agent's turn starts: any id rolls
+            for other in e.agents:
+                if other != agent:
+                    assert not e.observe(other)["action_mask"].any()
+            e.step(int(np.flatnonzero(mask)[seed % int(mask.sum())]))
+    assert seen >= {"Stand", "RerollCargo", "Take", "HandOut"}
+
+
+def test_illegal_move_ends_the_game_through_the_wrapper() -> None:
+    e = env(players=3, rules="classic")
+    e.reset(seed=0)
+    # Play to a real decision (stand or reroll), then send a hand-out id.
+    while e.unwrapped.observe(e.agent_selection)["action_mask"].all():
+        e.step(0)
+        if not e.agents:
+            e.reset()
+    offender = e.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the wrapper warns about the illegal move
+        e.step(29)
+    assert all(e.terminations.values())
+    assert e.rewards[offender] == -1
+    assert all(r == 0 for a, r in e.rewards.items() if a != offender)
+
+
+def test_raw_env_raises_on_illegal_ids_and_keeps_the_state() -> None:
+    e = raw_env(players=2, rules="classic")
+    e.reset(seed=3)
+    while e.observe(e.agent_selection)["action_mask"].all():
+        e.step(0)
+        if e.state_value.is_over:
+            e.reset()
+    before = e.state_value
+    with pytest.raises(IllegalActionError, match="legal: 0=stand, 1=reroll"):
+        e.step(5)
+    assert e.state_value == before
+
+
+def test_bad_setups_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
+        raw_env(players=9)
+    with pytest.raises(ValueError, match="stakes=pot"):
+        raw_env(reward="pot")
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="human")
