@@ -12,7 +12,6 @@ is how near 50% each bot gets.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -25,7 +24,7 @@ from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import optimal_bot
+from _support import Parser, at_least, fail, optimal_bot
 
 from shipcaptaincrew.envs import openspiel_game
 from shipcaptaincrew.envs.encoding import action_index
@@ -72,13 +71,18 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--simulations", type=int, default=200, help="MCTS simulations per move")
+    parser.add_argument("--games", type=at_least(1), default=200)
+    parser.add_argument(
+        "--simulations", type=at_least(1), default=200, help="MCTS simulations per move"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    game = openspiel_game.load(2, args.rules)
+    try:
+        game = openspiel_game.load(2, args.rules)
+    except (ValueError, TypeError) as error:  # bad rules: one line, status 2
+        fail(f"openspiel_mcts.py: error: {error}")
     print(f"{game}: {args.games} games per line, seats swapped every game")
     for challenger in ("mcts", "random"):
         rate, per_game = play(game, challenger, args.games, args.simulations, args.seed)

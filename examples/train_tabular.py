@@ -20,7 +20,6 @@ No deep-learning dependency: the Q-table is a dict of numpy arrays.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -35,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import optimal_bot, optimal_set
+from _support import Parser, at_least, fail, optimal_bot, optimal_set
 
 import shipcaptaincrew.envs  # noqa: F401  (registers ShipCaptainCrew-v0)
 from shipcaptaincrew import legal_actions
@@ -164,11 +163,13 @@ def describe(key: Key) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic", help="rules text (default classic)")
     parser.add_argument("--bots", nargs="+", default=["optimal"], help="the field (bot specs)")
-    parser.add_argument("--episodes", type=int, default=40_000, help="training rounds")
-    parser.add_argument("--eval", type=int, default=10_000, help="evaluation rounds per policy")
+    parser.add_argument("--episodes", type=at_least(1), default=40_000, help="training rounds")
+    parser.add_argument(
+        "--eval", type=at_least(1), default=10_000, help="evaluation rounds per policy"
+    )
     parser.add_argument(
         "--long", action="store_true", help="five times the training and the evaluation"
     )
@@ -181,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     def bot(spec: str) -> Any:
         return optimal_bot() if spec == "optimal" else spec
 
-    env = ShipCaptainCrewEnv(rules=args.rules, bots=[bot(b) for b in args.bots], seat=0)
+    try:
+        env = ShipCaptainCrewEnv(rules=args.rules, bots=[bot(b) for b in args.bots], seat=0)
+    except (ValueError, TypeError) as error:  # bad rules, bot or table: one line, status 2
+        fail(f"train_tabular.py: error: {error}")
     print(f"rules {env.rules}; agent at seat 0 against {', '.join(args.bots)}")
     print(f"training: Q-learning, {args.episodes} rounds")
     t0 = time.perf_counter()
@@ -209,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
         state = env.state
         if len(legal_actions(state)) < 2:
             return  # nothing to choose
+        if state.turn is None:
+            # A sip to hand out (captain_hands_out): the solver values win chances, and a sip
+            # changes none, so there is no best choice to agree with.
+            return
         best_set, best, values = optimal_set(state)
         chosen = index_action(state, action)
         key = state_key(obs)

@@ -7,6 +7,7 @@ option reaches the agent through the masks and observations exactly as the engin
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Iterator
 
 import numpy as np
@@ -178,7 +179,10 @@ def test_bow_to_stern_holds_bow_faces() -> None:
 )
 def test_check_env(kwargs: dict[str, object]) -> None:
     env = gym.make("ShipCaptainCrew-v0", render_mode="ansi", **kwargs)
-    check_env(env.unwrapped)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []  # passes without a single warning
     env.close()
 
 
@@ -285,6 +289,10 @@ def test_bad_reward_and_setups_are_refused() -> None:
         ShipCaptainCrewEnv(bots=["tip"] * 8)
     with pytest.raises(ValueError, match="seat must be"):
         ShipCaptainCrewEnv(bots=["tip"], seat=2)
+    for bad_seat in (True, 1.0, "1", np.int64(-1)):
+        with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
+            ShipCaptainCrewEnv(bots=["tip"], seat=bad_seat)  # type: ignore[arg-type]
+    assert ShipCaptainCrewEnv(bots=["tip"], seat=np.int64(1)).seat == 1  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown bot"):
         resolve_bot("nonsense-bot")
     with pytest.raises(Exception, match="tournament"):
@@ -349,6 +357,20 @@ def test_render_ansi() -> None:
     assert isinstance(text, str) and "pot" in text and "seat 0" in text
     with pytest.warns(UserWarning, match="render_mode"):
         assert ShipCaptainCrewEnv().render() is None
+    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
+        ShipCaptainCrewEnv(render_mode="rgb_array")
+
+
+def test_render_human_prints_at_reset_and_step(capsys: pytest.CaptureFixture[str]) -> None:
+    env = gym.make("ShipCaptainCrew-v0", rules="classic", bots=["tip"], render_mode="human")
+    check_env(env.unwrapped)
+    capsys.readouterr()
+    env.reset(seed=2)
+    first = capsys.readouterr().out
+    assert "seat 0: total 0  (you, at the table)" in first and "any action rolls" in first
+    env.step(0)
+    assert "rules: classic" in capsys.readouterr().out
+    assert env.render() is None
 
 
 def test_agent_can_follow_a_bot_policy_through_the_ids() -> None:
@@ -400,3 +422,52 @@ def test_chosen_starter_and_rotation_through_env() -> None:
     starters = [r.starter for r in env.state.results if r.stage == "round"]
     assert starters[:3] == [1, 0, 2]
     assert len({r.round_no for r in env.state.results}) == 3
+
+
+def test_vector_env_plays_whole_episodes_from_the_masks() -> None:
+    """``gym.make_vec`` works; after an episode ends the observation's mask is all zeros (there
+    is nothing to do), and the next step's action is ignored while the copy resets itself."""
+    envs = gym.make_vec(
+        "ShipCaptainCrew-v0",
+        num_envs=2,
+        vectorization_mode="sync",
+        rules="classic(wild_captain=true,half_cargo=true)",
+        bots=["tip"],
+    )
+    obs, _ = envs.reset(seed=5)
+    finished, rewards = 0, []
+    for _ in range(80):
+        masks = obs["action_mask"]
+        actions = np.array([int(np.flatnonzero(m)[-1]) if m.any() else 0 for m in masks])
+        obs, reward, terminated, truncated, _ = envs.step(actions)
+        assert envs.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+        for i in np.flatnonzero(terminated):
+            assert not obs["action_mask"][i].any()
+            rewards.append(float(reward[i]))
+        finished += int(terminated.sum())
+        assert not truncated.any()
+    envs.close()
+    assert finished >= 10 and set(rewards) <= {0.0, 1.0} and len(set(rewards)) == 2
+
+
+@pytest.mark.parametrize(
+    ("missing", "module"),
+    [
+        ("gymnasium", "shipcaptaincrew.envs"),
+        ("pettingzoo", "shipcaptaincrew.envs.pettingzoo_env"),
+        ("pyspiel", "shipcaptaincrew.envs.openspiel_game"),
+    ],
+)
+def test_missing_extra_names_what_to_install(missing: str, module: str) -> None:
+    """Without the rl extra, importing an adapter says which extra to install."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert "pip install 'shipcaptaincrew[rl]'" in out and missing in out

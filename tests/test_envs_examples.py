@@ -71,3 +71,48 @@ def test_openspiel_mcts_example_runs(capsys: pytest.CaptureFixture[str]) -> None
     assert example.main(["--games", "2", "--simulations", "5"]) == 0
     out = capsys.readouterr().out
     assert "MCTS (5 simulations)" in out and "vs optimal" in out
+
+
+def test_train_tabular_under_hand_outs_and_wild_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """Sips to hand out have no solver advice (they change no win chance): they are skipped in
+    the agreement, not a crash; wild captain and half cargo choices are compared."""
+    example = load("train_tabular")
+    for rules in (
+        "classic(drinking=captain_hands_out)",
+        "classic(half_cargo=true,wild_captain=true)",
+    ):
+        argv = ["--rules", rules, "--bots", "optimal", "tip", "--episodes", "60", "--eval", "20"]
+        assert example.main(argv) == 0
+        out = capsys.readouterr().out
+        assert f"rules {rules}" in out and "decisions" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("train_tabular", ["--eval", "0"], "argument --eval: must be at least 1, got 0"),
+        ("train_tabular", ["--episodes", "x"], "expected an integer, got 'x'"),
+        ("train_tabular", ["--bots", "nosuch"], "unknown bot 'nosuch'"),
+        ("train_tabular", ["--rules", "classic(colour=red)"], "unknown option 'colour'"),
+        ("openspiel_mcts", ["--games", "0"], "argument --games: must be at least 1"),
+        ("openspiel_mcts", ["--rules", "nonsense"], "unknown preset 'nonsense'"),
+        ("openspiel_mcts", ["--rules", "classic(format=tournament)"], "at least 3 players"),
+        ("envs_throughput", ["--rounds", "-1"], "argument --rounds: must be at least 1"),
+    ],
+)
+def test_examples_refuse_bad_input_in_one_line(
+    name: str, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = load(name)
+    with pytest.raises(SystemExit) as exit_info:
+        example.main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_envs_throughput_prints_every_adapter(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("envs_throughput").main(["--rounds", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(",")[0] for line in lines] == ["Gymnasium", "PettingZoo", "OpenSpiel"]
+    assert all(float(line.split()[-2]) > 0 for line in lines)

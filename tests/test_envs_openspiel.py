@@ -81,6 +81,20 @@ def test_illegal_action_is_refused() -> None:
     assert state.legal_actions() == [0, 1]
 
 
+def test_bad_chance_outcome_ids_are_refused_and_leave_the_state() -> None:
+    """OpenSpiel only rejects -1 itself: a negative id must not roll CHANCE_OUTCOMES[-k]."""
+    game = openspiel_game.load(2, "classic(starter=chosen)")
+    state = game.new_initial_state()
+    before = state.match
+    for bad in (-2, -5, len(CHANCE_OUTCOMES)):
+        with pytest.raises(ValueError, match="out of range"):
+            state.apply_action(bad)
+        assert state.match == before and state.history() == []
+    with pytest.raises(ValueError, match="needs 5 dice"):  # a one-die roll at a five-dice node
+        state.apply_action(CHANCE_OUTCOMES.index((6,)))
+    assert state.match == before
+
+
 def test_game_string_spelling_round_trips() -> None:
     text = "classic(half_cargo=true,format=rounds:3)"
     assert openspiel_game.from_game_string(openspiel_game.to_game_string(text)) == text

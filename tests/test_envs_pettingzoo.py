@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from shipcaptaincrew import IllegalActionError, legal_actions
 from shipcaptaincrew.envs.encoding import action_index
@@ -104,7 +104,35 @@ def test_raw_env_raises_on_illegal_ids_and_keeps_the_state() -> None:
 def test_bad_setups_are_refused() -> None:
     with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
         raw_env(players=9)
+    for bad in (True, 3.0, "3"):
+        with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
+            raw_env(players=bad)  # type: ignore[arg-type]
+    assert raw_env(players=np.int64(3)).possible_agents[-1] == "player_2"  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="stakes=pot"):
         raw_env(reward="pot")
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
+
+
+def test_render_test_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's own render checker: ``ansi`` returns the table, ``human`` prints it."""
+    render_test(lambda render_mode=None: env(players=3, render_mode=render_mode))
+    printed = capsys.readouterr().out
+    assert "seat 2: total" in printed and "rules: classic" in printed
+
+
+def test_versioned_module_name_like_the_classic_environments() -> None:
+    """``from shipcaptaincrew.envs import shipcaptaincrew_v0`` works as
+    ``from pettingzoo.classic import tictactoe_v3`` does, with the standard wrappers."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    from shipcaptaincrew.envs import shipcaptaincrew_v0
+
+    aec = shipcaptaincrew_v0.env(players=3, rules="classic(half_cargo=true)")
+    assert isinstance(aec, OrderEnforcingWrapper)
+    assert aec.metadata["name"] == "shipcaptaincrew_v0"
+    assert isinstance(aec.unwrapped, shipcaptaincrew_v0.raw_env)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(aec, num_cycles=200)
+    assert [str(w.message) for w in caught if not str(w.message).startswith(_EXPECTED)] == []

@@ -1,7 +1,8 @@
 """Learning environments over the engine: Gymnasium, PettingZoo and OpenSpiel adapters.
 
 Importing this package registers the Gymnasium environment ``ShipCaptainCrew-v0``.  The
-PettingZoo environment lives in :mod:`.pettingzoo_env` (``shipcaptaincrew_v0``) and the
+PettingZoo environment is :mod:`.shipcaptaincrew_v0` (``env()`` and ``raw_env``, defined in
+:mod:`.pettingzoo_env`) and the
 OpenSpiel game in :mod:`.openspiel_game` (registered as ``python_ship_captain_crew`` when that
 module is imported).  All need the ``rl`` extra: ``pip install shipcaptaincrew[rl]``.
 
@@ -11,7 +12,13 @@ all come from :mod:`shipcaptaincrew.engine`.
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+except ImportError as error:
+    # Without the extra, say what to install rather than leave a bare "No module named".
+    raise ImportError(
+        f"shipcaptaincrew.envs needs the rl extra: pip install 'shipcaptaincrew[rl]' ({error})"
+    ) from error
 
 from .encoding import NUM_ACTIONS, NUM_CHANCE_OUTCOMES
 

@@ -23,6 +23,7 @@ current state (a mask given explicitly still wins), so random agents and
 from __future__ import annotations
 
 import random
+import sys
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -103,7 +104,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     :param starter: the first seat under starter=chosen (default 0); ignored for the roll-off.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
 
     def __init__(
         self,
@@ -121,10 +122,14 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         self.players = len(bots) + 1
         if not 2 <= self.players <= 8:
             raise ValueError(f"a table needs 1 to 7 bots (2-8 players, 001), got {len(bots)}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+        # numpy integers are welcome (a seat drawn with numpy); bools and floats are not.
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
+        seat = int(seat)
+        if not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.seat = seat
         self.reward_kind = check_reward(reward, self.rules)
         self.starter = starter
@@ -192,6 +197,8 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         start = new_match(self.rules, self.players, self.starter)
         self._start = start
         self._state = advance(start, self._rng, frozenset({self.seat}), self.bots)
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -208,11 +215,21 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         self._state = state
         assert self._start is not None
         reward = reward_of(state, self.seat, self.reward_kind, self._start)
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, state.is_over, False, self._info()
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``)."""
+        """The table as text: returned (``render_mode="ansi"``) or printed (``"human"``).
+
+        In ``human`` mode ``reset`` and ``step`` print the table themselves, as Gymnasium's
+        convention for that mode asks, so a person can watch an agent play in a terminal.
+        """
         if self.render_mode is None:
-            gym.logger.warn("render() was called without render_mode='ansi'")
+            gym.logger.warn("render() was called without render_mode='ansi' or 'human'")
             return None
-        return render_text(self.state, self.seat)
+        text = render_text(self.state, self.seat)
+        if self.render_mode == "human":
+            sys.stdout.write(text + "\n")
+            return None
+        return text

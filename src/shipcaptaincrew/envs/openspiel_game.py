@@ -24,7 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:
+    raise ImportError(
+        f"the OpenSpiel game needs the rl extra: pip install 'shipcaptaincrew[rl]' ({error})"
+    ) from error
 
 from ..actions import Roll
 from ..engine import (
@@ -169,6 +175,12 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
+            # OpenSpiel itself only rejects -1; without this check a negative id would index
+            # CHANCE_OUTCOMES from the end and roll a die pattern nobody chose.
+            if not 0 <= action < NUM_CHANCE_OUTCOMES:
+                raise ValueError(
+                    f"chance outcome id {action} is out of range 0..{NUM_CHANCE_OUTCOMES - 1}"
+                )
             self.match = apply(self.match, Roll(CHANCE_OUTCOMES[action]))
             return
         chosen = index_action(self.match, action)

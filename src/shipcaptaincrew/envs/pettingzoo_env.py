@@ -23,13 +23,21 @@ generator seeded by ``reset(seed=...)``.  Rewards come at the end: 1 to the matc
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:
+    raise ImportError(
+        "the PettingZoo environment needs the rl extra: pip install 'shipcaptaincrew[rl]' "
+        f"({error})"
+    ) from error
 
 from ..engine import apply, sample_chance
 from ..rules import Rules
@@ -70,7 +78,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "shipcaptaincrew_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -87,10 +95,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     ) -> None:
         EzPickle.__init__(self, players, rules, match, reward, starter, render_mode)
         super().__init__()
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+        if isinstance(players, (bool, np.bool_)) or not isinstance(players, (int, np.integer)):
+            raise ValueError(f"players must be 2..8 (001), got {players!r}")
+        players = int(players)
+        if not 2 <= players <= 8:
             raise ValueError(f"players must be 2..8 (001), got {players!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.rules = make_rules(rules, match)
         self.players = players
         self.reward_kind = check_reward(reward, self.rules)
@@ -163,6 +174,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._start = start
         self._state = advance(start, self._rng, self._all_seats, {})
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _select(self) -> None:
         state = self.state_value
@@ -196,16 +209,24 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             state = apply(state, chosen)
         self._state = advance(state, self._rng, self._all_seats, {})
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """The table as text from the selected agent's seat."""
+        """The table as text from the selected agent's seat: returned (``render_mode="ansi"``)
+        or printed (``"human"``, which ``reset`` and ``step`` also do, as the classic
+        environments do in that mode)."""
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() was called without render_mode='ansi'")
+            gymnasium.logger.warn("render() was called without render_mode='ansi' or 'human'")
             return None
         seat = None if self.state_value.is_over else self._seat(self.agent_selection)
-        return render_text(self.state_value, seat)
+        text = render_text(self.state_value, seat)
+        if self.render_mode == "human":
+            sys.stdout.write(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
