@@ -91,7 +91,7 @@ def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
     child.expect("Bo: roll two dice for the cargo tie-break")
     child.sendline("12")
     child.expect("Round 1: Bo wins with 6.")
-    child.expect(r"Anna drinks 1 sip\(s\)\.")
+    child.expect(r"Anna drinks a sip\.")
     child.expect(END)
     _finish(child)
     final = replay(MatchLog.load(log))
@@ -139,10 +139,13 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendline("Ola")
     child.expect(r"Regelsett \[1-4, Enter = 1\] ")
     child.sendline("3")  # skip-kaptein-mannskap
-    for _ in range(3):  # format, stakes, drinking: as the preset says
-        child.expect(r"\[1-\d, Enter = 1\] ")
+    # format, stakes, ante, starting chips (the preset plays for a pot), drinking, tie-break,
+    # starter: each as the preset says
+    asked = 0
+    while child.expect([r"\[\d+-\d+, Enter = \d+\] ", "Flere valg som NØKKEL=VERDI"]) == 0:
         child.sendline("")
-    child.expect("Flere valg som NØKKEL=VERDI")
+        asked += 1
+    assert asked == 7
     child.sendline("format=single")
     child.expect("Flere valg som NØKKEL=VERDI")
     child.sendline("")
@@ -171,3 +174,25 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     assert m.lang == "nb" and m.players == ["Kari", "Ola"]
     assert m.rules == "skip-kaptein-mannskap(format=single)"
     assert replay(m).turn is not None
+
+
+def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "rolloff.jsonl"
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "classic",
+                   "--log", str(log)])
+    child.expect("Anna: roll one die to decide who starts, and type its face: ")
+    child.sendline("3 4")
+    child.expect("You typed 2 faces, but one die is rolled: type exactly one.")
+    child.sendline("")
+    child.expect(r"Type the face you rolled, e\.g\. 6\.")
+    child.sendline("0")
+    child.expect("'0' is not a die face: faces are 1 to 6.")
+    child.sendline("5")
+    child.expect("Bo: roll one die to decide who starts")
+    child.sendintr()  # Ctrl-C: the match ends cleanly, with the summary and the log's path
+    child.expect("Match ended early")
+    child.expect(END)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "Traceback" not in child.before
+    assert MatchLog.load(log).players == ["Anna", "Bo"]

@@ -16,7 +16,7 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from shipcaptaincrew.actions import Roll
+from shipcaptaincrew.actions import HandOut, Roll, Stand
 from shipcaptaincrew.engine import apply, initial_state
 from shipcaptaincrew.i18n import (
     LANGUAGES,
@@ -29,6 +29,7 @@ from shipcaptaincrew.i18n import (
 )
 from shipcaptaincrew.narrate import narrate
 from shipcaptaincrew.rules import find_rules
+from shipcaptaincrew.state import Phase, TurnPhase
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 PO_FILES = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))
@@ -141,6 +142,29 @@ def test_narration_in_every_language() -> None:
     assert m.render(translator("de")) == "Anna würfelt 6 5 3 3 1 und legt beiseite: Schiff, Kapitän."
     assert m.render(translator("nb")) == "Anna kaster 6 5 3 3 1 og setter til side: skip, kaptein."
 
+
+
+@pytest.mark.parametrize("face", [1, 4])
+def test_the_captains_sips_and_the_drinkers_are_counted_in_words(face: int) -> None:
+    # The number of sips comes from the engine's state, and one sip is not "1 sip(s)".
+    s = initial_state(find_rules("classic").replace(starter="chosen",
+                                                    drinking="captain_hands_out"), 2)
+    for roll in (Roll((6, 5, 4, 6, 6)), Roll((6, 5, 4, 1, 1))):
+        s = apply(s, roll)
+        if s.turn is not None and s.turn.phase is TurnPhase.DECIDE:
+            s = apply(s, Stand())
+    assert s.phase is Phase.HAND_OUT_ROLL
+    after = apply(s, Roll((face,)))
+    (m,) = narrate(s, Roll((face,)), after, ["Anna", "Bo"])
+    en = m.render(translator("en"))
+    assert en == ("Captain Anna rolls 1 and hands out one sip." if face == 1 else
+                  f"Captain Anna rolls {face} and hands out {after.hand_out_left} sips.")
+    assert "{" not in m.render(translator("de")) + m.render(translator("nb"))
+    last = after
+    for _sip in range(face):
+        before, last = last, apply(last, HandOut(1))
+    lines = [x.render(translator("en")) for x in narrate(before, HandOut(1), last, ["Anna", "Bo"])]
+    assert ("Bo drinks a sip." if face == 1 else f"Bo drinks {face} sips.") in lines, lines
 
 def test_placeholders_are_found_in_both_styles() -> None:
     assert _fields("{name} rolls {face} and hands out {face} sips.") == ["face", "face", "name"]

@@ -179,7 +179,7 @@ def test_captain_hands_out_the_sips(tmp_path: Path) -> None:
     child = spawn(_play_args(rules, ["Anna", "Bo", "bot:timid"], seed, log))
     out = answer_menus(child, lambda screen, n: "1", END)
     _finish(child)
-    assert re.search(r"Captain \w+ rolls (\d) and hands out \1 sips\.", out)
+    assert re.search(r"Captain \w+ rolls (\d) and hands out (\1 sips|one sip)\.", out)
     assert re.search(r"\w+, who drinks sip 1 of \d\?", out)
     assert re.search(r"\w+ gives a sip to \w+", out)
     assert replay(MatchLog.load(log)) == offline.state
@@ -232,22 +232,39 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.sendline("Robo=bot:medium")
     child.expect(r"Preset \[1-4, Enter = 1\] ")
     child.sendline("")
-    child.expect(r"Match format \[1-5, Enter = 1\] ")
-    child.sendline("3")  # rounds:3
+    child.expect(r"Match format \[1-4, Enter = 1\] ")  # two players: no tournament
+    child.sendline("3")  # rounds:N
+    child.expect(r"How many rounds\? \[1-1000, Enter = 3\] ")
+    child.sendline("three")
+    child.expect("Please type a whole number from 1 to 1000.")
+    child.sendline("3")
     child.expect(r"Stakes \[1-3, Enter = 1\] ")
+    child.sendline("3")  # pot: ante and starting chips are asked
+    child.expect(r"Chips each player antes per round\? \[1-1000, Enter = 1\] ")
+    child.sendline("0")
+    child.expect("0 is out of range: type a number from 1 to 1000.")
+    child.sendline("2")
+    child.expect(r"Chips each player starts with\? \[2-1000000, Enter = 10\] ")
+    child.sendline("1")
+    child.expect("1 is out of range")
     child.sendline("")
     child.expect(r"Drinking \[1-5, Enter = 1\] ")
     child.sendline("3")  # all_but_winner
+    child.expect(r"Tie-break \[1-3, Enter = 1\] ")
+    child.sendline("")
+    child.expect(r"Who starts \[1-3, Enter = 1\] ")
+    child.sendline("")
     child.expect("More options as KEY=VALUE")
     child.sendline("half_cargo=maybe")
     child.expect("half_cargo must be true or false, got 'maybe'")
     child.sendline("cargo_rerolls=1")
-    child.expect(r"Rules: classic\(cargo_rerolls=1,drinking=all_but_winner,format=rounds:3\)")
+    child.expect(r"Rules: classic\(cargo_rerolls=1,stakes=pot,ante=2,drinking=all_but_winner,"
+                 r"format=rounds:3\)")
     child.expect("More options as KEY=VALUE")
     child.sendline("")
     out = answer_menus(child, lambda screen, n: "1", END)
     _finish(child)
-    assert "Robo (medium)" in out and "Round 3:" in out and "sips" in out
+    assert "Robo (medium)" in out and "Round 3:" in out and "sips" in out and "chips" in out
     m = MatchLog.load(log)
     assert m.players == ["Anna", "Robo"] and m.kinds == ["human", "bot:medium"]
     assert replay(m).is_over
@@ -268,3 +285,36 @@ def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
         assert child.exitstatus == 2, args
         assert message in child.before, (args, child.before)
         assert "Traceback" not in child.before
+
+
+def test_solo_practice_shows_the_score_to_reach(tmp_path: Path) -> None:
+    log = tmp_path / "solo.jsonl"
+    child = spawn([*_play_args(find_rules("classic"), ["Solo"], 3, log), "--target", "7"])
+    child.expect("To reach: 7")
+    out = answer_menus(child, lambda screen, n: "1", END)
+    _finish(child)
+    assert "Solo scores" in out or "no full crew" in out
+    assert MatchLog.load(log).players == ["Solo"]
+    bad = spawn([*_play_args(find_rules("classic"), ["Solo"], 3, log), "--target", "15"])
+    bad.expect(pexpect.EOF)
+    bad.close()
+    assert bad.exitstatus == 2 and "target must be 2..12, got 15" in bad.before
+
+
+def test_bots_say_why_in_the_games_words(tmp_path: Path) -> None:
+    # Solver bots quote the solver's numbers for their choice and the best other one; no
+    # engine notation (take:154, reroll:keep6) reaches the screen, in any language.
+    for lang, expects, wins in [("en_GB.UTF-8", "expects", "of the time"),
+                                ("de_DE.UTF-8", "erwartet", "der Fälle")]:
+        child = spawn(["play", "-p", "Eva=bot:hard", "-p", "Opti=bot:perfect", "-p",
+                       "Tim=bot:easy", "--rules", "classic", "--set", "format=rounds:3",
+                       "--set", "half_cargo=true", "--seed", "12", "--fast",
+                       "--log", str(tmp_path / "bots.jsonl")], lang=lang)
+        child.expect(pexpect.EOF)
+        out = child.before
+        child.close()
+        assert child.exitstatus == 0 and "Traceback" not in out
+        reasons = [line for line in out.splitlines() if " - " in line]
+        assert any(line.startswith("Eva:") and expects in line for line in reasons), out
+        assert any(line.startswith("Opti:") and wins in line for line in reasons), out
+        assert not re.search(r"take:\d|reroll:keep|seat \d", out)

@@ -89,6 +89,35 @@ def test_the_solver_notes_come_from_the_solver() -> None:
     assert "The solver agrees: for the best average score it rerolls a cargo of 6" in agree
 
 
+
+@pytest.mark.parametrize(("notes", "expected"), [
+    (SolverNotes(None, None), "it never rerolls the cargo under these rules"),
+    (SolverNotes(None, 8), "never rerolls the cargo with one roll left, and rerolls a cargo of 8"),
+    (SolverNotes(9, None), "of 9 or less with one roll left, and never rerolls it with two"),
+])
+def test_a_solver_that_never_rerolls_is_said_in_whole_sentences(notes: SolverNotes,
+                                                                 expected: str) -> None:
+    # Once "never" was slotted into "{n} or less", printing "of never or less".
+    for lang in ("en", "de", "nb"):
+        text = rules_text(find_rules("classic"), translator(lang), notes)
+        assert "never or less" not in text and "{" not in text
+    assert expected in rules_text(find_rules("classic"), None, notes)
+
+
+def test_same_roll_bonus_positions_still_get_the_solvers_verdict() -> None:
+    # The two-rolls-left position always carries the same-roll bonus; skipping such positions
+    # made the note claim the solver never rerolls with two rolls left.
+    notes = solver_notes(find_rules("classic").with_settings(["same_roll_bonus=2"]))
+    assert notes is not None and notes.reroll_up_to_1 is not None
+    assert notes.reroll_up_to_2 is not None
+
+
+def test_without_cargo_rerolls_the_reroll_tips_do_not_apply() -> None:
+    rules = find_rules("classic").with_settings(["cargo_rerolls=0"])
+    text = rules_text(rules, None, solver_notes(rules))
+    assert text.count("the cargo is never rerolled, so this tip does not apply") == 2
+    assert "The solver disagrees" not in text
+
 def test_scc_rules_command() -> None:
     result = runner.invoke(app, ["rules", "skip", "--set", "half_cargo=true", "--lang", "nb",
                                  "--plain"])

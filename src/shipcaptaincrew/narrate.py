@@ -93,8 +93,11 @@ def narrate_parts(
         out.append(Message(N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}."),
                            {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)}))
     elif isinstance(action, Roll) and before.phase is Phase.HAND_OUT_ROLL:
-        out.append(Message(N_("Captain {name} rolls {face} and hands out {face} sips."),
-                           {"name": who, "face": action.faces[0]}))
+        # How many sips the die means is the engine's answer (after.hand_out_left).
+        sips = after.hand_out_left
+        msgid = (N_("Captain {name} rolls {face} and hands out one sip.") if sips == 1 else
+                 N_("Captain {name} rolls {face} and hands out {sips} sips."))
+        out.append(Message(msgid, {"name": who, "face": action.faces[0], "sips": sips}))
     elif isinstance(action, HandOut):
         out.append(Message(N_("{name} gives a sip to {other}."),
                            {"name": who, "other": names[action.to]}))
@@ -173,8 +176,9 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
                                    {"name": names[r.winner], "chips": r.pot_won}))
         for s, sips in enumerate(r.sips):
             if sips:
-                out.append(Message(N_("{name} drinks {sips} sip(s)."),
-                                   {"name": names[s], "sips": sips}))
+                msgid = N_("{name} drinks a sip.") if sips == 1 else N_(
+                    "{name} drinks {sips} sips.")
+                out.append(Message(msgid, {"name": names[s], "sips": sips}))
     bc, ac = before.contest, after.contest
     if ac is not None and ac is not bc and ac.purpose is not Purpose.ROUND and not ac.scores:
         method = {Method.TURN: N_("turn"), Method.CARGO: N_("cargo dice"),

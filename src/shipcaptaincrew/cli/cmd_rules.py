@@ -16,6 +16,9 @@ def solver_notes(rules: Any) -> Any:
 
     The positions are reached through the engine (a first roll holding ship and captain, then
     a roll completing the crew with the given cargo), so nothing about the rules is assumed.
+    Under a same-roll bonus the two-rolls-left position necessarily carries the bonus; it is
+    still the cargo the solver decides on, so such positions count too (skipping them made
+    the text claim the solver "never" rerolls there).
     """
     from ..actions import RerollCargo, Roll
     from ..engine import apply, initial_turn
@@ -44,7 +47,7 @@ def solver_notes(rules: Any) -> Any:
                         t = apply(t, Roll((crew, a, b)))
                 except ValueError:
                     continue
-                if t.phase is not TurnPhase.DECIDE or t.rolls_left != left or t.bonus:
+                if t.phase is not TurnPhase.DECIDE or t.rolls_left != left:
                     continue
                 if isinstance(ev_action(rules, t), RerollCargo):
                     cur = highest[left]

@@ -124,29 +124,63 @@ def get_advice(state: MatchState) -> list[Any] | None:
     return result
 
 
-def _explain(bot: Any, state: MatchState, action: Action) -> str:
-    """The bot's one-sentence reason.
+def _expected_scores(turn: Any) -> dict[Action, float]:
+    """Each choice's expected turn score under the solver's best-expected-score policy.
 
-    In English the bot's own ``explain`` speaks; bots write plain English sentences, so in
-    another language the reason is told from the catalogue instead (by the kind of bot).
+    The numbers the ``ev`` bot chooses by (the turn graph walks the engine; nothing here
+    knows a rule); empty when the solver is not installed.
     """
-    explain = getattr(bot, "explain", None)
-    if explain is not None and active_lang() == "en":
-        try:
-            return str(explain(state))
-        except ValueError:
-            pass
+    try:
+        from ..solver import policy_choices, turn_graph
+    except ImportError:
+        return {}
+    graph = turn_graph(turn.rules)
+    e, _unused = graph.evaluate([float(x) for x in graph.scores],
+                                policy_choices(turn.rules, "ev"))
+    node = graph.node(turn)
+    return {a: float(e[c]) for a, c in zip(graph.actions[node], graph.kids[node], strict=True)}
+
+
+def _explain(bot: Any, state: MatchState, action: Action, names: Sequence[str]) -> str:
+    """The bot's one-sentence reason, in the player's language and the game's words.
+
+    The bots' own ``explain`` sentences are English and quote the engine's notation
+    (``take:154``, ``reroll:keep6``), so the terminal tells the reason from the catalogue
+    instead: solver bots with the solver's own numbers for their choice and the best other
+    one, heuristic bots by their rule of thumb.
+    """
     name = getattr(bot, "name", "")
     threshold = getattr(bot, "threshold", None)
     turn = state.turn
+    if isinstance(action, HandOut):
+        return _("hands the sip to another player.")
+    if name == "optimal" and state.phase is Phase.TURN:
+        try:
+            choices = get_advice(state) or []
+        except ValueError:
+            choices = []
+        mine = next((c for c in choices if c.action == action), None)
+        others = [c for c in choices if c.action != action]
+        if mine is not None and others:
+            other = max(others, key=lambda c: c.win_probability)
+            return _("wins {mine} of the time; {other} would win {theirs}.").format(
+                mine=f"{mine.win_probability * 100:.1f} %",
+                other=describe_action(other.action, state, names),
+                theirs=f"{other.win_probability * 100:.1f} %")
+    if name == "ev" and turn is not None and state.phase is Phase.TURN:
+        values = _expected_scores(turn)
+        if action in values and len(values) > 1:
+            other_action, theirs = max(((a, v) for a, v in values.items() if a != action),
+                                       key=lambda av: av[1])
+            return _("expects {mine:.2f} points; {other} would expect {theirs:.2f}.").format(
+                mine=values[action], other=describe_action(other_action, state, names),
+                theirs=theirs)
     if name == "optimal":
         return _("the solver's choice for the best chance to win.")
     if name == "ev":
         return _("the solver's choice for the best expected score.")
     if isinstance(action, Take):
         return _("keeps the lowest dice for the roles, so the free dice stay high.")
-    if isinstance(action, HandOut):
-        return _("hands the sip to another player.")
     if threshold is not None and turn is not None:
         if threshold <= 0:
             return _("always stands on the first cargo.")
@@ -257,7 +291,7 @@ class MatchRunner:
             action = bot.choose(state, self.rng)
             self.console.print(
                 f"[italic]{escape(self.names[seat])}: {escape(describe_action(action, state, self.names))}"
-                f" - {escape(_explain(bot, state, action))}[/]")
+                f" - {escape(_explain(bot, state, action, self.names))}[/]")
         else:
             action = self._ask_human(state, acts)
         self.game.push(action)
@@ -291,6 +325,9 @@ class MatchRunner:
                 if posted:
                     best = max(posted.values())
                     self.console.print(_("To beat: {score}").format(score=best), markup=False)
+                elif state.target is not None:  # solo practice: the score to reach
+                    self.console.print(_("To reach: {score}").format(score=state.target),
+                                       markup=False)
         elif state.phase is Phase.ROLL_OFF and state.contest is not None:
             if not state.contest.scores and state.contest.purpose is Purpose.STARTER:
                 self.console.print(Rule(_("Roll-off: the highest die starts")))

@@ -122,12 +122,17 @@ class Prompter:
         def parse(text: str) -> tuple[int, ...]:
             digits = [c for c in text if c not in " ,;-/"]
             if not digits:
+                if n == 1:
+                    raise ValueError(_("Type the face you rolled, e.g. 6."))
                 raise ValueError(_("Type the {n} faces you rolled, e.g. {example}.").format(
                     n=n, example="".join(str(6 - i % 6) for i in range(n))))
             bad = [c for c in digits if c not in "123456"]
             if bad:
                 raise ValueError(
                     _("'{bad}' is not a die face: faces are 1 to 6.").format(bad=bad[0]))
+            if len(digits) != n and n == 1:
+                raise ValueError(_("You typed {got} faces, but one die is rolled: type exactly "
+                                   "one.").format(got=len(digits)))
             if len(digits) != n:
                 raise ValueError(
                     _("You typed {got} faces, but {n} dice are rolled: type exactly {n}.").format(

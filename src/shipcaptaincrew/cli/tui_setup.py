@@ -15,7 +15,15 @@ from pathlib import Path
 from rich.console import Console
 
 from ..i18n import UnknownLanguageError, _, detect_lang, use
-from ..rules import PRESET_DESCRIPTIONS, PRESETS, InvalidRulesError, Rules, Starter, find_rules
+from ..rules import (
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    InvalidRulesError,
+    Rules,
+    Stakes,
+    Starter,
+    find_rules,
+)
 from .common import fail
 from .tui_match import BotSpecError, SeatSpec, parse_seat
 from .tui_options import (
@@ -124,32 +132,111 @@ def ask_seats(prompt: Prompter, *, allow_bots: bool) -> list[SeatSpec]:
     return seats
 
 
+def _menu_setting(prompt: Prompter, title: str, rules: Rules, key: str,
+                  choices: Sequence[tuple[str, str]]) -> Rules:
+    """One menu for one option: "as the preset says" first, then each value in words.
+
+    ``choices`` pairs a value with its description; the value stays visible in brackets so
+    the player learns the ``--set KEY=VALUE`` spelling too.  Returns the rule set with the
+    chosen value (validated by :class:`Rules` itself).
+    """
+    current = str(getattr(rules, key).value)
+    menu = [_("as the preset says ({value})").format(value=current)]
+    menu += [f"{words} ({value})" for value, words in choices]
+    k = prompt.choose(title, menu, default=0)
+    if not k:
+        return rules
+    return _with(prompt, rules, f"{key}={choices[k - 1][0]}")
+
+
+def _with(prompt: Prompter, rules: Rules, setting: str) -> Rules:
+    try:
+        return rules.with_settings([setting])
+    except InvalidRulesError as e:  # e.g. a pot whose chips cannot pay the preset's ante
+        prompt.complain(str(e))
+        return rules
+
+
+def _ask_number_setting(prompt: Prompter, question: str, rules: Rules, key: str, lo: int,
+                        hi: int, default: int) -> Rules:
+    """A whole number for ``key`` (asked again when the rule set refuses it)."""
+
+    def parse(text: str) -> Rules:
+        n = default if text == "" else _parse_int(text, lo, hi)
+        try:
+            return rules.with_settings([f"{key}={n}"])
+        except InvalidRulesError as e:
+            raise ValueError(str(e)) from None
+
+    return prompt.ask(f"{question} [{lo}-{hi}, " + _("Enter = {n}").format(n=default) + "]",
+                      parse)
+
+
+def _parse_int(text: str, lo: int, hi: int) -> int:
+    try:
+        k = int(text)
+    except ValueError:
+        raise ValueError(_("Please type a whole number from {lo} to {hi}.").format(
+            lo=lo, hi=hi)) from None
+    if not lo <= k <= hi:
+        raise ValueError(_("{k} is out of range: type a number from {lo} to {hi}.").format(
+            k=k, lo=lo, hi=hi))
+    return k
+
+
 def ask_rules(prompt: Prompter, players: int) -> Rules:
-    """The dialogue: preset, format, stakes, drinking, then any ``KEY=VALUE`` options."""
+    """The dialogue: preset, format, stakes (ante, chips), drinking, tie-break, starter, more.
+
+    Every option the engine has is reachable: the menus cover the ones a table usually
+    talks about, and the closing ``KEY=VALUE`` question takes any other (variants such as
+    ``half_cargo=true``).  Each answer is checked by :class:`Rules` at once.
+    """
     names = list(PRESETS)
     console = prompt.console
     console.print(_("Which rules?"))
     k = prompt.choose(_("Preset"), [f"{n}: {_(PRESET_DESCRIPTIONS[n])}" for n in names],
                       default=0)
     rules = PRESETS[names[k]]
-    formats = ["single", "rounds:3", "rounds:5", "first_to:50"]
+
+    formats = [("single", _("one round")), ("rounds", _("a number of rounds, highest total wins")),
+               ("first_to", _("rounds until someone reaches a score"))]
     if players >= 3:
-        formats.append("tournament")
-    current = str(rules.format)
-    menu = [_("as the preset says ({value})").format(value=current)] + formats
+        formats.append(("tournament", _("tournament: two preliminary rounds and a final")))
+    menu = [_("as the preset says ({value})").format(value=rules.format)]
+    menu += [f"{words} ({value}{':N' if value in ('rounds', 'first_to') else ''})"
+             for value, words in formats]
     k = prompt.choose(_("Match format"), menu, default=0)
     if k:
-        rules = rules.replace(format=formats[k - 1])
-    stakes = ["points", "pot"]
-    k = prompt.choose(_("Stakes"), [_("as the preset says ({value})").format(
-        value=rules.stakes.value)] + stakes, default=0)
-    if k:
-        rules = rules.replace(stakes=stakes[k - 1])
-    drinking = ["none", "all_but_winner", "last_drinks", "captain_hands_out"]
-    k = prompt.choose(_("Drinking"), [_("as the preset says ({value})").format(
-        value=rules.drinking.value)] + drinking, default=0)
-    if k:
-        rules = rules.replace(drinking=drinking[k - 1])
+        kind = formats[k - 1][0]
+        if kind == "rounds":
+            rules = _ask_format_n(prompt, rules, "rounds", _("How many rounds?"), 3, 1000)
+        elif kind == "first_to":
+            rules = _ask_format_n(prompt, rules, "first_to", _("Which total wins?"), 50, 10000)
+        else:
+            rules = _with(prompt, rules, f"format={kind}")
+
+    rules = _menu_setting(prompt, _("Stakes"), rules, "stakes", [
+        ("points", _("points only")), ("pot", _("a pot of chips: everyone antes each round"))])
+    if rules.stakes is Stakes.POT:
+        rules = _ask_number_setting(prompt, _("Chips each player antes per round?"), rules,
+                                    "ante", 1, 1000, rules.ante)
+        rules = _ask_number_setting(prompt, _("Chips each player starts with?"), rules,
+                                    "starting_chips", rules.ante, 1_000_000,
+                                    max(rules.starting_chips, rules.ante))
+    rules = _menu_setting(prompt, _("Drinking"), rules, "drinking", [
+        ("none", _("no drinking")),
+        ("all_but_winner", _("everyone but the round's winner sips")),
+        ("last_drinks", _("the lowest score drinks")),
+        ("captain_hands_out", _("the winner rolls a die and hands out that many sips")),
+    ])
+    rules = _menu_setting(prompt, _("Tie-break"), rules, "tie_break", [
+        ("replay", _("the tied players play a new turn")),
+        ("cargo_rolloff", _("the tied players roll their two cargo dice")),
+    ])
+    rules = _menu_setting(prompt, _("Who starts"), rules, "starter", [
+        ("rolloff", _("everyone rolls one die, the highest starts")),
+        ("chosen", _("the table chooses")),
+    ])
 
     while True:
         def parse(text: str, base: Rules = rules) -> Rules | None:
@@ -166,6 +253,20 @@ def ask_rules(prompt: Prompter, players: int) -> Rules:
             return rules
         rules = more
         console.print(_("Rules: {rules}").format(rules=rules), markup=False)
+
+
+def _ask_format_n(prompt: Prompter, rules: Rules, kind: str, question: str,
+                  default: int, hi: int) -> Rules:
+    """``rounds:N`` or ``first_to:N`` with N asked (the format itself checks the range)."""
+
+    def parse(text: str) -> Rules:
+        n = default if text == "" else _parse_int(text, 1, hi)
+        try:
+            return rules.with_settings([f"format={kind}:{n}"])
+        except InvalidRulesError as e:
+            raise ValueError(str(e)) from None
+
+    return prompt.ask(f"{question} [1-{hi}, " + _("Enter = {n}").format(n=default) + "]", parse)
 
 
 def ask_starter(prompt: Prompter, rules: Rules, names: Sequence[str],

@@ -56,14 +56,29 @@ class SolverNotes:
 
 
 def _sheet_tip_note(notes: SolverNotes, tr: Callable[[str], str]) -> str:
+    """The solver's verdict on the sheets' reroll tips, one whole sentence per case.
+
+    Whole sentences (rather than "never" slotted into "{n} or less") keep every case
+    grammatical in each language.
+    """
     a, b = notes.reroll_up_to_1, notes.reroll_up_to_2
     if a == 6 and b == 6:
         return tr("The solver agrees: for the best average score it rerolls a cargo of 6 or "
                   "less, whether one or two rolls are left.")
-    none = tr("never")
+    if a is None and b is None:
+        return tr("The solver disagrees: for the best average score it never rerolls the "
+                  "cargo under these rules.")
+    if a is None:
+        return tr("The solver disagrees in part: for the best average score it never rerolls "
+                  "the cargo with one roll left, and rerolls a cargo of {two} or less with two "
+                  "rolls left.").format(two=b)
+    if b is None:
+        return tr("The solver disagrees in part: for the best average score it rerolls a cargo "
+                  "of {one} or less with one roll left, and never rerolls it with two rolls "
+                  "left.").format(one=a)
     return tr("The solver disagrees in part: for the best average score it rerolls a cargo "
               "of {one} or less with one roll left, and of {two} or less with two rolls left."
-              ).format(one=none if a is None else a, two=none if b is None else b)
+              ).format(one=a, two=b)
 
 
 def rules_text(rules: Rules, translate: Callable[[str], str] | None = None,
@@ -196,12 +211,19 @@ def rules_text(rules: Rules, translate: Callable[[str], str] | None = None,
     out += [""]
 
     out += [tr("## Tips from the sheets"), ""]
+    if rules.cargo_rerolls == 0:
+        verdict = tr("Under these rules the cargo is never rerolled, so this tip does not "
+                     "apply.")
+    elif notes is not None:
+        verdict = _sheet_tip_note(notes, tr)
+    else:
+        verdict = ""
     out += [tr("- \"Rerolling the cargo only pays off at six or less\" (000/003).")]
-    if notes is not None:
-        out += ["  " + _sheet_tip_note(notes, tr)]
+    if verdict:
+        out += ["  " + verdict]
     out += [tr("- \"Re-roll below 7; at exactly 7 it is neutral\" (002).")]
-    if notes is not None:
-        out += ["  " + _sheet_tip_note(notes, tr)]
+    if verdict:
+        out += ["  " + verdict]
     out += [tr("- \"Watch the scores already posted; with more players you need more\" (002)."),
             "  " + tr("The solver agrees: the best choice depends on the scores posted and the "
                       "players still to come. Type ? at a decision in scc play to see it.")]
