@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Set up and start the main job.  Until the web app lands this is the terminal game:
-# an interactive match if a terminal is attached, else a scripted demo match between bots.
+# Set up a fresh machine and start the main job: the web app on an embedded SQLite database
+# (in the user's data directory), at http://127.0.0.1:8654/.  Extra arguments go to `scc serve`
+# (e.g. --host 0.0.0.0 so that phones on the same network can join).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if [ -t 0 ] && .venv/bin/scc play --help >/dev/null 2>&1; then
-  exec .venv/bin/scc play "$@"
-fi
-exec .venv/bin/scc demo "$@"
+exec .venv/bin/scc serve "$@"

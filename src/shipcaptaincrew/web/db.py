@@ -24,6 +24,9 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints (which fsync) are run by the server's checkpointer in the background,
+            # not by whichever move happens to fill the WAL (see MatchService.startup).
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

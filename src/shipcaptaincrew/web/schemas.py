@@ -15,7 +15,7 @@ LANGS = ("en", "de", "nb")
 #: Bot difficulties offered in the room (any spec ``make_bot`` accepts is also allowed).
 BOT_LEVELS = ("easy", "medium", "hard", "perfect")
 
-Name = Annotated[str, Field(min_length=1, max_length=24)]
+Name = Annotated[str, Field(min_length=1, max_length=32)]
 Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_\-]+$")]
 
 

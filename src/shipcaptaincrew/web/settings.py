@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     max_seats: int = 8
     #: Base URL used in join links and QR codes when the server sits behind a proxy ("" = from the request).
     public_url: str = ""
+    #: Tests and demonstrations only: every new room uses this server seed (64 hex digits), so a
+    #: match is reproducible.  Clients still cannot choose dice; leave unset in production.
+    fixed_server_seed: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     #: Expose ``/ws/echo``, the bare WebSocket floor used by ``benchmarks/bench_web.py``.
     echo_endpoint: bool = False
 

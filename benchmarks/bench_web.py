@@ -1,0 +1,213 @@
+"""Load benchmark for the web app: N simulated players over WebSockets in rooms of 5.
+
+Starts ``scc serve`` on a temporary SQLite database (loopback), opens N/5 rooms of five
+people each, and lets every room play: the player to act sends their choice (with the version
+they saw) after a short think time, and the latency is measured from the send until *all five*
+connections of the room have received the broadcast of the new state.  In the same run, the
+same number of connections talk to a bare WebSocket echo endpoint (``/ws/echo``) with the
+same pattern, twice: echoed to all five of the group (the like-for-like floor of a broadcast)
+and echoed to the sender only (a single round trip).
+
+    .venv/bin/python benchmarks/bench_web.py                 # N = 100 and 500, 20 s each
+    .venv/bin/python benchmarks/bench_web.py -n 100 -s 10
+
+Prints p50 / p99 latency, throughput and errors; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+SCC = "import sys; from shipcaptaincrew.cli import main; sys.argv[0] = 'scc'; main()"
+ROOM = 5
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
+
+
+class Seat:
+    """One simulated player: reads every broadcast and remembers the newest room picture."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.room: dict = {}
+        self.version = -1
+        self.changed = asyncio.Event()
+        self.errors = 0
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            msg = json.loads(raw)
+            if msg["type"] == "room":
+                self.room = msg["room"]
+                self.version = self.room["version"]
+                self.changed.set()
+            elif msg["type"] == "error":
+                self.errors += 1
+                self.changed.set()
+
+    async def wait_version(self, above: int, timeout: float = 10.0) -> None:
+        end = time.perf_counter() + timeout
+        while self.version <= above:
+            self.changed.clear()
+            if self.version > above:
+                break
+            await asyncio.wait_for(self.changed.wait(), max(0.001, end - time.perf_counter()))
+
+
+async def open_room(api: httpx.AsyncClient, url: str, index: int) -> list[Seat]:
+    r = await api.post("/api/rooms", json={"name": f"P{index}-0",
+                                           "settings": ["starter=chosen", "format=rounds:500"]})
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    for k in range(1, ROOM):
+        tokens.append((await api.post(f"/api/rooms/{code}/join", json={"name": f"P{index}-{k}"})).json()["token"])
+    await api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    seats = []
+    for token in tokens:
+        ws = await connect(f"{url.replace('http', 'ws')}/ws/rooms/{code}", max_size=2**20)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        seat = Seat(ws)
+        seat.task = asyncio.create_task(seat.read())  # type: ignore[attr-defined]
+        seats.append(seat)
+    for s in seats:
+        await s.wait_version(-1)
+    return seats
+
+
+async def play_room(seats: list[Seat], until: float, think: float, out: list[float], errs: list[int]) -> None:
+    rng = random.Random()
+    await asyncio.sleep(rng.random() * think)
+    while time.perf_counter() < until:
+        room = seats[0].room
+        match = room["match"]
+        if match["over"]:
+            return
+        actor = seats[match["actor"]]
+        choice = match["legal"][0]
+        v = room["version"]
+        msg = {"type": "roll", "version": v} if choice == "roll" else {"type": "act", "action": choice, "version": v}
+        t0 = time.perf_counter()
+        await actor.ws.send(json.dumps(msg))
+        try:
+            await asyncio.gather(*(s.wait_version(v) for s in seats))
+            out.append(time.perf_counter() - t0)
+        except TimeoutError:
+            errs.append(1)
+            return
+        await asyncio.sleep(think * (0.5 + rng.random()))
+
+
+async def echo_group(url: str, index: int, broadcast: bool, until: float, think: float,
+                     out: list[float], errs: list[int]) -> None:
+    """Five sockets on the echo endpoint: each message back to its sender, or (``broadcast``)
+    to all five of the group, timed until every one of them has it."""
+    query = f"?group=g{index}" if broadcast else ""
+    conns = [await connect(f"{url.replace('http', 'ws')}/ws/echo{query}") for _ in range(ROOM)]
+    rng = random.Random()
+    await asyncio.sleep(rng.random() * think)
+    turn = 0
+    try:
+        while time.perf_counter() < until:
+            ws = conns[turn % ROOM]
+            turn += 1
+            t0 = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping", "n": turn}))
+            try:
+                receivers = conns if broadcast else [ws]
+                await asyncio.gather(*(asyncio.wait_for(c.recv(), 10) for c in receivers))
+                out.append(time.perf_counter() - t0)
+            except TimeoutError:
+                errs.append(1)
+            await asyncio.sleep(think * (0.5 + rng.random()))
+    finally:
+        for c in conns:
+            await c.close()
+
+
+async def run(url: str, n: int, seconds: float, think: float) -> None:
+    rooms = n // ROOM
+    async with httpx.AsyncClient(base_url=url, timeout=30) as api:
+        tables = [await open_room(api, url, i) for i in range(rooms)]
+    # Echo floors first, then the table, each with the same number of connections and pattern.
+    echo_lat: list[float] = []
+    echo_err: list[int] = []
+    until = time.perf_counter() + seconds
+    await asyncio.gather(*(echo_group(url, i, False, until, think, echo_lat, echo_err) for i in range(rooms)))
+    fan_lat: list[float] = []
+    fan_err: list[int] = []
+    until = time.perf_counter() + seconds
+    await asyncio.gather(*(echo_group(url, i, True, until, think, fan_lat, fan_err) for i in range(rooms)))
+    lat: list[float] = []
+    errs: list[int] = []
+    until = time.perf_counter() + seconds
+    await asyncio.gather(*(play_room(t, until, think, lat, errs) for t in tables))
+    refused = sum(s.errors for t in tables for s in t)
+    for t in tables:
+        for s in t:
+            await s.ws.close()
+
+    def row(name: str, xs: list[float], e: int) -> str:
+        return (f"{name:<22} {len(xs):>7} {len(xs) / seconds:>8.0f} {1000 * percentile(xs, 50):>8.2f} "
+                f"{1000 * percentile(xs, 99):>8.2f} {1000 * max(xs, default=float('nan')):>8.2f} {e:>6}")
+
+    print(f"\nN = {n} players ({rooms} rooms of {ROOM}), {seconds:.0f} s each, think ~{think * 1000:.0f} ms")
+    print(f"{'endpoint':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
+    print(row("table (to all 5)", lat, len(errs) + refused))
+    print(row("echo to all 5 (floor)", fan_lat, len(fan_err)))
+    print(row("echo to sender", echo_lat, len(echo_err)))
+    if fan_lat and lat:
+        print(f"p99 table / echo-to-all-5 floor: {percentile(lat, 99) / percentile(fan_lat, 99):.2f}x; "
+              f"p50: {percentile(lat, 50) / percentile(fan_lat, 50):.2f}x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", "--players", type=int, action="append", help="players (repeatable; default 100 and 500)")
+    ap.add_argument("-s", "--seconds", type=float, default=20.0)
+    ap.add_argument("--think", type=float, default=1.0, help="mean seconds between a room's actions")
+    ap.add_argument("--port", type=int, default=8765)
+    args = ap.parse_args()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "SCC_ECHO_ENDPOINT": "true", "SCC_RATE_BURST": "1000", "SCC_RATE_PER_SECOND": "1000"}
+        db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        proc = subprocess.Popen([sys.executable, "-c", SCC, "serve", "--port", str(args.port), "--db", db],
+                                env=env)
+        url = f"http://127.0.0.1:{args.port}"
+        try:
+            for _ in range(100):
+                try:
+                    if httpx.get(url + "/api/bots").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            for n in args.players or [100, 500]:
+                asyncio.run(run(url, n, args.seconds, args.think))
+        finally:
+            proc.terminate()
+            proc.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The FastAPI app factory: ``create_app(settings)``.
+
+One router per resource; the match service (rooms in memory, events in the database) lives on
+``app.state.service`` and resumes unfinished matches at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from .db import open_database
+from .errors import RoomError
+from .routers import live, matches, meta, pages, rooms, stats
+from .routers.pages import STATIC
+from .service import MatchService
+from .settings import Settings
+
+#: Sent with every response: no framing by other sites, no sniffing, a strict script policy.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application on the configured database (migrated to the newest schema)."""
+    settings = settings or Settings()
+    sessions = open_database(settings.sqlalchemy_url())
+    service = MatchService(settings, sessions)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.startup()
+        yield
+        await service.shutdown()
+        sessions.kw["bind"].dispose()
+
+    app = FastAPI(title="Ship, Captain and Crew", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.settings = settings
+    app.state.service = service
+
+    @app.exception_handler(RoomError)
+    async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
+        lang = request.headers.get("Accept-Language", "en")[:2]
+        tr = service.translate(lang if lang in ("en", "de", "nb") else "en", "web")
+        return JSONResponse({"code": exc.code, "detail": exc.render(tr)}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return JSONResponse({"code": "invalid", "detail": f"{where}: {first['msg']}"},
+                            status_code=422)
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        response = await call_next(request)
+        for k, v in SECURITY_HEADERS.items():
+            response.headers.setdefault(k, v)
+        return response
+
+    for module in (rooms, matches, stats, meta, live, pages):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

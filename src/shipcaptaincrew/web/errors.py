@@ -1,0 +1,53 @@
+"""Refusals with a message id (translated in the ``web`` catalogue) and an HTTP status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def N_(msgid: str) -> str:
+    """Mark a message id for the ``web`` catalogue."""
+    return msgid
+
+
+class RoomError(ValueError):
+    """A request the room refuses: ``code`` for programs, ``msgid`` + ``params`` for people."""
+
+    def __init__(self, code: str, msgid: str, status: int = 400, /, **params: Any) -> None:
+        self.code = code
+        self.msgid = msgid
+        self.status = status
+        self.params = params
+        super().__init__(msgid.format(**params))
+
+    def render(self, translate: Any = None) -> str:
+        """The message in a language (``translate`` maps an English id to its translation)."""
+        text = translate(self.msgid) if translate else self.msgid
+        return str(text.format(**self.params))
+
+
+# Every refusal, so the catalogue lists them (the service raises them by these ids).
+NOT_FOUND = N_("There is no room with the code {code}.")
+STALE = N_("The table has moved on since you looked: your choice was not played.")
+NOT_YOUR_TURN = N_("It is not your turn.")
+ILLEGAL = N_("That is not allowed now: {reason}")
+NOT_AN_ACTION = N_("That is not a choice in this game: {reason}")
+SPECTATOR = N_("Spectators can watch but not play.")
+NOT_HOST = N_("Only the host can do that.")
+BAD_TOKEN = N_("That seat token is not valid for this room.")
+STARTED = N_("The match has already started.")
+NOT_STARTED = N_("The match has not started yet.")
+FULL = N_("The table is full ({n} seats).")
+NAME_TAKEN = N_("The name {name} is already taken at this table.")
+TOO_FEW = N_("At least two players are needed to start.")
+BAD_RULES = N_("These rules cannot be used: {reason}")
+BAD_BOT = N_("Unknown bot: {reason}")
+BAD_SEAT = N_("There is no seat {seat} to remove.")
+HOST_SEAT = N_("The host's own seat cannot be removed.")
+HINTS_OFF = N_("The host turned hints off for this table.")
+NO_ADVICE = N_("There is no choice to advise on right now.")
+RATE = N_("Too many messages: slow down.")
+TOO_BIG = N_("That message is too large.")
+INVALID = N_("That message could not be read: {reason}")
+HELLO_FIRST = N_("Say hello first.")
+NOT_OVER = N_("The match is not over yet: the seed is revealed at the end.")

@@ -1,0 +1,98 @@
+"""/ws/rooms/{code}: the live table.
+
+The first message must be a ``hello`` (with the seat token, or without one to watch); then
+``act``, ``roll``, ``advice`` and ``ping``.  Refusals go back to the sender only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from .. import errors as E
+from ..errors import RoomError
+from ..schemas import CLIENT_MESSAGE, Hello
+from ..service import MatchService
+
+router = APIRouter(tags=["live"])
+
+#: Seconds a new connection has to say hello.
+HELLO_TIMEOUT = 10.0
+
+
+async def _error(ws: WebSocket, err: RoomError) -> None:
+    await ws.send_json({"type": "error", "code": err.code, "message": err.render()})
+
+
+@router.websocket("/ws/rooms/{code}")
+async def table(ws: WebSocket, code: str) -> None:
+    """One player's or spectator's connection to a table."""
+    service: MatchService = ws.app.state.service
+    await ws.accept()
+    try:
+        room = service.room(code)
+    except RoomError as err:
+        await _error(ws, err)
+        await ws.close(code=4404)
+        return
+    try:
+        raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        if len(raw) > service.settings.max_message_bytes:
+            raise RoomError("too_big", E.TOO_BIG, 413)
+        hello = CLIENT_MESSAGE.validate_json(raw)
+        if not isinstance(hello, Hello):
+            raise RoomError("hello_first", E.HELLO_FIRST, 400)
+        conn = await service.connect(room, ws, hello)
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close()
+        return
+    except ValidationError as e:
+        await _error(ws, RoomError("invalid", E.INVALID, 422, reason=e.errors()[0]["msg"]))
+        await ws.close(code=4400)
+        return
+    except RoomError as err:
+        await _error(ws, err)
+        await ws.close(code=4403 if err.status == 403 else 4400)
+        return
+    try:
+        while True:
+            raw = await ws.receive_text()
+            await service.receive(room, conn, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await service.disconnect(room, conn)
+
+
+#: Echo groups for the benchmark floor: group name -> open sockets.
+_ECHO_GROUPS: dict[str, set[WebSocket]] = {}
+
+
+@router.websocket("/ws/echo")
+async def echo(ws: WebSocket, group: str = "") -> None:
+    """A bare echo, the floor the load benchmark compares the table against.
+
+    With ``?group=NAME`` every message goes to every socket of the group (a broadcast without
+    a game, a database or a lock), the like-for-like floor for a table's broadcast.
+    """
+    if not ws.app.state.settings.echo_endpoint:
+        await ws.close(code=4404)
+        return
+    await ws.accept()
+    members = _ECHO_GROUPS.setdefault(group[:32], set()) if group else {ws}
+    members.add(ws)
+    try:
+        while True:
+            text = await ws.receive_text()
+            for peer in list(members):
+                await peer.send_text(text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        members.discard(ws)
+        if group and not members:
+            _ECHO_GROUPS.pop(group[:32], None)

@@ -1,0 +1,707 @@
+"""The authoritative match service: rooms in memory, every event in the database first.
+
+One :class:`LiveRoom` per table holds the engine state, the provably fair dice and the open
+connections.  Every change goes through :meth:`MatchService._step` under the room's lock:
+the engine applies the action (refusing anything illegal), the event is committed to the
+database, and only then is it broadcast.  On start-up every unfinished match is rebuilt by
+replaying its events with the engine, so a restart resumes where the table was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import random
+import secrets
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..actions import Action, InvalidActionError, Roll, parse_action
+from ..engine import (
+    IllegalActionError,
+    InvalidSetupError,
+    apply,
+    initial_state,
+    is_chance,
+    legal_actions,
+    sample_chance,
+)
+from ..fair import FairDice
+from ..i18n import translator
+from ..narrate import Message, narrate
+from ..notation import MatchLog, event_for, replay_states
+from ..rules import InvalidRulesError, Rules, Stakes, Starter, find_rules
+from ..state import MatchState
+from . import errors as E
+from .errors import RoomError
+from .models import Event, Result, Room, Seat
+from .players import advise, make_bot, safe_default
+from .schemas import (
+    CLIENT_MESSAGE,
+    Act,
+    AddBot,
+    Advice,
+    CreateRoom,
+    Hello,
+    JoinRoom,
+    Ping,
+    RollDice,
+)
+from .settings import Settings
+from .views import actor, state_view
+
+#: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: Seat tokens: 32 random bytes (256 bits), URL-safe.
+TOKEN_BYTES = 32
+RECENT_EVENTS = 40
+#: Seconds a send to one connection may take before that connection is dropped.
+SEND_TIMEOUT = 5.0
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored and compared as SHA-256 hashes only."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Sender(Protocol):
+    """The part of a WebSocket the service uses."""
+
+    async def send_text(self, data: str) -> None: ...
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second on average, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.level = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket: its seat (None for a spectator), language and rate limiter."""
+
+    ws: Sender
+    seat: int | None
+    lang: str
+    limiter: RateLimiter
+    open: bool = True
+
+    async def send(self, payload: dict[str, Any] | str) -> None:
+        """Send, marking the connection closed if the peer has gone."""
+        if not self.open:
+            return
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        try:
+            # A peer that stops reading must not hold up the table: give up on it after a while.
+            await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+        except Exception:  # gone, or too slow; its handler cleans up, its token brings it back
+            self.open = False
+            close = getattr(self.ws, "close", None)
+            if close is not None:  # tell a slow peer to reconnect (and catch up) rather than lag
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(close(code=1013), 1.0)
+
+
+@dataclass
+class SeatInfo:
+    """A seat as the live room knows it."""
+
+    name: str
+    kind: str
+    token_hash: str | None
+
+
+@dataclass(eq=False)
+class LiveRoom:
+    """A table in memory (rebuilt from the database at will)."""
+
+    id: int
+    code: str
+    rules: Rules
+    lang: str
+    hints: bool
+    turn_timer: int | None
+    starter: int | None
+    status: str
+    commitment: str
+    client_seeds: list[str]
+    seats: list[SeatInfo]
+    server_seed: str
+    state: MatchState | None = None
+    dice: FairDice | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    recent: deque[list[Message]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    conns: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    @property
+    def version(self) -> int:
+        """The state version clients must quote: the number of events so far."""
+        return len(self.events)
+
+    @property
+    def names(self) -> list[str]:
+        """Player names by seat."""
+        return [s.name for s in self.seats]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to (None if it belongs to none)."""
+        if not token:
+            return None
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def log(self) -> MatchLog:
+        """The match as an event log (with the seed once it is revealed)."""
+        log = MatchLog(
+            rules=str(self.rules),
+            players=self.names,
+            kinds=[s.kind for s in self.seats],
+            starter=self._starter(),
+            dice={"source": "fair", "commitment": self.commitment, "client_seeds": self.client_seeds},
+            lang=self.lang,
+            events=list(self.events),
+        )
+        if self.status == "over":
+            log.server_seed = self.server_seed
+        return log
+
+    def _starter(self) -> int | None:
+        if self.rules.starter is Starter.CHOSEN:
+            return self.starter if self.starter is not None and self.starter < len(self.seats) else 0
+        return None
+
+    def public(self) -> dict[str, Any]:
+        """Everything anyone at (or watching) the table may see; never a token or the seed early."""
+        online = {c.seat for c in self.conns if c.open and c.seat is not None}
+        return {
+            "code": self.code,
+            "status": self.status,
+            "version": self.version,
+            "rules": str(self.rules),
+            "options": self.rules.options(),
+            "lang": self.lang,
+            "hints": self.hints,
+            "turn_timer": self.turn_timer,
+            "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
+            "players": [
+                {"seat": i, "name": s.name, "kind": s.kind, "online": s.kind != "human" or i in online}
+                for i, s in enumerate(self.seats)
+            ],
+            "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
+            "commitment": self.commitment,
+            "client_seeds": self.client_seeds,
+            "server_seed": self.server_seed if self.status == "over" else None,
+            # Round results travel once, with the summary; during play the totals say enough.
+            "match": None if self.state is None else state_view(self.state,
+                                                                 results=self.state.is_over),
+        }
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class MatchService:
+    """Rooms, seats and matches; the only code that changes them."""
+
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+        self.settings = settings
+        self.sessions = sessions
+        self.rooms: dict[str, LiveRoom] = {}
+        # Writes go to worker threads so that a slow disk never stalls the event loop.  SQLite
+        # has one writer at a time, and writers that collide back off by sleeping (up to 100 ms),
+        # so for SQLite a single writer thread queues them instead; PostgreSQL takes a few.
+        sqlite = settings.sqlalchemy_url().startswith("sqlite")
+        self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 4,
+                                          thread_name_prefix="scc-db-writer")
+
+    # -- life cycle -----------------------------------------------------------------------
+    async def startup(self) -> None:
+        """Load every unfinished match and set its bots and timers going again."""
+        if self.settings.sqlalchemy_url().startswith("sqlite"):
+            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
+        with self.sessions() as db:
+            codes = db.scalars(select(Room.code).where(Room.status == "playing")).all()
+        for code in codes:
+            room = self.room(code)
+            self._schedule(room)
+
+    async def _checkpoints(self, every: float = 2.0) -> None:
+        """Move the SQLite write-ahead log into the database now and then, off the writer thread.
+
+        A passive checkpoint never blocks the writer, so the fsync it costs is never a move's
+        wait; the engine's own auto-checkpoint is off (see :func:`.db.make_engine`).
+        """
+        engine = self.sessions.kw["bind"]
+
+        def checkpoint() -> None:
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(checkpoint)
+
+    async def shutdown(self) -> None:
+        """Stop bots and timers (the database already holds everything)."""
+        checkpointer = getattr(self, "_checkpointer", None)
+        if checkpointer is not None:
+            checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await checkpointer
+        for room in self.rooms.values():
+            if room.task is not None:
+                room.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await room.task
+        self._writer.shutdown(wait=True)
+
+    # -- loading --------------------------------------------------------------------------
+    def room(self, code: str) -> LiveRoom:
+        """The live room for a join code (loaded from the database the first time)."""
+        code = code.strip().upper()
+        live = self.rooms.get(code)
+        if live is not None:
+            return live
+        with self.sessions() as db:
+            row = db.scalar(select(Room).where(Room.code == code))
+            if row is None:
+                raise RoomError("not_found", E.NOT_FOUND, 404, code=code[:16])
+            events = db.scalars(
+                select(Event.payload).where(Event.room_id == row.id).order_by(Event.seq)
+            ).all()
+            live = LiveRoom(
+                id=row.id, code=row.code, rules=Rules.from_str(row.rules), lang=row.lang,
+                hints=row.hints, turn_timer=row.turn_timer, starter=row.starter,
+                status=row.status, commitment=row.commitment, client_seeds=list(row.client_seeds),
+                seats=[SeatInfo(s.name, s.kind, s.token_hash) for s in row.seats],
+                server_seed=row.server_seed,
+            )
+        # Bots choose with a generator seeded from the secret seed: a match is reproducible.
+        live.rng = random.Random(live.server_seed)
+        if live.status != "lobby":
+            live.events = [dict(e) for e in events]
+            states = replay_states(live.log())
+            for (before, _), (after, action) in zip(states, states[1:]):
+                assert action is not None
+                live.recent.append(narrate(before, action, after, live.names))
+            live.state = states[-1][0]
+            live.dice = FairDice(bytes.fromhex(live.server_seed), live.client_seeds)
+            live.dice.count = sum(len(e["faces"]) for e in live.events if e["type"] == "roll")
+            live.dice.revealed = live.status == "over"
+        self.rooms[code] = live
+        self._trim()
+        return live
+
+    def _trim(self, keep: int = 1000) -> None:
+        """Forget finished tables nobody is looking at (the database still has them)."""
+        if len(self.rooms) <= keep:
+            return
+        for code, room in list(self.rooms.items()):
+            if room.status == "over" and not room.conns and len(self.rooms) > keep:
+                del self.rooms[code]
+
+    # -- lobby ----------------------------------------------------------------------------
+    def _new_code(self, db: Session) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if db.scalar(select(Room.id).where(Room.code == code)) is None:
+                return code
+
+    async def create_room(self, req: CreateRoom) -> tuple[str, str]:
+        """A new room with its host in seat 0; returns (join code, host's seat token)."""
+        try:
+            rules = find_rules(req.preset).with_settings(req.settings)
+        except InvalidRulesError as e:
+            raise RoomError("bad_rules", E.BAD_RULES, 400, reason=str(e)) from None
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        fixed = self.settings.fixed_server_seed
+        seed = bytes.fromhex(fixed) if fixed else secrets.token_bytes(32)
+        with self.sessions() as db, db.begin():
+            code = self._new_code(db)
+            room = Room(
+                code=code, rules=str(rules), lang=req.lang, hints=req.hints,
+                turn_timer=req.turn_timer, starter=req.starter, status="lobby",
+                server_seed=seed.hex(), commitment=hashlib.sha256(seed).hexdigest(),
+                client_seeds=[req.client_seed] if req.client_seed else [], revealed=False,
+            )
+            room.seats.append(Seat(position=0, name=req.name, kind="human",
+                                   token_hash=hash_token(token)))
+            db.add(room)
+        return code, token
+
+    def _host(self, room: LiveRoom, token: str | None) -> None:
+        seat = room.seat_of(token)
+        if seat is None:
+            raise RoomError("bad_token", E.BAD_TOKEN, 403)
+        if seat != 0:
+            raise RoomError("not_host", E.NOT_HOST, 403)
+
+    def _lobby(self, room: LiveRoom) -> None:
+        if room.status != "lobby":
+            raise RoomError("started", E.STARTED, 409)
+        if len(room.seats) >= self.settings.max_seats:
+            raise RoomError("full", E.FULL, 409, n=self.settings.max_seats)
+
+    async def _add_seat(self, room: LiveRoom, name: str, kind: str, token: str | None,
+                        client_seed: str = "") -> int:
+        if any(s.name.casefold() == name.casefold() for s in room.seats):
+            raise RoomError("name_taken", E.NAME_TAKEN, 409, name=name)
+        position = len(room.seats)
+        th = hash_token(token) if token else None
+        with self.sessions() as db, db.begin():
+            db.add(Seat(room_id=room.id, position=position, name=name, kind=kind, token_hash=th))
+            if client_seed:
+                row = db.get(Room, room.id)
+                assert row is not None
+                row.client_seeds = [*room.client_seeds, client_seed]
+        room.seats.append(SeatInfo(name, kind, th))
+        if client_seed:
+            room.client_seeds = [*room.client_seeds, client_seed]
+        await self.broadcast_room(room)
+        return position
+
+    async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
+        """Take the next free seat; returns (seat, seat token)."""
+        room = self.room(code)
+        async with room.lock:
+            self._lobby(room)
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            seat = await self._add_seat(room, req.name, "human", token, req.client_seed)
+        return seat, token
+
+    async def add_bot(self, code: str, token: str | None, req: AddBot) -> int:
+        """The host seats a bot of some difficulty."""
+        room = self.room(code)
+        async with room.lock:
+            self._host(room, token)
+            self._lobby(room)
+            try:
+                bot = make_bot(req.level)
+            except ValueError as e:
+                raise RoomError("bad_bot", E.BAD_BOT, 400, reason=str(e)) from None
+            del bot
+            taken = {s.name for s in room.seats}
+            n = 1
+            while f"Bot {n}" in taken:
+                n += 1
+            return await self._add_seat(room, f"Bot {n}", req.level, None)
+
+    async def remove_seat(self, code: str, token: str | None, seat: int) -> None:
+        """The host removes a seat in the lobby (later seats move up one)."""
+        room = self.room(code)
+        async with room.lock:
+            self._host(room, token)
+            if room.status != "lobby":
+                raise RoomError("started", E.STARTED, 409)
+            if not 0 <= seat < len(room.seats):
+                raise RoomError("bad_seat", E.BAD_SEAT, 404, seat=seat)
+            if seat == 0:
+                raise RoomError("host_seat", E.HOST_SEAT, 400)
+            with self.sessions() as db, db.begin():
+                db.execute(delete(Seat).where(Seat.room_id == room.id, Seat.position == seat))
+                db.flush()
+                rows = db.scalars(select(Seat).where(Seat.room_id == room.id, Seat.position > seat)
+                                  .order_by(Seat.position)).all()
+                for row in rows:
+                    row.position -= 1
+                    db.flush()
+            del room.seats[seat]
+            for c in room.conns:  # everyone after the removed seat moved up one
+                if c.seat is not None:
+                    if c.seat == seat:
+                        c.seat = None
+                    elif c.seat > seat:
+                        c.seat -= 1
+            for c in list(room.conns):
+                await c.send({"type": "welcome", "seat": c.seat})
+            await self.broadcast_room(room)
+
+    async def start(self, code: str, token: str | None) -> None:
+        """The host starts the match: the seats and client seeds are fixed from here on."""
+        room = self.room(code)
+        async with room.lock:
+            self._host(room, token)
+            if room.status != "lobby":
+                raise RoomError("started", E.STARTED, 409)
+            if len(room.seats) < 2:
+                raise RoomError("too_few", E.TOO_FEW, 409)
+            room.status = "playing"
+            try:
+                room.state = initial_state(room.rules, len(room.seats), starter=room._starter())
+            except InvalidSetupError as e:
+                room.status = "lobby"
+                raise RoomError("bad_rules", E.BAD_RULES, 409, reason=str(e)) from None
+            room.dice = FairDice(bytes.fromhex(room.server_seed), room.client_seeds)
+            with self.sessions() as db, db.begin():
+                row = db.get(Room, room.id)
+                assert row is not None
+                row.status = "playing"
+            self._schedule(room)
+            await self.broadcast_room(room)
+
+    # -- play -----------------------------------------------------------------------------
+    async def _step(self, room: LiveRoom, action: Action | None) -> None:
+        """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
+
+        The caller holds the room's lock.
+        """
+        before = room.state
+        assert before is not None and room.dice is not None
+        count = room.dice.count
+        if action is None:
+            action = sample_chance(before, room.dice)
+        try:
+            after = apply(before, action)
+        except (IllegalActionError, ValueError) as e:
+            room.dice.count = count
+            raise RoomError("illegal", E.ILLEGAL, 400, reason=str(e)) from None
+        event = event_for(before, action)
+        try:
+            # In a writer thread (see __init__): a slow disk holds up the writes, never the
+            # event loop that serves every table.
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, self._persist, room, event, after)
+        except Exception:
+            room.dice.count = count  # nothing happened: the same dice are due again
+            raise
+        room.state = after
+        room.events.append(event)
+        messages = narrate(before, action, after, room.names)
+        room.recent.append(messages)
+        if after.is_over:
+            room.status = "over"
+            room.dice.reveal()
+        self._schedule(room)
+        await self.broadcast_room(room, messages)
+
+    def _persist(self, room: LiveRoom, event: dict[str, Any], after: MatchState) -> None:
+        values = {"room_id": room.id, "seq": len(room.events), "payload": event, "created_at": _now()}
+        if not after.is_over:
+            # The hot path of every move: one Core insert on a plain connection, no ORM session
+            # (less Python per write, so the writer thread needs the GIL for less time).
+            engine = self.sessions.kw["bind"]
+            with engine.begin() as conn:
+                conn.execute(insert(Event), values)
+            return
+        # The last move: the event, the room's end and everyone's results in one transaction.
+        with self.sessions() as db, db.begin():
+            db.execute(insert(Event), values)
+            row = db.get(Room, room.id)
+            assert row is not None
+            row.status, row.revealed, row.winner = "over", True, after.winner
+            row.finished_at = _now()
+            for r in self._results(room, [*room.events, event], after):
+                db.add(r)
+
+    def _results(self, room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> list[Result]:
+        """Each player's line for the statistics, counted from the match's own narration."""
+        log = room.log()
+        log.events = events
+        crews = [0] * len(room.seats)
+        states = replay_states(log)
+        for (before, _), (after, action) in zip(states, states[1:]):
+            assert action is not None
+            if any(m.msgid.startswith("Full crew") for m in narrate(before, action, after, room.names)):
+                seat = actor(before)
+                if seat is not None:
+                    crews[seat] += 1
+        pot = room.rules.stakes is Stakes.POT
+        out = []
+        for i, s in enumerate(room.seats):
+            out.append(Result(
+                room_id=room.id, position=i, name=s.name, kind=s.kind, won=final.winner == i,
+                rounds=sum(1 for r in final.results if i in r.seats),
+                points=final.totals[i], crews=crews[i],
+                chips_won=final.chips[i] - room.rules.starting_chips if pot else 0,
+                sips=final.sips[i], finished_at=_now(),
+            ))
+        return out
+
+    def _schedule(self, room: LiveRoom) -> None:
+        """Set the next automatic move going: a bot after its pause, or the turn timer."""
+        current = asyncio.current_task()
+        if room.task is not None and room.task is not current and not room.task.done():
+            room.task.cancel()
+        room.task, room.deadline = None, None
+        if room.state is None or room.state.is_over or room.status != "playing":
+            return
+        seat = actor(room.state)
+        assert seat is not None
+        if room.seats[seat].kind != "human":
+            delay = self.settings.bot_delay
+        elif room.turn_timer:
+            delay = float(room.turn_timer)
+            room.deadline = time.time() + delay
+        else:
+            return
+        room.task = asyncio.get_running_loop().create_task(self._auto(room, room.version, delay))
+
+    async def _auto(self, room: LiveRoom, version: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with room.lock:
+            state = room.state
+            if state is None or room.version != version or state.is_over:
+                return
+            seat = actor(state)
+            assert seat is not None
+            if is_chance(state):
+                action: Action | None = None
+            elif room.seats[seat].kind != "human":
+                bot = make_bot(room.seats[seat].kind)
+                action = await asyncio.to_thread(bot.choose, state, room.rng)
+            else:
+                action = safe_default(state, room.rng)
+            await self._step(room, action)
+
+    # -- connections ----------------------------------------------------------------------
+    def translate(self, lang: str, domain: str = "web") -> Any:
+        """The translation function for a language (cached by the i18n layer)."""
+        return translator(lang, domain)
+
+    def _lines(self, messages: list[Message], lang: str) -> list[str]:
+        tr = self.translate(lang, "scc")
+        return [m.render(tr) for m in messages]
+
+    async def broadcast_room(self, room: LiveRoom, messages: list[Message] | None = None) -> None:
+        """Send the room to everyone (one JSON text per language, built once)."""
+        public = room.public()
+        texts: dict[str, str] = {}
+        for c in list(room.conns):
+            if c.lang not in texts:
+                lines = self._lines(messages, c.lang) if messages else []
+                texts[c.lang] = json.dumps({"type": "room", "room": public, "lines": lines})
+            await c.send(texts[c.lang])
+
+    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
+        """Register a connection after its hello; a bad token is refused, no token = spectator."""
+        seat = room.seat_of(hello.token)
+        if hello.token and seat is None:
+            raise RoomError("bad_token", E.BAD_TOKEN, 403)
+        conn = Connection(ws, seat, hello.lang,
+                          RateLimiter(self.settings.rate_per_second, self.settings.rate_burst))
+        room.conns.add(conn)
+        await conn.send({"type": "welcome", "seat": seat})
+        history = [line for msgs in room.recent for line in self._lines(msgs, conn.lang)]
+        await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
+        await self.broadcast_room(room)  # presence changed
+        return conn
+
+    async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
+        """Forget a connection (the seat stays; its token brings the player back)."""
+        conn.open = False
+        room.conns.discard(conn)
+        await self.broadcast_room(room)
+
+    async def refuse(self, conn: Connection, err: RoomError) -> None:
+        """Tell one connection (only) why its message was refused."""
+        await conn.send({"type": "error", "code": err.code,
+                         "message": err.render(self.translate(conn.lang))})
+
+    async def receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
+        """Handle one message from a connection; refusals go to that connection only."""
+        try:
+            await self._receive(room, conn, raw)
+        except RoomError as err:
+            await self.refuse(conn, err)
+
+    async def _receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
+        if len(raw.encode("utf-8", "replace")) > self.settings.max_message_bytes:
+            raise RoomError("too_big", E.TOO_BIG, 413)
+        if not conn.limiter.allow():
+            raise RoomError("rate", E.RATE, 429)
+        try:
+            msg = CLIENT_MESSAGE.validate_json(raw)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+            raise RoomError("invalid", E.INVALID, 422, reason=f"{where}: {first['msg']}") from None
+        if isinstance(msg, Ping):
+            await conn.send({"type": "pong"})
+            return
+        if isinstance(msg, Hello):
+            conn.lang = msg.lang
+            return
+        if isinstance(msg, Advice):
+            await self._advice(room, conn, msg)
+            return
+        assert isinstance(msg, Act | RollDice)
+        if conn.seat is None:
+            raise RoomError("spectator", E.SPECTATOR, 403)
+        async with room.lock:
+            state = room.state
+            if state is None or room.status != "playing":
+                raise RoomError("not_started" if state is None else "over", E.NOT_STARTED
+                                if state is None else E.ILLEGAL, 409, reason="the match is over")
+            if actor(state) != conn.seat:
+                raise RoomError("not_your_turn", E.NOT_YOUR_TURN, 409)
+            if msg.version != room.version:
+                raise RoomError("stale", E.STALE, 409)
+            action: Action | None = None
+            if isinstance(msg, RollDice):
+                if not is_chance(state):
+                    raise RoomError("illegal", E.ILLEGAL, 400, reason="no dice are due")
+            else:
+                try:
+                    action = parse_action(msg.action)
+                except InvalidActionError as e:
+                    raise RoomError("not_an_action", E.NOT_AN_ACTION, 400, reason=str(e)) from None
+                if isinstance(action, Roll):
+                    raise RoomError("illegal", E.ILLEGAL, 400,
+                                    reason="the server rolls every die; send a roll request")
+                if is_chance(state):
+                    raise RoomError("illegal", E.ILLEGAL, 400, reason="the dice are due first")
+                if action not in legal_actions(state):
+                    raise RoomError("illegal", E.ILLEGAL, 400,
+                                    reason=f"{msg.action} is not among the choices now")
+            await self._step(room, action)
+
+    async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
+        if not room.hints:
+            raise RoomError("hints_off", E.HINTS_OFF, 403)
+        state = room.state
+        if state is None or conn.seat is None or room.status != "playing":
+            raise RoomError("no_advice", E.NO_ADVICE, 409)
+        if msg.version != room.version:
+            raise RoomError("stale", E.STALE, 409)
+        if actor(state) != conn.seat or is_chance(state):
+            raise RoomError("no_advice", E.NO_ADVICE, 409)
+        choices = await asyncio.to_thread(advise, state)
+        await conn.send({
+            "type": "advice", "version": msg.version,
+            "choices": [{"action": c.action, "win_probability": c.win_probability,
+                         "exact": c.exact, "expected_score": c.expected_score,
+                         "method": c.method} for c in choices],
+        })

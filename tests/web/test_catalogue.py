@@ -1,0 +1,56 @@
+"""The web pages' catalogue (domain ``web``): every string translated in de and nb, no
+placeholder lost, the compiled .mo files current, and web.pot listing exactly the ids in use."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from shipcaptaincrew.i18n import LOCALE_DIR, translator
+from shipcaptaincrew.web import errors
+from shipcaptaincrew.web.strings import UI_STRINGS
+
+ERROR_IDS = tuple(v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str))
+IDS = set(UI_STRINGS) | set(ERROR_IDS)
+STATIC = Path(errors.__file__).with_name("static")
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(re.findall(r"\{(\w+)\}", text))
+
+
+def test_pot_lists_exactly_the_ids_in_use() -> None:
+    with open(LOCALE_DIR / "web.pot", "rb") as f:
+        pot = {m.id for m in read_po(f) if m.id}
+    assert pot == IDS
+
+
+@pytest.mark.parametrize("lang", ["de", "nb"])
+def test_every_id_translated_with_its_placeholders(lang: str) -> None:
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / "web.po", "rb") as f:
+        catalog = read_po(f)
+    entries = {m.id: m.string for m in catalog if m.id}
+    assert set(entries) == IDS
+    tr = translator(lang, "web")
+    for msgid, text in entries.items():
+        assert text, f"{lang}: {msgid!r} is not translated"
+        assert placeholders(text) == placeholders(msgid), f"{lang}: {msgid!r} -> {text!r}"
+        assert tr(msgid) == text, f"{lang}: web.mo is older than web.po for {msgid!r}"
+    assert not any(m.fuzzy for m in catalog if m.id)
+
+
+def test_every_page_string_is_in_the_catalogue() -> None:
+    """Texts the pages look up with t("...") or data-t="..." are all message ids."""
+    used: set[str] = set()
+    for path in STATIC.rglob("*"):
+        if path.suffix in (".js", ".html"):
+            text = path.read_text(encoding="utf-8")
+            used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
+            used |= set(re.findall(r'data-t="([^"]*)"', text))
+    # Difficulty names are built from the level ("easy" -> "Easy"), the stats columns by list.
+    assert used, "no page strings found"
+    missing = sorted(used - IDS)
+    assert not missing, missing

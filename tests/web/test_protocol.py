@@ -1,0 +1,313 @@
+"""The WebSocket protocol against create_app: full matches, every refusal, persistence.
+
+Runs on a temporary SQLite file and on PostgreSQL (the ``db_url`` fixture's two variants).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, func, select
+
+from shipcaptaincrew.notation import MatchLog, replay
+from shipcaptaincrew.web.models import Event, Room
+
+from .conftest import Player, open_table
+
+
+def play_out(players: dict[int, Player], watcher: Player, limit: int = 3000) -> dict[str, Any]:
+    """Everyone plays the first legal choice until the match is over; returns the final room."""
+    watcher.until(lambda r: r["match"] is not None)
+    for _ in range(limit):
+        room = watcher.room
+        match = room["match"]
+        if match["over"]:
+            return room
+        seat = match["actor"]
+        if seat in players:
+            p = players[seat]
+            choice = match["legal"][0]
+            if choice == "roll":
+                p.send(type="roll", version=room["version"])
+            else:
+                p.send(type="act", action=choice, version=room["version"])
+        watcher.until(lambda r, v=room["version"]: r["version"] > v)
+    raise AssertionError("the match did not end")
+
+
+def event_count(db_url: str, code: str) -> int:
+    from shipcaptaincrew.web.settings import Settings
+
+    engine = create_engine(Settings(db_url=db_url).sqlalchemy_url())
+    try:
+        with engine.connect() as conn:
+            room_id = conn.scalar(select(Room.id).where(Room.code == code))
+            return int(conn.scalar(select(func.count()).select_from(Event).where(Event.room_id == room_id)) or 0)
+    finally:
+        engine.dispose()
+
+
+def test_full_match_with_bot_summary_and_verify(client: Any, players: list[Player], db_url: str) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"], ["easy"], settings=["format=rounds:3"])
+    a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    players += [a, b]
+    assert (a.seat, b.seat) == (0, 1)
+    assert client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]}).status_code == 200
+    a.until(lambda r: r["status"] == "playing")
+    commitment = a.room["commitment"]
+    assert a.room["server_seed"] is None and len(commitment) == 64
+    # Every broadcast comes after its event is in the database.
+    seen_versions = []
+    orig_next = a.next
+
+    def checked_next(kind: str | None = None) -> dict[str, Any]:
+        msg = orig_next(kind)
+        if msg["type"] == "room" and msg["room"]["status"] != "lobby":
+            assert event_count(db_url, code) >= msg["room"]["version"]
+            seen_versions.append(msg["room"]["version"])
+        return msg
+
+    a.next = checked_next  # type: ignore[method-assign]
+    final = play_out({0: a, 1: b}, a)
+    assert seen_versions and final["status"] == "over"
+    match = final["match"]
+    assert match["winner"] in (0, 1, 2) and len(match["results"]) >= 3
+    assert final["server_seed"] and final["commitment"] == commitment
+    assert any("wins the match" in line for line in a.lines)
+    v = client.get(f"/api/matches/{code}/verify").json()
+    assert v["ok"] and v["problems"] == [] and v["dice"] > 0
+    # The downloaded log replays with the engine to the same final scores.
+    log = MatchLog.from_jsonl(client.get(f"/api/matches/{code}/log").text)
+    end = replay(log)
+    assert list(end.totals) == match["totals"] and end.winner == match["winner"]
+    assert log.server_seed == final["server_seed"]
+    steps = client.get(f"/api/matches/{code}/replay").json()["steps"]
+    assert len(steps) == len(log.events) + 1 and steps[-1]["match"]["totals"] == match["totals"]
+    history = client.get("/api/matches").json()
+    assert [h["code"] for h in history] == [code]
+    board = {r["name"]: r for r in client.get("/api/stats/leaderboard").json()}
+    assert set(board) == {"Anna", "Bo", "Bot 1"}
+    assert sum(r["wins"] for r in board.values()) == 1
+    assert board[final["players"][match["winner"]]["name"]]["wins"] == 1
+    assert all(r["matches"] == 1 for r in board.values())
+
+
+def test_tie_break_is_played_out(client: Any, players: list[Player]) -> None:
+    """A 3-round match between two bots and a person, until one ends in a tie-break contest."""
+    for attempt in range(40):
+        code, tokens = open_table(client, [f"Ann{attempt}"], ["easy", "easy"], settings=["format=rounds:3"])
+        a = Player(client, code, tokens[0])
+        players.append(a)
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+        a.until(lambda r: r["status"] == "playing")
+        final = play_out({0: a}, a)
+        ties = [line for line in a.lines if line.startswith(("Tie between", "Tie for the match"))]
+        if ties:
+            assert final["match"]["over"] and final["match"]["winner"] is not None
+            assert any(r["tie_breaks"] > 0 for r in final["match"]["results"]) or any(
+                "Tie for the match" in line for line in ties)
+            return
+    pytest.fail("no tie-break in 40 matches")
+
+
+def test_refusals_go_to_that_player_only(client: Any, players: list[Player]) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"], settings=["starter=chosen"])
+    a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    spectator = Player(client, code, None)
+    players += [a, b, spectator]
+    assert spectator.seat is None
+    # Before the start.
+    a.send(type="roll", version=0)
+    assert a.next("error")["code"] == "not_started"
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    for p in (a, b, spectator):
+        p.until(lambda r: r["status"] == "playing")
+    assert a.room["match"]["actor"] == 0 and a.room["match"]["legal"] == ["roll"]
+    # Out of turn.
+    b.send(type="roll", version=0)
+    err = b.next("error")
+    assert err["code"] == "not_your_turn" and "not your turn" in err["message"]
+    # Stale version.
+    a.send(type="roll", version=7)
+    assert a.next("error")["code"] == "stale"
+    # A client cannot choose dice.
+    a.send(type="act", action="roll:65466", version=0)
+    assert a.next("error")["code"] == "illegal"
+    # Not an action at all / not a legal one.
+    a.send(type="act", action="jump", version=0)
+    assert a.next("error")["code"] == "not_an_action"
+    a.send(type="act", action="stand", version=0)
+    assert a.next("error")["code"] == "illegal"
+    # Spectators watch only.
+    spectator.send(type="roll", version=0)
+    assert spectator.next("error")["code"] == "spectator"
+    # Malformed, oversized, unknown fields.
+    a.send(type="act", action="stand")
+    assert a.next("error")["code"] == "invalid"
+    a.ws.send_text("{not json")
+    assert a.next("error")["code"] == "invalid"
+    a.send(type="act", action="stand", version=0, faces=[6, 6])
+    assert a.next("error")["code"] == "invalid"
+    a.ws.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
+    assert a.next("error")["code"] == "too_big"
+    # Nobody else heard about any of it, and nothing happened.
+    a.send(type="roll", version=0)
+    a.until(lambda r: r["version"] == 1)
+    b.until(lambda r: r["version"] == 1)
+    assert [m["code"] for m in b.seen if m["type"] == "error"] == ["not_your_turn"]
+    assert [m["code"] for m in spectator.seen if m["type"] == "error"] == ["spectator"]
+
+
+def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"], ["easy"])
+    assert all(len(t) >= 22 for t in tokens)  # token_urlsafe(32): 256 bits
+    a, b, s = Player(client, code, tokens[0]), Player(client, code, tokens[1]), Player(client, code, None)
+    players += [a, b, s]
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    play_out({0: a, 1: b}, a)
+    s.until(lambda r: r["match"] is not None and r["match"]["over"])
+    public = client.get(f"/api/rooms/{code}").text + client.get(f"/api/matches/{code}/log").text
+    everything = public + json.dumps(a.seen) + json.dumps(b.seen) + json.dumps(s.seen)
+    for token in tokens:
+        assert token not in everything
+    # Even hashes of tokens stay on the server.
+    from shipcaptaincrew.web.service import hash_token
+
+    assert all(hash_token(t) not in everything for t in tokens)
+
+
+def test_reconnect_gets_the_seat_back(client: Any, players: list[Player]) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"], settings=["starter=chosen"])
+    a = Player(client, code, tokens[0])
+    players.append(a)
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    a.until(lambda r: r["status"] == "playing")
+    a.send(type="roll", version=0)
+    a.until(lambda r: r["version"] == 1)
+    a.close()
+    players.remove(a)
+    again = Player(client, code, tokens[0])
+    players.append(again)
+    assert again.seat == 0 and again.room["version"] == 1
+    assert again.lines  # the story so far is sent again
+    if again.room["match"]["actor"] == 0:
+        choice = again.room["match"]["legal"][0]
+        if choice == "roll":
+            again.send(type="roll", version=1)
+        else:
+            again.send(type="act", action=choice, version=1)
+        again.until(lambda r: r["version"] == 2)
+
+
+def test_bad_token_is_refused(client: Any) -> None:
+    code, _ = open_table(client, ["Anna", "Bo"])
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": "x" * 43}))
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "bad_token"
+
+
+def test_rate_limit(make_client: Any, players: list[Player]) -> None:
+    client = make_client(rate_per_second=0.001, rate_burst=5)  # no refill during the test
+    code, tokens = open_table(client, ["Anna", "Bo"])
+    a = Player(client, code, tokens[0])
+    players.append(a)
+    for _ in range(8):
+        a.send(type="ping")
+    kinds: list[str] = []
+    while len(kinds) < 8:
+        kind = a.next()["type"]
+        if kind != "room":
+            kinds.append(kind)
+    assert kinds.count("pong") == 5 and kinds.count("error") == 3
+
+
+def test_advice_and_hints_off(client: Any, players: list[Player]) -> None:
+    for hints in (True, False):
+        code, tokens = open_table(client, ["Anna", "Bo"], hints=hints, settings=["starter=chosen"])
+        a = Player(client, code, tokens[0])
+        players.append(a)
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+        a.until(lambda r: r["status"] == "playing")
+        # Roll until there is a choice to advise on (or the turn passes).
+        while a.room["match"]["actor"] == 0 and a.room["match"]["legal"] == ["roll"]:
+            a.send(type="roll", version=a.room["version"])
+            a.until(lambda r, v=a.room["version"]: r["version"] > v)
+        a.send(type="advice", version=a.room["version"])
+        msg = a.next()
+        while msg["type"] == "room":
+            msg = a.next()
+        if not hints:
+            assert msg["type"] == "error" and msg["code"] == "hints_off"
+        elif a.room["match"]["actor"] == 0:
+            assert msg["type"] == "advice"
+            assert {c["action"] for c in msg["choices"]} == set(a.room["match"]["legal"])
+            assert all(0 <= c["win_probability"] <= 1 for c in msg["choices"])
+        else:
+            assert msg["type"] == "error" and msg["code"] == "no_advice"
+
+
+def test_turn_timer_plays_for_an_absent_player(client: Any, players: list[Player]) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"], turn_timer=5, settings=["starter=chosen"])
+    watcher = Player(client, code, None)
+    players.append(watcher)
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    watcher.until(lambda r: r["status"] == "playing")
+    assert watcher.room["deadline_ms"] is not None
+    service = client.app.state.service
+    room = service.room(code)
+    room.turn_timer = 0.05  # the schema's minimum is 5 s; shorten it for the test
+    client.portal.call(service._schedule, room)  # restart the running 5 s timer
+    final = watcher.until(lambda r: r["match"]["over"], limit=5000)
+    assert final["match"]["winner"] in (0, 1)
+
+
+def test_restart_resumes_from_the_database(make_client: Any, players: list[Player]) -> None:
+    first = make_client()
+    code, tokens = open_table(first, ["Anna", "Bo"], settings=["starter=chosen", "format=rounds:3"])
+    a = Player(first, code, tokens[0])
+    players.append(a)
+    first.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    a.until(lambda r: r["status"] == "playing")
+    a.send(type="roll", version=0)
+    before = a.until(lambda r: r["version"] == 1)
+    a.close()
+    players.remove(a)
+    first.__exit__(None, None, None)
+    second = make_client()
+    a2, b2 = Player(second, code, tokens[0]), Player(second, code, tokens[1])
+    players += [a2, b2]
+    assert a2.room["match"] == before["match"]
+    final = play_out({0: a2, 1: b2}, a2)
+    assert final["status"] == "over"
+    assert second.get(f"/api/matches/{code}/verify").json()["ok"]
+
+
+def test_drinking_hand_out_and_pot(client: Any, players: list[Player]) -> None:
+    """The captain hands out sips (sip:N choices) and the pot moves chips; all via the engine."""
+    code, tokens = open_table(client, ["Anna", "Bo"], ["medium"],
+                              settings=["drinking=captain_hands_out", "stakes=pot", "format=rounds:3"])
+    a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    players += [a, b]
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    seen_sip_choice = False
+    orig = a.next
+
+    def spy(kind: str | None = None) -> dict[str, Any]:
+        nonlocal seen_sip_choice
+        msg = orig(kind)
+        m = msg.get("room", {}).get("match") if msg["type"] == "room" else None
+        if m and any(x.startswith("sip:") for x in m["legal"]):
+            seen_sip_choice = True
+        return msg
+
+    a.next = spy  # type: ignore[method-assign]
+    final = play_out({0: a, 1: b}, a)["match"]
+    assert final["over"]
+    assert sum(final["chips"]) + final["pot"] == 3 * 10  # chips are only ever moved
+    assert all(r["winner"] is not None for r in final["results"])  # classic: no round is lost
+    assert any("gives a sip to" in line for line in a.lines) and sum(final["sips"]) > 0
+    human_captain = any(final["results"][i]["winner"] in (0, 1) for i in range(len(final["results"])))
+    assert seen_sip_choice == human_captain
