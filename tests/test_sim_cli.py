@@ -102,6 +102,9 @@ def test_sweep_writes_one_tidy_table(tmp_path: Path) -> None:
         (["-p", "tip,tip", "-n", "10", "--out", "x.xlsx"], ".csv"),
         (["-p", "tip,tip", "-n", "10", "--rules", "yahtzee"], "yahtzee"),
         (["-p", "tip,tip", "-n", "10", "--seed", "-1"], "--seed"),
+        (["-p", "tip,tip", "-n", "10", "--out", "/nonexistent/dir/x.csv"], "does not exist"),
+        (["-p", "tip,tip", "-n", "10", "--plot", "/nonexistent/x.png"], "does not exist"),
+        (["-p", "tip,tip", "-n", "10", "--dask", "nonsense"], "nonsense"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
@@ -127,3 +130,42 @@ def test_real_process_keeps_stdout_clean() -> None:
     bad = subprocess.run([*cmd[:4], "-p", "tip,nobody", "-n", "5"], capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_dask_local_process_cluster_matches_single_process() -> None:
+    """``--dask local`` (a two-process LocalCluster) prints the very same summary."""
+    args = ("simulate", "-p", "optimal,tip,ev", "-n", "1100", "--seed", "7", "--json",
+            "--rules", "ship-captain-crew")
+    code, one, _ = run(*args)
+    code_d, dask, _ = run(*args, "--dask", "local")
+    assert code == code_d == 0
+    assert json.loads(one) == json.loads(dask)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [["--set", "wild_captain=true", "--set", "half_cargo=true", "--set", "bow_to_stern=true",
+      "--set", "wild_face=4"],
+     ["--set", "cargo_rerolls=0", "--set", "same_roll_bonus=3"],
+     ["--set", "tie_break=cargo_rolloff", "--set", "all_fail=carry_pot", "--stakes", "pot"]],
+)
+def test_edge_rule_sets_run(settings: list[str]) -> None:
+    code, out, err = run("simulate", "-p", "optimal,random,tip", "-n", "60", "--seed", "1",
+                         "--json", *settings)
+    assert code == 0, err
+    d = json.loads(out)
+    assert sum(s["wins"] for s in d["seats"]) == 60
+
+
+def test_output_directory_checked_before_running(tmp_path: Path) -> None:
+    """A --out naming a directory, or a sweep into a missing one: one line, nothing run."""
+    code, out, err = run("simulate", "-p", "tip,tip", "-n", "10", "--out",
+                         str(tmp_path / "d.csv"), "--plot", str(tmp_path))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "d.csv").exists()
+    (tmp_path / "d.csv").mkdir()
+    code, _, err = run("simulate", "-p", "tip,tip", "-n", "10", "--out", str(tmp_path / "d.csv"))
+    assert code == 2 and "directory" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run("sweep", "--bots", "tip", "--players", "2", "-n", "5", "--out",
+                       str(tmp_path / "no" / "s.csv"))
+    assert code == 2 and "does not exist" in err and len(err.strip().splitlines()) == 1

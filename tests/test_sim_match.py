@@ -24,6 +24,12 @@ from shipcaptaincrew.solver import equilibrium
         ("ship-captain-crew", 2, "ev", 6_000),
         ("classic(wild_captain=true,cargo_rerolls=1)", 2, "optimal", 6_000),
         ("skip-kaptein-mannskap(half_cargo=true,format=single)", 2, "optimal", 6_000),
+        ("schiff-kapitaen-crew", 3, "optimal", 8_000),
+        ("skip-kaptein-mannskap(format=single)", 3, "ev", 6_000),
+        ("classic(bow_to_stern=true)", 2, "optimal", 6_000),
+        ("classic(same_roll_bonus=3,cargo_rerolls=0)", 2, "optimal", 6_000),
+        ("ship-captain-crew(half_cargo=true,wild_captain=true)", 2, "optimal", 6_000),
+        ("classic", 8, "optimal", 4_000),
     ],
 )
 def test_seat_win_rates_match_equilibrium(preset: str, players: int, policy: str,
@@ -177,3 +183,40 @@ def test_optimal_tables_choose_what_the_optimal_bot_chooses(preset: str) -> None
                 checked += 1
             s = apply(s, rng.choice(acts))
     assert checked > 150
+
+
+@pytest.mark.parametrize(
+    ("preset", "bot"),
+    [("classic(half_cargo=true)", "tip"), ("ship-captain-crew(wild_captain=true)", "timid"),
+     ("classic(same_roll_bonus=2,cargo_rerolls=1)", "ev")],
+)
+def test_crews_are_the_engines_completed_crews(preset: str, bot: str) -> None:
+    """``crews`` counts turns whose done state has a full crew: its rate per turn agrees with
+    the table's exact completion odds (a context-free bot plays every turn from one table)."""
+    from shipcaptaincrew.rules import Rules
+    from shipcaptaincrew.sim.match import table_for
+    from shipcaptaincrew.sim.policy import make_policy
+
+    rules = Rules.from_str(preset).replace(format="rounds:3")
+    result = simulate(rules, [bot, bot], 2_000, seed=2)
+    p = float(table_for(rules, make_policy(bot, rules), 2, None).exact().p_complete)
+    turns, crews = int(result.stat("turns").sum()), int(result.stat("crews").sum())
+    assert crews <= turns and turns >= 2_000 * 2 * 3
+    assert abs(crews / turns - p) <= 4 * math.sqrt(p * (1 - p) / turns)
+    s = result.summary()
+    assert s["bots"][bot]["crews"] == crews and s["bots"][bot]["turns"] == turns
+
+
+def test_eight_players_every_option_at_once_runs_and_conserves_chips() -> None:
+    """8 seats, wild captain, cargo roll-off ties, carried pots, drinks: no crash, one winner
+    per match, chips only change hands."""
+    from shipcaptaincrew.rules import Rules
+
+    rules = Rules.from_str("ship-captain-crew(wild_captain=true,cargo_rerolls=1)").replace(
+        drinking="captain_hands_out", failed_double=True, format="rounds:2")
+    bots = ["optimal", "ev", "tip", "timid", "threshold:8", "random", "ev", "tip"]
+    result = simulate(rules, bots, 150, seed=4)
+    assert (result.stat("won").sum(axis=1) == 1).all()
+    assert (result.stat("chips").sum(axis=1) == 0).all()
+    assert (result.stat("sips") >= 0).all() and result.stat("sips").sum() > 0
+    assert (result.rounds >= 2).all()

@@ -79,12 +79,13 @@ def test_sampled_turns_agree_with_solver(preset: str, variant: str) -> None:
 @pytest.mark.parametrize("variant", ["plain", "wild_captain", "half_cargo", "one_reroll"])
 @pytest.mark.parametrize("bot", ["timid", "tip", "ev", "random"])
 def test_vectorised_agrees_with_plain_engine_loop(variant: str, bot: str) -> None:
-    """Same bot, same statistics: vectorised turns vs turns played roll by roll (two-sample)."""
+    """Same bot, same statistics (completion by roll, score distribution, expected score):
+    vectorised turns vs turns played roll by roll through the engine (two-sample, 4 SE)."""
     rules = rules_of("classic", variant)
     n_engine, n_vec = 3_000, 200_000
     scores, completed = engine_turns(rules, bot, n_engine, seed=5)
-    plain = TurnSample(scores, completed).summary()
     vec = build_table(rules, make_policy(bot, rules)).sample(np.random.default_rng(5), n_vec)
+    plain = TurnSample(scores, completed, vec.rolls).summary()
     fast = vec.summary()
 
     def close(a: float, b: float, va: float, vb: float) -> bool:
@@ -97,6 +98,11 @@ def test_vectorised_agrees_with_plain_engine_loop(variant: str, bot: str) -> Non
         assert close(a, b, b * (1 - b), b * (1 - b))
     v = float(np.var(vec.scores))
     assert close(plain["expected_score"], fast["expected_score"], v, v)
+    # The score distribution, score by score (a score neither run saw is 0 in both).
+    assert set(plain["distribution"]) <= set(fast["distribution"])
+    for score, p in fast["distribution"].items():
+        est = plain["distribution"].get(score, 0.0)
+        assert close(est, p, p * (1 - p), p * (1 - p)), (score, est, p)
 
 
 def test_alias_rows_reproduce_the_exact_probabilities() -> None:
@@ -151,3 +157,19 @@ def test_illegal_policy_is_refused() -> None:
 
     with pytest.raises(IllegalPolicyError, match="cheat"):
         build_table(Rules(), Cheat())
+
+
+@pytest.mark.parametrize("variant", ["plain", "one_reroll", "no_reroll", "wild_captain"])
+def test_roll_count_is_read_from_the_engine_chain(variant: str) -> None:
+    """The sampler's step count is the longest path of the engine-derived chain: the most
+    ``rolls_used`` of any turn state the engine reaches (three under every sheet)."""
+    from shipcaptaincrew.sim.tables import turn_moves
+
+    rules = rules_of("classic", variant)
+    table = build_table(rules, make_policy("random", rules))
+    moves = turn_moves(rules)
+    reached = {t for row in moves.rolls.values() for t, _ in row}
+    assert table.rolls == max(t.rolls_used for t in reached) == 3
+    sample = table.sample(np.random.default_rng(0), 5_000)
+    assert len(sample.summary()["p_complete_by_roll"]) == table.rolls
+    assert set(np.unique(sample.completed_on)) <= set(range(table.rolls + 1))

@@ -82,8 +82,30 @@ def _check_backend(workers: int, dask: str | None) -> None:
 
 
 def _check_out(path: str | None, suffixes: tuple[str, ...], flag: str) -> None:
-    if path is not None and not path.lower().endswith(suffixes):
+    """Refuse an output file that cannot be written *before* the simulation runs."""
+    import os
+    from pathlib import Path
+
+    if path is None:
+        return
+    if not path.lower().endswith(suffixes):
         fail(f"{flag} {path}: the file must end in {', '.join(suffixes)}")
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        fail(f"{flag} {path}: is a directory, not a file")
+    if not parent.is_dir():
+        fail(f"{flag} {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        fail(f"{flag} {path}: not writable")
+
+
+def _write(what: str, flag: str, path: str, write: Callable[[], None]) -> None:
+    """Write an output file; an OS error (disk full, permissions) becomes one clear line."""
+    try:
+        write()
+    except OSError as e:
+        fail(f"{flag} {path}: cannot write the {what}: {e.strerror or e}")
 
 
 @app.command()
@@ -136,11 +158,11 @@ def simulate(
     if out is not None:
         from ..sim.plot import write_table
 
-        write_table(result.table(), out)
+        _write("table", "--out", out, lambda: write_table(result.table(), out))
     if plot is not None:
         from ..sim.plot import plot_result
 
-        plot_result(result, plot)
+        _write("plot", "--plot", plot, lambda: plot_result(result, plot))
     if as_json:
         typer.echo(json.dumps(summary))
         return
@@ -226,11 +248,11 @@ def sweep(
     if out is not None:
         from ..sim.plot import write_table
 
-        write_table(frame, out)
+        _write("table", "--out", out, lambda: write_table(frame, out))
     if plot is not None:
         from ..sim.plot import plot_sweep
 
-        plot_sweep(frame, plot)
+        _write("plot", "--plot", plot, lambda: plot_sweep(frame, plot))
     if as_json:
         typer.echo(json.dumps({"rows": frame.to_dict(orient="records")}))
         return

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from ..actions import Roll
-from ..engine import apply, initial_state
-from ..rules import Rules, Stakes, Starter
+from ..engine import apply, dice_to_roll, initial_state
+from ..rules import Rules, Starter
 from ..state import MatchState, Method, Phase, TurnPhase
 from .policy import Policy, TableContext, context_of, make_bot_object, make_policy
 from .tables import TurnTable, build_table, score_paths
@@ -68,8 +68,9 @@ class _Pool:
     size: int = 64
 
     def next(self, rng: np.random.Generator) -> int:
+        """The next sampled turn, as the done node of :attr:`table` it ended in."""
         if self.pos >= len(self.values):
-            self.values = self.table.sample_scores(rng, self.size).tolist()
+            self.values = self.table.sample_ends(rng, self.size).tolist()
             self.size = min(_POOL, 2 * self.size)
             self.pos = 0
         v = self.values[self.pos]
@@ -112,7 +113,9 @@ class MatchRunner:
         self._dice_pos += 1
         return d
 
-    def _turn_score(self, seat: int, state: MatchState) -> int:
+    def _turn(self, seat: int, state: MatchState) -> tuple[int, bool]:
+        """A sampled turn of the seat's bot: (score, crew completed), both read off the
+        table's done node (a completed crew is the engine's flag, not "score > 0")."""
         policy = self.policies[self.bots[seat]]
         ctx = context_of(state) if policy.contextual else None
         key = (policy.name, ctx)
@@ -120,7 +123,8 @@ class MatchRunner:
         if pool is None:
             pool = _Pool(table_for(self.rules, policy, self.players, ctx))
             self._pools[key] = pool
-        return pool.next(self.rng)
+        end = pool.next(self.rng)
+        return int(pool.table.score[end]), bool(pool.table.complete[end])
 
     def _post(self, state: MatchState, score: int) -> MatchState:
         """Post a turn score through the engine.
@@ -149,11 +153,14 @@ class MatchRunner:
         return after
 
     # -- one match ----------------------------------------------------------------------------
+    def _new_match(self) -> MatchState:
+        """The engine's opening state (``starter=chosen`` puts seat 0 first)."""
+        starter = 0 if self.rules.starter is Starter.CHOSEN else None
+        return initial_state(self.rules, self.players, starter=starter)
+
     def play(self, hist: np.ndarray | None = None) -> tuple[MatchState, np.ndarray]:
         """One match; returns the final state and per-seat (turns, score sum, crews)."""
-        rules = self.rules
-        starter = 0 if rules.starter is Starter.CHOSEN else None
-        s = initial_state(rules, self.players, starter=starter)
+        s = self._new_match()
         turns = np.zeros((self.players, 3), dtype=np.int64)
         while s.phase is not Phase.MATCH_OVER:
             if s.phase is Phase.TURN:
@@ -161,10 +168,10 @@ class MatchRunner:
                 if s.contest.method is Method.TURN and s.turn.phase is TurnPhase.ROLL \
                         and s.turn.rolls_used == 0:
                     seat = s.contest.seats[len(s.contest.scores)]
-                    score = self._turn_score(seat, s)
+                    score, crew = self._turn(seat, s)
                     turns[seat, 0] += 1
                     turns[seat, 1] += score
-                    turns[seat, 2] += score > 0
+                    turns[seat, 2] += crew
                     if hist is not None:
                         hist[seat, score] += 1
                     s = self._post(s, score)
@@ -175,7 +182,11 @@ class MatchRunner:
                 bot = self.bot_objects[self.bots[s.round_winner]]
                 s = apply(s, bot.choose(s, self._py_rng))
                 continue
-            n = {Phase.ROLL_OFF: 1, Phase.HAND_OUT_ROLL: 1, Phase.CARGO_ROLL_OFF: 2}[s.phase]
+            # Every other chance node (roll-off, cargo roll-off, the captain's die): the
+            # engine says how many dice it takes.
+            n = dice_to_roll(s)
+            if n < 1:
+                raise AssertionError(f"the simulator met a state it cannot play: {s.phase}")
             s = apply(s, Roll(tuple(self._die() for _ in range(n))))
         return s, turns
 
@@ -186,7 +197,8 @@ class MatchRunner:
         winner = np.full(matches, -1, dtype=np.int64)
         rounds = np.zeros(matches, dtype=np.int64)
         hist = np.zeros((p, self.max_score + 1), dtype=np.int64)
-        chips0 = self.rules.starting_chips if self.rules.stakes is Stakes.POT else 0
+        # Chips won or lost are measured from the stacks the engine deals out.
+        chips0 = np.asarray(self._new_match().chips, dtype=np.int64)
         for i in range(matches):
             s, turns = self.play(hist)
             if s.winner is not None:

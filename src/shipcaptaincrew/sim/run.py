@@ -302,13 +302,13 @@ def simulate_turns(rules: Rules, bot: str, turns: int, *, seed: int = 0) -> dict
     policy = make_policy(bot, rules)
     table = table_for(rules, policy, 2, None)
     hist = np.zeros(rules.max_score + 1, dtype=np.int64)
-    by_roll = np.zeros(4, dtype=np.int64)
+    by_roll = np.zeros(table.rolls + 1, dtype=np.int64)
     for i in range(math.ceil(turns / TURN_CHUNK)):
         m = min(TURN_CHUNK, turns - i * TURN_CHUNK)
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))
         sample = table.sample(rng, m)
         hist += np.bincount(sample.scores, minlength=hist.size)
-        by_roll += np.bincount(sample.completed_on, minlength=4)
+        by_roll += np.bincount(sample.completed_on, minlength=by_roll.size)
     scores = np.arange(hist.size)
     mean = float((hist * scores).sum() / turns)
     var = float((hist * (scores - mean) ** 2).sum() / max(1, turns - 1))
@@ -327,7 +327,7 @@ def simulate_turns(rules: Rules, bot: str, turns: int, *, seed: int = 0) -> dict
         "expected_score_se": math.sqrt(var / turns),
         "p_complete": p_complete,
         "p_complete_se": p_complete_se,
-        "p_complete_by_roll": [prop(int(by_roll[k]))[0] for k in (1, 2, 3)],
+        "p_complete_by_roll": [prop(int(by_roll[k]))[0] for k in range(1, by_roll.size)],
         "distribution": {int(s): int(c) / turns for s, c in zip(scores, hist) if c},
         "histogram": hist.tolist(),
     }

@@ -10,7 +10,8 @@ and the finished turns (*done nodes*): one row of exact probabilities per roll n
 Sampling a batch of turns is then one vector step per roll: every row is an alias table
 (Walker/Vose, built exactly in rationals), so each turn of the batch needs one random 64-bit
 word and a handful of gathers per roll, whatever the row's length.  Done nodes loop to
-themselves, so three steps finish every turn of the batch.
+themselves, so as many steps as the longest path through the chain (:attr:`TurnTable.rolls`,
+three under every sheet -- read from the chain, not assumed) finish every turn of the batch.
 
 >>> from shipcaptaincrew.rules import Rules
 >>> from shipcaptaincrew.sim.policy import make_policy
@@ -49,10 +50,6 @@ __all__ = [
 #: Turns sampled together in one block (a few hundred kB of working arrays per step).
 BLOCK = 1 << 16
 
-#: A turn has at most three rolls (all sheets), so three chain steps finish every turn.
-ROLLS_PER_TURN = 3
-
-
 class IllegalPolicyError(ValueError):
     """A policy chose an action that is not legal in the turn state it was asked about."""
 
@@ -77,6 +74,8 @@ class TurnSample:
 
     scores: np.ndarray
     completed_on: np.ndarray
+    #: The most rolls a turn can take (the table's :attr:`TurnTable.rolls`).
+    rolls: int
 
     def summary(self) -> dict[str, Any]:
         """Means and standard errors of the statistics the exact solver also gives."""
@@ -88,7 +87,7 @@ class TurnSample:
         done = self.completed_on > 0
         out["p_complete"] = float(done.mean())
         out["p_complete_by_roll"] = [
-            float((self.completed_on == k).mean()) for k in range(1, ROLLS_PER_TURN + 1)
+            float((self.completed_on == k).mean()) for k in range(1, self.rolls + 1)
         ]
         values, counts = np.unique(self.scores, return_counts=True)
         out["distribution"] = {int(v): int(c) / n for v, c in zip(values, counts)}
@@ -116,7 +115,33 @@ class TurnTable:
         self.score = np.array([t.score for t in nodes], dtype=np.int16)
         self.complete = np.array([t.complete for t in nodes], dtype=bool)
         self.dice = np.array([dice_to_roll(t) for t in nodes], dtype=np.int8)
+        #: The most rolls any turn takes: the longest path of roll nodes in the chain.
+        self.rolls = self._longest_path()
         self._build_alias()
+
+    def _longest_path(self) -> int:
+        """Roll steps on the longest path from the start to a done node.
+
+        The engine decides how many rolls a turn has; the chain inherits it, so the sampler
+        takes its step count from here rather than assuming the sheets' three.  A chain that
+        loops between roll nodes has no such bound and is refused.
+        """
+        depth: dict[int, int] = {}
+        on_path: set[int] = set()
+
+        def visit(i: int) -> int:
+            if self.done[i]:
+                return 0
+            if i in depth:
+                return depth[i]
+            if i in on_path:
+                raise ValueError(f"the turn chain of {self.rules} loops: no bound on its rolls")
+            on_path.add(i)
+            depth[i] = 1 + max(visit(k) for k, _ in self.rows[i])
+            on_path.discard(i)
+            return depth[i]
+
+        return visit(self.start)
 
     def _build_alias(self) -> None:
         """Walker/Vose alias tables, exact in rationals, thresholds as 64-bit integers.
@@ -171,7 +196,7 @@ class TurnTable:
         mass: dict[int, Fraction] = {self.start: Fraction(1)}
         by_roll: list[Fraction] = []
         dice = Fraction(0)
-        for _ in range(ROLLS_PER_TURN):
+        for _ in range(self.rolls):
             nxt: dict[int, Fraction] = defaultdict(Fraction)
             for i, p in mass.items():
                 dice += p * int(self.dice[i])
@@ -180,7 +205,7 @@ class TurnTable:
             mass = dict(nxt)
             by_roll.append(sum((p for i, p in mass.items() if self.complete[i]), Fraction(0)))
         if any(not self.done[i] for i in mass):
-            raise AssertionError("a turn did not finish within three rolls")
+            raise AssertionError(f"a turn did not finish within {self.rolls} rolls")
         dist: dict[int, Fraction] = defaultdict(Fraction)
         for i, p in mass.items():
             dist[int(self.score[i])] += p
@@ -218,11 +243,26 @@ class TurnTable:
         out = np.empty(n, dtype=np.int16)
         for a in range(0, n, BLOCK):
             m = min(BLOCK, n - a)
-            x = self.first_step(self._words(rng, m))
-            for _ in range(ROLLS_PER_TURN - 1):
-                x = self.step(x, self._words(rng, m))
-            out[a : a + m] = self.score[x]
+            out[a : a + m] = self.score[self._finish(rng, m)]
         return out
+
+    def sample_ends(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """The done nodes ``n`` independent turns end in (same draws as :meth:`sample_scores`).
+
+        A done node carries both the score and whether the crew was completed
+        (:attr:`score`, :attr:`complete`), so callers need not infer one from the other.
+        """
+        out = np.empty(n, dtype=np.int32)
+        for a in range(0, n, BLOCK):
+            m = min(BLOCK, n - a)
+            out[a : a + m] = self._finish(rng, m)
+        return out
+
+    def _finish(self, rng: np.random.Generator, m: int) -> np.ndarray:
+        x = self.first_step(self._words(rng, m))
+        for _ in range(self.rolls - 1):
+            x = self.step(x, self._words(rng, m))
+        return x
 
     def sample(self, rng: np.random.Generator, n: int) -> TurnSample:
         """``n`` turns with their scores and the roll that completed each crew."""
@@ -233,11 +273,11 @@ class TurnTable:
             done = completed_on[a : a + m]
             x = self.first_step(self._words(rng, m))
             done[self.complete[x]] = 1
-            for k in range(2, ROLLS_PER_TURN + 1):
+            for k in range(2, self.rolls + 1):
                 x = self.step(x, self._words(rng, m))
                 done[self.complete[x] & (done == 0)] = k
             scores[a : a + m] = self.score[x]
-        return TurnSample(scores, completed_on)
+        return TurnSample(scores, completed_on, self.rolls)
 
 
 def _check_policy(turn: TurnState, row: tuple[tuple[Action, Fraction], ...], name: str) -> None:
