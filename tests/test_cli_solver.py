@@ -97,6 +97,7 @@ def test_strategy_table_json_and_plot(cache: Path, tmp_path: Path) -> None:
 def test_bad_input_exits_2_with_one_line(cache: Path) -> None:
     bad(cache, "odds", "--policy", "greedy", match="unknown policy 'greedy'")
     bad(cache, "odds", "--rules", "yahtzee", match="unknown preset")
+    bad(cache, "odds", "--policy", "optimal", match="needs a round to win")
     bad(cache, "equilibrium", "--players", "9", match="--players must be 2..8")
     bad(cache, "equilibrium", "--players", "3", "--policy", "never!", match="unknown policy")
     bad(cache, "advise", "--held", "ship", "--roll", "5432", "--rolls-used", "1",
@@ -110,6 +111,9 @@ def test_bad_input_exits_2_with_one_line(cache: Path) -> None:
     bad(cache, "advise", "--held", "none", "--roll", "65432", "--rolls-used", "1",
         "--posted", "13", match="13 is impossible")
     bad(cache, "strategy", "--objective", "fame", match="unknown objective")
+    bad(cache, "strategy", "--set", "cargo_rerolls=0", "--plot", "never-written.png",
+        match="nothing to plot")
+    bad(cache, "equilibrium", "--players", "3", "--policy", "threshold:200", match="out of range")
 
 
 def test_report_regenerates_the_document(cache: Path, tmp_path: Path) -> None:
@@ -117,6 +121,9 @@ def test_report_regenerates_the_document(cache: Path, tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "strategy.md").read_text()
     assert "42314697971/78364164096" in md
+    # The published document is this command's output, never edited by hand.
+    published = Path(__file__).resolve().parent.parent / "docs" / "strategy.md"
+    assert md == published.read_text(), "docs/strategy.md is stale: run scc report strategy"
     for name in ("completion", "distribution", "seats", "threshold", "variants"):
         assert f"img/strategy_{name}.png" in md
         assert (tmp_path / "img" / f"strategy_{name}.png").stat().st_size > 1000

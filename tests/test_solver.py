@@ -70,26 +70,46 @@ def test_classic_completion_is_the_published_value() -> None:
 # -- an independent brute force (plain loops over dice; no engine, no solver) --------------
 
 
-def _brute(required: tuple[int, int, int], limit: int | None, bonus: int, policy: str) -> Fraction:
-    """Expected score of one turn by enumeration, classic order and free set-aside rules."""
-    two = list(itertools.product(range(1, 7), repeat=2))
+def _brute(
+    required: tuple[int, int, int],
+    limit: int | None,
+    bonus: int,
+    policy: str,
+    half: bool = False,
+) -> Fraction:
+    """Expected score of one turn by enumeration, classic order and free set-aside rules.
+
+    ``half``: a cargo reroll may keep one die and roll the other (half cargo).
+    """
+    faces = range(1, 7)
+
+    def pair(a: int, b: int) -> tuple[int, int]:
+        return (a, b) if a <= b else (b, a)
 
     @cache
-    def cargo_value(cargo: int, rolls_left: int, rerolls_left: int) -> Fraction:
-        stand = Fraction(cargo)
+    def cargo_value(cargo: tuple[int, int], rolls_left: int, rerolls_left: int) -> Fraction:
+        stand = Fraction(sum(cargo))
         if policy == "never" or rolls_left == 0 or rerolls_left == 0:
             return stand
-        again = sum(
-            (cargo_value(a + b, rolls_left - 1, rerolls_left - 1) for a, b in two), Fraction(0)
-        ) / 36
-        return max(stand, again)
+        options = [stand]
+        options.append(sum(
+            (cargo_value(pair(a, b), rolls_left - 1, rerolls_left - 1)
+             for a in faces for b in faces), Fraction(0)
+        ) / 36)
+        if half:
+            for keep in set(cargo):
+                options.append(sum(
+                    (cargo_value(pair(keep, d), rolls_left - 1, rerolls_left - 1)
+                     for d in faces), Fraction(0)
+                ) / 6)
+        return max(options)
 
     @cache
     def turn_value(held: int, rolls_left: int) -> Fraction:
         if rolls_left == 0:
             return Fraction(0)
         total = Fraction(0)
-        outcomes = list(itertools.product(range(1, 7), repeat=5 - held))
+        outcomes = list(itertools.product(faces, repeat=5 - held))
         for dice in outcomes:
             rest = list(dice)
             got = held
@@ -99,7 +119,7 @@ def _brute(required: tuple[int, int, int], limit: int | None, bonus: int, policy
             if got == 3:
                 extra = bonus if held == 0 else 0
                 r = 3 if limit is None else limit
-                total += cargo_value(sum(rest), rolls_left - 1, r) + extra
+                total += cargo_value(pair(rest[0], rest[1]), rolls_left - 1, r) + extra
             else:
                 total += turn_value(got, rolls_left - 1)
         return total / len(outcomes)
@@ -110,12 +130,14 @@ def _brute(required: tuple[int, int, int], limit: int | None, bonus: int, policy
 @pytest.mark.parametrize(
     "rules",
     [CLASSIC, CLASSIC.replace(cargo_rerolls=1), CLASSIC.replace(same_roll_bonus=3),
-     CLASSIC.replace(bow_to_stern=True)],
+     CLASSIC.replace(bow_to_stern=True), CLASSIC.replace(half_cargo=True),
+     CLASSIC.replace(half_cargo=True, cargo_rerolls=1)],
     ids=str,
 )
 @pytest.mark.parametrize("policy", ["never", "ev"])
 def test_expected_score_matches_brute_force(rules: Rules, policy: str) -> None:
-    expected = _brute(rules.required_faces, rules.cargo_rerolls, rules.same_roll_bonus, policy)
+    expected = _brute(rules.required_faces, rules.cargo_rerolls, rules.same_roll_bonus, policy,
+                      rules.half_cargo)
     assert turn_odds(rules, policy, exact=True).expected_score == expected
 
 
@@ -134,37 +156,47 @@ def test_known_ev_decisions() -> None:
 # -- Monte Carlo through the real engine --------------------------------------------------
 
 
-def _play_turn(rules: Rules, policy: str, rng: random.Random) -> tuple[int, bool]:
+def _play_turn(rules: Rules, policy: str, rng: random.Random) -> tuple[int, int]:
+    """Play one turn through the engine: (final score, roll that completed the crew or 0)."""
     t = initial_turn(rules)
+    completed_on = 0
     while not is_terminal(t):
         if is_chance(t):
             t = apply(t, sample_chance(t, rng))
         else:
             t = apply(t, policy_action(rules, policy, t))
-    return t.score, t.complete
+        if t.complete and not completed_on:
+            completed_on = t.rolls_used
+    return t.score, completed_on
+
+
+def _within_4_se(got: float, p: float, n: int) -> bool:
+    """A sample frequency within 4 standard errors of p (plus one count for rare events)."""
+    return abs(got - p) < 4 * math.sqrt(p * (1 - p) / n) + 1 / n
 
 
 @pytest.mark.parametrize(
     "rules", [*PRESETS.values(), *VARIANTS], ids=lambda r: str(r)
 )
-def test_monte_carlo_agrees_with_exact(rules: Rules) -> None:
-    rng = random.Random(zlib.crc32(str(rules).encode()))
-    n = 2500
-    policy = "ev" if rules.half_cargo or rules.wild_captain else "threshold:8"
+@pytest.mark.parametrize("policy", ["never", "ev", "threshold:8"])
+def test_monte_carlo_agrees_with_exact(rules: Rules, policy: str) -> None:
+    """Every figure of ``turn_odds`` against turns played through the engine itself."""
+    rng = random.Random(zlib.crc32(f"{rules}|{policy}".encode()))
+    n = 2000
     exact = turn_odds(rules, policy)
     runs = [_play_turn(rules, policy, rng) for _ in range(n)]
     mean = sum(s for s, _ in runs) / n
-    var = sum(x * p for x, p in exact.distribution.items()) and sum(
-        (x - exact.expected_score) ** 2 * p for x, p in exact.distribution.items()
-    )
+    var = sum((x - exact.expected_score) ** 2 * p for x, p in exact.distribution.items())
     assert abs(mean - exact.expected_score) < 4 * math.sqrt(var / n) + 1e-12
-    p = exact.p_complete
-    frac = sum(1 for _, c in runs if c) / n
-    assert abs(frac - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-12
-    for score in (0, 7, 8):
-        q = exact.distribution.get(score, 0.0)
+    assert _within_4_se(sum(1 for _, c in runs if c) / n, exact.p_complete, n)
+    for roll in (1, 2, 3):
+        got = sum(1 for _, c in runs if c == roll) / n
+        assert _within_4_se(got, exact.p_complete_by_roll[roll - 1], n), roll
+    seen = {s for s, _ in runs}
+    assert seen <= set(exact.distribution), seen - set(exact.distribution)
+    for score, q in exact.distribution.items():
         got = sum(1 for s, _ in runs if s == score) / n
-        assert abs(got - q) < 4 * math.sqrt(q * (1 - q) / n) + 1e-12
+        assert _within_4_se(got, q, n), score
 
 
 # -- the round -----------------------------------------------------------------------------
@@ -254,10 +286,17 @@ def _play_match(rules: Rules, bots: list[str], rng: random.Random) -> int:
 @pytest.mark.parametrize(
     "rules",
     [CLASSIC.replace(starter="chosen"),
-     PRESETS["ship-captain-crew"].replace(starter="chosen", stakes="points")],
+     PRESETS["ship-captain-crew"].replace(starter="chosen", stakes="points"),
+     CLASSIC.replace(starter="chosen", tie_break="cargo_rolloff"),
+     CLASSIC.replace(starter="chosen", all_fail="carry_pot", rotation="right"),
+     CLASSIC.replace(starter="chosen", half_cargo=True),
+     CLASSIC.replace(starter="chosen", bow_to_stern=True),
+     CLASSIC.replace(starter="chosen", cargo_rerolls=1, same_roll_bonus=3),
+     CLASSIC.replace(starter="chosen", wild_captain=True)],
     ids=str,
 )
 def test_equilibrium_matches_play_through_the_engine(rules: Rules) -> None:
+    """Whole rounds (ties, replays, carried pots included) played by the engine, seat odds."""
     rng = random.Random(11)
     n, games = 3, 1500
     eq = equilibrium(rules, n, "optimal", use_disk=False)
@@ -474,3 +513,24 @@ def test_two_player_equilibrium_matches_an_independent_computation(tie_break: st
         w = [v1, v2]
     eq = equilibrium(CLASSIC.replace(tie_break=tie_break), 2, use_disk=False)
     assert eq.seat_win_probability == pytest.approx(w, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "rules", [CLASSIC.replace(wild_captain=True, half_cargo=True, same_roll_bonus=3),
+              CLASSIC.replace(bow_to_stern=True, cargo_rerolls=1)], ids=str
+)
+def test_ev_choices_on_the_reduced_graph_are_the_full_graph_choices(rules: Rules) -> None:
+    """The ev policy is maximised on the reduced graph; the full graph must agree exactly."""
+    from shipcaptaincrew.solver import policy_choices
+
+    graph = turn_graph(rules)
+    values, full = graph.evaluate_exact([Fraction(x) for x in graph.scores])
+    assert policy_choices(rules, "ev") == full
+    assert turn_odds(rules, "ev", exact=True).expected_score == values[0]
+
+
+def test_win_probabilities_never_leave_0_to_1() -> None:
+    t = position_after_roll(CLASSIC, 0, (6, 5, 4, 3, 2), 1)  # alone: a crew is a win
+    for c in advise(t, posted=[], players_after=0):
+        assert 0.0 <= c.win_probability <= 1.0
+    assert advise(t, posted=[], players_after=0)[0].win_probability == 1.0

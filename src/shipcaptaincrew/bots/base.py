@@ -117,8 +117,9 @@ class RandomBot:
 class ThresholdBot:
     """Rerolls both cargo dice while the cargo is below ``threshold`` (``threshold:T``).
 
-    A wild assignment goes to the best expected score under this cargo rule; sips go to the
-    match leader.
+    A wild-captain assignment takes the lowest faces, leaving the highest dice free
+    (:func:`best_take`, the same choice as the solver's ``threshold:T`` policy, so the exact
+    odds of that policy are this bot's odds); a sip goes to a random other player.
     """
 
     def __init__(self, threshold: int, name: str | None = None) -> None:

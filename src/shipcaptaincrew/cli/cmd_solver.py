@@ -97,6 +97,8 @@ def strategy(
     if plot is not None:
         if plot.suffix.lower() != ".png":
             fail(f"--plot needs a .png file name, got {plot}")
+        if not rows:
+            fail(f"nothing to plot: under {r} no cargo can be rerolled, so there is no decision")
         from ..solver.report import plot_strategy
 
         try:
@@ -118,6 +120,9 @@ def strategy(
     from rich.console import Console
     from rich.table import Table
 
+    if not rows:
+        typer.echo(f"No decisions under {r}: no cargo can be rerolled, so every cargo stands.")
+        return
     cargos = sorted({c for row in rows for c in row.decisions})
     title = (
         f"Best expected score under {r}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..actions import Action, Roll
 from ..dice import InvalidDiceError, check_faces
@@ -106,6 +107,25 @@ def advise(
     node = graph.node(turn)
     if graph.kind[node] == CHANCE_NODE or not graph.kids[node]:
         return []
+    values, scores = _node_values(rules, view)
+    # Float sums of probabilities can overshoot 1 (or 0) in the last bit; a probability shown
+    # to a user as 1.0000000000000002 is wrong, so clamp to [0, 1].
+    out = [
+        (Choice(a, min(1.0, max(0.0, values[c])), scores[c]), j)
+        for j, (a, c) in enumerate(zip(graph.actions[node], graph.kids[node]))
+    ]
+    out.sort(key=lambda cj: (-round(cj[0].win_probability, 12), -cj[0].expected_score, cj[1]))
+    return [c for c, _ in out]
+
+
+@lru_cache(maxsize=256)
+def _node_values(rules: Rules, view: ContestView) -> tuple[list[float], list[float]]:
+    """Win probability and expected score of every node under the win-maximising plan.
+
+    Cached per table: a bot asks this at every decision of a game, and under wild captain a
+    fresh pass over the graph costs milliseconds.  Callers must not mutate the lists.
+    """
+    graph = turn_graph(rules)
     if view.players == 1 and view.target is None:
         g = [1.0 if x > 0 else 0.0 for x in graph.scores]
         _, _, choice = graph.evaluate_lex(g)
@@ -122,12 +142,7 @@ def advise(
         g = _rewards(rules, view)
     values, _ = graph.evaluate(g, choice)
     scores, _ = graph.evaluate([float(x) for x in graph.scores], choice)
-    out = [
-        (Choice(a, values[c], scores[c]), j)
-        for j, (a, c) in enumerate(zip(graph.actions[node], graph.kids[node]))
-    ]
-    out.sort(key=lambda cj: (-round(cj[0].win_probability, 12), -cj[0].expected_score, cj[1]))
-    return [c for c, _ in out]
+    return values, scores
 
 
 def _rewards(rules: Rules, view: ContestView) -> list[float]:
@@ -170,8 +185,14 @@ def position_after_roll(
         held = ", ".join(ROLE_NAMES[:held_roles]) or "nothing"
         raise SolverError(
             f"no play holds {held} before roll {rolls_used}"
-            + (" (nothing can be held before the first roll)" if rolls_used == 1 else "")
-            + (" (the crew rerolls cargo only while rolls remain)" if held_roles == 3 else "")
+            + (
+                " (nothing can be held before the first roll)"
+                if rolls_used == 1
+                else " (the cargo is rerolled only while rolls remain and the cargo_rerolls "
+                f"limit allows: cargo_rerolls={rules.cargo_rerolls})"
+                if held_roles == 3
+                else ""
+            )
         )
     need = dice_to_roll(candidates[0])
     try:

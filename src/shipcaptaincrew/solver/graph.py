@@ -247,8 +247,13 @@ class TurnGraph:
                 w[i] = w[ch[f]] * 6 ** (rem[i] - rem[ch[f]])
         return [Fraction(w[i], scale * 6 ** rem[i]) for i in range(n)], choice
 
-    def reach(self, choice: list[int], start: int = 0) -> list[Fraction]:
-        """Exact probability of passing through each node from ``start`` under ``choice``."""
+    def reach_counts(self, choice: list[int], start: int = 0) -> tuple[list[int], int]:
+        """:meth:`reach` as integers: ``(r, total)`` with P(reach node i) = ``r[i] / total``.
+
+        ``total`` is ``6**d`` for the most dice any line of play rolls from ``start``, so every
+        ``r[i]`` is a whole number of equally likely dice sequences; callers that add many
+        reach probabilities stay in integers and divide once (much faster than Fractions).
+        """
         dice, rem, counts = self._integer_plan()
         total = 6 ** rem[start]
         r = [0] * len(self.states)  # r[i] = P(reach i) * total, always an integer
@@ -263,6 +268,11 @@ class TurnGraph:
                     r[c] += r[i] * cnt // den
             elif k == DECISION_NODE:
                 r[self.kids[i][choice[i]]] += r[i]
+        return r, total
+
+    def reach(self, choice: list[int], start: int = 0) -> list[Fraction]:
+        """Exact probability of passing through each node from ``start`` under ``choice``."""
+        r, total = self.reach_counts(choice, start)
         return [Fraction(x, total) if x else Fraction(0) for x in r]
 
     def reach_float(self, choice: list[int], start: int = 0) -> list[float]:

@@ -84,38 +84,46 @@ def turn_odds(rules: Rules, policy: str | Policy = "ev", exact: bool = False) ->
 
 
 def _solve(rules: Rules, policy: Policy) -> TurnOdds:
+    """Push the chance of reaching each node forward in whole numbers, divide once at the end.
+
+    Every reach probability is ``r / total`` with ``total = 6**d`` (see
+    :meth:`~.graph.TurnGraph.reach_counts`) and every chance probability ``count / 6**dice``,
+    so the sums below are exact integer sums: several times faster than adding Fractions.
+    """
     graph = turn_graph(rules)
     choice = fixed_choices(rules, policy)
-    reach = graph.reach(choice)
-    by_roll = [Fraction(0)] * 3
-    dist: dict[int, Fraction] = {}
-    for i in range(len(graph)):
-        r = reach[i]
+    reach, total = graph.reach_counts(choice)
+    dice, _, counts = graph._integer_plan()
+    by_roll = [0] * 3
+    dist: dict[int, int] = {}
+    kind, kids, states = graph.kind, graph.kids, graph.states
+    for i, r in enumerate(reach):
         if not r:
             continue
-        k = graph.kind[i]
-        s = graph.states[i]
+        k = kind[i]
         if k == FINAL_NODE:
-            dist[graph.score[i]] = dist.get(graph.score[i], Fraction(0)) + r
-        if s.complete:
+            dist[graph.score[i]] = dist.get(graph.score[i], 0) + r
+        if states[i].complete:
             continue
         # The crew is completed on the link from an incomplete state to a complete one.
         if k == CHANCE_NODE:
-            for p, c in zip(graph.probs[i], graph.kids[i]):
-                cs = graph.states[c]
+            den = 6 ** dice[i]
+            for cnt, c in zip(counts[i], kids[i]):
+                cs = states[c]
                 if cs.complete:
-                    by_roll[cs.rolls_used - 1] += r * p
+                    by_roll[cs.rolls_used - 1] += r * cnt // den
         elif k == DECISION_NODE:
-            cs = graph.states[graph.kids[i][choice[i]]]
+            cs = states[kids[i][choice[i]]]
             if cs.complete:
                 by_roll[cs.rolls_used - 1] += r
-    dist = {k: v for k, v in sorted(dist.items()) if v}
+    exact = {x: Fraction(v, total) for x, v in sorted(dist.items()) if v}
+    rolls = tuple(Fraction(x, total) for x in by_roll)
     return TurnOdds(
         rules=rules,
         policy=str(policy),
-        p_complete_by_roll=(by_roll[0], by_roll[1], by_roll[2]),
-        p_complete=sum(by_roll, Fraction(0)),
-        distribution=dist,
-        expected_score=sum((k * v for k, v in dist.items()), Fraction(0)),
+        p_complete_by_roll=(rolls[0], rolls[1], rolls[2]),
+        p_complete=Fraction(sum(by_roll), total),
+        distribution=exact,
+        expected_score=Fraction(sum(x * v for x, v in dist.items()), total),
         exact=True,
     )

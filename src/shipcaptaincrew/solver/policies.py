@@ -78,6 +78,12 @@ def parse_policy(text: str | Policy, *, allow: tuple[str, ...] = ("never", "ev",
             p = Policy("?")
     if p.kind not in allow:
         names = ", ".join("threshold:T" if a == "threshold" else a for a in allow)
+        if p.kind == "optimal":
+            # Known, but it needs a table to win against (scc equilibrium / scc advise).
+            raise UnknownPolicyError(
+                f"policy 'optimal' needs a round to win (use scc equilibrium or scc advise); "
+                f"here use {names}"
+            )
         raise UnknownPolicyError(f"unknown policy {str(text)!r}: use {names}")
     if p.kind == "threshold" and not 0 <= p.threshold <= MAX_THRESHOLD:
         raise UnknownPolicyError(
@@ -124,9 +130,16 @@ def fixed_choices(rules: Rules, policy: Policy | str) -> list[int]:
     if hit is not None:
         return hit
     graph = turn_graph(rules)
-    forced = None if p.kind == "ev" else _cargo_rule(graph, p)
-    g = [Fraction(x) for x in graph.scores]
-    _, choice = graph.evaluate_exact(g, forced)
+    if p.kind == "ev":
+        # Maximised on the reduced graph (equivalent nodes merged, actions in the same order,
+        # so a choice's position means the same) and mapped back: exact and many times faster
+        # under wild captain, whose assignments multiply the nodes but not the futures.
+        red, cls = graph.reduced()
+        _, red_choice = red.evaluate_exact([Fraction(x) for x in graph.scores])
+        choice = [red_choice[c] for c in cls]
+    else:
+        # A fixed rule: the forced choice is the choice (-1 where nothing is decided).
+        choice = _cargo_rule(graph, p)
     _FIXED[key] = choice
     return choice
 

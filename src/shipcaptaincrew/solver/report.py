@@ -64,6 +64,8 @@ def plot_strategy(
     ``ev``: stand / reroll by cargo and rolls left.  ``win``: the lowest cargo to stand on,
     by score to beat and players after, one panel per number of rolls left.
     """
+    if not rows:
+        raise ValueError(f"nothing to plot: under {rules} there is no cargo decision")
     plt = _plt()
     lefts = sorted({r.rolls_left for r in rows})
     if objective == "ev":
@@ -309,40 +311,61 @@ def write_report(out: Path) -> Path:
         + f"  With three players a first player's 9 wins {_pct(first3_9)}.",
         "",
     ]
-    # "Stand on 9 or better against a weak posted score"
+    # "Stand on 9 or better against a weak posted score": the thresholds the best play uses,
+    # and what following the tip instead costs in win probability over the whole turn.
+    graph_c = turn_graph(classic)
+    tip9 = policy_choices(classic, "threshold:9")
     weak_rows = []
     weak_from: list[int] = []
+    losses: list[float] = []
     for players in (2, 3, 4, 6):
+        table = decision_table(classic, players=players)
+        eq_p = equilibrium(classic, players, "optimal")
         for k in sorted({0, 1, players - 2}):
             if k > players - 2:
                 continue
-            rows_w = [
-                row for row in decision_table(classic, players=players)
-                if row.players_after == k and row.score_to_beat in (4, 6)
-            ]
-            for row in rows_w:
+            position = players - 1 - k
+            for beat in (4, 6):
+                stands = {
+                    row.rolls_left: row.stand_from
+                    for row in table
+                    if row.players_after == k and row.score_to_beat == beat
+                }
+                g = eq_p.g(position, beat, 1)
+                best = graph_c.evaluate_lex(g)[0][0]
+                tip = graph_c.evaluate(g, tip9)[0][0]
+                losses.append(best - tip)
+                weak_from += [13 if x is None else x for x in stands.values()]
                 weak_rows.append(
-                    [players, k, row.score_to_beat, row.rolls_left,
-                     row.stand_from if row.stand_from is not None else "never"]
+                    [players, k, beat,
+                     *("never" if stands.get(left) is None else stands[left] for left in (1, 2)),
+                     _pct(best), _pct(tip), f"{100 * (best - tip):.2f}"]
                 )
-                weak_from.append(row.stand_from if row.stand_from is not None else 13)
     md += [
         "**\"Stand on 9 or better if a weak opponent already posted a low score\" (002).**  "
         "The lowest cargo the win-maximising player stands on when the best posted score is "
-        "a weak 4 or 6 (one player at it):",
+        "a weak 4 or 6 (one player at it), and the chance of winning the round from the start "
+        "of the turn with the best play against the tip (stand on 9 or better, else reroll; "
+        "the players after play to win):",
         "",
     ]
-    md += _table(["players", "players after", "score to beat", "rolls left", "stand from"],
+    md += _table(["players", "players after", "score to beat", "stand from (1 roll left)",
+                  "stand from (2 rolls left)", "P(win) best", "P(win) tip",
+                  "loss (points)"],
                  weak_rows)
     above9 = sum(1 for x in weak_from if x > 9)
     below9 = sum(1 for x in weak_from if x < 9)
+    worst = max(range(len(losses)), key=lambda i: losses[i])
     md += [
-        f"Of these {len(weak_from)} situations the best play stands on less than 9 in "
-        f"{below9} and needs more than 9 in {above9}; it stands from exactly 9 in "
-        f"{len(weak_from) - below9 - above9}.  So \"9 or better\" rerolls cargos the best "
-        f"play stands on in {below9} of {len(weak_from)} situations: it is too cautious, "
-        "most of all for the last player, who only has to beat the posted score.  Only with "
-        f"several players still to come does the threshold climb to {max(weak_from)}.",
+        f"Of these {len(weak_from)} decisions (situation and rolls left) the best play stands "
+        f"on less than 9 in {below9} and needs more than 9 in {above9}; it stands from exactly "
+        f"9 in {len(weak_from) - below9 - above9}.  So \"9 or better\" rerolls cargos the "
+        f"best play stands on in {below9} of {len(weak_from)}: it is too cautious, most of all "
+        "for the last player, who only has to beat the posted score.  It costs "
+        f"{100 * min(losses):.2f} to {100 * losses[worst]:.2f} percentage points of the chance "
+        f"to win the round (worst: {weak_rows[worst][0]} players, {weak_rows[worst][1]} after, "
+        f"{weak_rows[worst][2]} to beat).  Only with several players still to come does the "
+        f"threshold climb to {max(weak_from)}.",
         "",
     ]
 
@@ -411,12 +434,15 @@ def write_report(out: Path) -> Path:
     md += ["## How each variant changes the odds", ""]
     var_rows = []
     e_vals = []
+    no_edge: list[str] = []  # variants (with cargo choices) where seat 4 does not beat seat 1
     for name, opts in VARIANTS:
         r = classic.replace(**opts)
         o = turn_odds(r, "ev")
         eq = equilibrium(r, 4, "optimal")
         w = eq.seat_win_probability
         e_vals.append(o.expected_score)
+        if opts.get("cargo_rerolls") != 0 and not w[-1] > w[0] + 1e-9:
+            no_edge.append(name)
         var_rows.append([name, _pct(o.p_complete), f"{o.expected_score:.4f}",
                          f"{w[0]:.4f}", f"{w[-1]:.4f}", f"{eq.p_all_fail_per_round:.4g}"])
     md += _table(
@@ -434,7 +460,11 @@ def write_report(out: Path) -> Path:
         "classic game and high when collecting from the bow.  Without cargo rerolls there is "
         "nothing to decide, so seeing the posted scores is worth nothing and every seat wins "
         f"the same (largest difference from 1/4: {_tiny(max(abs(p - 0.25) for p in flat))}).  "
-        "Every other variant keeps the late seats' edge.",
+        + (
+            "Every other variant keeps the late seats' edge."
+            if not no_edge
+            else "No edge for the last seat under: " + ", ".join(no_edge) + "."
+        ),
         "",
     ]
     fig, ax = plt.subplots(figsize=(9, 4.5))
