@@ -24,20 +24,13 @@ import tempfile
 import time
 from typing import Any
 
-from shipcaptaincrew import (
-    apply,
-    current_player,
-    initial_state,
-    initial_turn,
-    is_chance,
-    is_terminal,
-    sample_chance,
-)
+from shipcaptaincrew import apply, current_player, initial_state, sample_chance
 from shipcaptaincrew.rules import Rules, find_rules
+from shipcaptaincrew.sim import reference
 from shipcaptaincrew.solver import graph as graph_mod
 from shipcaptaincrew.solver import odds as odds_mod
 from shipcaptaincrew.solver import policies as policies_mod
-from shipcaptaincrew.solver import policy_action, policy_choices, turn_graph, turn_odds
+from shipcaptaincrew.solver import policy_choices, turn_graph, turn_odds
 from shipcaptaincrew.solver import rounds as rounds_mod
 
 CLASSIC = find_rules("classic")
@@ -163,17 +156,13 @@ def sample_from_graph(rules: Rules, policy: str, n: int, seed: int) -> tuple[flo
 
 
 def engine_turns(rules: Rules, policy: str, n: int, seed: int) -> tuple[float, float, float]:
-    rng = random.Random(seed)
-    scores, comp = [], 0
-    for _ in range(n):
-        t = initial_turn(rules)
-        while not is_terminal(t):
-            t = apply(t, sample_chance(t, rng) if is_chance(t) else policy_action(rules, policy, t))
-        scores.append(t.score)
-        comp += t.complete
+    """Mean score, P(complete) and SE of the mean from ``n`` turns played through the engine
+    by the bot ``policy`` names (``ev``)."""
+    played, completed_on = reference.engine_turns(rules, policy, n, seed)
+    scores = played.tolist()
     mean = sum(scores) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1))
-    return mean, comp / n, sd / math.sqrt(n)
+    return mean, int((completed_on != 0).sum()) / n, sd / math.sqrt(n)
 
 
 def bench_monte_carlo(turns: int, engine_n: int) -> None:

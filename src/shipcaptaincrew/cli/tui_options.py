@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar, get_type_hints
 
 import typer
 
+from .common import SetOpt
+
 __all__ = ["DrinkingOpt", "FormatOpt", "LangOpt", "LogOpt", "RulesOrAsk", "StakesOpt",
-           "StarterOpt", "TieBreakOpt"]
+           "StarterOpt", "TableFlags", "TieBreakOpt", "table_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``--rules`` without a default: when no rule flag is given the set-up dialogue asks.
 RulesOrAsk = Annotated[str | None, typer.Option(
@@ -25,3 +33,40 @@ StarterOpt = Annotated[str | None, typer.Option(
 LangOpt = Annotated[str | None, typer.Option(
     "--lang", help="Language: en, de or nb (default: from LANG / LC_ALL / LANGUAGE).")]
 LogOpt = Annotated[Path | None, typer.Option("--log", help="Where to write the event log.")]
+
+
+@dataclass(frozen=True)
+class TableFlags:
+    """The rule flags of a table (``scc play`` and ``scc companion``); None = not given."""
+
+    rules: RulesOrAsk = None
+    settings: SetOpt = None
+    fmt: FormatOpt = None
+    stakes: StakesOpt = None
+    drinking: DrinkingOpt = None
+    tie_break: TieBreakOpt = None
+    starter: StarterOpt = None
+
+
+def table_options(command: F) -> F:
+    """Declare the :class:`TableFlags` options on a command in place of its ``table`` parameter.
+
+    ``--help`` lists them where ``table`` stands in the signature (each as the field of the
+    same name declares it); the command receives their values as one ``table: TableFlags``.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    types = get_type_hints(TableFlags, include_extras=True)
+    flags = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                               annotation=types[f.name])
+             for f in fields(TableFlags)]
+    params: list[inspect.Parameter] = []
+    for param in signature.parameters.values():
+        params += flags if param.name == "table" else [param]
+
+    @functools.wraps(command)
+    def run(**kwargs: Any) -> Any:
+        table = TableFlags(**{f.name: kwargs.pop(f.name) for f in flags})
+        return command(table=table, **kwargs)
+
+    run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    return run  # type: ignore[return-value]

@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from ..i18n import _
 
-__all__ = ["ADVICE", "Prompter", "QuitMatch"]
+__all__ = ["ADVICE", "Prompter", "QuitMatch", "parse_int"]
 
 T = TypeVar("T")
 
@@ -29,6 +29,19 @@ _QUIT_WORDS = {"q", "quit", "exit", "beenden", "avslutt"}
 
 class QuitMatch(Exception):
     """The players ended the match (end of input or ``q``)."""
+
+
+def parse_int(text: str, lo: int, hi: int) -> int:
+    """A whole number in ``lo..hi``; else a :class:`ValueError` saying what to type."""
+    try:
+        k = int(text)
+    except ValueError:
+        raise ValueError(_("Please type a whole number from {lo} to {hi}.").format(
+            lo=lo, hi=hi)) from None
+    if not lo <= k <= hi:
+        raise ValueError(_("{k} is out of range: type a number from {lo} to {hi}.").format(
+            k=k, lo=lo, hi=hi))
+    return k
 
 
 class Prompter:
@@ -102,15 +115,7 @@ class Prompter:
         def parse(text: str) -> int:
             if text == "" and default is not None:
                 return default
-            try:
-                k = int(text)
-            except ValueError:
-                raise ValueError(_("Please type a whole number from {lo} to {hi}.").format(
-                    lo=lo, hi=hi)) from None
-            if not lo <= k <= hi:
-                raise ValueError(_("{k} is out of range: type a number from {lo} to {hi}.").format(
-                    k=k, lo=lo, hi=hi))
-            return k
+            return parse_int(text, lo, hi)
 
         enter = ", " + _("Enter = {n}").format(n=default) if default is not None else ""
         suffix = f" [{lo}-{hi}{enter}]"

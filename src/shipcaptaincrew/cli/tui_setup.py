@@ -10,10 +10,14 @@ sets are always validated by :class:`~shipcaptaincrew.rules.Rules` itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NoReturn
 
+import typer
 from rich.console import Console
 
+from ..engine import InvalidSetupError
 from ..i18n import UnknownLanguageError, _, detect_lang, use
 from ..rules import (
     PRESET_DESCRIPTIONS,
@@ -25,7 +29,7 @@ from ..rules import (
     find_rules,
 )
 from .common import fail
-from .tui_match import BotSpecError, SeatSpec, parse_seat
+from .tui_match import BotSpecError, MatchRunner, SeatSpec, parse_seat
 from .tui_options import (
     DrinkingOpt,
     FormatOpt,
@@ -33,9 +37,10 @@ from .tui_options import (
     LogOpt,
     StakesOpt,
     StarterOpt,
+    TableFlags,
     TieBreakOpt,
 )
-from .tui_prompt import Prompter
+from .tui_prompt import Prompter, QuitMatch, parse_int
 
 __all__ = [
     "DrinkingOpt",
@@ -44,6 +49,7 @@ __all__ = [
     "LogOpt",
     "StakesOpt",
     "StarterOpt",
+    "Table",
     "TieBreakOpt",
     "ask_rules",
     "ask_seats",
@@ -52,6 +58,7 @@ __all__ = [
     "make_console",
     "resolve_seats",
     "rules_from_flags",
+    "set_up_table",
     "setup_language",
 ]
 
@@ -162,7 +169,7 @@ def _ask_number_setting(prompt: Prompter, question: str, rules: Rules, key: str,
     """A whole number for ``key`` (asked again when the rule set refuses it)."""
 
     def parse(text: str) -> Rules:
-        n = default if text == "" else _parse_int(text, lo, hi)
+        n = default if text == "" else parse_int(text, lo, hi)
         try:
             return rules.with_settings([f"{key}={n}"])
         except InvalidRulesError as e:
@@ -170,18 +177,6 @@ def _ask_number_setting(prompt: Prompter, question: str, rules: Rules, key: str,
 
     return prompt.ask(f"{question} [{lo}-{hi}, " + _("Enter = {n}").format(n=default) + "]",
                       parse)
-
-
-def _parse_int(text: str, lo: int, hi: int) -> int:
-    try:
-        k = int(text)
-    except ValueError:
-        raise ValueError(_("Please type a whole number from {lo} to {hi}.").format(
-            lo=lo, hi=hi)) from None
-    if not lo <= k <= hi:
-        raise ValueError(_("{k} is out of range: type a number from {lo} to {hi}.").format(
-            k=k, lo=lo, hi=hi))
-    return k
 
 
 def ask_rules(prompt: Prompter, players: int) -> Rules:
@@ -260,7 +255,7 @@ def _ask_format_n(prompt: Prompter, rules: Rules, kind: str, question: str,
     """``rounds:N`` or ``first_to:N`` with N asked (the format itself checks the range)."""
 
     def parse(text: str) -> Rules:
-        n = default if text == "" else _parse_int(text, 1, hi)
+        n = default if text == "" else parse_int(text, 1, hi)
         try:
             return rules.with_settings([f"format={kind}:{n}"])
         except InvalidRulesError as e:
@@ -292,3 +287,59 @@ def default_log_path(kind: str) -> Path:
 
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
     return Path("logs") / f"{kind}-{stamp}.jsonl"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table ready for a match: the console, the rule set, the seats and who starts."""
+
+    console: Console
+    rules: Rules
+    seats: list[SeatSpec]
+    starter: int | None
+
+    def play(self, *, log: Path | None, kind: str, **options: Any) -> NoReturn:
+        """Play the match and exit with its status.
+
+        The event log goes to ``log``, else to :func:`default_log_path` of ``kind``;
+        ``options`` go to :class:`~.tui_match.MatchRunner`.
+        """
+        path = log or default_log_path(kind)
+        try:
+            runner = MatchRunner(self.console, self.rules, self.seats, log_path=path,
+                                 starter=self.starter, **options)
+        except (InvalidSetupError, ValueError) as e:
+            fail(str(e))
+        raise typer.Exit(runner.run())
+
+
+def set_up_table(flags: TableFlags, players: Sequence[str] | None, *, lang: str | None,
+                 companion: bool) -> Table:
+    """The table the flags of ``scc play`` / ``scc companion`` describe, the dialogue asking
+    for whatever they leave out (the companion seats people only, at least two of them).
+
+    Quitting the dialogue (``q``, Ctrl-D, Ctrl-C) says that no match was started and exits.
+    """
+    setup_language(lang)
+    console = make_console()
+    prompt = Prompter(console)
+    starter = flags.starter
+    r = rules_from_flags(flags.rules, flags.settings, fmt=flags.fmt, stakes=flags.stakes,
+                         drinking=flags.drinking, tie_break=flags.tie_break)
+    if starter is not None and r is not None:
+        r = r.replace(starter="chosen")
+    allow_bots = not companion
+    try:
+        seats = resolve_seats(players, allow_bots=allow_bots) if players else ask_seats(
+            prompt, allow_bots=allow_bots)
+        if companion and len(seats) < 2:
+            fail(_("the companion needs 2 to 8 players"))
+        if r is None:
+            r = ask_rules(prompt, len(seats))
+            if starter is not None:
+                r = r.replace(starter="chosen")
+        start = ask_starter(prompt, r, [s.name for s in seats], starter)
+    except (QuitMatch, KeyboardInterrupt) as e:
+        console.print(_("No match was started."))
+        raise typer.Exit(130 if isinstance(e, KeyboardInterrupt) else 0) from None
+    return Table(console, r, seats, start)
