@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   bash scripts/web-deps.sh
+  bash scripts/scale-deps.sh
 else
-  echo "note: not root, system packages (chromium, postgresql) not installed; tests needing them skip"
+  echo "note: not root, system packages (chromium, postgresql, redis-server) not installed; tests needing them skip"
 fi
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks examples
 echo "== mypy --strict (core, solver, bots, i18n)"; .venv/bin/mypy

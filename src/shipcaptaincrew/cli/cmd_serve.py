@@ -16,6 +16,9 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the whole network).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8654,
     db: Annotated[str | None, typer.Option("--db", help="Database URL: sqlite:///FILE or postgresql://... (default: SQLite in the user's data directory).")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Worker processes sharing the port (more than 1 needs --db postgresql://... and --redis).")] = 1,
+    redis: Annotated[str | None, typer.Option("--redis", help="Redis URL (redis://HOST:PORT/0) that links the workers; env SCC_REDIS_URL.")] = None,
+    log_json: Annotated[bool | None, typer.Option("--log-json/--log-text", help="Log one JSON object a line (env SCC_LOG_JSON).")] = None,
 ) -> None:
     """Start the web app: create a table, share the link, play from your phones."""
     try:
@@ -24,27 +27,70 @@ def serve(
         from ..web import Settings, create_app
     except ImportError as e:
         fail(f"the web app needs its dependencies ({e.name}): pip install 'shipcaptaincrew[web]'")
-    settings = Settings(db_url=db) if db else Settings()
+    overrides: dict[str, object] = {}
+    if db:
+        overrides["db_url"] = db
+    if redis:
+        overrides["redis_url"] = redis
+    if log_json is not None:
+        overrides["log_json"] = log_json
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValueError as e:
+        fail(f"bad server settings: {e}")
     if not settings.db_url.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+")):
         fail(f"--db must be a sqlite:/// or postgresql:// URL, got {settings.db_url!r}")
+    if settings.redis_url and not settings.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        fail(f"--redis must be a redis:// URL, got {settings.redis_url!r}")
+    postgres = not settings.db_url.startswith("sqlite:")
+    if workers > 1 and not (postgres and settings.redis_url):
+        fail("--workers above 1 needs --db postgresql://... and --redis redis://... "
+             "(SQLite and in-memory rooms belong to one process)")
+    if settings.redis_url and not postgres:
+        fail("--redis links workers on one shared database: use --db postgresql://...")
     if host in ("0.0.0.0", "::") and not settings.public_url:
         # Join links and QR codes must reach the phones, not the host's own "localhost".
         lan = _lan_address()
         if lan:
             settings.public_url = f"http://{lan}:{port}"
+    from ..web.relay import log_config
+
     try:
+        # Built (and the schema migrated) here even with several workers: a database that
+        # cannot be reached is one clear line now, not K worker tracebacks later.
         application = create_app(settings)
     except Exception as e:  # a database that cannot be reached or migrated
-        fail(f"cannot open the database {settings.db_url}: {e}")
+        fail(f"cannot open the database {_safe(settings.db_url)}: {e}")
     shown = settings.public_url or f"http://{host}:{port}"
-    typer.echo(f"Ship, Captain and Crew: {shown}/  (database: {settings.db_url})")
+    extra = f", {workers} workers, redis {_safe(settings.redis_url)}" if settings.redis_url else ""
+    typer.echo(f"Ship, Captain and Crew: {shown}/  (database: {_safe(settings.db_url)}{extra})")
+    options = dict(host=host, port=port, log_config=log_config(settings.log_json),
+                   ws_max_size=65536, ws_per_message_deflate=False, ws_ping_interval=20,
+                   ws_ping_timeout=20, timeout_graceful_shutdown=settings.shutdown_grace)
+    if workers > 1:
+        # uvicorn starts each worker from an import string; they read the same settings from
+        # the environment, share the listening socket, and the supervisor restarts any that dies.
+        import os
+
+        for name, value in settings.model_dump().items():
+            if value is not None:
+                os.environ[f"SCC_{name.upper()}"] = str(value)
+        del application
+        uvicorn.run("shipcaptaincrew.web.app:create_app_from_env", factory=True,
+                    workers=workers, **options)  # type: ignore[arg-type]
+        return
     # Database writes run in a writer thread; a shorter GIL switch interval lets it take its
     # turn within a fraction of a millisecond instead of up to 5 ms per hand-over.
     sys.setswitchinterval(0.0005)
     # No per-message compression: each broadcast would be compressed once per connection.
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False,
-                ws_ping_interval=20, ws_ping_timeout=20)
+    uvicorn.run(application, **options)  # type: ignore[arg-type]
+
+
+def _safe(url: str | None) -> str:
+    """A URL fit to print: any password replaced by ***."""
+    import re
+
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url or "")
 
 
 def _lan_address() -> str | None:

@@ -6,6 +6,8 @@ One router per resource; the match service (rooms in memory, events in the datab
 
 from __future__ import annotations
 
+import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -13,9 +15,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from .db import open_database
 from .errors import RoomError
+from .relay import UNAVAILABLE
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
 from .service import MatchService
@@ -64,6 +69,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"code": "invalid", "detail": f"{where}: {first['msg']}"},
                             status_code=422)
 
+    @app.exception_handler(DBAPIError)
+    async def _db_down(request: Request, exc: DBAPIError) -> JSONResponse:
+        # Nothing was committed (each change is one transaction): say so, and to try again.
+        return JSONResponse({"code": "unavailable",
+                             "detail": UNAVAILABLE.format(what="database")}, status_code=503)
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz() -> dict[str, object]:
+        """Liveness: the process answers (restart it if this fails)."""
+        return {"status": "ok", "pid": os.getpid()}
+
+    @app.get("/readyz", tags=["ops"])
+    async def readyz() -> JSONResponse:
+        """Readiness: the database answers a query and, scaled out, Redis answers a ping."""
+        def db_ok() -> bool:
+            try:
+                with sessions.kw["bind"].connect() as conn:
+                    conn.execute(text("SELECT 1"))
+                return True
+            except Exception:
+                return False
+
+        checks: dict[str, str] = {
+            "database": "ok" if await asyncio.to_thread(db_ok) else "unavailable"}
+        if service.relay is not None:
+            # Both a ping and a live subscription: a worker that cannot hear the others is not
+            # ready to take moves (it refuses them until the relay is back).
+            up = await service.relay.ping() and service.relay.up
+            checks["redis"] = "ok" if up else "unavailable"
+        ready = all(v == "ok" for v in checks.values())
+        return JSONResponse({"status": "ready" if ready else "not ready", "checks": checks,
+                             "pid": os.getpid()}, status_code=200 if ready else 503)
+
     @app.middleware("http")
     async def _headers(request: Request, call_next):  # type: ignore[no-untyped-def]
         response = await call_next(request)
@@ -75,3 +113,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app configured by the environment alone (``SCC_*``): what each worker process of
+    ``scc serve --workers K`` builds, since uvicorn starts workers from an import string."""
+    return create_app(Settings())

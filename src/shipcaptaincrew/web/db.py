@@ -42,6 +42,9 @@ def upgrade(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # Several workers start at once: one migrates, the others wait and find it done.
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(86540001)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

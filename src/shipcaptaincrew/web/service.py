@@ -5,6 +5,13 @@ connections.  Every change goes through :meth:`MatchService._step` under the roo
 the engine applies the action (refusing anything illegal), the event is committed to the
 database, and only then is it broadcast.  On start-up every unfinished match is rebuilt by
 replaying its events with the engine, so a restart resumes where the table was.
+
+Scaled out (``redis_url`` set, several workers on one PostgreSQL database), the database is
+still the only truth: under its lock a worker first reads the events other workers committed
+(:meth:`MatchService.refresh`), and the unique constraint on (room, event number) refuses a
+second event with the same number, so two workers never both apply a move to one match.  After
+each commit the worker tells the others through Redis (:mod:`.relay`), and they catch up and
+broadcast to their own connections.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -24,6 +32,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 from sqlalchemy import delete, insert, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..actions import Action, InvalidActionError, Roll, parse_action
@@ -46,6 +55,7 @@ from . import errors as E
 from .errors import RoomError
 from .models import Event, Result, Room, Seat
 from .players import advise, make_bot, safe_default
+from .relay import CONFLICT, PRESENCE_EVERY, PRESENCE_TTL, UNAVAILABLE, Relay
 from .schemas import (
     CLIENT_MESSAGE,
     Act,
@@ -68,6 +78,28 @@ TOKEN_BYTES = 32
 RECENT_EVENTS = 40
 #: Seconds a send to one connection may take before that connection is dropped.
 SEND_TIMEOUT = 5.0
+
+log = logging.getLogger("shipcaptaincrew.web")
+
+
+def unavailable(what: str) -> RoomError:
+    """The refusal for a move that could not be made because a backing service is down."""
+    return RoomError("unavailable", UNAVAILABLE, 503, what=what)
+
+
+@contextlib.contextmanager
+def guarded() -> Any:
+    """Database trouble becomes a clear refusal (nothing was committed) instead of a crash.
+
+    A unique-constraint violation means another worker changed the same rows first.
+    """
+    try:
+        yield
+    except IntegrityError:
+        raise RoomError("conflict", CONFLICT, 409) from None
+    except DBAPIError as e:
+        log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
+        raise unavailable("database") from None
 
 
 def hash_token(token: str) -> str:
@@ -109,6 +141,8 @@ class Connection:
     lang: str
     limiter: RateLimiter
     open: bool = True
+    #: The hash of the seat token it said hello with (to find its seat again if seats move).
+    token_hash: str | None = None
 
     async def send(self, payload: dict[str, Any] | str) -> None:
         """Send, marking the connection closed if the peer has gone."""
@@ -160,6 +194,14 @@ class LiveRoom:
     task: asyncio.Task[None] | None = None
     deadline: float | None = None
     rng: random.Random = field(default_factory=random.Random)
+    #: Scaled out: who is connected through the other workers (origin -> (when, seats,
+    #: spectators)), so everyone sees everyone online whichever worker they are on.
+    remote: dict[str, tuple[float, list[int], int]] = field(default_factory=dict)
+
+    def local_presence(self) -> dict[str, Any]:
+        """The seats and spectator count connected to this process."""
+        return {"seats": sorted({c.seat for c in self.conns if c.open and c.seat is not None}),
+                "spectators": sum(1 for c in self.conns if c.open and c.seat is None)}
 
     @property
     def version(self) -> int:
@@ -175,7 +217,12 @@ class LiveRoom:
         """The seat a token belongs to (None if it belongs to none)."""
         if not token:
             return None
-        h = hash_token(token)
+        return self.seat_of_hash(hash_token(token))
+
+    def seat_of_hash(self, h: str | None) -> int | None:
+        """The seat whose token has this hash (None if none)."""
+        if h is None:
+            return None
         for i, s in enumerate(self.seats):
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
                 return i
@@ -204,6 +251,12 @@ class LiveRoom:
     def public(self) -> dict[str, Any]:
         """Everything anyone at (or watching) the table may see; never a token or the seed early."""
         online = {c.seat for c in self.conns if c.open and c.seat is not None}
+        spectators = sum(1 for c in self.conns if c.open and c.seat is None)
+        fresh = time.monotonic() - PRESENCE_TTL
+        for when, seats, watching in self.remote.values():
+            if when >= fresh:
+                online.update(seats)
+                spectators += watching
         return {
             "code": self.code,
             "status": self.status,
@@ -218,7 +271,7 @@ class LiveRoom:
                 {"seat": i, "name": s.name, "kind": s.kind, "online": s.kind != "human" or i in online}
                 for i, s in enumerate(self.seats)
             ],
-            "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
+            "spectators": spectators,
             "commitment": self.commitment,
             "client_seeds": self.client_seeds,
             "server_seed": self.server_seed if self.status == "over" else None,
@@ -245,17 +298,25 @@ class MatchService:
         sqlite = settings.sqlalchemy_url().startswith("sqlite")
         self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 4,
                                           thread_name_prefix="scc-db-writer")
+        self.relay: Relay | None = None
+        if settings.redis_url:
+            self.relay = Relay(settings.redis_url, self._remote_change, self._catch_up_all)
 
     # -- life cycle -----------------------------------------------------------------------
     async def startup(self) -> None:
         """Load every unfinished match and set its bots and timers going again."""
         if self.settings.sqlalchemy_url().startswith("sqlite"):
             self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
+        if self.relay is not None:
+            await self.relay.start()
+            self._presence_task = asyncio.get_running_loop().create_task(self._presence_loop())
         with self.sessions() as db:
             codes = db.scalars(select(Room.code).where(Room.status == "playing")).all()
         for code in codes:
             room = self.room(code)
-            self._schedule(room)
+            # Scaled out, the workers already running keep their tables going: a newcomer
+            # takes over a bot or a timer only after the grace period.
+            self._schedule(room, failover=self.settings.scaled)
 
     async def _checkpoints(self, every: float = 2.0) -> None:
         """Move the SQLite write-ahead log into the database now and then, off the writer thread.
@@ -275,7 +336,22 @@ class MatchService:
                 await asyncio.to_thread(checkpoint)
 
     async def shutdown(self) -> None:
-        """Stop bots and timers (the database already holds everything)."""
+        """Let moves in progress finish, then stop bots and timers (the database holds the rest)."""
+        deadline = time.monotonic() + self.settings.shutdown_grace
+        for room in list(self.rooms.values()):
+            # A move holds its room's lock from the engine to the broadcast: taking the lock
+            # once waits for it to be committed and sent.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.lock.acquire(),
+                                       max(0.01, deadline - time.monotonic()))
+                room.lock.release()
+        presence = getattr(self, "_presence_task", None)
+        if presence is not None:
+            presence.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await presence
+        if self.relay is not None:
+            await self.relay.stop()
         checkpointer = getattr(self, "_checkpointer", None)
         if checkpointer is not None:
             checkpointer.cancel()
@@ -295,7 +371,7 @@ class MatchService:
         live = self.rooms.get(code)
         if live is not None:
             return live
-        with self.sessions() as db:
+        with guarded(), self.sessions() as db:
             row = db.scalar(select(Room).where(Room.code == code))
             if row is None:
                 raise RoomError("not_found", E.NOT_FOUND, 404, code=code[:16])
@@ -349,7 +425,7 @@ class MatchService:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         fixed = self.settings.fixed_server_seed
         seed = bytes.fromhex(fixed) if fixed else secrets.token_bytes(32)
-        with self.sessions() as db, db.begin():
+        with guarded(), self.sessions() as db, db.begin():
             code = self._new_code(db)
             room = Room(
                 code=code, rules=str(rules), lang=req.lang, hints=req.hints,
@@ -381,7 +457,7 @@ class MatchService:
             raise RoomError("name_taken", E.NAME_TAKEN, 409, name=name)
         position = len(room.seats)
         th = hash_token(token) if token else None
-        with self.sessions() as db, db.begin():
+        with guarded(), self.sessions() as db, db.begin():
             db.add(Seat(room_id=room.id, position=position, name=name, kind=kind, token_hash=th))
             if client_seed:
                 row = db.get(Room, room.id)
@@ -390,6 +466,7 @@ class MatchService:
         room.seats.append(SeatInfo(name, kind, th))
         if client_seed:
             room.client_seeds = [*room.client_seeds, client_seed]
+        await self._publish(room)
         await self.broadcast_room(room)
         return position
 
@@ -397,6 +474,7 @@ class MatchService:
         """Take the next free seat; returns (seat, seat token)."""
         room = self.room(code)
         async with room.lock:
+            await self._sync(room)
             self._lobby(room)
             token = secrets.token_urlsafe(TOKEN_BYTES)
             seat = await self._add_seat(room, req.name, "human", token, req.client_seed)
@@ -406,6 +484,7 @@ class MatchService:
         """The host seats a bot of some difficulty."""
         room = self.room(code)
         async with room.lock:
+            await self._sync(room)
             self._host(room, token)
             self._lobby(room)
             try:
@@ -423,6 +502,7 @@ class MatchService:
         """The host removes a seat in the lobby (later seats move up one)."""
         room = self.room(code)
         async with room.lock:
+            await self._sync(room)
             self._host(room, token)
             if room.status != "lobby":
                 raise RoomError("started", E.STARTED, 409)
@@ -430,7 +510,7 @@ class MatchService:
                 raise RoomError("bad_seat", E.BAD_SEAT, 404, seat=seat)
             if seat == 0:
                 raise RoomError("host_seat", E.HOST_SEAT, 400)
-            with self.sessions() as db, db.begin():
+            with guarded(), self.sessions() as db, db.begin():
                 db.execute(delete(Seat).where(Seat.room_id == room.id, Seat.position == seat))
                 db.flush()
                 rows = db.scalars(select(Seat).where(Seat.room_id == room.id, Seat.position > seat)
@@ -447,12 +527,14 @@ class MatchService:
                         c.seat -= 1
             for c in list(room.conns):
                 await c.send({"type": "welcome", "seat": c.seat})
+            await self._publish(room)
             await self.broadcast_room(room)
 
     async def start(self, code: str, token: str | None) -> None:
         """The host starts the match: the seats and client seeds are fixed from here on."""
         room = self.room(code)
         async with room.lock:
+            await self._sync(room)
             self._host(room, token)
             if room.status != "lobby":
                 raise RoomError("started", E.STARTED, 409)
@@ -465,11 +547,16 @@ class MatchService:
                 room.status = "lobby"
                 raise RoomError("bad_rules", E.BAD_RULES, 409, reason=str(e)) from None
             room.dice = FairDice(bytes.fromhex(room.server_seed), room.client_seeds)
-            with self.sessions() as db, db.begin():
-                row = db.get(Room, room.id)
-                assert row is not None
-                row.status = "playing"
+            try:
+                with guarded(), self.sessions() as db, db.begin():
+                    row = db.get(Room, room.id)
+                    assert row is not None
+                    row.status = "playing"
+            except RoomError:
+                room.status, room.state, room.dice = "lobby", None, None
+                raise
             self._schedule(room)
+            await self._publish(room)
             await self.broadcast_room(room)
 
     # -- play -----------------------------------------------------------------------------
@@ -480,6 +567,9 @@ class MatchService:
         """
         before = room.state
         assert before is not None and room.dice is not None
+        if self.relay is not None and not self.relay.up:
+            # Committing now would leave the other workers' players blind: refuse instead.
+            raise unavailable("live relay (Redis)")
         count = room.dice.count
         if action is None:
             action = sample_chance(before, room.dice)
@@ -494,6 +584,19 @@ class MatchService:
             # event loop that serves every table.
             await asyncio.get_running_loop().run_in_executor(
                 self._writer, self._persist, room, event, after)
+        except IntegrityError:
+            # Another worker committed this event number first: ours is not played.  Catch up
+            # with what it did, so the player sees the table as it now is.
+            room.dice.count = count
+            log.info("move lost a race to another worker",
+                     extra={"room": room.code, "version": room.version})
+            await self._sync(room)
+            raise RoomError("stale", E.STALE, 409) from None
+        except DBAPIError as e:
+            room.dice.count = count  # nothing committed (one transaction): the same dice again
+            log.warning("database unavailable", extra={"room": room.code,
+                                                       "error": str(e.orig or e)[:200]})
+            raise unavailable("database") from None
         except Exception:
             room.dice.count = count  # nothing happened: the same dice are due again
             raise
@@ -505,7 +608,134 @@ class MatchService:
             room.status = "over"
             room.dice.reveal()
         self._schedule(room)
+        await self._publish(room)
         await self.broadcast_room(room, messages)
+
+    # -- several workers ------------------------------------------------------------------
+    async def _publish(self, room: LiveRoom) -> None:
+        """Tell the other workers (if any) that this room changed; it is committed already."""
+        if self.relay is not None:
+            await self.relay.publish(room.code, room.version)
+
+    def _read_delta(self, room: LiveRoom) -> tuple[tuple[str, list[str], list[SeatInfo]] | None,
+                                                   list[dict[str, Any]]]:
+        """From the database: the lobby (while in the lobby) and the events this room lacks."""
+        with self.sessions() as db:
+            lobby = None
+            if room.status == "lobby":
+                row = db.scalar(select(Room).where(Room.id == room.id))
+                if row is None:
+                    raise RoomError("not_found", E.NOT_FOUND, 404, code=room.code)
+                lobby = (row.status, list(row.client_seeds),
+                         [SeatInfo(s.name, s.kind, s.token_hash) for s in row.seats])
+            events = db.scalars(
+                select(Event.payload).where(Event.room_id == room.id,
+                                            Event.seq >= len(room.events)).order_by(Event.seq)
+            ).all()
+            return lobby, [dict(e) for e in events]
+
+    async def refresh(self, room: LiveRoom) -> tuple[bool, list[Message]]:
+        """Bring a room up to what the database holds (scaled out only; the caller holds the lock).
+
+        Returns whether anything changed and the narration of the new events.  Events are
+        replayed with the engine, exactly as at start-up, so every worker holds the same state.
+        """
+        if not self.settings.scaled:
+            return False, []
+        try:
+            lobby, events = await asyncio.to_thread(self._read_delta, room)
+        except DBAPIError as e:
+            log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
+            raise unavailable("database") from None
+        changed = False
+        if lobby is not None:
+            status, seeds, seats = lobby
+            if seats != room.seats or seeds != room.client_seeds or status != room.status:
+                changed = True
+                room.client_seeds, room.seats = seeds, seats
+                for c in room.conns:  # seats may have moved up after a removal
+                    c.seat = room.seat_of_hash(c.token_hash)
+            if status != "lobby":
+                room.status = "playing"
+                room.state = initial_state(room.rules, len(room.seats), starter=room._starter())
+                room.dice = FairDice(bytes.fromhex(room.server_seed), room.client_seeds)
+        messages: list[Message] = []
+        for event in events:
+            before = room.state
+            assert before is not None and room.dice is not None
+            if event["type"] == "roll":
+                action: Action = Roll(tuple(event["faces"]))
+                room.dice.count += len(event["faces"])
+            else:
+                action = parse_action(str(event["action"]))
+            after = apply(before, action)
+            lines = narrate(before, action, after, room.names)
+            room.state = after
+            room.events.append(event)
+            room.recent.append(lines)
+            messages += lines
+            changed = True
+            if after.is_over:
+                room.status = "over"
+                room.dice.reveal()
+        return changed, messages
+
+    async def _sync(self, room: LiveRoom) -> None:
+        """Refresh (the caller holds the lock) and, if another worker moved, show it here too."""
+        changed, messages = await self.refresh(room)
+        if changed:
+            self._schedule(room, failover=True)
+            await self.broadcast_room(room, messages)
+
+    async def fresh_room(self, code: str) -> LiveRoom:
+        """The live room, up to date with the database when several workers share it."""
+        room = self.room(code)
+        if self.settings.scaled:
+            async with room.lock:
+                await self._sync(room)
+        return room
+
+    async def _announce(self, room: LiveRoom) -> None:
+        """Scaled out: tell the other workers who is connected to this room here."""
+        if self.relay is not None:
+            await self.relay.publish_presence(room.code, room.version, room.local_presence())
+
+    async def _presence_loop(self) -> None:
+        """Re-announce presence now and then, so a newly started worker learns it too."""
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for room in list(self.rooms.values()):
+                if room.conns and room.status != "over":
+                    await self._announce(room)
+
+    async def _remote_change(self, code: str, version: int, origin: str,
+                             presence: dict[str, Any] | None = None) -> None:
+        """Another worker committed a change to a room (or reports who is connected there):
+        catch up if this worker holds the room."""
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        if presence is not None:
+            before = room.public()["players"], room.public()["spectators"]
+            newcomer = origin not in room.remote
+            room.remote[origin] = (time.monotonic(), presence["seats"], presence["spectators"])
+            if newcomer and room.conns:  # a worker new to this room: tell it who is here
+                await self._announce(room)
+            if (room.public()["players"], room.public()["spectators"]) != before:
+                await self.broadcast_room(room)
+            return
+        async with room.lock:
+            if room.status == "playing" and version <= room.version:
+                return  # already read (by an action or an earlier message)
+            await self._sync(room)
+
+    async def _catch_up_all(self) -> None:
+        """After Redis was away: read whatever every open table missed meanwhile."""
+        for room in list(self.rooms.values()):
+            if room.status != "over":
+                async with room.lock:
+                    with contextlib.suppress(RoomError):
+                        await self._sync(room)
 
     def _persist(self, room: LiveRoom, event: dict[str, Any], after: MatchState) -> None:
         values = {"room_id": room.id, "seq": len(room.events), "payload": event, "created_at": _now()}
@@ -550,8 +780,12 @@ class MatchService:
             ))
         return out
 
-    def _schedule(self, room: LiveRoom) -> None:
-        """Set the next automatic move going: a bot after its pause, or the turn timer."""
+    def _schedule(self, room: LiveRoom, failover: bool = False) -> None:
+        """Set the next automatic move going: a bot after its pause, or the turn timer.
+
+        ``failover``: this worker learnt of the last move from another one, which plays the
+        next automatic move itself; this one waits longer and plays it only if that worker died.
+        """
         current = asyncio.current_task()
         if room.task is not None and room.task is not current and not room.task.done():
             room.task.cancel()
@@ -567,24 +801,45 @@ class MatchService:
             room.deadline = time.time() + delay
         else:
             return
+        if failover and self.settings.scaled:
+            delay += self.settings.failover_grace
         room.task = asyncio.get_running_loop().create_task(self._auto(room, room.version, delay))
 
     async def _auto(self, room: LiveRoom, version: int, delay: float) -> None:
         await asyncio.sleep(delay)
         async with room.lock:
-            state = room.state
-            if state is None or room.version != version or state.is_over:
+            try:
+                await self._auto_move(room, version)
+            except RoomError as err:
+                # The database or Redis is away, or another worker moved first: try again soon
+                # (a table must never hang on a bot).
+                log.info("automatic move postponed", extra={"room": room.code, "why": err.code})
+                if err.code == "unavailable" and room.state is not None \
+                        and not room.state.is_over:
+                    room.task = asyncio.get_running_loop().create_task(
+                        self._auto(room, room.version, max(1.0, self.settings.bot_delay)))
+
+    async def _auto_move(self, room: LiveRoom, version: int) -> None:
+        """The automatic move itself (the caller holds the lock)."""
+        if self.settings.scaled:
+            changed, messages = await self.refresh(room)
+            if changed:  # another worker moved meanwhile: it plays on, this one follows
+                self._schedule(room, failover=True)
+                await self.broadcast_room(room, messages)
                 return
-            seat = actor(state)
-            assert seat is not None
-            if is_chance(state):
-                action: Action | None = None
-            elif room.seats[seat].kind != "human":
-                bot = make_bot(room.seats[seat].kind)
-                action = await asyncio.to_thread(bot.choose, state, room.rng)
-            else:
-                action = safe_default(state, room.rng)
-            await self._step(room, action)
+        state = room.state
+        if state is None or room.version != version or state.is_over:
+            return
+        seat = actor(state)
+        assert seat is not None
+        if is_chance(state):
+            action: Action | None = None
+        elif room.seats[seat].kind != "human":
+            bot = make_bot(room.seats[seat].kind)
+            action = await asyncio.to_thread(bot.choose, state, room.rng)
+        else:
+            action = safe_default(state, room.rng)
+        await self._step(room, action)
 
     # -- connections ----------------------------------------------------------------------
     def translate(self, lang: str, domain: str = "web") -> Any:
@@ -611,8 +866,13 @@ class MatchService:
         if hello.token and seat is None:
             raise RoomError("bad_token", E.BAD_TOKEN, 403)
         conn = Connection(ws, seat, hello.lang,
-                          RateLimiter(self.settings.rate_per_second, self.settings.rate_burst))
+                          RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
+                          token_hash=hash_token(hello.token) if hello.token else None)
+        if self.settings.scaled:
+            async with room.lock:
+                await self._sync(room)
         room.conns.add(conn)
+        await self._announce(room)
         await conn.send({"type": "welcome", "seat": seat})
         history = [line for msgs in room.recent for line in self._lines(msgs, conn.lang)]
         await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
@@ -623,6 +883,7 @@ class MatchService:
         """Forget a connection (the seat stays; its token brings the player back)."""
         conn.open = False
         room.conns.discard(conn)
+        await self._announce(room)
         await self.broadcast_room(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
@@ -636,6 +897,9 @@ class MatchService:
             await self._receive(room, conn, raw)
         except RoomError as err:
             await self.refuse(conn, err)
+        except Exception:  # a bug must cost one message, never the connection or the server
+            log.exception("message failed", extra={"room": room.code})
+            await self.refuse(conn, unavailable("game service"))
 
     async def _receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
         if len(raw.encode("utf-8", "replace")) > self.settings.max_message_bytes:
@@ -661,6 +925,7 @@ class MatchService:
         if conn.seat is None:
             raise RoomError("spectator", E.SPECTATOR, 403)
         async with room.lock:
+            await self._sync(room)
             state = room.state
             if state is None or room.status != "playing":
                 raise RoomError("not_started" if state is None else "over", E.NOT_STARTED

@@ -44,6 +44,21 @@ class Settings(BaseSettings):
     fixed_server_seed: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     #: Expose ``/ws/echo``, the bare WebSocket floor used by ``benchmarks/bench_web.py``.
     echo_endpoint: bool = False
+    #: Redis URL (``redis://host:port/0``) for several workers: live fan-out between them.
+    #: Unset (the default): a single process, everything in memory, no Redis.
+    redis_url: str | None = None
+    #: Seconds a worker that did not make the last move waits, beyond the bot pause, before it
+    #: plays a bot or a turn timer itself (it takes over only if the mover's worker went away).
+    failover_grace: float = 2.0
+    #: Log one JSON object a line (for log collectors) instead of plain text.
+    log_json: bool = False
+    #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
+    shutdown_grace: float = 10.0
+
+    @property
+    def scaled(self) -> bool:
+        """Several workers share the rooms (Redis configured): rooms are read from the database."""
+        return bool(self.redis_url)
 
     def sqlalchemy_url(self) -> str:
         """The URL with the driver SQLAlchemy should use (psycopg 3 for PostgreSQL)."""

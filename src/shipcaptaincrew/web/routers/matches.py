@@ -16,8 +16,10 @@ from ..service import LiveRoom, MatchService
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
-def _finished(service: MatchService, code: str) -> LiveRoom:
+async def _finished(service: MatchService, code: str) -> LiveRoom:
     room = service.room(code)
+    if room.status != "over":  # another worker may have finished it: read the database
+        room = await service.fresh_room(code)
     if room.status != "over":
         raise RoomError("not_over", E.NOT_OVER, 409)
     return room
@@ -32,19 +34,19 @@ async def list_matches(db: DbDep, limit: int = Query(50, ge=1, le=500)) -> list[
 @router.get("/{code}/replay")
 async def replay(code: str, service: ServiceDep, lang: str = Query("en")) -> dict[str, Any]:
     """Every step of a finished match, with the words in the chosen language."""
-    room = _finished(service, code)
+    room = await _finished(service, code)
     return queries.replay_view(room, service.translate(lang if lang in LANGS else "en", "scc"))
 
 
 @router.get("/{code}/verify")
 async def verify(code: str, service: ServiceDep) -> dict[str, Any]:
     """Recompute every die from the revealed seed."""
-    return queries.verify_view(_finished(service, code))
+    return queries.verify_view(await _finished(service, code))
 
 
 @router.get("/{code}/log")
 async def log(code: str, service: ServiceDep) -> Response:
     """The event log (JSON lines, readable by ``scc replay`` and ``scc verify``)."""
-    room = _finished(service, code)
+    room = await _finished(service, code)
     return Response(room.log().to_jsonl(), media_type="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="scc-{room.code}.jsonl"'})

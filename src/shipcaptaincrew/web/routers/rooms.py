@@ -28,7 +28,7 @@ async def create_room(req: CreateRoom, request: Request, service: ServiceDep) ->
 @router.get("/{code}")
 async def get_room(code: str, request: Request, service: ServiceDep) -> dict[str, Any]:
     """The public picture of a table (no tokens; the seed only once the match is over)."""
-    room = service.room(code)
+    room = await service.fresh_room(code)
     return {**room.public(), "link": join_link(request, room.code)}
 
 
