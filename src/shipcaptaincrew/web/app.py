@@ -19,8 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from .db import open_database
-from .errors import RoomError
-from .relay import UNAVAILABLE
+from .errors import UNAVAILABLE, RoomError
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
 from .service import MatchService

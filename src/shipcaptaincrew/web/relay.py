@@ -17,8 +17,6 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .errors import CONFLICT, UNAVAILABLE
-
 CHANNEL = "scc:rooms"
 log = logging.getLogger("shipcaptaincrew.web.relay")
 

@@ -52,10 +52,10 @@ from ..notation import MatchLog, event_for, replay_states
 from ..rules import InvalidRulesError, Rules, Stakes, Starter, find_rules
 from ..state import MatchState
 from . import errors as E
-from .errors import RoomError
+from .errors import CONFLICT, UNAVAILABLE, RoomError
 from .models import Event, Result, Room, Seat
 from .players import advise, make_bot, safe_default
-from .relay import CONFLICT, PRESENCE_EVERY, PRESENCE_TTL, UNAVAILABLE, Relay
+from .relay import PRESENCE_EVERY, PRESENCE_TTL, Relay
 from .schemas import (
     CLIENT_MESSAGE,
     Act,
