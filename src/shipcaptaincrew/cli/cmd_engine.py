@@ -7,20 +7,15 @@ from typing import Annotated, Any
 
 import typer
 
-from ..actions import RerollCargo, Roll, Stand, Take
-from ..dice import InvalidDiceError, parse_faces, remove_faces
+from ..actions import RerollCargo, Roll, Stand
+from ..bots.base import best_take
+from ..dice import InvalidDiceError, parse_faces
 from ..engine import apply, dice_to_roll, initial_turn, legal_actions
 from ..rules import ALIASES, OPTION_DOCS, PRESET_DESCRIPTIONS, PRESETS, Rules, option_names
 from ..state import TurnPhase, TurnState
 from ..turn import IllegalActionError
 from .app import app
 from .common import RulesOpt, SetOpt, fail, load_rules
-
-
-def _best_take(turn: TurnState) -> Take:
-    """The contract's choice under wild captain: most roles, then the highest dice left."""
-    options = [a for a in legal_actions(turn) if isinstance(a, Take)]
-    return max(options, key=lambda a: (len(a.faces), sum(remove_faces(turn.pending, a.faces))))
 
 
 def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
@@ -58,7 +53,9 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
             raise InvalidDiceError(f"roll {i} needs {n} dice (the free dice), got {len(faces)}")
         t = apply(t, Roll(faces))
         if t.phase is TurnPhase.ASSIGN:
-            t = apply(t, _best_take(t))
+            # The contract's choice: the most roles (every offered way fills the most), then the
+            # highest dice left free, which is the bots' default assignment.
+            t = apply(t, best_take(legal_actions(t)))
     if t.phase is TurnPhase.DECIDE:
         t = apply(t, Stand())
     return t
