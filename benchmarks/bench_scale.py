@@ -34,7 +34,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from bench_web import ROOM, SCC, open_room, percentile, play_room  # noqa: E402
+from bench_web import ROOM, SCC, open_room, percentile, play_tables  # noqa: E402
 
 from tests.scale.conftest import PgCluster, RedisServer, free_port  # noqa: E402
 
@@ -70,15 +70,7 @@ async def load(url: str, n: int, seconds: float, think: float) -> tuple[list[flo
     rooms = max(1, n // ROOM)
     async with httpx.AsyncClient(base_url=url, timeout=60) as api:
         tables = [await open_room(api, url, i) for i in range(rooms)]
-    lat: list[float] = []
-    errs: list[int] = []
-    until = time.perf_counter() + seconds
-    await asyncio.gather(*(play_room(t, until, think, lat, errs) for t in tables))
-    refused = sum(s.errors for t in tables for s in t)
-    for t in tables:
-        for s in t:
-            await s.ws.close()
-    return lat, len(errs) + refused
+    return await play_tables(tables, seconds, think)
 
 
 def main() -> None:

@@ -140,6 +140,19 @@ async def echo_group(url: str, index: int, broadcast: bool, until: float, think:
             await c.close()
 
 
+async def play_tables(tables: list[list[Seat]], seconds: float, think: float) -> tuple[list[float], int]:
+    """Play every table for ``seconds``; the latencies, and the errors plus refusals seen."""
+    lat: list[float] = []
+    errs: list[int] = []
+    until = time.perf_counter() + seconds
+    await asyncio.gather(*(play_room(t, until, think, lat, errs) for t in tables))
+    refused = sum(s.errors for t in tables for s in t)
+    for t in tables:
+        for s in t:
+            await s.ws.close()
+    return lat, len(errs) + refused
+
+
 async def run(url: str, n: int, seconds: float, think: float) -> None:
     rooms = n // ROOM
     async with httpx.AsyncClient(base_url=url, timeout=30) as api:
@@ -153,14 +166,7 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
     fan_err: list[int] = []
     until = time.perf_counter() + seconds
     await asyncio.gather(*(echo_group(url, i, True, until, think, fan_lat, fan_err) for i in range(rooms)))
-    lat: list[float] = []
-    errs: list[int] = []
-    until = time.perf_counter() + seconds
-    await asyncio.gather(*(play_room(t, until, think, lat, errs) for t in tables))
-    refused = sum(s.errors for t in tables for s in t)
-    for t in tables:
-        for s in t:
-            await s.ws.close()
+    lat, errors = await play_tables(tables, seconds, think)
 
     def row(name: str, xs: list[float], e: int) -> str:
         return (f"{name:<22} {len(xs):>7} {len(xs) / seconds:>8.0f} {1000 * percentile(xs, 50):>8.2f} "
@@ -168,7 +174,7 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
 
     print(f"\nN = {n} players ({rooms} rooms of {ROOM}), {seconds:.0f} s each, think ~{think * 1000:.0f} ms")
     print(f"{'endpoint':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
-    print(row("table (to all 5)", lat, len(errs) + refused))
+    print(row("table (to all 5)", lat, errors))
     print(row("echo to all 5 (floor)", fan_lat, len(fan_err)))
     print(row("echo to sender", echo_lat, len(echo_err)))
     if fan_lat and lat:
