@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -52,7 +56,7 @@ def test_a_stuck_peer_does_not_hold_up_the_table(tmp_path: Path, monkeypatch: py
         # Were the stuck peer still waited for, these would never return (its send sleeps an hour).
         await svc.start(code, host)
         await svc.receive(room, next(c for c in room.conns if c.seat == 0), '{"type":"roll","version":0}')
-        assert room.version == 1 and '"version": 1' in quick.got[-1]
+        assert room.version == 1 and json.loads(quick.got[-1])["room"]["version"] == 1
         await svc.shutdown()
 
     asyncio.run(scenario())
@@ -75,3 +79,109 @@ def test_view_offers_exactly_the_engine_choices() -> None:
     s = apply(s, Roll((1, 1, 1, 1, 4)))  # wild 1s: which dice fill the roles is a choice
     assert legal(s) == [str(a) for a in legal_actions(s)]
     assert any(x.startswith("take:") for x in legal(s))
+
+
+def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite moves are committed on the event loop: a write lock held outside the server (the
+    sqlite3 shell, say) makes the move "unavailable" after a short wait, changes nothing, and the
+    same dice come once the lock is gone."""
+    monkeypatch.setattr(service_module.EventAppender, "BUSY_MS", 50)
+    path = tmp_path / "db.sqlite3"
+
+    async def scenario() -> None:
+        s = Settings(db_url=f"sqlite:///{path}", bot_delay=0)
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen"]))
+        await svc.join(code, JoinRoom(name="Bo"))
+        room = svc.room(code)
+        quick = Quick()
+        conn = await svc.connect(room, quick, Hello(type="hello", token=host))
+        await svc.start(code, host)
+        outside = sqlite3.connect(path, isolation_level=None)
+        outside.execute("BEGIN IMMEDIATE")  # holds the write lock
+        try:
+            await svc.receive(room, conn, '{"type":"roll","version":0}')
+            refusal = json.loads(quick.got[-1])
+            assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
+            assert "database" in refusal["message"] and room.version == 0
+            assert room.dice is not None and room.dice.count == 0  # the same dice are still due
+        finally:
+            outside.execute("ROLLBACK")
+            outside.close()
+        await svc.receive(room, conn, '{"type":"roll","version":0}')
+        assert room.version == 1 and room.dice is not None and room.dice.count == 5
+        await svc.shutdown()
+        # What the fast path wrote replays like any other event.
+        again = MatchService(s, open_database(s.sqlalchemy_url()))
+        assert again.room(code).events == room.events and again.room(code).state == room.state
+        await again.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_the_fast_event_insert_writes_what_the_orm_writes(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert, select
+
+    from shipcaptaincrew.web.models import Event, Room
+
+    sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with sessions() as db, db.begin():
+        row = Room(code="ABCDEF", rules="classic", lang="en", hints=True, status="playing",
+                   server_seed="00", commitment="00", client_seeds=[], revealed=False)
+        db.add(row)
+        db.flush()
+        room_id = row.id
+    when = datetime.now(UTC)
+    payload = {"type": "roll", "faces": [6, 5, 4], "note": "ø"}
+    with sessions.kw["bind"].begin() as c:
+        c.execute(insert(Event), {"room_id": room_id, "seq": 0, "payload": payload, "created_at": when})
+    fast = service_module.EventAppender(sessions.kw["bind"])
+    fast.append({"room_id": room_id, "seq": 1, "payload": payload, "created_at": when})
+    with pytest.raises(service_module.IntegrityError):  # the same number twice: SQLAlchemy's error
+        fast.append({"room_id": room_id, "seq": 1, "payload": payload, "created_at": when})
+    fast.append({"room_id": room_id, "seq": 2, "payload": payload, "created_at": when})  # still usable
+    fast.close()
+    raw = sqlite3.connect(tmp_path / "db.sqlite3").execute(
+        "SELECT payload, created_at FROM events ORDER BY seq").fetchall()
+    assert raw[0] == raw[1] == raw[2]
+    with sessions() as db:
+        rows = db.scalars(select(Event).order_by(Event.seq)).all()
+        assert [(e.seq, e.payload) for e in rows] == [(0, payload), (1, payload), (2, payload)]
+
+
+def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from shipcaptaincrew.web.models import Base
+
+    sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with sessions.kw["bind"].connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), Base.metadata) == []
+
+
+def test_the_server_heap_policy() -> None:
+    """In a process of its own (freezing would outlive this test): full collections leave their
+    survivors frozen, and a sweep frees garbage cycles among frozen objects."""
+    code = """
+import gc
+from shipcaptaincrew.web import heap
+heap.install(sweep_every=0)
+assert heap.installed() and gc.get_freeze_count() > 0
+class Node:
+    pass
+a, b = Node(), Node()
+a.other, b.other = b, a
+before = gc.get_freeze_count()
+gc.collect()                       # a full collection: the survivors (a, b) are frozen
+assert gc.get_freeze_count() > before
+del a, b                           # now a garbage cycle among frozen objects
+assert gc.collect() == 0           # an ordinary collection does not see it
+assert heap.sweep() >= 2           # the sweep does
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

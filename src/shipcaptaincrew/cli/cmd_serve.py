@@ -79,9 +79,13 @@ def serve(
         uvicorn.run("shipcaptaincrew.web.app:create_app_from_env", factory=True,
                     workers=workers, **options)  # type: ignore[arg-type]
         return
-    # Database writes run in a writer thread; a shorter GIL switch interval lets it take its
-    # turn within a fraction of a millisecond instead of up to 5 ms per hand-over.
+    # PostgreSQL writes run in writer threads; a shorter GIL switch interval lets them take
+    # their turn within a fraction of a millisecond instead of up to 5 ms per hand-over.
     sys.setswitchinterval(0.0005)
+    # Full garbage collections walk only what is new (the app is built: freeze it).
+    from ..web import heap
+
+    heap.install(settings.gc_sweep_seconds)
     # No per-message compression: each broadcast would be compressed once per connection.
     uvicorn.run(application, **options)  # type: ignore[arg-type]
 

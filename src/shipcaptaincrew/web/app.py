@@ -117,4 +117,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def create_app_from_env() -> FastAPI:
     """The app configured by the environment alone (``SCC_*``): what each worker process of
     ``scc serve --workers K`` builds, since uvicorn starts workers from an import string."""
-    return create_app(Settings())
+    from . import heap
+
+    settings = Settings()
+    application = create_app(settings)
+    heap.install(settings.gc_sweep_seconds)  # a server process (see cmd_serve)
+    return application

@@ -80,10 +80,11 @@ class Event(Base):
     """One match event (a roll or a choice), exactly as :func:`~shipcaptaincrew.notation.event_for`."""
 
     __tablename__ = "events"
+    # Its index also serves every lookup by room (see migration 0002).
     __table_args__ = (UniqueConstraint("room_id", "seq"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     log_json: bool = False
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
+    #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;
+    #: 0 = never; ``scc serve`` only).
+    gc_sweep_seconds: float = Field(default=3600.0, ge=0)
 
     @property
     def scaled(self) -> bool:
