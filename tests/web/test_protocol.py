@@ -299,7 +299,8 @@ def test_drinking_hand_out_and_pot(client: Any, players: list[Player]) -> None:
         nonlocal seen_sip_choice
         msg = orig(kind)
         m = msg.get("room", {}).get("match") if msg["type"] == "room" else None
-        if m and any(x.startswith("sip:") for x in m["legal"]):
+        # A person's hand-out (the bot's choices are broadcast too, but it makes them itself).
+        if m and m["actor"] in (0, 1) and any(x.startswith("sip:") for x in m["legal"]):
             seen_sip_choice = True
         return msg
 
