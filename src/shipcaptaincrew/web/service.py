@@ -364,10 +364,10 @@ class MatchService:
         # writer threads so that the event loop serves other tables meanwhile.  SQLite commits
         # on the event loop itself: in WAL mode with synchronous=NORMAL a commit appends to the
         # log without an fsync (the checkpointer fsyncs in the background, see
-        # :meth:`_checkpoints`), which takes well under a millisecond, far less than handing the
-        # write to a thread and back (measured with benchmarks/bench_web.py: the thread hop and
-        # the GIL hand-overs it causes were most of a move's latency).  It also makes the event
-        # loop the only SQLite writer, so writers never collide and back off.
+        # :meth:`_checkpoints`) and takes a fraction of a millisecond, about what handing it to a
+        # thread and back costs (benchmarks/bench_web.py at 500 players: the same p99 either
+        # way).  On the loop, it is the only SQLite writer, so writers never collide and back
+        # off, and a move needs no thread at all.
         self._inline_writes = settings.sqlalchemy_url().startswith("sqlite")
         self._appender = EventAppender(sessions.kw["bind"]) if self._inline_writes else None
         self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="scc-db-writer")
