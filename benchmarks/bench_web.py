@@ -250,22 +250,19 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
     # pictures the players received while the rooms filled up) and parses them the same way.
     sizes = [n for t in tables for s in t for n in s.sizes]
     size = round(sum(sizes) / len(sizes)) if sizes else 0
-    echo_lat: list[float] = []
-    echo_err: list[int] = []
-    until = time.perf_counter() + seconds
-    with quiet_heap():
-        await asyncio.gather(*(echo_group(url, i, False, until, think, echo_lat, echo_err) for i in range(rooms)))
-    fan_lat: list[float] = []
-    fan_err: list[int] = []
-    until = time.perf_counter() + seconds
-    with quiet_heap():
-        await asyncio.gather(*(echo_group(url, i, True, until, think, fan_lat, fan_err) for i in range(rooms)))
-    big_lat: list[float] = []
-    big_err: list[int] = []
-    until = time.perf_counter() + seconds
-    with quiet_heap():
-        await asyncio.gather(*(echo_group(url, i, True, until, think, big_lat, big_err, size)
-                               for i in range(rooms)))
+
+    async def floor(broadcast: bool, size: int = 0) -> tuple[list[float], int]:
+        lat: list[float] = []
+        errs: list[int] = []
+        until = time.perf_counter() + seconds
+        with quiet_heap():
+            await asyncio.gather(*(echo_group(url, i, broadcast, until, think, lat, errs, size)
+                                   for i in range(rooms)))
+        return lat, len(errs)
+
+    echo_lat, echo_err = await floor(False)
+    fan_lat, fan_err = await floor(True)
+    big_lat, big_err = await floor(True, size)
     for t in tables:
         for s in t:
             s.sizes.clear()
@@ -279,9 +276,9 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
     print(f"\nN = {n} players ({rooms} rooms of {ROOM}), {seconds:.0f} s each, think ~{think * 1000:.0f} ms")
     print(f"{'endpoint':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
     print(row("table (to all 5)", lat, errors))
-    print(row(f"echo {size} B to all 5", big_lat, len(big_err)) + "   <- the floor")
-    print(row("echo ping to all 5", fan_lat, len(fan_err)))
-    print(row("echo ping to sender", echo_lat, len(echo_err)))
+    print(row(f"echo {size} B to all 5", big_lat, big_err) + "   <- the floor")
+    print(row("echo ping to all 5", fan_lat, fan_err))
+    print(row("echo ping to sender", echo_lat, echo_err))
     if played:
         print(f"table broadcasts during play: {round(sum(played) / len(played))} B on average; "
               f"floor messages: {size} B")

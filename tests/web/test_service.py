@@ -40,14 +40,20 @@ class Stuck(Quick):
         self.closed = code
 
 
+async def two_seat_room(path: Path) -> tuple[MatchService, str, str]:
+    """A service on a SQLite file with Anna (host, who starts) and Bo seated; (service, code, host's token)."""
+    s = Settings(db_url=f"sqlite:///{path}", bot_delay=0)
+    svc = MatchService(s, open_database(s.sqlalchemy_url()))
+    code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen"]))
+    await svc.join(code, JoinRoom(name="Bo"))
+    return svc, code, host
+
+
 def test_a_stuck_peer_does_not_hold_up_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service_module, "SEND_TIMEOUT", 0.05)
 
     async def scenario() -> None:
-        s = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0)
-        svc = MatchService(s, open_database(s.sqlalchemy_url()))
-        code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen"]))
-        await svc.join(code, JoinRoom(name="Bo"))
+        svc, code, host = await two_seat_room(tmp_path / "db.sqlite3")
         room = svc.room(code)
         quick, stuck = Quick(), Stuck()
         await svc.connect(room, quick, Hello(type="hello", token=host))
@@ -90,10 +96,7 @@ def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(tmp_path: Path
     path = tmp_path / "db.sqlite3"
 
     async def scenario() -> None:
-        s = Settings(db_url=f"sqlite:///{path}", bot_delay=0)
-        svc = MatchService(s, open_database(s.sqlalchemy_url()))
-        code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen"]))
-        await svc.join(code, JoinRoom(name="Bo"))
+        svc, code, host = await two_seat_room(path)
         room = svc.room(code)
         quick = Quick()
         conn = await svc.connect(room, quick, Hello(type="hello", token=host))
@@ -113,7 +116,7 @@ def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(tmp_path: Path
         assert room.version == 1 and room.dice is not None and room.dice.count == 5
         await svc.shutdown()
         # What the fast path wrote replays like any other event.
-        again = MatchService(s, open_database(s.sqlalchemy_url()))
+        again = MatchService(svc.settings, svc.sessions)
         assert again.room(code).events == room.events and again.room(code).state == room.state
         await again.shutdown()
 

@@ -368,8 +368,9 @@ class MatchService:
         # thread and back costs (benchmarks/bench_web.py at 500 players: the same p99 either
         # way).  On the loop, it is the only SQLite writer, so writers never collide and back
         # off, and a move needs no thread at all.
-        self._inline_writes = settings.sqlalchemy_url().startswith("sqlite")
-        self._appender = EventAppender(sessions.kw["bind"]) if self._inline_writes else None
+        sqlite = settings.sqlalchemy_url().startswith("sqlite")
+        #: SQLite only (None: PostgreSQL): moves are committed on the event loop through it.
+        self._appender = EventAppender(sessions.kw["bind"]) if sqlite else None
         self._writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="scc-db-writer")
         self.relay: Relay | None = None
         if settings.redis_url:
@@ -659,7 +660,7 @@ class MatchService:
             results = None
             if after.is_over:  # replays the whole match: off the event loop
                 results = await asyncio.to_thread(self._results, room, [*room.events, event], after)
-            if self._inline_writes:
+            if self._appender is not None:
                 self._persist(room, event, after, results)
             else:
                 await asyncio.get_running_loop().run_in_executor(
