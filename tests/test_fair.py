@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from shipcaptaincrew.fair import FairDice, fair_die
+import pytest
+
+from shipcaptaincrew.fair import FairDice, FairnessError, _KeyedHmac, fair_die
 
 
 def reference_die(server_seed: bytes, client_seed: str, index: int) -> int:
@@ -30,3 +32,46 @@ def test_dice_continue_the_counter() -> None:
     dice = FairDice(bytes(32), ["x"])
     faces = dice.roll(5) + dice.roll(3)
     assert faces == tuple(reference_die(bytes(32), "x", i) for i in range(8))
+
+
+def test_keyed_hmac_is_hmac_for_every_key_length() -> None:
+    """The kept pad states give HMAC's bytes, for short, block-sized and over-long keys."""
+    for key in (b"", bytes(1), bytes(range(32)), bytes(range(64)), bytes(range(65)), b"k" * 200):
+        mac = _KeyedHmac(key)
+        for msg in (b"", b"anna|bo:0:0", b"x" * 300):
+            assert mac(msg) == hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def test_dice_worked_out_ahead_are_the_same_dice() -> None:
+    """``prepare`` changes when a die is computed, never which face it shows."""
+    plain = FairDice(bytes(range(32)), ["a"])
+    ahead = FairDice(bytes(range(32)), ["a"])
+    rolled_plain, rolled_ahead = [], []
+    for n in (5, 3, 2, 5, 1, 5, 4):
+        rolled_plain.append(plain.roll(n))
+        ahead.prepare()
+        rolled_ahead.append(ahead.roll(n))
+    assert rolled_ahead == rolled_plain
+    # A refused move sets the counter back: the same dice come again, prepared or not.
+    ahead.prepare()
+    first = ahead.roll(5)
+    ahead.count -= 5
+    assert ahead.roll(5) == first
+    ahead.count -= 7
+    assert ahead.roll(2) == rolled_plain[-1][2:]
+
+
+def test_client_seed_added_after_prepare_is_not_ignored() -> None:
+    early = FairDice(bytes(32))
+    early.prepare()
+    early.add_client_seed("carol")
+    assert early.roll(5) == tuple(reference_die(bytes(32), "carol", i) for i in range(5))
+
+
+def test_no_dice_after_the_reveal() -> None:
+    dice = FairDice(bytes(32))
+    dice.prepare()
+    dice.reveal()
+    dice.prepare()  # nothing to work out any more
+    with pytest.raises(FairnessError):
+        dice.roll(1)
