@@ -19,7 +19,7 @@ from shipcaptaincrew.web.db import open_database
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import MatchService, RateLimiter
 from shipcaptaincrew.web.settings import Settings
-from shipcaptaincrew.web.views import legal
+from shipcaptaincrew.web.views import actor, legal
 
 
 class Quick:
@@ -63,6 +63,100 @@ def test_a_stuck_peer_does_not_hold_up_the_table(tmp_path: Path, monkeypatch: py
         await svc.start(code, host)
         await svc.receive(room, next(c for c in room.conns if c.seat == 0), '{"type":"roll","version":0}')
         assert room.version == 1 and json.loads(quick.got[-1])["room"]["version"] == 1
+        await svc.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_stuck_peer_in_a_broadcast_costs_only_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One timeout covers a whole broadcast: the peer it catches is dropped, and the peers after
+    it in the same batch still get the message."""
+    monkeypatch.setattr(service_module, "SEND_TIMEOUT", 0.05)
+
+    async def scenario() -> None:
+        first, stuck, last = Quick(), Stuck(), Quick()
+        conns = [service_module.Connection(ws, None, "en", RateLimiter(1, 1))
+                 for ws in (first, stuck, last)]
+        await service_module.send_all([(c, "hi") for c in conns])
+        assert first.got == ["hi"] and last.got == ["hi"]
+        assert [c.open for c in conns] == [True, False, True] and stuck.closed == 1013
+        await service_module.send_all([(c, "again") for c in conns])  # the dropped one is skipped
+        assert first.got == last.got == ["hi", "again"]
+
+    asyncio.run(scenario())
+
+
+def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
+    """Each roll (and each choice) is played out while the player thinks and then used, and the
+    match it makes is the one the engine makes from the logged dice, which the revealed seed
+    confirms."""
+    from shipcaptaincrew.actions import parse_action
+    from shipcaptaincrew.fair import verify_fair_rolls
+    from shipcaptaincrew.notation import replay_states
+
+    async def scenario() -> None:
+        # (Moves come as fast as the loop turns: no rate limit in the way.)
+        s = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0, rate_burst=10_000)
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen",
+                                                                             "format=rounds:8"]))
+        _, guest = await svc.join(code, JoinRoom(name="Bo"))
+        room = svc.room(code)
+        quick = Quick()
+        conns = [await svc.connect(room, quick, Hello(type="hello", token=host)),
+                 await svc.connect(room, Quick(), Hello(type="hello", token=guest))]
+        await svc.start(code, host)
+        used = chosen = 0
+        for _ in range(1000):
+            await asyncio.sleep(0)  # the look-ahead runs once the broadcast is out
+            state = room.state
+            assert state is not None
+            if state.is_over:
+                break
+            conn = conns[actor(state)]
+            if legal(state) == ["roll"] and used == 2:
+                # A look-ahead made for another state (equal or not, but not this one) is unused.
+                [ahead] = room.ahead.values()
+                fake = initial_state(room.rules, 2, starter=0)
+                room.ahead = {ahead.action: service_module.Ahead(fake, room.names, ahead.action,
+                                                                 fake, {}, [])}
+                await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
+                assert room.events[-1] == ahead.event and room.state == ahead.after
+                used += 1
+            elif legal(state) == ["roll"] and used == 4:
+                # Someone starts watching after the look-ahead drew the picture: it is redrawn.
+                await svc.connect(room, Quick(), Hello(type="hello"))
+                await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
+                assert json.loads(quick.got[-1])["room"]["spectators"] == 1
+                used += 1
+            elif legal(state) == ["roll"]:
+                [ahead] = room.ahead.values()  # the roll due
+                assert ahead.before is state
+                # The picture is drawn ahead unless the roll ends the match (the seed is shown).
+                assert (ahead.texts is None) == ahead.after.is_over
+                await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
+                assert room.events[-1] is ahead.event and room.state is ahead.after
+                if ahead.texts is not None:  # sent as drawn, not drawn again
+                    assert quick.got[-1] is ahead.texts["en"]
+                # What was sent is exactly the picture drawn now.
+                assert quick.got[-1] == service_module.dumps(
+                    {"type": "room", "room": room.public(), "lines": svc._lines(room.recent[-1], "en")})
+                used += 1
+            else:
+                # Every choice was played out ahead too; the one taken is used.
+                assert set(room.ahead) == set(legal_actions(state))
+                ahead = room.ahead[parse_action(legal(state)[0])]
+                await svc.receive(room, conn, json.dumps(
+                    {"type": "act", "action": legal(state)[0], "version": room.version}))
+                assert room.events[-1] is ahead.event and room.state is ahead.after
+                chosen += 1
+            last = json.loads(quick.got[-1])
+            assert last["type"] == "room" and last["room"]["version"] == room.version, last
+        assert state.is_over and used >= 16 and chosen >= 1  # a roll a player a round at least
+        states = replay_states(room.log())
+        assert states[-1][0] == room.state
+        rolls = [e["faces"] for e in room.events if e["type"] == "roll"]
+        assert verify_fair_rolls(room.server_seed, room.commitment, room.client_seeds, rolls) == []
         await svc.shutdown()
 
     asyncio.run(scenario())
@@ -188,3 +282,36 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write-ahead log is moved into the database once it has grown, not on every tick (the
+    first commit after a checkpoint pays an fsync of the fresh log's header)."""
+    path = tmp_path / "db.sqlite3"
+
+    async def grow_and_watch(threshold: int) -> tuple[int, int]:
+        s = Settings(db_url=f"sqlite:///{path}")
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        code, _ = await svc.create_room(CreateRoom(name="Anna"))
+        room = svc.room(code)
+        before = path.stat().st_size
+        appender = service_module.EventAppender(svc.sessions.kw["bind"])
+        for seq in range(300):
+            appender.append({"room_id": room.id, "seq": seq, "payload": {"pad": "x" * 500},
+                             "created_at": service_module._now()})
+        monkeypatch.setattr(MatchService, "CHECKPOINT_BYTES", threshold)
+        task = asyncio.create_task(svc._checkpoints(every=0.01))
+        await asyncio.sleep(0.5)
+        task.cancel()
+        after = path.stat().st_size
+        appender.close()
+        svc.sessions.kw["bind"].dispose()
+        path.unlink()
+        for extra in ("-wal", "-shm"):
+            Path(f"{path}{extra}").unlink(missing_ok=True)
+        return before, after
+
+    before, after = asyncio.run(grow_and_watch(threshold=10**9))
+    assert after == before  # a log below the threshold stays where it is
+    before, after = asyncio.run(grow_and_watch(threshold=1))
+    assert after > before + 100_000  # moved into the database file
