@@ -9,8 +9,8 @@ same number of connections talk to a bare WebSocket echo endpoint (``/ws/echo``)
 same pattern: echoed to all five of the group carrying a room picture the table really broadcast
 (the like-for-like floor: the same bytes to send and the same JSON for every seat to parse),
 the same with a small ping, and echoed to the sender only (a single round trip).  The pictures
-come from a few unmeasured moves per table before the floors run.  The load generator's own garbage collector is off while it measures
-(see ``quiet_heap``).
+come from a few unmeasured moves per table before the floors run.  The load generator's own
+garbage collector is off while it measures (see ``quiet_heap``).
 
 On a machine with two or more cores the server and the load generator are pinned to different
 cores (``--no-pin`` to let the kernel place them).  Left to itself the scheduler keeps waking

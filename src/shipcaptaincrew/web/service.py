@@ -827,8 +827,7 @@ class MatchService:
             # (A turn timer or the other workers' presence make the picture time-dependent.)
             presence = room.presence()
             picture = room.public(after, presence)
-            texts = {lang: dumps({"type": "room", "room": picture,
-                                  "lines": self._lines(messages, lang)})
+            texts = {lang: self._room_text(picture, messages, lang)
                      for lang in {c.lang for c in room.conns}}
         event = event_for(state, action)
         ready = None
@@ -1082,6 +1081,12 @@ class MatchService:
         tr = self.translate(lang, "scc")
         return [m.render(tr) for m in messages]
 
+    def _room_text(self, picture: dict[str, Any], messages: list[Message] | None,
+                   lang: str) -> str:
+        """The "room" message everyone at the table gets, in one language."""
+        return dumps({"type": "room", "room": picture,
+                      "lines": self._lines(messages, lang) if messages else []})
+
     async def broadcast_room(self, room: LiveRoom, messages: list[Message] | None = None,
                              made: dict[str, str] | None = None) -> None:
         """Send the room to everyone (one JSON text per language, built once).
@@ -1096,8 +1101,7 @@ class MatchService:
             if text is None:
                 if public is None:
                     public = room.public()
-                lines = self._lines(messages, c.lang) if messages else []
-                text = texts[c.lang] = dumps({"type": "room", "room": public, "lines": lines})
+                text = texts[c.lang] = self._room_text(public, messages, c.lang)
             batch.append((c, text))
         await send_all(batch)
 
