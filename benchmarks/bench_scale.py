@@ -41,9 +41,13 @@ from tests.scale.conftest import PgCluster, RedisServer, free_port  # noqa: E402
 
 def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", SCC, "serve", "--port", str(port), *args],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SCC, "serve", "--port", str(port), *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(400):
         try:
@@ -77,10 +81,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", "--players", type=int, default=500, help="players (rooms of 5)")
     ap.add_argument("-s", "--seconds", type=float, default=20.0, help="seconds of play for each")
-    ap.add_argument("--think", type=float, default=1.0, help="mean seconds between a room's actions")
+    ap.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds between a room's actions"
+    )
     args = ap.parse_args()
-    env = {**os.environ, "SCC_RATE_BURST": "1000", "SCC_RATE_PER_SECOND": "1000",
-           "SCC_LOG_JSON": "true"}
+    env = {
+        **os.environ,
+        "SCC_RATE_BURST": "1000",
+        "SCC_RATE_PER_SECOND": "1000",
+        "SCC_LOG_JSON": "true",
+    }
     pg = PgCluster().start()
     redis = RedisServer().start()
     rows = []
@@ -88,10 +98,14 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             setups = [
                 ("1 process, SQLite", ["--db", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"]),
-                ("1 worker, PG+Redis", ["--db", pg.new_database(), "--redis", redis.url,
-                                        "--workers", "1"]),
-                ("2 workers, PG+Redis", ["--db", pg.new_database(), "--redis", redis.url,
-                                         "--workers", "2"]),
+                (
+                    "1 worker, PG+Redis",
+                    ["--db", pg.new_database(), "--redis", redis.url, "--workers", "1"],
+                ),
+                (
+                    "2 workers, PG+Redis",
+                    ["--db", pg.new_database(), "--redis", redis.url, "--workers", "2"],
+                ),
             ]
             for name, argv in setups:
                 proc, url = start(argv, env)
@@ -103,19 +117,27 @@ def main() -> None:
     finally:
         redis.cleanup()
         pg.cleanup()
-    print(f"\nN = {args.players} players ({args.players // ROOM} rooms of {ROOM}), "
-          f"{args.seconds:.0f} s each, think ~{args.think * 1000:.0f} ms, {os.cpu_count()} cores")
-    print(f"{'server':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'max ms':>8} {'errors':>6}")
+    print(
+        f"\nN = {args.players} players ({args.players // ROOM} rooms of {ROOM}), "
+        f"{args.seconds:.0f} s each, think ~{args.think * 1000:.0f} ms, {os.cpu_count()} cores"
+    )
+    print(
+        f"{'server':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'max ms':>8} {'errors':>6}"
+    )
     for name, lat, errors in rows:
-        print(f"{name:<22} {len(lat):>7} {len(lat) / args.seconds:>8.0f} "
-              f"{1000 * percentile(lat, 50):>8.2f} {1000 * percentile(lat, 99):>8.2f} "
-              f"{1000 * max(lat, default=float('nan')):>8.2f} {errors:>6}")
+        print(
+            f"{name:<22} {len(lat):>7} {len(lat) / args.seconds:>8.0f} "
+            f"{1000 * percentile(lat, 50):>8.2f} {1000 * percentile(lat, 99):>8.2f} "
+            f"{1000 * max(lat, default=float('nan')):>8.2f} {errors:>6}"
+        )
     base = rows[0][1]
     for name, lat, _ in rows[1:]:
         if base and lat:
-            print(f"{name}: p99 {percentile(lat, 99) / percentile(base, 99):.2f}x, "
-                  f"p50 {percentile(lat, 50) / percentile(base, 50):.2f}x the SQLite process")
+            print(
+                f"{name}: p99 {percentile(lat, 99) / percentile(base, 99):.2f}x, "
+                f"p50 {percentile(lat, 50) / percentile(base, 50):.2f}x the SQLite process"
+            )
 
 
 if __name__ == "__main__":

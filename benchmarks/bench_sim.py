@@ -63,10 +63,12 @@ def turns_section(quick: bool) -> None:
         t0 = time.perf_counter()
         engine_turns(rules, bot, n_py, seed=1)
         t_py = (time.perf_counter() - t0) / n_py * n_vec
-        print(f"{rules!s:45} {bot:7} E[dice]={dice:5.2f}  vectorised {n_vec / t_vec / 1e6:6.1f} M"
-              f" turns/s (with completion stats {n_vec / t_full / 1e6:5.1f} M)  engine loop "
-              f"{n_vec / t_py / 1e3:6.1f} k turns/s  speed-up x{t_py / t_vec:7.0f}  "
-              f"vs dice floor x{t_vec / t_floor:4.2f}")
+        print(
+            f"{rules!s:45} {bot:7} E[dice]={dice:5.2f}  vectorised {n_vec / t_vec / 1e6:6.1f} M"
+            f" turns/s (with completion stats {n_vec / t_full / 1e6:5.1f} M)  engine loop "
+            f"{n_vec / t_py / 1e3:6.1f} k turns/s  speed-up x{t_py / t_vec:7.0f}  "
+            f"vs dice floor x{t_vec / t_floor:4.2f}"
+        )
 
 
 def memory_section(turns: int) -> None:
@@ -77,10 +79,12 @@ def memory_section(turns: int) -> None:
     t0 = time.perf_counter()
     out = simulate_turns(rules, "tip", turns, seed=2026)
     dt = time.perf_counter() - t0
-    print(f"{turns:,} turns in {dt:.1f} s ({turns / dt / 1e6:.1f} M turns/s, with completion "
-          f"stats); mean score {out['expected_score']:.5f} +- {out['expected_score_se']:.5f} "
-          f"(exact {exact:.5f}); peak RSS {peak_rss_mib():.0f} MiB (before {before:.0f} MiB; "
-          "target < 1024 MiB)")
+    print(
+        f"{turns:,} turns in {dt:.1f} s ({turns / dt / 1e6:.1f} M turns/s, with completion "
+        f"stats); mean score {out['expected_score']:.5f} +- {out['expected_score_se']:.5f} "
+        f"(exact {exact:.5f}); peak RSS {peak_rss_mib():.0f} MiB (before {before:.0f} MiB; "
+        "target < 1024 MiB)"
+    )
 
 
 def matches_section(quick: bool) -> None:
@@ -102,14 +106,17 @@ def matches_section(quick: bool) -> None:
         t0 = time.perf_counter()
         out = runner.run(n)
         dt = time.perf_counter() - t0
-        print(f"{rules!s:45} {','.join(bots):26} {n / dt:8.0f} matches/s "
-              f"({out['rounds'].mean():.2f} rounds/match)")
+        print(
+            f"{rules!s:45} {','.join(bots):26} {n / dt:8.0f} matches/s "
+            f"({out['rounds'].mean():.2f} rounds/match)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=100_000_000,
-                        help="turns for the memory check (default 10**8)")
+    parser.add_argument(
+        "--turns", type=int, default=100_000_000, help="turns for the memory check (default 10**8)"
+    )
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     args = parser.parse_args()
     turns_section(args.quick)

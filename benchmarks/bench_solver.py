@@ -42,8 +42,10 @@ RULE_SETS = [
     ("ship-captain-crew", find_rules("ship-captain-crew")),
     # The largest turn graph the options allow (every assignment and keep choice at once):
     # the "any rule set" bound of the issue is checked against this one.
-    ("wild+half cargo+bonus 3", CLASSIC.replace(wild_captain=True, half_cargo=True,
-                                                  same_roll_bonus=3)),
+    (
+        "wild+half cargo+bonus 3",
+        CLASSIC.replace(wild_captain=True, half_cargo=True, same_roll_bonus=3),
+    ),
 ]
 
 
@@ -62,8 +64,10 @@ def best_of(fn: Any, repeat: int = 5) -> float:
 
 def bench_turns() -> None:
     print("== single-turn exact solve, warm (graph compiled and reduced; best of 5) ==")
-    print(f"{'rules':28} {'nodes':>6} {'edges':>6} {'compile':>11} {'exact ev':>11} "
-          f"{'float ev':>11} {'float win':>11}")
+    print(
+        f"{'rules':28} {'nodes':>6} {'edges':>6} {'compile':>11} {'exact ev':>11} "
+        f"{'float ev':>11} {'float win':>11}"
+    )
     for name, rules in RULE_SETS:
         graph_mod._GRAPHS.pop(rules, None)
         t = time.perf_counter()
@@ -85,8 +89,10 @@ def bench_turns() -> None:
         def float_win(g: Any = g, r: list[float] = g_win) -> None:
             g.evaluate_lex(r)
 
-        print(f"{name:28} {len(g):6} {g.edges:6} {ms(compile_t)} {ms(best_of(exact))} "
-              f"{ms(best_of(float_ev))} {ms(best_of(float_win))}")
+        print(
+            f"{name:28} {len(g):6} {g.edges:6} {ms(compile_t)} {ms(best_of(exact))} "
+            f"{ms(best_of(float_ev))} {ms(best_of(float_win))}"
+        )
 
 
 def bench_equilibrium(rules: Rules) -> None:
@@ -105,8 +111,10 @@ def bench_equilibrium(rules: Rules) -> None:
         t = time.perf_counter()
         rounds_mod.equilibrium(rules, 8)
         disk = time.perf_counter() - t
-    print(f"cold (compile + sub-rounds 2..8): {ms(cold)}   memory cache: {ms(memory)}   "
-          f"disk cache: {ms(disk)}   iterations: {eq.iterations}")
+    print(
+        f"cold (compile + sub-rounds 2..8): {ms(cold)}   memory cache: {ms(memory)}   "
+        f"disk cache: {ms(disk)}   iterations: {eq.iterations}"
+    )
     code = (
         "import time; t = time.perf_counter(); "
         "from shipcaptaincrew.rules import Rules; "
@@ -114,11 +122,15 @@ def bench_equilibrium(rules: Rules) -> None:
         f"equilibrium(Rules.from_str({str(rules)!r}), 8, use_disk=False); "
         "print(time.perf_counter() - t)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     print(f"cold in a fresh process (imports included, numpy too): {ms(float(out))}")
-    print("seat win probability:", " ".join(f"{p:.5f}" for p in eq.seat_win_probability),
-          f" sum - 1 = {sum(eq.seat_win_probability) - 1:+.1e}")
+    print(
+        "seat win probability:",
+        " ".join(f"{p:.5f}" for p in eq.seat_win_probability),
+        f" sum - 1 = {sum(eq.seat_win_probability) - 1:+.1e}",
+    )
 
 
 def sample_from_graph(rules: Rules, policy: str, n: int, seed: int) -> tuple[float, float, float]:
@@ -166,22 +178,31 @@ def engine_turns(rules: Rules, policy: str, n: int, seed: int) -> tuple[float, f
 
 
 def bench_monte_carlo(turns: int, engine_n: int) -> None:
-    print(f"\n== Monte Carlo vs exact (policy ev): {turns} turns sampled on the compiled graph, "
-          f"{engine_n} through the engine ==")
-    print(f"{'rules':28} {'method':7} {'E[score]':>9} {'ratio':>9} {'(z)':>6} {'P(crew)':>9} "
-          f"{'ratio':>9} {'time':>11}")
+    print(
+        f"\n== Monte Carlo vs exact (policy ev): {turns} turns sampled on the compiled graph, "
+        f"{engine_n} through the engine =="
+    )
+    print(
+        f"{'rules':28} {'method':7} {'E[score]':>9} {'ratio':>9} {'(z)':>6} {'P(crew)':>9} "
+        f"{'ratio':>9} {'time':>11}"
+    )
     for name, rules in RULE_SETS:
         exact = turn_odds(rules, "ev")
-        for method, fn, n in (("graph", sample_from_graph, turns),
-                              ("engine", engine_turns, engine_n)):
+        for method, fn, n in (
+            ("graph", sample_from_graph, turns),
+            ("engine", engine_turns, engine_n),
+        ):
             t = time.perf_counter()
             mean, pc, se = fn(rules, "ev", n, 1)
             el = time.perf_counter() - t
             z = (mean - exact.expected_score) / se
-            print(f"{name:28} {method:7} {mean:9.4f} {mean / exact.expected_score:9.5f} "
-                  f"{z:+6.2f} {pc:9.5f} {pc / exact.p_complete:9.5f} {ms(el)}")
-        print(f"{'':28} {'exact':7} {exact.expected_score:9.4f} {'':9} {'':6} "
-              f"{exact.p_complete:9.5f}")
+            print(
+                f"{name:28} {method:7} {mean:9.4f} {mean / exact.expected_score:9.5f} "
+                f"{z:+6.2f} {pc:9.5f} {pc / exact.p_complete:9.5f} {ms(el)}"
+            )
+        print(
+            f"{'':28} {'exact':7} {exact.expected_score:9.4f} {'':9} {'':6} {exact.p_complete:9.5f}"
+        )
 
 
 def bench_rounds(rules: Rules, n_players: int, games: int) -> None:
@@ -201,13 +222,16 @@ def bench_rounds(rules: Rules, n_players: int, games: int) -> None:
         assert s.winner is not None
         wins[s.winner] += 1
     el = time.perf_counter() - t
-    print(f"\n== {games} rounds of {n_players} through the engine, everyone 'optimal' "
-          f"({ms(el)}) ==")
+    print(
+        f"\n== {games} rounds of {n_players} through the engine, everyone 'optimal' ({ms(el)}) =="
+    )
     for i, p in enumerate(eq.seat_win_probability):
         f = wins[i] / games
         se = math.sqrt(p * (1 - p) / games)
-        print(f"seat {i + 1}: exact {p:.5f}  simulated {f:.5f}  ratio {f / p:.4f}  "
-              f"z {(f - p) / se:+.2f}")
+        print(
+            f"seat {i + 1}: exact {p:.5f}  simulated {f:.5f}  ratio {f / p:.4f}  "
+            f"z {(f - p) / se:+.2f}"
+        )
 
 
 def main() -> None:

@@ -130,11 +130,17 @@ class Seat:
 
 
 async def open_room(api: httpx.AsyncClient, url: str, index: int) -> list[Seat]:
-    r = await api.post("/api/rooms", json={"name": f"P{index}-0",
-                                           "settings": ["starter=chosen", "format=rounds:500"]})
+    r = await api.post(
+        "/api/rooms",
+        json={"name": f"P{index}-0", "settings": ["starter=chosen", "format=rounds:500"]},
+    )
     code, tokens = r.json()["code"], [r.json()["token"]]
     for k in range(1, ROOM):
-        tokens.append((await api.post(f"/api/rooms/{code}/join", json={"name": f"P{index}-{k}"})).json()["token"])
+        tokens.append(
+            (await api.post(f"/api/rooms/{code}/join", json={"name": f"P{index}-{k}"})).json()[
+                "token"
+            ]
+        )
     await api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
     seats = []
     group = Arrivals()
@@ -149,7 +155,9 @@ async def open_room(api: httpx.AsyncClient, url: str, index: int) -> list[Seat]:
     return seats
 
 
-async def play_room(seats: list[Seat], until: float, think: float, out: list[float], errs: list[int]) -> None:
+async def play_room(
+    seats: list[Seat], until: float, think: float, out: list[float], errs: list[int]
+) -> None:
     rng = random.Random()
     await asyncio.sleep(rng.random() * think)
     while time.perf_counter() < until:
@@ -160,7 +168,11 @@ async def play_room(seats: list[Seat], until: float, think: float, out: list[flo
         actor = seats[match["actor"]]
         choice = match["legal"][0]
         v = room["version"]
-        msg = {"type": "roll", "version": v} if choice == "roll" else {"type": "act", "action": choice, "version": v}
+        msg = (
+            {"type": "roll", "version": v}
+            if choice == "roll"
+            else {"type": "act", "action": choice, "version": v}
+        )
         done = seats[0].group.arm(v)
         t0 = time.perf_counter()
         await actor.ws.send(json.dumps(msg))
@@ -175,8 +187,16 @@ async def play_room(seats: list[Seat], until: float, think: float, out: list[flo
         await asyncio.sleep(think * (0.5 + rng.random()))
 
 
-async def echo_group(url: str, index: int, broadcast: bool, until: float, think: float,
-                     out: list[float], errs: list[int], picture: dict | None = None) -> None:
+async def echo_group(
+    url: str,
+    index: int,
+    broadcast: bool,
+    until: float,
+    think: float,
+    out: list[float],
+    errs: list[int],
+    picture: dict | None = None,
+) -> None:
     """Five sockets on the echo endpoint: each message back to its sender, or (``broadcast``)
     to all five of the group, timed until every one of them has it (and has parsed it, as the
     table's players parse theirs).  ``picture``: carry this room message (as a table broadcast
@@ -200,7 +220,9 @@ async def echo_group(url: str, index: int, broadcast: bool, until: float, think:
             ws = conns[turn % ROOM]
             turn += 1
             # (Compact, as the server writes its pictures.)
-            message = json.dumps({"type": "ping", "n": turn, **(picture or {})}, separators=(",", ":"))
+            message = json.dumps(
+                {"type": "ping", "n": turn, **(picture or {})}, separators=(",", ":")
+            )
             done = group.arm()
             t0 = time.perf_counter()
             await ws.send(message)
@@ -238,7 +260,9 @@ def quiet_heap() -> Iterator[None]:
         gc.collect()
 
 
-async def play_tables(tables: list[list[Seat]], seconds: float, think: float) -> tuple[list[float], int]:
+async def play_tables(
+    tables: list[list[Seat]], seconds: float, think: float
+) -> tuple[list[float], int]:
     """Play every table for ``seconds``; the latencies, and the errors plus refusals seen."""
     lat: list[float] = []
     errs: list[int] = []
@@ -259,7 +283,9 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
     # A few unmeasured moves per table: real room pictures for the floor to carry (the one of
     # median size), and every code path of the server run once.  Then the echo floors, then
     # the table, each with the same number of connections and pattern.
-    await asyncio.gather(*(play_room(t, time.perf_counter() + 2.0, think / 4, [], []) for t in tables))
+    await asyncio.gather(
+        *(play_room(t, time.perf_counter() + 2.0, think / 4, [], []) for t in tables)
+    )
     pictures = sorted((s.last for t in tables for s in t if s.last), key=len)
     warm_errors = sum(s.errors for t in tables for s in t)
     for t in tables:
@@ -274,8 +300,12 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
         errs: list[int] = []
         until = time.perf_counter() + seconds
         with quiet_heap():
-            await asyncio.gather(*(echo_group(url, i, broadcast, until, think, lat, errs, picture)
-                                   for i in range(rooms)))
+            await asyncio.gather(
+                *(
+                    echo_group(url, i, broadcast, until, think, lat, errs, picture)
+                    for i in range(rooms)
+                )
+            )
         return lat, len(errs)
 
     echo_lat, echo_err = await floor(False)
@@ -288,37 +318,64 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
     played = [n for t in tables for s in t for n in s.sizes]
 
     def row(name: str, xs: list[float], e: int) -> str:
-        return (f"{name:<22} {len(xs):>7} {len(xs) / seconds:>8.0f} {1000 * percentile(xs, 50):>8.2f} "
-                f"{1000 * percentile(xs, 99):>8.2f} {1000 * max(xs, default=float('nan')):>8.2f} {e:>6}")
+        return (
+            f"{name:<22} {len(xs):>7} {len(xs) / seconds:>8.0f} {1000 * percentile(xs, 50):>8.2f} "
+            f"{1000 * percentile(xs, 99):>8.2f} {1000 * max(xs, default=float('nan')):>8.2f} {e:>6}"
+        )
 
-    print(f"\nN = {n} players ({rooms} rooms of {ROOM}), {seconds:.0f} s each, think ~{think * 1000:.0f} ms"
-          + (f" ({warm_errors} errors in the unmeasured warm-up)" if warm_errors else ""))
-    print(f"{'endpoint':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}")
+    print(
+        f"\nN = {n} players ({rooms} rooms of {ROOM}), {seconds:.0f} s each, think ~{think * 1000:.0f} ms"
+        + (f" ({warm_errors} errors in the unmeasured warm-up)" if warm_errors else "")
+    )
+    print(
+        f"{'endpoint':<22} {'actions':>7} {'per s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6}"
+    )
     print(row("table (to all 5)", lat, errors))
     print(row("echo picture to all 5", big_lat, big_err) + f"   <- the floor ({size} B)")
     print(row("echo ping to all 5", fan_lat, fan_err))
     print(row("echo ping to sender", echo_lat, echo_err))
     if played:
-        print(f"table broadcasts during play: {round(sum(played) / len(played))} B on average; "
-              f"floor messages: {size} B")
+        print(
+            f"table broadcasts during play: {round(sum(played) / len(played))} B on average; "
+            f"floor messages: {size} B"
+        )
     if big_lat and lat:
-        print(f"p99 table / floor: {percentile(lat, 99) / percentile(big_lat, 99):.2f}x; "
-              f"p50: {percentile(lat, 50) / percentile(big_lat, 50):.2f}x  "
-              f"(against the ping broadcast: p99 {percentile(lat, 99) / percentile(fan_lat, 99):.2f}x)")
-        print(f"target: p99 <= 50 ms and <= 2x the floor: "
-              f"{'met' if percentile(lat, 99) <= min(0.050, 2 * percentile(big_lat, 99)) else 'NOT met'}")
+        print(
+            f"p99 table / floor: {percentile(lat, 99) / percentile(big_lat, 99):.2f}x; "
+            f"p50: {percentile(lat, 50) / percentile(big_lat, 50):.2f}x  "
+            f"(against the ping broadcast: p99 {percentile(lat, 99) / percentile(fan_lat, 99):.2f}x)"
+        )
+        print(
+            f"target: p99 <= 50 ms and <= 2x the floor: "
+            f"{'met' if percentile(lat, 99) <= min(0.050, 2 * percentile(big_lat, 99)) else 'NOT met'}"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", "--players", type=int, action="append", help="players (repeatable; default 100 and 500)")
+    ap.add_argument(
+        "-n",
+        "--players",
+        type=int,
+        action="append",
+        help="players (repeatable; default 100 and 500)",
+    )
     ap.add_argument("-s", "--seconds", type=float, default=20.0)
-    ap.add_argument("--think", type=float, default=1.0, help="mean seconds between a room's actions")
+    ap.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds between a room's actions"
+    )
     ap.add_argument("--port", type=int, default=8765)
-    ap.add_argument("--url", help="measure a server that is already running (started with "
-                                  "SCC_ECHO_ENDPOINT=true and a high SCC_RATE_*), e.g. under a profiler")
-    ap.add_argument("--no-pin", dest="pin", action="store_false",
-                    help="do not pin the server and the load generator to different cores")
+    ap.add_argument(
+        "--url",
+        help="measure a server that is already running (started with "
+        "SCC_ECHO_ENDPOINT=true and a high SCC_RATE_*), e.g. under a profiler",
+    )
+    ap.add_argument(
+        "--no-pin",
+        dest="pin",
+        action="store_false",
+        help="do not pin the server and the load generator to different cores",
+    )
     args = ap.parse_args()
     try:
         import uvloop
@@ -331,12 +388,20 @@ def main() -> None:
             asyncio.run(run(args.url.rstrip("/"), n, args.seconds, args.think))
         return
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "SCC_ECHO_ENDPOINT": "true", "SCC_RATE_BURST": "1000", "SCC_RATE_PER_SECOND": "1000"}
+        env = {
+            **os.environ,
+            "SCC_ECHO_ENDPOINT": "true",
+            "SCC_RATE_BURST": "1000",
+            "SCC_RATE_PER_SECOND": "1000",
+        }
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         pin = args.pin and len(cpus) >= 2
-        proc = subprocess.Popen([sys.executable, "-c", SCC, "serve", "--port", str(args.port), "--db", db],
-                                env=env, preexec_fn=(lambda: os.sched_setaffinity(0, {cpus[-1]})) if pin else None)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SCC, "serve", "--port", str(args.port), "--db", db],
+            env=env,
+            preexec_fn=(lambda: os.sched_setaffinity(0, {cpus[-1]})) if pin else None,
+        )
         if pin:
             os.sched_setaffinity(0, set(cpus[:-1]))
             print(f"server pinned to core {cpus[-1]}, load generator to {cpus[:-1]}")

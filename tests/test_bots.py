@@ -145,7 +145,11 @@ def test_threshold_bots_take_what_the_solver_policy_takes() -> None:
     graph = turn_graph(rules)
     assigns = [s for s in graph.states if s.phase is TurnPhase.ASSIGN]
     assert assigns
-    for spec, policy in (("timid", "never"), ("tip", "threshold:7"), ("threshold:9", "threshold:9")):
+    for spec, policy in (
+        ("timid", "never"),
+        ("tip", "threshold:7"),
+        ("threshold:9", "threshold:9"),
+    ):
         bot = make_bot(spec)
         for t in assigns[::7]:
             assert bot.choose(t, random.Random(0)) == policy_action(rules, policy, t)

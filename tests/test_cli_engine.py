@@ -13,8 +13,12 @@ from shipcaptaincrew import __version__
 
 
 def scc(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "shipcaptaincrew", *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "shipcaptaincrew", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def turn_json(*args: str) -> dict:  # type: ignore[type-arg]
@@ -26,9 +30,16 @@ def turn_json(*args: str) -> dict:  # type: ignore[type-arg]
 def test_seed_000_003_worked_example() -> None:
     """000/003: 6 5 3 3 1 keeps ship and captain; 4 2 6 completes the crew, cargo 2 + 6 = 8."""
     d = turn_json("65331", "426")
-    assert d == {"rules": "classic", "rolls": [[6, 5, 3, 3, 1], [4, 2, 6]],
-                 "held": ["ship", "captain", "crew"], "cargo": [2, 6], "bonus": 0, "score": 8,
-                 "complete": True, "rolls_used": 2}
+    assert d == {
+        "rules": "classic",
+        "rolls": [[6, 5, 3, 3, 1], [4, 2, 6]],
+        "held": ["ship", "captain", "crew"],
+        "cargo": [2, 6],
+        "bonus": 0,
+        "score": 8,
+        "complete": True,
+        "rolls_used": 2,
+    }
 
 
 def test_seed_001_example_keeps_six_and_five() -> None:
@@ -40,7 +51,9 @@ def test_seed_001_example_keeps_six_and_five() -> None:
 def test_seed_002_example_all_three_at_once() -> None:
     """002: 6-5-4-3-2 sets aside 6, 5 and 4 at once; the cargo is 3 + 2."""
     d = turn_json("65432")
-    assert d["held"] == ["ship", "captain", "crew"] and d["cargo"] == [2, 3] and d["rolls_used"] == 1
+    assert (
+        d["held"] == ["ship", "captain", "crew"] and d["cargo"] == [2, 3] and d["rolls_used"] == 1
+    )
 
 
 def test_cargo_reroll_and_half_cargo_and_bonus() -> None:
@@ -57,16 +70,22 @@ def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
     assert d["cargo"] == [4, 6] and d["score"] == 10
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["6533"], "needs 5 dice"),
-    (["65337"], "not a die face"),
-    (["65411", "11", "22", "33"], "at most three rolls"),
-    (["--set", "cargo_rerolls=1", "65411", "11", "22"], "forbids another cargo reroll"),
-    (["--set", "colour=red", "65411"], "unknown option 'colour'"),
-    (["--rules", "yahtzee", "65411"], "unknown preset"),
-    (["65411", "1"], "needs half_cargo"),
-    (["--set", "wild_captain=true", "--set", "bow_to_stern=true", "12345"], "also a required face"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["6533"], "needs 5 dice"),
+        (["65337"], "not a die face"),
+        (["65411", "11", "22", "33"], "at most three rolls"),
+        (["--set", "cargo_rerolls=1", "65411", "11", "22"], "forbids another cargo reroll"),
+        (["--set", "colour=red", "65411"], "unknown option 'colour'"),
+        (["--rules", "yahtzee", "65411"], "unknown preset"),
+        (["65411", "1"], "needs half_cargo"),
+        (
+            ["--set", "wild_captain=true", "--set", "bow_to_stern=true", "12345"],
+            "also a required face",
+        ),
+    ],
+)
 def test_impossible_scripts_exit_2_with_one_line(args: list[str], needle: str) -> None:
     r = scc("turn", *args, "--json")
     assert r.returncode == 2
@@ -79,7 +98,12 @@ def test_presets_json_lists_presets_aliases_options() -> None:
     r = scc("presets", "--json")
     data = json.loads(r.stdout)
     names = [p["name"] for p in data["presets"]]
-    assert names == ["classic", "schiff-kapitaen-crew", "skip-kaptein-mannskap", "ship-captain-crew"]
+    assert names == [
+        "classic",
+        "schiff-kapitaen-crew",
+        "skip-kaptein-mannskap",
+        "ship-captain-crew",
+    ]
     aliases = {a for p in data["presets"] for a in p["aliases"]}
     assert {"6-5-4", "destroyer", "clickety-clack", "ship-of-fools", "captain-cook"} <= aliases
     opts = {o["name"]: o for o in data["options"]}
@@ -112,7 +136,11 @@ def test_demo_log_replays_and_fair_dice_verify(tmp_path: Path) -> None:
     assert ok.returncode == 0 and ok.stdout.startswith("OK")
     lines = log.read_text().splitlines()
     first = json.loads(lines[1])
-    first["faces"] = [7 - f for f in first["faces"]] if first["faces"] != [7 - f for f in first["faces"]] else first["faces"]
+    first["faces"] = (
+        [7 - f for f in first["faces"]]
+        if first["faces"] != [7 - f for f in first["faces"]]
+        else first["faces"]
+    )
     lines[1] = json.dumps(first)
     log.write_text("\n".join(lines) + "\n")
     bad = scc("verify", str(log))

@@ -19,8 +19,13 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def scc(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SCC_CACHE_DIR": str(cache)}
-    return subprocess.run([sys.executable, "-m", "shipcaptaincrew", *args],
-                          capture_output=True, text=True, timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "shipcaptaincrew", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
 
 
 def ok_json(cache: Path, *args: str) -> dict:  # type: ignore[type-arg]
@@ -56,14 +61,34 @@ def test_equilibrium_json(cache: Path) -> None:
     w = d["seat_win_probability"]
     assert len(w) == 4 and abs(sum(w) - 1) < 1e-9 and w[-1] > w[0]
     assert 0 < d["p_all_fail_per_round"] < 0.1
-    e = ok_json(cache, "equilibrium", "--players", "3", "--policy", "threshold:7",
-                "--rules", "ship-captain-crew")
+    e = ok_json(
+        cache,
+        "equilibrium",
+        "--players",
+        "3",
+        "--policy",
+        "threshold:7",
+        "--rules",
+        "ship-captain-crew",
+    )
     assert all(abs(p - 1 / 3) < 1e-9 for p in e["seat_win_probability"])
 
 
 def test_advise_json(cache: Path) -> None:
-    d = ok_json(cache, "advise", "--held", "none", "--roll", "65444", "--rolls-used", "1",
-                "--posted", "9,0", "--players-after", "1")
+    d = ok_json(
+        cache,
+        "advise",
+        "--held",
+        "none",
+        "--roll",
+        "65444",
+        "--rolls-used",
+        "1",
+        "--posted",
+        "9,0",
+        "--players-after",
+        "1",
+    )
     assert d["best"] == d["choices"][0]["action"]
     assert {c["action"] for c in d["choices"]} == {"stand", "reroll"}
     for c in d["choices"]:
@@ -71,14 +96,34 @@ def test_advise_json(cache: Path) -> None:
     probs = [c["win_probability"] for c in d["choices"]]
     assert probs == sorted(probs, reverse=True)
     # The cargo dice after a complete crew, under half cargo: keep choices appear.
-    h = ok_json(cache, "advise", "--held", "ship,captain,crew", "--roll", "62",
-                "--rolls-used", "2", "--set", "half_cargo=true")
+    h = ok_json(
+        cache,
+        "advise",
+        "--held",
+        "ship,captain,crew",
+        "--roll",
+        "62",
+        "--rolls-used",
+        "2",
+        "--set",
+        "half_cargo=true",
+    )
     assert {"reroll:keep6", "reroll:keep2"} <= {c["action"] for c in h["choices"]}
     # Nothing to decide: the crew is not complete.
     n = ok_json(cache, "advise", "--held", "ship", "--roll", "1111", "--rolls-used", "2")
     assert n["best"] is None and n["choices"] == []
-    r = scc(cache, "advise", "--held", "ship,captain", "--roll", "432", "--rolls-used", "2",
-            "--posted", "7")
+    r = scc(
+        cache,
+        "advise",
+        "--held",
+        "ship,captain",
+        "--roll",
+        "432",
+        "--rolls-used",
+        "2",
+        "--posted",
+        "7",
+    )
     assert r.returncode == 0 and "win probability" in r.stdout
 
 
@@ -100,19 +145,73 @@ def test_bad_input_exits_2_with_one_line(cache: Path) -> None:
     bad(cache, "odds", "--policy", "optimal", match="needs a round to win")
     bad(cache, "equilibrium", "--players", "9", match="--players must be 2..8")
     bad(cache, "equilibrium", "--players", "3", "--policy", "never!", match="unknown policy")
-    bad(cache, "advise", "--held", "ship", "--roll", "5432", "--rolls-used", "1",
-        match="nothing can be held before the first roll")
-    bad(cache, "advise", "--held", "captain", "--roll", "543", "--rolls-used", "2",
-        match="roles are held in order")
-    bad(cache, "advise", "--held", "none", "--roll", "6543", "--rolls-used", "1",
-        match="needs 5 dice")
-    bad(cache, "advise", "--held", "none", "--roll", "65432", "--rolls-used", "4",
-        match="rolls used must be 1..3")
-    bad(cache, "advise", "--held", "none", "--roll", "65432", "--rolls-used", "1",
-        "--posted", "13", match="13 is impossible")
+    bad(
+        cache,
+        "advise",
+        "--held",
+        "ship",
+        "--roll",
+        "5432",
+        "--rolls-used",
+        "1",
+        match="nothing can be held before the first roll",
+    )
+    bad(
+        cache,
+        "advise",
+        "--held",
+        "captain",
+        "--roll",
+        "543",
+        "--rolls-used",
+        "2",
+        match="roles are held in order",
+    )
+    bad(
+        cache,
+        "advise",
+        "--held",
+        "none",
+        "--roll",
+        "6543",
+        "--rolls-used",
+        "1",
+        match="needs 5 dice",
+    )
+    bad(
+        cache,
+        "advise",
+        "--held",
+        "none",
+        "--roll",
+        "65432",
+        "--rolls-used",
+        "4",
+        match="rolls used must be 1..3",
+    )
+    bad(
+        cache,
+        "advise",
+        "--held",
+        "none",
+        "--roll",
+        "65432",
+        "--rolls-used",
+        "1",
+        "--posted",
+        "13",
+        match="13 is impossible",
+    )
     bad(cache, "strategy", "--objective", "fame", match="unknown objective")
-    bad(cache, "strategy", "--set", "cargo_rerolls=0", "--plot", "never-written.png",
-        match="nothing to plot")
+    bad(
+        cache,
+        "strategy",
+        "--set",
+        "cargo_rerolls=0",
+        "--plot",
+        "never-written.png",
+        match="nothing to plot",
+    )
     bad(cache, "equilibrium", "--players", "3", "--policy", "threshold:200", match="out of range")
 
 

@@ -24,8 +24,21 @@ def _finish(child: pexpect.spawn) -> str:
 
 def test_a_round_with_typos_and_the_pot(tmp_path: Path) -> None:
     log = tmp_path / "table.jsonl"
-    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "ship-captain-crew",
-                   "--starter", "Anna", "--log", str(log)])
+    child = spawn(
+        [
+            "companion",
+            "-p",
+            "Anna",
+            "-p",
+            "Bo",
+            "--rules",
+            "ship-captain-crew",
+            "--starter",
+            "Anna",
+            "--log",
+            str(log),
+        ]
+    )
     child.expect("pot: 2 chips")
     child.expect("Anna: roll all 5 dice and type the faces: ")
     child.sendline("6543")
@@ -69,8 +82,23 @@ def test_a_round_with_typos_and_the_pot(tmp_path: Path) -> None:
 
 def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
     log = tmp_path / "tie.jsonl"
-    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "ship-captain-crew",
-                   "--drinking", "last_drinks", "--starter", "1", "--log", str(log)])
+    child = spawn(
+        [
+            "companion",
+            "-p",
+            "Anna",
+            "-p",
+            "Bo",
+            "--rules",
+            "ship-captain-crew",
+            "--drinking",
+            "last_drinks",
+            "--starter",
+            "1",
+            "--log",
+            str(log),
+        ]
+    )
     child.expect("Anna: roll all 5 dice and type the faces: ")
     child.sendline("65433")
     child.expect(r"\[1-2, \?\] ")
@@ -100,8 +128,23 @@ def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
 
 def test_wild_captain_choice_with_real_dice(tmp_path: Path) -> None:
     log = tmp_path / "wild.jsonl"
-    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--set",
-                   "wild_captain=true", "--starter", "1", "--log", str(log)])
+    child = spawn(
+        [
+            "companion",
+            "-p",
+            "Anna",
+            "-p",
+            "Bo",
+            "--rules",
+            "classic",
+            "--set",
+            "wild_captain=true",
+            "--starter",
+            "1",
+            "--log",
+            str(log),
+        ]
+    )
     child.expect("Anna: roll all 5 dice and type the faces: ")
     child.sendline("65223")
     child.expect("Anna: roll the 3 free dice and type the faces: ")
@@ -178,8 +221,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
 
 def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> None:
     log = tmp_path / "rolloff.jsonl"
-    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "classic",
-                   "--log", str(log)])
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--log", str(log)])
     child.expect("Anna: roll one die to decide who starts, and type its face: ")
     child.sendline("3 4")
     child.expect("You typed 2 faces, but one die is rolled: type exactly one.")

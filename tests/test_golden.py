@@ -28,19 +28,36 @@ CASES: list[tuple[str, str, int, int]] = [
     ("format-single-pot", "classic(stakes=pot,ante=2,starting_chips=5)", 3, 5),
     ("format-rounds-3", "classic(format=rounds:3,tie_break=cargo_rolloff)", 3, 7),
     ("format-first-to-20", "skip-kaptein-mannskap(format=first_to:20,starting_chips=3)", 3, 3),
-    ("format-tournament", "ship-captain-crew(format=tournament,drinking=last_drinks,failed_double=true)", 6, 2),
-    ("variants-wild-half-bonus", "classic(wild_captain=true,half_cargo=true,same_roll_bonus=3,format=rounds:2)", 3, 4),
-    ("variant-bow-to-stern-captain", "schiff-kapitaen-crew(bow_to_stern=true,drinking=captain_hands_out,format=rounds:2)", 3, 8),
+    (
+        "format-tournament",
+        "ship-captain-crew(format=tournament,drinking=last_drinks,failed_double=true)",
+        6,
+        2,
+    ),
+    (
+        "variants-wild-half-bonus",
+        "classic(wild_captain=true,half_cargo=true,same_roll_bonus=3,format=rounds:2)",
+        3,
+        4,
+    ),
+    (
+        "variant-bow-to-stern-captain",
+        "schiff-kapitaen-crew(bow_to_stern=true,drinking=captain_hands_out,format=rounds:2)",
+        3,
+        8,
+    ),
     ("solo-practice", "classic(format=rounds:3)", 1, 9),
 ]
 
 
 def _summary(state) -> str:  # type: ignore[no-untyped-def]
     r = state.results[-1]
-    return (f"# round {r.round_no} ({r.stage}) starter={r.starter} scores={list(r.scores)} "
-            f"winner={r.winner} tie_breaks={r.tie_breaks} all_failed={r.all_failed} "
-            f"totals={list(state.totals)} chips={list(state.chips)} pot={state.pot} "
-            f"sips={list(state.sips)}")
+    return (
+        f"# round {r.round_no} ({r.stage}) starter={r.starter} scores={list(r.scores)} "
+        f"winner={r.winner} tie_breaks={r.tie_breaks} all_failed={r.all_failed} "
+        f"totals={list(state.totals)} chips={list(state.chips)} pot={state.pot} "
+        f"sips={list(state.sips)}"
+    )
 
 
 def play(rules_text: str, players: int, seed: int) -> tuple[str, Game]:
@@ -66,12 +83,16 @@ def play(rules_text: str, players: int, seed: int) -> tuple[str, Game]:
             rounds = len(game.state.results)
             lines.append(_summary(game.state))
     s = game.state
-    lines.append(f"# over winner={s.winner} totals={list(s.totals)} chips={list(s.chips)} "
-                 f"pot={s.pot} sips={list(s.sips)} wins={list(s.wins)}")
+    lines.append(
+        f"# over winner={s.winner} totals={list(s.totals)} chips={list(s.chips)} "
+        f"pot={s.pot} sips={list(s.sips)} wins={list(s.wins)}"
+    )
     return "\n".join(lines) + "\n", game
 
 
-@pytest.mark.parametrize(("name", "rules_text", "players", "seed"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "rules_text", "players", "seed"), CASES, ids=[c[0] for c in CASES]
+)
 def test_golden_transcript(name: str, rules_text: str, players: int, seed: int) -> None:
     text, game = play(rules_text, players, seed)
     path = GOLDEN / f"{name}.txt"

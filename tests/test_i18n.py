@@ -81,8 +81,9 @@ def test_every_message_translated_without_losing_a_placeholder(po: Path) -> None
             if not text:
                 problems.append(f"untranslated: {key!r}")
             elif _fields(text) != _fields(_ids(m)[-1]) and _fields(text) != _fields(key):
-                problems.append(f"placeholders {_fields(text)} differ from "
-                                f"{_fields(key)} in {key!r}")
+                problems.append(
+                    f"placeholders {_fields(text)} differ from {_fields(key)} in {key!r}"
+                )
     assert not problems, "\n".join(problems)
 
 
@@ -90,8 +91,11 @@ def test_every_message_translated_without_losing_a_placeholder(po: Path) -> None
 def test_compiled_catalogue_matches_its_source(po: Path) -> None:
     with po.with_suffix(".mo").open("rb") as f:
         compiled = gettext.GNUTranslations(f)
-    stale = [m.id for m in _catalog(po) if m.id and isinstance(m.id, str)
-             and compiled.gettext(m.id) != m.string]
+    stale = [
+        m.id
+        for m in _catalog(po)
+        if m.id and isinstance(m.id, str) and compiled.gettext(m.id) != m.string
+    ]
     assert not stale, f"{po}: run scripts/i18n.sh compile; stale: {stale[:3]}"
 
 
@@ -104,13 +108,17 @@ def _extracted(domain: str) -> set[str]:
         method_map, options_map = parse_mapping_cfg(f)
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "tr": None}
     root = LOCALE_DIR.parent.parent
-    return {msg if isinstance(msg, str) else msg[0]
-            for _file, _line, msg, _comments, _ctx in
-            extract_from_dir(str(root), method_map, options_map, keywords=keywords)}
+    return {
+        msg if isinstance(msg, str) else msg[0]
+        for _file, _line, msg, _comments, _ctx in extract_from_dir(
+            str(root), method_map, options_map, keywords=keywords
+        )
+    }
 
 
-@pytest.mark.parametrize("domain", [d for d in domains()
-                                    if (LOCALE_DIR.parent / f"{d}.cfg").exists()])
+@pytest.mark.parametrize(
+    "domain", [d for d in domains() if (LOCALE_DIR.parent / f"{d}.cfg").exists()]
+)
 def test_catalogues_hold_every_message_in_the_code(domain: str) -> None:
     in_code = _extracted(domain)
     assert len(in_code) > 100
@@ -139,16 +147,18 @@ def test_narration_in_every_language() -> None:
     t = apply(s, roll)
     (m,) = narrate(s, roll, t, ["Anna", "Bo"])
     assert m.render(translator("en")) == "Anna rolls 6 5 3 3 1 and sets aside ship, captain."
-    assert m.render(translator("de")) == "Anna würfelt 6 5 3 3 1 und legt beiseite: Schiff, Kapitän."
+    assert (
+        m.render(translator("de")) == "Anna würfelt 6 5 3 3 1 und legt beiseite: Schiff, Kapitän."
+    )
     assert m.render(translator("nb")) == "Anna kaster 6 5 3 3 1 og setter til side: skip, kaptein."
-
 
 
 @pytest.mark.parametrize("face", [1, 4])
 def test_the_captains_sips_and_the_drinkers_are_counted_in_words(face: int) -> None:
     # The number of sips comes from the engine's state, and one sip is not "1 sip(s)".
-    s = initial_state(find_rules("classic").replace(starter="chosen",
-                                                    drinking="captain_hands_out"), 2)
+    s = initial_state(
+        find_rules("classic").replace(starter="chosen", drinking="captain_hands_out"), 2
+    )
     for roll in (Roll((6, 5, 4, 6, 6)), Roll((6, 5, 4, 1, 1))):
         s = apply(s, roll)
         if s.turn is not None and s.turn.phase is TurnPhase.DECIDE:
@@ -157,14 +167,18 @@ def test_the_captains_sips_and_the_drinkers_are_counted_in_words(face: int) -> N
     after = apply(s, Roll((face,)))
     (m,) = narrate(s, Roll((face,)), after, ["Anna", "Bo"])
     en = m.render(translator("en"))
-    assert en == ("Captain Anna rolls 1 and hands out one sip." if face == 1 else
-                  f"Captain Anna rolls {face} and hands out {after.hand_out_left} sips.")
+    assert en == (
+        "Captain Anna rolls 1 and hands out one sip."
+        if face == 1
+        else f"Captain Anna rolls {face} and hands out {after.hand_out_left} sips."
+    )
     assert "{" not in m.render(translator("de")) + m.render(translator("nb"))
     last = after
     for _sip in range(face):
         before, last = last, apply(last, HandOut(1))
     lines = [x.render(translator("en")) for x in narrate(before, HandOut(1), last, ["Anna", "Bo"])]
     assert ("Bo drinks a sip." if face == 1 else f"Bo drinks {face} sips.") in lines, lines
+
 
 def test_placeholders_are_found_in_both_styles() -> None:
     assert _fields("{name} rolls {face} and hands out {face} sips.") == ["face", "face", "name"]
@@ -215,11 +229,13 @@ def test_engine_and_log_commands_speak_the_locale(tmp_path: Path) -> None:
 
     runner = CliRunner()
     try:
-        out = runner.invoke(app, ["turn", "65331", "426"],
-                            env={**_NO_LOCALE, "LANG": "de_DE.UTF-8"}).output
+        out = runner.invoke(
+            app, ["turn", "65331", "426"], env={**_NO_LOCALE, "LANG": "de_DE.UTF-8"}
+        ).output
         assert "Beiseite: Schiff, Kapitän, Crew; Ladung 2 + 6 = 8" in out
-        out = runner.invoke(app, ["turn", "65331", "426", "--json"],
-                            env={**_NO_LOCALE, "LANG": "de_DE.UTF-8"}).output
+        out = runner.invoke(
+            app, ["turn", "65331", "426", "--json"], env={**_NO_LOCALE, "LANG": "de_DE.UTF-8"}
+        ).output
         assert '"held": ["ship", "captain", "crew"]' in out  # the JSON contract stays English
         log = tmp_path / "m.jsonl"
         g = Game(find_rules("classic"), ["Anna", "Bo"], dice=SeededDice(3), log_path=log)

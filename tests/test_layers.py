@@ -13,7 +13,18 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "src" / "shipcaptaincrew"
-CORE = {"rules", "dice", "actions", "state", "turn", "engine", "game", "fair", "notation", "narrate"}
+CORE = {
+    "rules",
+    "dice",
+    "actions",
+    "state",
+    "turn",
+    "engine",
+    "game",
+    "fair",
+    "notation",
+    "narrate",
+}
 #: layer -> the project layers it may import (besides itself).
 ALLOWED = {
     "core": {"core"},
@@ -59,7 +70,9 @@ def project_imports(path: Path) -> list[tuple[str, int]]:
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("shipcaptaincrew"):
-                    out.append((alias.name.removeprefix("shipcaptaincrew").lstrip("."), node.lineno))
+                    out.append(
+                        (alias.name.removeprefix("shipcaptaincrew").lstrip("."), node.lineno)
+                    )
     return out
 
 
@@ -77,8 +90,11 @@ def test_layering(path: Path) -> None:
         )
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if layer_of(
-    ".".join(p.relative_to(PKG).with_suffix("").parts)) == "core"], ids=str)
+@pytest.mark.parametrize(
+    "path",
+    [p for p in FILES if layer_of(".".join(p.relative_to(PKG).with_suffix("").parts)) == "core"],
+    ids=str,
+)
 def test_core_uses_only_the_standard_library(path: Path) -> None:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []

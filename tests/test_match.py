@@ -337,8 +337,9 @@ def test_the_broke_table_ends_the_match_with_the_last_player_who_can_ante() -> N
 def test_a_table_where_nobody_can_ante_is_decided_by_chips_then_tie_break() -> None:
     """Everyone broke after a carried pot: the richest win; tied richest play the tie-break,
     and the winner takes what is left on the table."""
-    rules = CHOSEN.replace(stakes="pot", ante=2, starting_chips=2, all_fail="carry_pot",
-                           format="rounds:5")
+    rules = CHOSEN.replace(
+        stakes="pot", ante=2, starting_chips=2, all_fail="carry_pot", format="rounds:5"
+    )
     s = initial_state(rules, 3)
     s = play_round(s, [0, 0, 0])  # pot 6, chips (0, 0, 0): nobody can ante round 2
     c = s.contest

@@ -99,8 +99,11 @@ def test_advice_lists_every_choice_with_its_chance_to_win(tmp_path: Path) -> Non
     i = child.expect([r"chance to win", "Advice is unavailable"])
     child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
     if i == 0:  # every choice rated, best first
-        rows = re.findall(r"│ (stand \(score \d+\)|reroll both cargo dice)\s*│\s+(\d+\.\d) %"
-                          r"\s*│\s+(\d+\.\d\d)", child.before)
+        rows = re.findall(
+            r"│ (stand \(score \d+\)|reroll both cargo dice)\s*│\s+(\d+\.\d) %"
+            r"\s*│\s+(\d+\.\d\d)",
+            child.before,
+        )
         assert sorted(r[0][:5] for r in rows) == ["rerol", "stand"], child.before
         assert float(rows[0][1]) >= float(rows[1][1])
     child.sendline("q")
@@ -124,9 +127,13 @@ def test_half_cargo_keep_choice(tmp_path: Path) -> None:
         return acts.index(max(keeps, key=lambda a: a.keep)) if keeps else 0
 
     def kept_and_rolled(g) -> bool:  # type: ignore[no-untyped-def]
-        return any(isinstance(a, RerollCargo) and a.keep is not None and
-                   len(set(s.turn.cargo)) == 2  # two different faces: a real choice
-                   for s, a in g.history if s.turn is not None)
+        return any(
+            isinstance(a, RerollCargo)
+            and a.keep is not None
+            and len(set(s.turn.cargo)) == 2  # two different faces: a real choice
+            for s, a in g.history
+            if s.turn is not None
+        )
 
     seed = find_seed(rules, seats, kept_and_rolled, human=keep_highest)
     offline = play_offline(rules, seats, seed, keep_highest)
@@ -151,8 +158,11 @@ def test_wild_captain_assignment_choice(tmp_path: Path) -> None:
         return len(acts) - 1 if isinstance(acts[0], Take) else 0
 
     def assigned(g) -> bool:  # type: ignore[no-untyped-def]
-        return any(isinstance(a, Take) and s.contest.seat == 0 for s, a in g.history
-                   if s.turn is not None and s.turn.phase is TurnPhase.ASSIGN)
+        return any(
+            isinstance(a, Take) and s.contest.seat == 0
+            for s, a in g.history
+            if s.turn is not None and s.turn.phase is TurnPhase.ASSIGN
+        )
 
     seed = find_seed(rules, seats, assigned, human=last)
     offline = play_offline(rules, seats, seed, last)
@@ -189,10 +199,26 @@ def test_captain_hands_out_the_sips(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("how", "words"),
     [
-        (("--lang", "de"), ["Schiff, Kapitän und Crew", "Auswürfeln", "Würfe übrig",
-                            "stehen bleiben oder die Ladung neu werfen?", "Endstand"]),
-        (("LANG", "nb_NO.UTF-8"), ["Skip, kaptein og mannskap", "Utkast", "kast igjen",
-                                   "stå eller kaste lasten på nytt?", "Sluttstilling"]),
+        (
+            ("--lang", "de"),
+            [
+                "Schiff, Kapitän und Crew",
+                "Auswürfeln",
+                "Würfe übrig",
+                "stehen bleiben oder die Ladung neu werfen?",
+                "Endstand",
+            ],
+        ),
+        (
+            ("LANG", "nb_NO.UTF-8"),
+            [
+                "Skip, kaptein og mannskap",
+                "Utkast",
+                "kast igjen",
+                "stå eller kaste lasten på nytt?",
+                "Sluttstilling",
+            ],
+        ),
     ],
 )
 def test_each_language(tmp_path: Path, how: tuple[str, str], words: list[str]) -> None:
@@ -258,8 +284,10 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.sendline("half_cargo=maybe")
     child.expect("half_cargo must be true or false, got 'maybe'")
     child.sendline("cargo_rerolls=1")
-    child.expect(r"Rules: classic\(cargo_rerolls=1,stakes=pot,ante=2,drinking=all_but_winner,"
-                 r"format=rounds:3\)")
+    child.expect(
+        r"Rules: classic\(cargo_rerolls=1,stakes=pot,ante=2,drinking=all_but_winner,"
+        r"format=rounds:3\)"
+    )
     child.expect("More options as KEY=VALUE")
     child.sendline("")
     out = answer_menus(child, lambda screen, n: "1", END)
@@ -276,8 +304,10 @@ def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
         (["play", "-p", "Anna", "-p", "Bo", "--format", "forever"], "unknown match format"),
         (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'anna'"),
         (["play", "-p", "Anna", "-p", "Bo", "--lang", "fr"], "unknown language 'fr'"),
-        (["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--starter", "9"],
-         "--starter 9: give a seat number 1-2"),
+        (
+            ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--starter", "9"],
+            "--starter 9: give a seat number 1-2",
+        ),
     ]:
         child = spawn([*args, "--log", str(tmp_path / "x.jsonl")])
         child.expect(pexpect.EOF)
@@ -304,12 +334,33 @@ def test_solo_practice_shows_the_score_to_reach(tmp_path: Path) -> None:
 def test_bots_say_why_in_the_games_words(tmp_path: Path) -> None:
     # Solver bots quote the solver's numbers for their choice and the best other one; no
     # engine notation (take:154, reroll:keep6) reaches the screen, in any language.
-    for lang, expects, wins in [("en_GB.UTF-8", "expects", "of the time"),
-                                ("de_DE.UTF-8", "erwartet", "der Fälle")]:
-        child = spawn(["play", "-p", "Eva=bot:hard", "-p", "Opti=bot:perfect", "-p",
-                       "Tim=bot:easy", "--rules", "classic", "--set", "format=rounds:3",
-                       "--set", "half_cargo=true", "--seed", "12", "--fast",
-                       "--log", str(tmp_path / "bots.jsonl")], lang=lang)
+    for lang, expects, wins in [
+        ("en_GB.UTF-8", "expects", "of the time"),
+        ("de_DE.UTF-8", "erwartet", "der Fälle"),
+    ]:
+        child = spawn(
+            [
+                "play",
+                "-p",
+                "Eva=bot:hard",
+                "-p",
+                "Opti=bot:perfect",
+                "-p",
+                "Tim=bot:easy",
+                "--rules",
+                "classic",
+                "--set",
+                "format=rounds:3",
+                "--set",
+                "half_cargo=true",
+                "--seed",
+                "12",
+                "--fast",
+                "--log",
+                str(tmp_path / "bots.jsonl"),
+            ],
+            lang=lang,
+        )
         child.expect(pexpect.EOF)
         out = child.before
         child.close()

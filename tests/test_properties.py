@@ -218,16 +218,15 @@ def check_contest(s: MatchState) -> None:
         # Only the players tied at the top of the round play the tie-break.
         tied = [s.round_scores[seat] for seat in c.seats]
         assert set(c.seats) <= set(s.round_seats) and len(c.seats) >= 2
-        assert len(set(tied)) == 1 and tied[0] == max(
-            sc for sc in s.round_scores if sc is not None
-        )
+        assert len(set(tied)) == 1 and tied[0] == max(sc for sc in s.round_scores if sc is not None)
     elif c.purpose is Purpose.FINAL_PLACES:
         assert len({s.totals[seat] for seat in c.seats}) == 1 and len(c.seats) > c.slots
     elif c.purpose is Purpose.MATCH_TIE:
         # A tie on totals, or on chips when the table went broke.
-        assert len({s.totals[seat] for seat in c.seats}) == 1 or len(
-            {s.chips[seat] for seat in c.seats}
-        ) == 1
+        assert (
+            len({s.totals[seat] for seat in c.seats}) == 1
+            or len({s.chips[seat] for seat in c.seats}) == 1
+        )
 
 
 def check_round_result(r: RoundResult, rules: Rules, *, solo: bool) -> None:

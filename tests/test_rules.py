@@ -272,12 +272,18 @@ def test_rules_are_frozen_and_hashable(rules: Rules) -> None:
         (["stakes=beer"], r"stakes='beer' is not one of: points, pot"),
         (["drinking=wine"], r"drinking='wine' is not one of: none, all_but_winner"),
         # conflicting combinations
-        (["wild_captain=true", "wild_face=5"],
-         r"wild_face=5 is also a required face under the classic order \(6, 5, 4\)"),
-        (["bow_to_stern=true", "wild_captain=true"],
-         r"wild_face=1 is also a required face under bow_to_stern \(1, 2, 3\)"),
-        (["stakes=pot", "starting_chips=0"],
-         r"starting_chips=0 is less than ante=1: nobody could ante the first round"),
+        (
+            ["wild_captain=true", "wild_face=5"],
+            r"wild_face=5 is also a required face under the classic order \(6, 5, 4\)",
+        ),
+        (
+            ["bow_to_stern=true", "wild_captain=true"],
+            r"wild_face=1 is also a required face under bow_to_stern \(1, 2, 3\)",
+        ),
+        (
+            ["stakes=pot", "starting_chips=0"],
+            r"starting_chips=0 is less than ante=1: nobody could ante the first round",
+        ),
         (["stakes=pot", "ante=20"], r"starting_chips=10 is less than ante=20"),
         (["failed_double=true"], r"failed_double needs a drinking mode"),
     ],

@@ -20,6 +20,11 @@ def test_pickled_rules_hash_like_fresh_rules_in_another_process() -> None:
 
     data = pickle.dumps(find_rules("ship-captain-crew").replace(half_cargo=True))
     for seed in ("1", "2"):
-        out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True,
-                             env={"PYTHONHASHSEED": seed, "PATH": ""}, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            input=data,
+            capture_output=True,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+            check=True,
+        )
         assert out.stdout.strip() == b"True"

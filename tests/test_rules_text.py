@@ -23,10 +23,18 @@ def test_preset_descriptions_are_in_the_catalogues() -> None:
 
 def test_classic_rules_name_every_part_of_the_game() -> None:
     text = rules_text(find_rules("classic"))
-    for part in ("a ship (6), a captain (5) and a crew (4)", "three rolls", "cargo",
-                 "score 0", "only the tied players play new full turns",
-                 "the round is played again", "points only", "One round",
-                 "left-hand neighbour", "everyone rolls one die"):
+    for part in (
+        "a ship (6), a captain (5) and a crew (4)",
+        "three rolls",
+        "cargo",
+        "score 0",
+        "only the tied players play new full turns",
+        "the round is played again",
+        "points only",
+        "One round",
+        "left-hand neighbour",
+        "everyone rolls one die",
+    ):
         assert part in text, part
     assert "Variants in play" not in text
 
@@ -34,8 +42,11 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
 @pytest.mark.parametrize(
     ("changes", "present", "absent"),
     [
-        ({"bow_to_stern": True}, ["a ship (1), a captain (2) and a crew (3)", "Bow to stern",
-                                  "cargo is 4 + 6 = 10"], ["a ship (6)"]),
+        (
+            {"bow_to_stern": True},
+            ["a ship (1), a captain (2) and a crew (3)", "Bow to stern", "cargo is 4 + 6 = 10"],
+            ["a ship (6)"],
+        ),
         ({"wild_captain": True}, ["Wild captain", "a rolled 1 may stand"], []),
         ({"wild_captain": True, "wild_face": 2}, ["a rolled 2 may stand"], []),
         ({"half_cargo": True}, ["Shifting cargo"], []),
@@ -47,19 +58,26 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
         ({"starter": "chosen"}, ["the table chooses"], ["everyone rolls one die"]),
         ({"rotation": "right"}, ["right-hand neighbour"], []),
         ({"rotation": "none"}, ["The same player starts every round"], []),
-        ({"stakes": "pot", "ante": 2, "starting_chips": 20},
-         ["starts with 20 chips and antes 2"], ["points only"]),
+        (
+            {"stakes": "pot", "ante": 2, "starting_chips": 20},
+            ["starts with 20 chips and antes 2"],
+            ["points only"],
+        ),
         ({"drinking": "all_but_winner"}, ["Everyone except the round's winner"], []),
-        ({"drinking": "last_drinks", "failed_double": True},
-         ["Only the lowest score drinks", "drinks double"], []),
+        (
+            {"drinking": "last_drinks", "failed_double": True},
+            ["Only the lowest score drinks", "drinks double"],
+            [],
+        ),
         ({"drinking": "captain_hands_out"}, ["The captain hands out"], []),
         ({"format": "rounds:5"}, ["5 rounds"], ["One round"]),
         ({"format": "first_to:50"}, ["reaches 50"], []),
         ({"format": "tournament"}, ["two preliminary rounds"], []),
     ],
 )
-def test_each_option_changes_the_text(changes: dict[str, object], present: list[str],
-                                      absent: list[str]) -> None:
+def test_each_option_changes_the_text(
+    changes: dict[str, object], present: list[str], absent: list[str]
+) -> None:
     text = rules_text(find_rules("classic").replace(**changes))
     for p in present:
         assert p in text, p
@@ -89,14 +107,20 @@ def test_the_solver_notes_come_from_the_solver() -> None:
     assert "The solver agrees: for the best average score it rerolls a cargo of 6" in agree
 
 
-
-@pytest.mark.parametrize(("notes", "expected"), [
-    (SolverNotes(None, None), "it never rerolls the cargo under these rules"),
-    (SolverNotes(None, 8), "never rerolls the cargo with one roll left, and rerolls a cargo of 8"),
-    (SolverNotes(9, None), "of 9 or less with one roll left, and never rerolls it with two"),
-])
-def test_a_solver_that_never_rerolls_is_said_in_whole_sentences(notes: SolverNotes,
-                                                                 expected: str) -> None:
+@pytest.mark.parametrize(
+    ("notes", "expected"),
+    [
+        (SolverNotes(None, None), "it never rerolls the cargo under these rules"),
+        (
+            SolverNotes(None, 8),
+            "never rerolls the cargo with one roll left, and rerolls a cargo of 8",
+        ),
+        (SolverNotes(9, None), "of 9 or less with one roll left, and never rerolls it with two"),
+    ],
+)
+def test_a_solver_that_never_rerolls_is_said_in_whole_sentences(
+    notes: SolverNotes, expected: str
+) -> None:
     # Once "never" was slotted into "{n} or less", printing "of never or less".
     for lang in ("en", "de", "nb"):
         text = rules_text(find_rules("classic"), translator(lang), notes)
@@ -118,9 +142,11 @@ def test_without_cargo_rerolls_the_reroll_tips_do_not_apply() -> None:
     assert text.count("the cargo is never rerolled, so this tip does not apply") == 2
     assert "The solver disagrees" not in text
 
+
 def test_scc_rules_command() -> None:
-    result = runner.invoke(app, ["rules", "skip", "--set", "half_cargo=true", "--lang", "nb",
-                                 "--plain"])
+    result = runner.invoke(
+        app, ["rules", "skip", "--set", "half_cargo=true", "--lang", "nb", "--plain"]
+    )
     assert result.exit_code == 0, result.output
     assert result.output.startswith("# Skip, kaptein og mannskap: skip-kaptein-mannskap")
     assert "Halv last" in result.output and "50" in result.output

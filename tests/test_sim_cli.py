@@ -21,8 +21,9 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_simulate_json_contract() -> None:
-    code, out, _ = run("simulate", "--players", "tip,timid,tip", "--matches", "600",
-                       "--seed", "4", "--json")
+    code, out, _ = run(
+        "simulate", "--players", "tip,timid,tip", "--matches", "600", "--seed", "4", "--json"
+    )
     assert code == 0
     d = json.loads(out)  # exactly one JSON object on stdout
     assert d["matches"] == 600
@@ -37,8 +38,20 @@ def test_simulate_json_contract() -> None:
 
 
 def test_simulate_same_seed_same_json_and_workers() -> None:
-    args = ("simulate", "-p", "ev,tip", "-n", "700", "--seed", "8", "--json",
-            "--rules", "ship-captain-crew", "--stakes", "pot+last_drinks")
+    args = (
+        "simulate",
+        "-p",
+        "ev,tip",
+        "-n",
+        "700",
+        "--seed",
+        "8",
+        "--json",
+        "--rules",
+        "ship-captain-crew",
+        "--stakes",
+        "pot+last_drinks",
+    )
     a = json.loads(run(*args)[1])
     b = json.loads(run(*args, "--workers", "2")[1])
     assert a == b
@@ -49,11 +62,23 @@ def test_simulate_same_seed_same_json_and_workers() -> None:
 
 
 def test_format_and_stakes_map_onto_rules() -> None:
-    d = json.loads(run("simulate", "-p", "tip,tip,tip", "-n", "50", "--seed", "1",
-                       "--format", "tournament", "--stakes", "points+drinks+failed_double",
-                       "--json")[1])
-    assert d["rules"] == ("classic(drinking=all_but_winner,failed_double=true,"
-                          "format=tournament)")
+    d = json.loads(
+        run(
+            "simulate",
+            "-p",
+            "tip,tip,tip",
+            "-n",
+            "50",
+            "--seed",
+            "1",
+            "--format",
+            "tournament",
+            "--stakes",
+            "points+drinks+failed_double",
+            "--json",
+        )[1]
+    )
+    assert d["rules"] == ("classic(drinking=all_but_winner,failed_double=true,format=tournament)")
     assert d["mean_rounds"] >= 3
 
 
@@ -61,14 +86,39 @@ def test_out_and_plot_files(tmp_path: Path) -> None:
     import pandas as pd
 
     csv, parquet, png = tmp_path / "m.csv", tmp_path / "m.parquet", tmp_path / "p.png"
-    code, _, _ = run("simulate", "-p", "tip,timid", "-n", "120", "--seed", "2", "--json",
-                     "--out", str(csv), "--plot", str(png))
+    code, _, _ = run(
+        "simulate",
+        "-p",
+        "tip,timid",
+        "-n",
+        "120",
+        "--seed",
+        "2",
+        "--json",
+        "--out",
+        str(csv),
+        "--plot",
+        str(png),
+    )
     assert code == 0
     frame = pd.read_csv(csv)
     assert len(frame) == 240 and frame.groupby("match")["won"].sum().eq(1).all()
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert run("simulate", "-p", "tip,timid", "-n", "120", "--seed", "2", "--json",
-               "--out", str(parquet))[0] == 0
+    assert (
+        run(
+            "simulate",
+            "-p",
+            "tip,timid",
+            "-n",
+            "120",
+            "--seed",
+            "2",
+            "--json",
+            "--out",
+            str(parquet),
+        )[0]
+        == 0
+    )
     assert pd.read_parquet(parquet).equals(frame)
 
 
@@ -76,9 +126,22 @@ def test_sweep_writes_one_tidy_table(tmp_path: Path) -> None:
     import pandas as pd
 
     out = tmp_path / "sweep.csv"
-    code, stdout, _ = run("sweep", "--bots", "tip,timid", "--players", "2,3", "-n", "100",
-                          "--rules", "classic", "--rules", "ship-captain-crew(wild_captain=true)",
-                          "--out", str(out), "--json")
+    code, stdout, _ = run(
+        "sweep",
+        "--bots",
+        "tip,timid",
+        "--players",
+        "2,3",
+        "-n",
+        "100",
+        "--rules",
+        "classic",
+        "--rules",
+        "ship-captain-crew(wild_captain=true)",
+        "--out",
+        str(out),
+        "--json",
+    )
     assert code == 0
     frame = pd.read_csv(out)
     # 2 rule sets x 2 bots x (2 + 3 seats) rows.
@@ -122,20 +185,42 @@ def test_sweep_bad_input_exits_2() -> None:
 
 def test_real_process_keeps_stdout_clean() -> None:
     """Through the installed entry point: stdout is one JSON object, errors one line."""
-    cmd = [sys.executable, "-m", "shipcaptaincrew", "simulate", "-p", "tip,ev", "-n", "200",
-           "--seed", "3", "--json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "shipcaptaincrew",
+        "simulate",
+        "-p",
+        "tip,ev",
+        "-n",
+        "200",
+        "--seed",
+        "3",
+        "--json",
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["matches"] == 200
-    bad = subprocess.run([*cmd[:4], "-p", "tip,nobody", "-n", "5"], capture_output=True,
-                         text=True, timeout=120)
+    bad = subprocess.run(
+        [*cmd[:4], "-p", "tip,nobody", "-n", "5"], capture_output=True, text=True, timeout=120
+    )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
 def test_dask_local_process_cluster_matches_single_process() -> None:
     """``--dask local`` (a two-process LocalCluster) prints the very same summary."""
-    args = ("simulate", "-p", "optimal,tip,ev", "-n", "1100", "--seed", "7", "--json",
-            "--rules", "ship-captain-crew")
+    args = (
+        "simulate",
+        "-p",
+        "optimal,tip,ev",
+        "-n",
+        "1100",
+        "--seed",
+        "7",
+        "--json",
+        "--rules",
+        "ship-captain-crew",
+    )
     code, one, _ = run(*args)
     code_d, dask, _ = run(*args, "--dask", "local")
     assert code == code_d == 0
@@ -144,14 +229,25 @@ def test_dask_local_process_cluster_matches_single_process() -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [["--set", "wild_captain=true", "--set", "half_cargo=true", "--set", "bow_to_stern=true",
-      "--set", "wild_face=4"],
-     ["--set", "cargo_rerolls=0", "--set", "same_roll_bonus=3"],
-     ["--set", "tie_break=cargo_rolloff", "--set", "all_fail=carry_pot", "--stakes", "pot"]],
+    [
+        [
+            "--set",
+            "wild_captain=true",
+            "--set",
+            "half_cargo=true",
+            "--set",
+            "bow_to_stern=true",
+            "--set",
+            "wild_face=4",
+        ],
+        ["--set", "cargo_rerolls=0", "--set", "same_roll_bonus=3"],
+        ["--set", "tie_break=cargo_rolloff", "--set", "all_fail=carry_pot", "--stakes", "pot"],
+    ],
 )
 def test_edge_rule_sets_run(settings: list[str]) -> None:
-    code, out, err = run("simulate", "-p", "optimal,random,tip", "-n", "60", "--seed", "1",
-                         "--json", *settings)
+    code, out, err = run(
+        "simulate", "-p", "optimal,random,tip", "-n", "60", "--seed", "1", "--json", *settings
+    )
     assert code == 0, err
     d = json.loads(out)
     assert sum(s["wins"] for s in d["seats"]) == 60
@@ -159,13 +255,31 @@ def test_edge_rule_sets_run(settings: list[str]) -> None:
 
 def test_output_directory_checked_before_running(tmp_path: Path) -> None:
     """A --out naming a directory, or a sweep into a missing one: one line, nothing run."""
-    code, out, err = run("simulate", "-p", "tip,tip", "-n", "10", "--out",
-                         str(tmp_path / "d.csv"), "--plot", str(tmp_path))
+    code, out, err = run(
+        "simulate",
+        "-p",
+        "tip,tip",
+        "-n",
+        "10",
+        "--out",
+        str(tmp_path / "d.csv"),
+        "--plot",
+        str(tmp_path),
+    )
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "d.csv").exists()
     (tmp_path / "d.csv").mkdir()
     code, _, err = run("simulate", "-p", "tip,tip", "-n", "10", "--out", str(tmp_path / "d.csv"))
     assert code == 2 and "directory" in err and len(err.strip().splitlines()) == 1
-    code, _, err = run("sweep", "--bots", "tip", "--players", "2", "-n", "5", "--out",
-                       str(tmp_path / "no" / "s.csv"))
+    code, _, err = run(
+        "sweep",
+        "--bots",
+        "tip",
+        "--players",
+        "2",
+        "-n",
+        "5",
+        "--out",
+        str(tmp_path / "no" / "s.csv"),
+    )
     assert code == 2 and "does not exist" in err and len(err.strip().splitlines()) == 1

@@ -32,8 +32,9 @@ from shipcaptaincrew.solver import equilibrium
         ("classic", 8, "optimal", 4_000),
     ],
 )
-def test_seat_win_rates_match_equilibrium(preset: str, players: int, policy: str,
-                                          matches: int) -> None:
+def test_seat_win_rates_match_equilibrium(
+    preset: str, players: int, policy: str, matches: int
+) -> None:
     """Everyone playing the same policy: simulated seat win rates within 4 SE of the solver.
 
     starter=chosen puts the starter at seat 0, so seat i is the solver's position i + 1.
@@ -49,12 +50,24 @@ def test_seat_win_rates_match_equilibrium(preset: str, players: int, policy: str
 @pytest.mark.parametrize(
     ("preset", "changes", "bots", "n_plain"),
     [
-        ("schiff-kapitaen-crew", {"drinking": "captain_hands_out", "failed_double": True},
-         ["tip", "timid", "ev"], 1_000),
-        ("ship-captain-crew", {"format": "rounds:3", "drinking": "last_drinks"},
-         ["tip", "threshold:9"], 1_000),
-        ("skip-kaptein-mannskap", {"format": "tournament", "starting_chips": 3},
-         ["tip", "ev", "timid", "threshold:9"], 500),
+        (
+            "schiff-kapitaen-crew",
+            {"drinking": "captain_hands_out", "failed_double": True},
+            ["tip", "timid", "ev"],
+            1_000,
+        ),
+        (
+            "ship-captain-crew",
+            {"format": "rounds:3", "drinking": "last_drinks"},
+            ["tip", "threshold:9"],
+            1_000,
+        ),
+        (
+            "skip-kaptein-mannskap",
+            {"format": "tournament", "starting_chips": 3},
+            ["tip", "ev", "timid", "threshold:9"],
+            500,
+        ),
     ],
 )
 def test_vectorised_matches_agree_with_plain_engine_loop(
@@ -178,7 +191,7 @@ def test_optimal_tables_choose_what_the_optimal_bot_chooses(preset: str) -> None
                 continue
             acts = legal_actions(s)
             if s.turn is not None:
-                (mine, p), = policy.decide(s.turn, context_of(s))
+                ((mine, p),) = policy.decide(s.turn, context_of(s))
                 assert p == 1 and mine == bot.choose(s, rng), (s.turn, context_of(s))
                 checked += 1
             s = apply(s, rng.choice(acts))
@@ -187,8 +200,11 @@ def test_optimal_tables_choose_what_the_optimal_bot_chooses(preset: str) -> None
 
 @pytest.mark.parametrize(
     ("preset", "bot"),
-    [("classic(half_cargo=true)", "tip"), ("ship-captain-crew(wild_captain=true)", "timid"),
-     ("classic(same_roll_bonus=2,cargo_rerolls=1)", "ev")],
+    [
+        ("classic(half_cargo=true)", "tip"),
+        ("ship-captain-crew(wild_captain=true)", "timid"),
+        ("classic(same_roll_bonus=2,cargo_rerolls=1)", "ev"),
+    ],
 )
 def test_crews_are_the_engines_completed_crews(preset: str, bot: str) -> None:
     """``crews`` counts turns whose done state has a full crew: its rate per turn agrees with
@@ -213,7 +229,8 @@ def test_eight_players_every_option_at_once_runs_and_conserves_chips() -> None:
     from shipcaptaincrew.rules import Rules
 
     rules = Rules.from_str("ship-captain-crew(wild_captain=true,cargo_rerolls=1)").replace(
-        drinking="captain_hands_out", failed_double=True, format="rounds:2")
+        drinking="captain_hands_out", failed_double=True, format="rounds:2"
+    )
     bots = ["optimal", "ev", "tip", "timid", "threshold:8", "random", "ev", "tip"]
     result = simulate(rules, bots, 150, seed=4)
     assert (result.stat("won").sum(axis=1) == 1).all()

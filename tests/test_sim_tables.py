@@ -65,8 +65,10 @@ def test_sampled_turns_agree_with_solver(preset: str, variant: str) -> None:
         sample = table.sample(np.random.default_rng([17, k, len(CASES)]), n)
         got = sample.summary()
         exact = turn_odds(rules, policy)
-        for est, p in [(got["p_complete"], exact.p_complete),
-                       *zip(got["p_complete_by_roll"], exact.p_complete_by_roll)]:
+        for est, p in [
+            (got["p_complete"], exact.p_complete),
+            *zip(got["p_complete_by_roll"], exact.p_complete_by_roll),
+        ]:
             assert within(est, p, math.sqrt(p * (1 - p) / n)), (policy, est, p)
         for score, p in exact.distribution.items():
             est = got["distribution"].get(score, 0.0)

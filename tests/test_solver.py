@@ -92,16 +92,29 @@ def _brute(
         if policy == "never" or rolls_left == 0 or rerolls_left == 0:
             return stand
         options = [stand]
-        options.append(sum(
-            (cargo_value(pair(a, b), rolls_left - 1, rerolls_left - 1)
-             for a in faces for b in faces), Fraction(0)
-        ) / 36)
+        options.append(
+            sum(
+                (
+                    cargo_value(pair(a, b), rolls_left - 1, rerolls_left - 1)
+                    for a in faces
+                    for b in faces
+                ),
+                Fraction(0),
+            )
+            / 36
+        )
         if half:
             for keep in set(cargo):
-                options.append(sum(
-                    (cargo_value(pair(keep, d), rolls_left - 1, rerolls_left - 1)
-                     for d in faces), Fraction(0)
-                ) / 6)
+                options.append(
+                    sum(
+                        (
+                            cargo_value(pair(keep, d), rolls_left - 1, rerolls_left - 1)
+                            for d in faces
+                        ),
+                        Fraction(0),
+                    )
+                    / 6
+                )
         return max(options)
 
     @cache
@@ -129,15 +142,21 @@ def _brute(
 
 @pytest.mark.parametrize(
     "rules",
-    [CLASSIC, CLASSIC.replace(cargo_rerolls=1), CLASSIC.replace(same_roll_bonus=3),
-     CLASSIC.replace(bow_to_stern=True), CLASSIC.replace(half_cargo=True),
-     CLASSIC.replace(half_cargo=True, cargo_rerolls=1)],
+    [
+        CLASSIC,
+        CLASSIC.replace(cargo_rerolls=1),
+        CLASSIC.replace(same_roll_bonus=3),
+        CLASSIC.replace(bow_to_stern=True),
+        CLASSIC.replace(half_cargo=True),
+        CLASSIC.replace(half_cargo=True, cargo_rerolls=1),
+    ],
     ids=str,
 )
 @pytest.mark.parametrize("policy", ["never", "ev"])
 def test_expected_score_matches_brute_force(rules: Rules, policy: str) -> None:
-    expected = _brute(rules.required_faces, rules.cargo_rerolls, rules.same_roll_bonus, policy,
-                      rules.half_cargo)
+    expected = _brute(
+        rules.required_faces, rules.cargo_rerolls, rules.same_roll_bonus, policy, rules.half_cargo
+    )
     assert turn_odds(rules, policy, exact=True).expected_score == expected
 
 
@@ -175,9 +194,7 @@ def _within_4_se(got: float, p: float, n: int) -> bool:
     return abs(got - p) < 4 * math.sqrt(p * (1 - p) / n) + 1 / n
 
 
-@pytest.mark.parametrize(
-    "rules", [*PRESETS.values(), *VARIANTS], ids=lambda r: str(r)
-)
+@pytest.mark.parametrize("rules", [*PRESETS.values(), *VARIANTS], ids=lambda r: str(r))
 @pytest.mark.parametrize("policy", ["never", "ev", "threshold:8"])
 def test_monte_carlo_agrees_with_exact(rules: Rules, policy: str) -> None:
     """Every figure of ``turn_odds`` against turns played through the engine itself."""
@@ -204,9 +221,14 @@ def test_monte_carlo_agrees_with_exact(rules: Rules, policy: str) -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [CLASSIC, PRESETS["ship-captain-crew"], CLASSIC.replace(all_fail="carry_pot"),
-     CLASSIC.replace(all_fail="carry_pot", rotation="right"),
-     CLASSIC.replace(all_fail="carry_pot", rotation="none"), CLASSIC.replace(half_cargo=True)],
+    [
+        CLASSIC,
+        PRESETS["ship-captain-crew"],
+        CLASSIC.replace(all_fail="carry_pot"),
+        CLASSIC.replace(all_fail="carry_pot", rotation="right"),
+        CLASSIC.replace(all_fail="carry_pot", rotation="none"),
+        CLASSIC.replace(half_cargo=True),
+    ],
     ids=str,
 )
 def test_seat_probabilities_sum_to_one(rules: Rules) -> None:
@@ -285,14 +307,16 @@ def _play_match(rules: Rules, bots: list[str], rng: random.Random) -> int:
 
 @pytest.mark.parametrize(
     "rules",
-    [CLASSIC.replace(starter="chosen"),
-     PRESETS["ship-captain-crew"].replace(starter="chosen", stakes="points"),
-     CLASSIC.replace(starter="chosen", tie_break="cargo_rolloff"),
-     CLASSIC.replace(starter="chosen", all_fail="carry_pot", rotation="right"),
-     CLASSIC.replace(starter="chosen", half_cargo=True),
-     CLASSIC.replace(starter="chosen", bow_to_stern=True),
-     CLASSIC.replace(starter="chosen", cargo_rerolls=1, same_roll_bonus=3),
-     CLASSIC.replace(starter="chosen", wild_captain=True)],
+    [
+        CLASSIC.replace(starter="chosen"),
+        PRESETS["ship-captain-crew"].replace(starter="chosen", stakes="points"),
+        CLASSIC.replace(starter="chosen", tie_break="cargo_rolloff"),
+        CLASSIC.replace(starter="chosen", all_fail="carry_pot", rotation="right"),
+        CLASSIC.replace(starter="chosen", half_cargo=True),
+        CLASSIC.replace(starter="chosen", bow_to_stern=True),
+        CLASSIC.replace(starter="chosen", cargo_rerolls=1, same_roll_bonus=3),
+        CLASSIC.replace(starter="chosen", wild_captain=True),
+    ],
     ids=str,
 )
 def test_equilibrium_matches_play_through_the_engine(rules: Rules) -> None:
@@ -402,8 +426,14 @@ def test_any_rule_set_gives_consistent_odds(rules: Rules) -> None:
 
 
 @pytest.mark.parametrize(
-    "rules", [CLASSIC, CLASSIC.replace(half_cargo=True), CLASSIC.replace(wild_captain=True),
-              CLASSIC.replace(cargo_rerolls=1, same_roll_bonus=2)], ids=str
+    "rules",
+    [
+        CLASSIC,
+        CLASSIC.replace(half_cargo=True),
+        CLASSIC.replace(wild_captain=True),
+        CLASSIC.replace(cargo_rerolls=1, same_roll_bonus=2),
+    ],
+    ids=str,
 )
 def test_reduced_graph_gives_the_same_values_and_choices(rules: Rules) -> None:
     import numpy as np
@@ -479,10 +509,12 @@ def _best_response(g: dict[int, float]) -> tuple[float, dict[int, float]]:
         if rolls_left == 0:
             return (g[0], 0.0, {0: 1.0})
         total = 6 ** (5 - held)
-        return mix([
-            (k / total, cargo(c, rolls_left - 1) if got == 3 else turn(got, rolls_left - 1))
-            for got, c, k in _roll_outcomes(held)
-        ])
+        return mix(
+            [
+                (k / total, cargo(c, rolls_left - 1) if got == 3 else turn(got, rolls_left - 1))
+                for got, c, k in _roll_outcomes(held)
+            ]
+        )
 
     v, _, d = turn(0, 3)
     return v, d
@@ -493,14 +525,17 @@ def test_two_player_equilibrium_matches_an_independent_computation(tie_break: st
     scores = [0, *range(2, 13)]
     w = [0.5, 0.5]
     for _ in range(40):  # fixed point: ties (replay) and all-fail replays feed back
+
         def share(j: int, w: list[float] = w) -> float:
             return 0.5 if tie_break == "cargo_rolloff" else w[j]
 
         # Second player, table (m, 1) or (0, 1) after a failed first player.
         second: dict[int, tuple[float, dict[int, float]]] = {}
         for m in scores:
-            g2 = {x: 1.0 if x > m else share(1) if x == m > 0 else w[1] if x == m == 0 else 0.0
-                  for x in scores}
+            g2 = {
+                x: 1.0 if x > m else share(1) if x == m > 0 else w[1] if x == m == 0 else 0.0
+                for x in scores
+            }
             second[m] = _best_response(g2)
         g1 = {}
         for x in scores:
@@ -516,8 +551,12 @@ def test_two_player_equilibrium_matches_an_independent_computation(tie_break: st
 
 
 @pytest.mark.parametrize(
-    "rules", [CLASSIC.replace(wild_captain=True, half_cargo=True, same_roll_bonus=3),
-              CLASSIC.replace(bow_to_stern=True, cargo_rerolls=1)], ids=str
+    "rules",
+    [
+        CLASSIC.replace(wild_captain=True, half_cargo=True, same_roll_bonus=3),
+        CLASSIC.replace(bow_to_stern=True, cargo_rerolls=1),
+    ],
+    ids=str,
 )
 def test_ev_choices_on_the_reduced_graph_are_the_full_graph_choices(rules: Rules) -> None:
     """The ev policy is maximised on the reduced graph; the full graph must agree exactly."""

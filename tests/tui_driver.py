@@ -29,14 +29,23 @@ SCC = str(Path(sys.executable).parent / "scc")
 MENU = re.compile(r"\[1-(\d)(?:, \?)?(?:, Enter = \d+)?\] ")
 
 
-def spawn(args: list[str], *, lang: str = "en_GB.UTF-8", cwd: Path | None = None,
-          timeout: float = 30) -> pexpect.spawn:
+def spawn(
+    args: list[str], *, lang: str = "en_GB.UTF-8", cwd: Path | None = None, timeout: float = 30
+) -> pexpect.spawn:
     """``scc ARGS`` in a 50x140 pseudo-terminal without colour."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
-    env.update({"TERM": "dumb", "LANG": lang, "COLUMNS": "140", "LINES": "50",
-                "PYTHONIOENCODING": "utf-8"})
-    return pexpect.spawn(SCC, args, env=env, cwd=str(cwd) if cwd else None, encoding="utf-8",
-                         timeout=timeout, dimensions=(50, 140))
+    env.update(
+        {"TERM": "dumb", "LANG": lang, "COLUMNS": "140", "LINES": "50", "PYTHONIOENCODING": "utf-8"}
+    )
+    return pexpect.spawn(
+        SCC,
+        args,
+        env=env,
+        cwd=str(cwd) if cwd else None,
+        encoding="utf-8",
+        timeout=timeout,
+        dimensions=(50, 140),
+    )
 
 
 HumanPolicy = Callable[[tuple[Action, ...]], int]
@@ -47,8 +56,9 @@ def stand_first(acts: tuple[Action, ...]) -> int:
     return 0
 
 
-def play_offline(rules: Rules, seats: list[str | None], seed: int,
-                 human: HumanPolicy = stand_first) -> Game:
+def play_offline(
+    rules: Rules, seats: list[str | None], seed: int, human: HumanPolicy = stand_first
+) -> Game:
     """The match ``scc play --seed SEED`` plays when every person answers with ``human``.
 
     ``seats``: None for a person, a bot spec for a bot.  Mirrors the terminal game exactly:
@@ -73,8 +83,13 @@ def play_offline(rules: Rules, seats: list[str | None], seed: int,
     return game
 
 
-def find_seed(rules: Rules, seats: list[str | None], wanted: Callable[[Game], bool],
-              human: HumanPolicy = stand_first, limit: int = 3000) -> int:
+def find_seed(
+    rules: Rules,
+    seats: list[str | None],
+    wanted: Callable[[Game], bool],
+    human: HumanPolicy = stand_first,
+    limit: int = 3000,
+) -> int:
     """The first seed whose match has what ``wanted`` looks for."""
     for seed in range(limit):
         if wanted(play_offline(rules, seats, seed, human)):
@@ -94,8 +109,9 @@ def human_decisions(game: Game, seats: list[str | None]) -> list[tuple[Action, .
     return out
 
 
-def answer_menus(child: pexpect.spawn, choose: Callable[[str, int], str], end: str,
-                 limit: int = 200) -> str:
+def answer_menus(
+    child: pexpect.spawn, choose: Callable[[str, int], str], end: str, limit: int = 200
+) -> str:
     """Answer every menu with ``choose(screen_before_prompt, options)`` until ``end`` shows.
 
     Returns everything the program printed.

@@ -112,7 +112,9 @@ def initial_state(
         raise InvalidSetupError("the tournament (002) needs at least 3 players for a final of two")
     if starter is not None:
         if rules.starter is Starter.ROLLOFF and players > 1:
-            raise InvalidSetupError("starter is decided by the roll-off; set starter=chosen to name one")
+            raise InvalidSetupError(
+                "starter is decided by the roll-off; set starter=chosen to name one"
+            )
         if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < players:
             raise InvalidSetupError(f"starter must be a seat 0..{players - 1}, got {starter!r}")
     zeros = (0,) * players
@@ -335,8 +337,14 @@ def _tie_method(rules: Rules) -> Method:
     return Method.TURN if rules.tie_break is TieBreak.REPLAY else Method.CARGO
 
 
-def _contest_again(state: MatchState, purpose: Purpose, group: tuple[int, ...], slots: int,
-                   selected: tuple[int, ...], depth: int) -> MatchState:
+def _contest_again(
+    state: MatchState,
+    purpose: Purpose,
+    group: tuple[int, ...],
+    slots: int,
+    selected: tuple[int, ...],
+    depth: int,
+) -> MatchState:
     method = Method.DIE if purpose is Purpose.STARTER else _tie_method(state.rules)
     contest = Contest(purpose, method, _in_play_order(state, group), (), slots, selected, depth)
     if purpose is Purpose.ROUND_TIE:
@@ -485,8 +493,9 @@ def _after_round(state: MatchState) -> MatchState:
         round_no=state.round_no,
         starter=state.starter,
         seats=state.round_seats,
-        scores=tuple(state.round_scores[s] if s in state.round_seats else None
-                     for s in range(state.players)),
+        scores=tuple(
+            state.round_scores[s] if s in state.round_seats else None for s in range(state.players)
+        ),
         winner=state.round_winner,
         sips=state.round_sips,
         pot_won=state.round_pot_won,
@@ -494,8 +503,9 @@ def _after_round(state: MatchState) -> MatchState:
         tie_breaks=state.round_tie_breaks,
         stage=state.stage,
     )
-    state = evolve(state, results=state.results + (result,), contest=None, phase=Phase.TURN,
-                    hand_out_left=0)
+    state = evolve(
+        state, results=state.results + (result,), contest=None, phase=Phase.TURN, hand_out_left=0
+    )
     if state.target is not None:  # solo practice
         if fmt.kind == "single":
             return _end_match(state, state.round_winner)
@@ -503,13 +513,18 @@ def _after_round(state: MatchState) -> MatchState:
             return _end_match(state, 0 if 2 * state.wins[0] > fmt.n else None)
         return _next_round(state)
     if fmt.kind == "single":
-        return _end_match(state, state.round_winner) if state.round_winner is not None else _next_round(state)
+        return (
+            _end_match(state, state.round_winner)
+            if state.round_winner is not None
+            else _next_round(state)
+        )
     if fmt.kind == "rounds" and state.round_no >= fmt.n:
         return _decide_by_totals(state, tuple(range(state.players)))
     if fmt.kind == "first_to" and max(state.totals) >= fmt.n:
         # 001: when several pass the mark in the same round, the highest total wins.
-        return _decide_by_totals(state, tuple(s for s in range(state.players)
-                                              if state.totals[s] >= fmt.n))
+        return _decide_by_totals(
+            state, tuple(s for s in range(state.players) if state.totals[s] >= fmt.n)
+        )
     if fmt.kind == "tournament":
         if state.finalists:
             if state.round_winner is not None:
@@ -546,5 +561,6 @@ def _end_match(state: MatchState, winner: int | None) -> MatchState:
     if winner is not None and state.rules.stakes is Stakes.POT and pot:
         # Tournament: "Winner takes all" (002); any pot left on the table goes to the winner.
         chips, pot = _add(chips, winner, pot), 0
-    return evolve(state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot,
-                   contest=None, turn=None)
+    return evolve(
+        state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot, contest=None, turn=None
+    )

@@ -60,7 +60,9 @@ class Game:
     ) -> None:
         self.names = list(players)
         self.dice: DiceSource = dice if dice is not None else SeededDice()
-        self.state: MatchState = initial_state(rules, len(self.names), starter=starter, target=target)
+        self.state: MatchState = initial_state(
+            rules, len(self.names), starter=starter, target=target
+        )
         describe = getattr(self.dice, "describe", None)
         self.log = MatchLog(
             rules=str(rules),

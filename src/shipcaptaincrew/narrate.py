@@ -87,20 +87,32 @@ def narrate_parts(
     if before.phase is Phase.TURN and before.turn is not None:
         out += _turn_messages(before.turn, action, who)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:
-        out.append(Message(N_("{name} rolls {face} to decide who starts."),
-                           {"name": who, "face": action.faces[0]}))
+        out.append(
+            Message(
+                N_("{name} rolls {face} to decide who starts."),
+                {"name": who, "face": action.faces[0]},
+            )
+        )
     elif isinstance(action, Roll) and before.phase is Phase.CARGO_ROLL_OFF:
-        out.append(Message(N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}."),
-                           {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)}))
+        out.append(
+            Message(
+                N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}."),
+                {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)},
+            )
+        )
     elif isinstance(action, Roll) and before.phase is Phase.HAND_OUT_ROLL:
         # How many sips the die means is the engine's answer (after.hand_out_left).
         sips = after.hand_out_left
-        msgid = (N_("Captain {name} rolls {face} and hands out one sip.") if sips == 1 else
-                 N_("Captain {name} rolls {face} and hands out {sips} sips."))
+        msgid = (
+            N_("Captain {name} rolls {face} and hands out one sip.")
+            if sips == 1
+            else N_("Captain {name} rolls {face} and hands out {sips} sips.")
+        )
         out.append(Message(msgid, {"name": who, "face": action.faces[0], "sips": sips}))
     elif isinstance(action, HandOut):
-        out.append(Message(N_("{name} gives a sip to {other}."),
-                           {"name": who, "other": names[action.to]}))
+        out.append(
+            Message(N_("{name} gives a sip to {other}."), {"name": who, "other": names[action.to]})
+        )
     return out, _table_messages(before, after, names)
 
 
@@ -115,36 +127,65 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> list[Message]:
     out: list[Message] = []
     if isinstance(action, Roll):
         faces = _faces(action.faces)
-        roles = ROLE_NAMES[len(t.held): len(nt.held)]
+        roles = ROLE_NAMES[len(t.held) : len(nt.held)]
         if t.complete:
-            out.append(Message(N_("{name} rerolls the cargo: {faces}; cargo {a} + {b} = {score}."),
-                               {"name": who, "faces": faces, "a": nt.cargo[0], "b": nt.cargo[1],
-                                "score": nt.score}))
+            out.append(
+                Message(
+                    N_("{name} rerolls the cargo: {faces}; cargo {a} + {b} = {score}."),
+                    {
+                        "name": who,
+                        "faces": faces,
+                        "a": nt.cargo[0],
+                        "b": nt.cargo[1],
+                        "score": nt.score,
+                    },
+                )
+            )
         elif nt.phase is TurnPhase.ASSIGN:
-            out.append(Message(N_("{name} rolls {faces}: choose which dice to set aside."),
-                               {"name": who, "faces": faces}))
+            out.append(
+                Message(
+                    N_("{name} rolls {faces}: choose which dice to set aside."),
+                    {"name": who, "faces": faces},
+                )
+            )
         elif roles:
-            out.append(Message(N_("{name} rolls {faces} and sets aside {roles}."),
-                               {"name": who, "faces": faces, "roles": roles}))
+            out.append(
+                Message(
+                    N_("{name} rolls {faces} and sets aside {roles}."),
+                    {"name": who, "faces": faces, "roles": roles},
+                )
+            )
         else:
             out.append(Message(N_("{name} rolls {faces}."), {"name": who, "faces": faces}))
     elif isinstance(action, Take):
-        roles = ROLE_NAMES[len(t.held): len(nt.held)]
-        out.append(Message(N_("{name} sets aside {faces} as {roles}."),
-                           {"name": who, "faces": _faces(action.faces), "roles": roles}))
+        roles = ROLE_NAMES[len(t.held) : len(nt.held)]
+        out.append(
+            Message(
+                N_("{name} sets aside {faces} as {roles}."),
+                {"name": who, "faces": _faces(action.faces), "roles": roles},
+            )
+        )
     elif isinstance(action, Stand):
         out.append(Message(N_("{name} stands."), {"name": who}))
     elif isinstance(action, RerollCargo):
         if action.keep is None:
             out.append(Message(N_("{name} rerolls both cargo dice."), {"name": who}))
         else:
-            out.append(Message(N_("{name} keeps a {face} and rerolls the other cargo die."),
-                               {"name": who, "face": action.keep}))
+            out.append(
+                Message(
+                    N_("{name} keeps a {face} and rerolls the other cargo die."),
+                    {"name": who, "face": action.keep},
+                )
+            )
     if nt.complete and not t.complete:
-        out.append(Message(N_("Full crew! Cargo {a} + {b} = {score}.") if not nt.bonus else
-                           N_("Full crew in one roll! Cargo {a} + {b} + bonus {bonus} = {score}."),
-                           {"a": nt.cargo[0], "b": nt.cargo[1], "score": nt.score,
-                            "bonus": nt.bonus}))
+        out.append(
+            Message(
+                N_("Full crew! Cargo {a} + {b} = {score}.")
+                if not nt.bonus
+                else N_("Full crew in one roll! Cargo {a} + {b} + bonus {bonus} = {score}."),
+                {"a": nt.cargo[0], "b": nt.cargo[1], "score": nt.score, "bonus": nt.bonus},
+            )
+        )
     if nt.phase is TurnPhase.DONE:
         if nt.complete:
             out.append(Message(N_("{name} scores {score}."), {"name": who, "score": nt.score}))
@@ -163,38 +204,68 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
         r = after.results[-1]
         if r.winner is None:
             if r.all_failed:
-                out.append(Message(N_("Round {n}: nobody completed a crew; the pot stays."),
-                                   {"n": r.round_no}))
+                out.append(
+                    Message(
+                        N_("Round {n}: nobody completed a crew; the pot stays."), {"n": r.round_no}
+                    )
+                )
             else:
                 out.append(Message(N_("Round {n}: no winner."), {"n": r.round_no}))
         else:
-            out.append(Message(N_("Round {n}: {name} wins with {score}."),
-                               {"n": r.round_no, "name": names[r.winner],
-                                "score": r.scores[r.winner]}))
+            out.append(
+                Message(
+                    N_("Round {n}: {name} wins with {score}."),
+                    {"n": r.round_no, "name": names[r.winner], "score": r.scores[r.winner]},
+                )
+            )
             if r.pot_won:
-                out.append(Message(N_("{name} takes the pot of {chips} chips."),
-                                   {"name": names[r.winner], "chips": r.pot_won}))
+                out.append(
+                    Message(
+                        N_("{name} takes the pot of {chips} chips."),
+                        {"name": names[r.winner], "chips": r.pot_won},
+                    )
+                )
         for s, sips in enumerate(r.sips):
             if sips:
-                msgid = N_("{name} drinks a sip.") if sips == 1 else N_(
-                    "{name} drinks {sips} sips.")
+                msgid = (
+                    N_("{name} drinks a sip.") if sips == 1 else N_("{name} drinks {sips} sips.")
+                )
                 out.append(Message(msgid, {"name": names[s], "sips": sips}))
     bc, ac = before.contest, after.contest
     if ac is not None and ac is not bc and ac.purpose is not Purpose.ROUND and not ac.scores:
-        method = {Method.TURN: N_("turn"), Method.CARGO: N_("cargo dice"),
-                  Method.DIE: N_("one die")}[ac.method]
+        method = {
+            Method.TURN: N_("turn"),
+            Method.CARGO: N_("cargo dice"),
+            Method.DIE: N_("one die"),
+        }[ac.method]
         if ac.purpose is Purpose.STARTER:
-            out.append(Message(N_("Tie for the start between {names}: they roll again."),
-                               {"names": _names(names, ac.seats)}))
+            out.append(
+                Message(
+                    N_("Tie for the start between {names}: they roll again."),
+                    {"names": _names(names, ac.seats)},
+                )
+            )
         elif ac.purpose is Purpose.FINAL_PLACES:
-            out.append(Message(N_("Tie for a place in the final between {names}: tie-break by {method}."),
-                               {"names": _names(names, ac.seats), "method": (method,)}))
+            out.append(
+                Message(
+                    N_("Tie for a place in the final between {names}: tie-break by {method}."),
+                    {"names": _names(names, ac.seats), "method": (method,)},
+                )
+            )
         elif ac.purpose is Purpose.MATCH_TIE:
-            out.append(Message(N_("Tie for the match between {names}: tie-break by {method}."),
-                               {"names": _names(names, ac.seats), "method": (method,)}))
+            out.append(
+                Message(
+                    N_("Tie for the match between {names}: tie-break by {method}."),
+                    {"names": _names(names, ac.seats), "method": (method,)},
+                )
+            )
         else:
-            out.append(Message(N_("Tie between {names}: tie-break by {method}."),
-                               {"names": _names(names, ac.seats), "method": (method,)}))
+            out.append(
+                Message(
+                    N_("Tie between {names}: tie-break by {method}."),
+                    {"names": _names(names, ac.seats), "method": (method,)},
+                )
+            )
     if after.finalists and not before.finalists:
         out.append(Message(N_("Final: {names}."), {"names": _names(names, after.finalists)}))
     if after.is_over and not before.is_over:

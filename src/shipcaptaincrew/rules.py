@@ -344,7 +344,9 @@ class Rules:
 
     def _validate(self) -> None:
         if self.name not in PRESET_NAMES:
-            raise InvalidRulesError(f"unknown preset {self.name!r}; known: {', '.join(PRESET_NAMES)}")
+            raise InvalidRulesError(
+                f"unknown preset {self.name!r}; known: {', '.join(PRESET_NAMES)}"
+            )
         for name in ("half_cargo", "bow_to_stern", "wild_captain", "failed_double"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRulesError(f"{name} must be true or false")

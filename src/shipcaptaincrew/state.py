@@ -219,7 +219,7 @@ class MatchState:
 
     @property
     def stage(self) -> str:
-        """"final" or "prelim" in a tournament, else "round"."""
+        """ "final" or "prelim" in a tournament, else "round"."""
         if self.rules.format.kind != "tournament":
             return "round"
         return "final" if self.finalists else "prelim"

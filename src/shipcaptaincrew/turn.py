@@ -150,7 +150,9 @@ def apply(turn: TurnState, action: Action) -> TurnState:
         options = assignments(turn.rules, len(turn.held), turn.pending)
         if action.faces not in options:
             choices = ", ".join(str(Take(o)) for o in options)
-            raise IllegalActionError(f"{action} is not a way to set aside {turn.pending}: {choices}")
+            raise IllegalActionError(
+                f"{action} is not a way to set aside {turn.pending}: {choices}"
+            )
         return _take(turn, action.faces, turn.pending)
     if turn.phase is not TurnPhase.DECIDE:
         raise IllegalActionError(f"{action} is not allowed now: choose which dice to set aside")

@@ -67,10 +67,29 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
-        subprocess.run([str(REDIS_SERVER), "--bind", "127.0.0.1", "--port", str(self.port),
-                        "--daemonize", "yes", "--save", "", "--appendonly", "no",
-                        "--dir", str(self.dir), "--pidfile", str(self.dir / "redis.pid"),
-                        "--logfile", str(self.dir / "redis.log")], check=True, capture_output=True)
+        subprocess.run(
+            [
+                str(REDIS_SERVER),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--daemonize",
+                "yes",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.dir),
+                "--pidfile",
+                str(self.dir / "redis.pid"),
+                "--logfile",
+                str(self.dir / "redis.log"),
+            ],
+            check=True,
+            capture_output=True,
+        )
         wait_port(self.port, up=True)
         return self
 
@@ -104,8 +123,18 @@ class PgCluster:
             shutil.chown(self.sock, "postgres")
             os.chmod(self.base, 0o755)
         self.port = free_port()
-        self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
-                  "--no-sync", "-E", "UTF8")
+        self._run(
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        )
         self.count = 0
 
     def _run(self, *args: str) -> None:
@@ -117,9 +146,18 @@ class PgCluster:
         return f"postgresql://postgres@127.0.0.1:{self.port}"
 
     def start(self) -> PgCluster:
-        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.base / "log"),
-                  "-w", "-o", f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 "
-                  "-c fsync=off -c max_connections=200", "start")
+        self._run(
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.base / "log"),
+            "-w",
+            "-o",
+            f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c max_connections=200",
+            "start",
+        )
         return self
 
     def stop(self, mode: str = "fast") -> None:
@@ -163,9 +201,15 @@ class Worker:
     def __init__(self, db: str, redis: str, workers: int = 1, **env: str) -> None:
         self.db, self.redis, self.workers = db, redis, workers
         self.port = free_port()
-        self.env = {**os.environ, "SCC_BOT_DELAY": "0", "SCC_RATE_PER_SECOND": "1000",
-                    "SCC_RATE_BURST": "1000", "SCC_FAILOVER_GRACE": "1.0", "SCC_LOG_JSON": "true",
-                    **env}
+        self.env = {
+            **os.environ,
+            "SCC_BOT_DELAY": "0",
+            "SCC_RATE_PER_SECOND": "1000",
+            "SCC_RATE_BURST": "1000",
+            "SCC_FAILOVER_GRACE": "1.0",
+            "SCC_LOG_JSON": "true",
+            **env,
+        }
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkstemp(prefix="scc-worker-", suffix=".log")[1])
 
@@ -182,9 +226,25 @@ class Worker:
 
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", SCC, "serve", "--port", str(self.port), "--db", self.db,
-                 "--redis", self.redis, "--workers", str(self.workers)],
-                env=self.env, stdout=out, stderr=out, start_new_session=True)
+                [
+                    sys.executable,
+                    "-c",
+                    SCC,
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.db,
+                    "--redis",
+                    self.redis,
+                    "--workers",
+                    str(self.workers),
+                ],
+                env=self.env,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 40
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -265,6 +325,7 @@ def wait_ready(worker: Worker, ready: bool, timeout: float = 20.0) -> dict[str, 
 
 # -- clients ----------------------------------------------------------------------------------
 
+
 class Client:
     """An asyncio WebSocket at a table that records every message it receives, in order."""
 
@@ -279,8 +340,9 @@ class Client:
     async def open(self) -> Client:
         from websockets.asyncio.client import connect
 
-        self.ws = await connect(f"{self.base}/ws/rooms/{self.code}", open_timeout=10,
-                                max_size=2**22)
+        self.ws = await connect(
+            f"{self.base}/ws/rooms/{self.code}", open_timeout=10, max_size=2**22
+        )
         await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         welcome = json.loads(await asyncio.wait_for(self.ws.recv(), 10))
         assert welcome["type"] == "welcome", welcome
@@ -322,8 +384,10 @@ class Client:
             self._changed.clear()
             left = end - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"{self.name}: room never reached the state; last "
-                                     f"version {self.room.get('version')}")
+                raise AssertionError(
+                    f"{self.name}: room never reached the state; last "
+                    f"version {self.room.get('version')}"
+                )
             try:
                 await asyncio.wait_for(self._changed.wait(), left)
             except TimeoutError:
@@ -346,8 +410,12 @@ class Client:
 
     def lines(self) -> list[str]:
         """Every narration line of live broadcasts (history replays excluded), in order."""
-        return [line for m in self.messages if m["type"] == "room" and not m.get("history")
-                for line in m["lines"]]
+        return [
+            line
+            for m in self.messages
+            if m["type"] == "room" and not m.get("history")
+            for line in m["lines"]
+        ]
 
     def versions(self) -> list[int]:
         return [m["room"]["version"] for m in self.messages if m["type"] == "room"]
@@ -362,11 +430,18 @@ class Client:
             await asyncio.wait_for(self._reader, 5)
 
 
-def make_room(api: Any, names: list[str], bots: list[str] = (), start: bool = True,
-              settings: list[str] | None = None) -> tuple[str, list[str]]:
+def make_room(
+    api: Any,
+    names: list[str],
+    bots: list[str] = (),
+    start: bool = True,
+    settings: list[str] | None = None,
+) -> tuple[str, list[str]]:
     """Create a room (host = first name), join the others, seat bots, start; (code, tokens)."""
-    r = api.post("/api/rooms", json={"name": names[0],
-                                     "settings": settings or ["format=rounds:2", "starter=chosen"]})
+    r = api.post(
+        "/api/rooms",
+        json={"name": names[0], "settings": settings or ["format=rounds:2", "starter=chosen"]},
+    )
     assert r.status_code == 201, r.text
     code, tokens = r.json()["code"], [r.json()["token"]]
     for name in names[1:]:
@@ -374,8 +449,9 @@ def make_room(api: Any, names: list[str], bots: list[str] = (), start: bool = Tr
         assert r.status_code == 201, r.text
         tokens.append(r.json()["token"])
     for level in bots:
-        r = api.post(f"/api/rooms/{code}/bots", json={"level": level},
-                     headers={"X-Seat-Token": tokens[0]})
+        r = api.post(
+            f"/api/rooms/{code}/bots", json={"level": level}, headers={"X-Seat-Token": tokens[0]}
+        )
         assert r.status_code == 201, r.text
     if start:
         r = api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})

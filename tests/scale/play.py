@@ -7,8 +7,9 @@ from typing import Any
 from .conftest import Client, move_of
 
 
-async def drive(seats: dict[int, Client], watcher: Client, stop: Any = None,
-                pick: int = 0, limit: int = 3000) -> dict[str, Any]:
+async def drive(
+    seats: dict[int, Client], watcher: Client, stop: Any = None, pick: int = 0, limit: int = 3000
+) -> dict[str, Any]:
     """Play (humans in ``seats``; bots play themselves) until the match is over or ``stop(room)``.
 
     Each move is sent only once the watcher saw the previous one, so every move is legal and

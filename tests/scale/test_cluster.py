@@ -38,8 +38,7 @@ def test_players_on_two_workers_play_a_full_match(cluster: list[Worker]) -> None
         everyone = [anna, bo, cy, spectator]
         # Presence crosses workers: each sees all three players online and the one spectator.
         for c in everyone:
-            await c.until(lambda r: all(p["online"] for p in r["players"])
-                          and r["spectators"] == 1)
+            await c.until(lambda r: all(p["online"] for p in r["players"]) and r["spectators"] == 1)
         final = await drive({0: anna, 1: bo, 2: cy}, watcher=bo)
         for c in everyone:
             room = await c.until(lambda r: r["match"]["over"])
@@ -73,25 +72,38 @@ def test_lobby_changes_reach_the_other_worker(cluster: list[Worker]) -> None:
     a, b = cluster
 
     async def scenario() -> None:
-        with httpx.Client(base_url=a.url, timeout=10) as api_a, \
-                httpx.Client(base_url=b.url, timeout=10) as api_b:
+        with (
+            httpx.Client(base_url=a.url, timeout=10) as api_a,
+            httpx.Client(base_url=b.url, timeout=10) as api_b,
+        ):
             code, tokens = make_room(api_a, ["Host"], start=False)
             host_on_b = await Client(b.ws, code, tokens[0], "host").open()
             r = api_a.post(f"/api/rooms/{code}/join", json={"name": "Dee"})
             dee_token = r.json()["token"]
             await host_on_b.until(lambda r: [p["name"] for p in r["players"]] == ["Host", "Dee"])
             api_b.post(f"/api/rooms/{code}/join", json={"name": "Eve"})
-            api_a.post(f"/api/rooms/{code}/bots", json={"level": "easy"},
-                       headers={"X-Seat-Token": tokens[0]})
+            api_a.post(
+                f"/api/rooms/{code}/bots",
+                json={"level": "easy"},
+                headers={"X-Seat-Token": tokens[0]},
+            )
             dee = await Client(a.ws, code, dee_token, "dee").open()
             assert dee.seat == 1
             # The host removes Eve (seat 2) through worker B; A sees it, Dee keeps seat 1.
-            assert api_b.delete(f"/api/rooms/{code}/seats/2",
-                                headers={"X-Seat-Token": tokens[0]}).status_code == 200
+            assert (
+                api_b.delete(
+                    f"/api/rooms/{code}/seats/2", headers={"X-Seat-Token": tokens[0]}
+                ).status_code
+                == 200
+            )
             await dee.until(lambda r: [p["name"] for p in r["players"]] == ["Host", "Dee", "Bot 1"])
             # The host starts on A; B's clients see the match begin.
-            assert api_a.post(f"/api/rooms/{code}/start",
-                              headers={"X-Seat-Token": tokens[0]}).status_code == 200
+            assert (
+                api_a.post(
+                    f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]}
+                ).status_code
+                == 200
+            )
             await host_on_b.until(lambda r: r["status"] == "playing")
             final = await drive({0: host_on_b, 1: dee}, watcher=dee)
             assert api_b.get(f"/api/rooms/{code}").json()["match"] == final["match"]
@@ -107,8 +119,9 @@ def test_same_seat_twice_on_two_workers_one_move_applied(cluster: list[Worker]) 
 
     async def scenario() -> None:
         with httpx.Client(base_url=a.url, timeout=10) as api:
-            code, tokens = make_room(api, ["Anna", "Bo"], settings=["format=rounds:3",
-                                                                     "starter=chosen"])
+            code, tokens = make_room(
+                api, ["Anna", "Bo"], settings=["format=rounds:3", "starter=chosen"]
+            )
         anna_a = await Client(a.ws, code, tokens[0], "anna@A").open()
         anna_b = await Client(b.ws, code, tokens[0], "anna@B").open()
         anna_a2 = await Client(a.ws, code, tokens[0], "anna@A2").open()
@@ -128,18 +141,24 @@ def test_same_seat_twice_on_two_workers_one_move_applied(cluster: list[Worker]) 
                 assert room["version"] == version + 1 or room["match"]["actor"] != 0
                 # Exactly one applied: the other connection is refused.
                 for _ in range(100):
-                    replies = [m for c, k in zip(pair, marks) for m in c.messages[k:]
-                               if m["type"] == "error"]
+                    replies = [
+                        m
+                        for c, k in zip(pair, marks)
+                        for m in c.messages[k:]
+                        if m["type"] == "error"
+                    ]
                     if replies:
                         break
                     await asyncio.sleep(0.05)
                 await asyncio.sleep(0.2)  # a second refusal (or a second move) would show by now
-                replies = [m for c, k in zip(pair, marks) for m in c.messages[k:]
-                           if m["type"] == "error"]
+                replies = [
+                    m for c, k in zip(pair, marks) for m in c.messages[k:] if m["type"] == "error"
+                ]
                 # The loser's version is old: "stale", or "not your turn" when the winner's
                 # move passed the turn on.  Either way one refusal, so one move applied.
-                assert len(replies) == 1 and replies[0]["code"] in ("stale", "not_your_turn"), \
+                assert len(replies) == 1 and replies[0]["code"] in ("stale", "not_your_turn"), (
                     replies
+                )
                 assert replies[0]["message"]
                 races += 1
             else:
@@ -148,8 +167,11 @@ def test_same_seat_twice_on_two_workers_one_move_applied(cluster: list[Worker]) 
         # The database holds one event per version, nothing doubled.
         with httpx.Client(base_url=b.url, timeout=10) as api:
             room = api.get(f"/api/rooms/{code}").json()
-            log = MatchLog.from_jsonl(api.get(f"/api/matches/{code}/log").text) \
-                if room["status"] == "over" else None
+            log = (
+                MatchLog.from_jsonl(api.get(f"/api/matches/{code}/log").text)
+                if room["status"] == "over"
+                else None
+            )
         assert races >= 4
         if log is not None:
             assert len(log.events) == room["version"]
@@ -160,7 +182,8 @@ def test_same_seat_twice_on_two_workers_one_move_applied(cluster: list[Worker]) 
 
 
 def test_workers_flag_serves_one_port_from_several_processes(
-        pg: PgCluster, redis_server: RedisServer) -> None:
+    pg: PgCluster, redis_server: RedisServer
+) -> None:
     """``scc serve --workers 2``: one port, two worker processes, a match played through it."""
     server = Worker(pg.new_database(), redis_server.url, workers=2)
     server.start()
@@ -178,8 +201,9 @@ def test_workers_flag_serves_one_port_from_several_processes(
             code, tokens = make_room(api, ["Anna", "Bo"], bots=["easy"])
 
         async def scenario() -> dict[str, Any]:
-            clients = [await Client(server.ws, code, t, f"p{i}").open()
-                       for i, t in enumerate(tokens)]
+            clients = [
+                await Client(server.ws, code, t, f"p{i}").open() for i, t in enumerate(tokens)
+            ]
             final = await drive({0: clients[0], 1: clients[1]}, watcher=clients[1])
             await clients[0].until(lambda r: r["match"]["over"])
             assert clients[0].lines() == clients[1].lines()
@@ -196,11 +220,14 @@ def test_workers_flag_serves_one_port_from_several_processes(
     assert server.proc is None
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--workers", "2"], "--workers above 1 needs"),
-    (["--redis", "redis://127.0.0.1:1/0"], "--redis links workers"),
-    (["--db", "postgresql://x@127.0.0.1:1/x", "--redis", "http://x"], "--redis must be"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--workers", "2"], "--workers above 1 needs"),
+        (["--redis", "redis://127.0.0.1:1/0"], "--redis links workers"),
+        (["--db", "postgresql://x@127.0.0.1:1/x", "--redis", "http://x"], "--redis must be"),
+    ],
+)
 def test_bad_scale_options_fail_clearly(argv: list[str], message: str, tmp_path: Any) -> None:
     import subprocess
     import sys
@@ -208,7 +235,8 @@ def test_bad_scale_options_fail_clearly(argv: list[str], message: str, tmp_path:
     from .conftest import SCC
 
     args = ["--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", *argv] if "--db" not in argv else argv
-    r = subprocess.run([sys.executable, "-c", SCC, "serve", *args], capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", SCC, "serve", *args], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 2
     assert message in r.stderr

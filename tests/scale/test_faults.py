@@ -19,8 +19,11 @@ from .play import drive
 def stored_events(db_url: str, code: str) -> list[int]:
     """Event numbers stored for a room, straight from PostgreSQL."""
     with psycopg.connect(db_url) as conn:
-        rows = conn.execute("SELECT e.seq FROM events e JOIN rooms r ON r.id = e.room_id "
-                            "WHERE r.code = %s ORDER BY e.seq", (code,)).fetchall()
+        rows = conn.execute(
+            "SELECT e.seq FROM events e JOIN rooms r ON r.id = e.room_id "
+            "WHERE r.code = %s ORDER BY e.seq",
+            (code,),
+        ).fetchall()
     return [r[0] for r in rows]
 
 
@@ -37,15 +40,20 @@ def test_kill_a_worker_mid_turn_and_continue_on_the_other(make_cluster: Any) -> 
 
     async def scenario() -> None:
         with httpx.Client(base_url=a.url, timeout=10) as api:
-            code, tokens = make_room(api, ["Anna", "Bo"], bots=["medium"],
-                                     settings=["format=rounds:3", "starter=chosen"])
+            code, tokens = make_room(
+                api, ["Anna", "Bo"], bots=["medium"], settings=["format=rounds:3", "starter=chosen"]
+            )
         anna = await Client(a.ws, code, tokens[0], "anna@A").open()
         bo = await Client(b.ws, code, tokens[1], "bo@B").open()
 
         def mid_turn(r: dict[str, Any]) -> bool:  # Anna has rolled and must choose again
             m = r["match"]
-            return (r["version"] >= 8 and m["actor"] == 0 and m["turn"] is not None
-                    and m["turn"]["rolls_used"] >= 1)
+            return (
+                r["version"] >= 8
+                and m["actor"] == 0
+                and m["turn"] is not None
+                and m["turn"]["rolls_used"] >= 1
+            )
 
         room = await drive({0: anna, 1: bo}, watcher=bo, stop=mid_turn)
         before = room
@@ -72,8 +80,9 @@ def test_bot_whose_worker_died_is_played_by_the_other(make_cluster: Any) -> None
 
     async def scenario() -> None:
         with httpx.Client(base_url=a.url, timeout=10) as api:
-            code, tokens = make_room(api, ["Anna"], bots=["easy"],
-                                     settings=["format=rounds:2", "starter=chosen"])
+            code, tokens = make_room(
+                api, ["Anna"], bots=["easy"], settings=["format=rounds:2", "starter=chosen"]
+            )
         anna = await Client(a.ws, code, tokens[0], "anna@A").open()
         watcher = await Client(b.ws, code, None, "watcher@B").open()
         # Anna plays on A until her move hands the dice to the bot, then A dies at once.
@@ -92,14 +101,17 @@ def test_bot_whose_worker_died_is_played_by_the_other(make_cluster: Any) -> None
 
 
 def test_redis_down_mid_match_refuses_clearly_and_recovers(
-        cluster: list[Worker], redis_server: RedisServer) -> None:
+    cluster: list[Worker], redis_server: RedisServer
+) -> None:
     a, b = cluster
 
     async def scenario() -> None:
         with httpx.Client(base_url=a.url, timeout=10) as api:
             code, tokens = make_room(api, ["Anna", "Bo"])
-        seats = {0: await Client(a.ws, code, tokens[0], "anna@A").open(),
-                 1: await Client(b.ws, code, tokens[1], "bo@B").open()}
+        seats = {
+            0: await Client(a.ws, code, tokens[0], "anna@A").open(),
+            1: await Client(b.ws, code, tokens[1], "bo@B").open(),
+        }
         room = await drive(seats, watcher=seats[1], stop=lambda r: r["version"] >= 6)
         redis_server.stop()
         for w in (a, b):
@@ -138,8 +150,10 @@ def test_postgres_down_mid_match_no_half_written_event(make_cluster: Any) -> Non
         async def scenario() -> None:
             with httpx.Client(base_url=a.url, timeout=10) as api:
                 code, tokens = make_room(api, ["Anna", "Bo"])
-            seats = {0: await Client(a.ws, code, tokens[0], "anna@A").open(),
-                     1: await Client(b.ws, code, tokens[1], "bo@B").open()}
+            seats = {
+                0: await Client(a.ws, code, tokens[0], "anna@A").open(),
+                1: await Client(b.ws, code, tokens[1], "bo@B").open(),
+            }
             room = await drive(seats, watcher=seats[1], stop=lambda r: r["version"] >= 6)
             own.stop("immediate")  # as abrupt as a crash
             for w in (a, b):
@@ -182,8 +196,10 @@ def test_sigterm_lets_the_move_in_progress_finish(cluster: list[Worker]) -> None
     async def scenario() -> None:
         with httpx.Client(base_url=a.url, timeout=10) as api:
             code, tokens = make_room(api, ["Anna", "Bo"])
-        seats = {0: await Client(a.ws, code, tokens[0], "anna@A").open(),
-                 1: await Client(a.ws, code, tokens[1], "bo@A").open()}
+        seats = {
+            0: await Client(a.ws, code, tokens[0], "anna@A").open(),
+            1: await Client(a.ws, code, tokens[1], "bo@A").open(),
+        }
         watcher = await Client(b.ws, code, None, "watcher@B").open()
         room = await drive(seats, watcher=watcher, stop=lambda r: r["version"] >= 4)
         await seats[room["match"]["actor"]].send(**move_of(room))
@@ -193,8 +209,7 @@ def test_sigterm_lets_the_move_in_progress_finish(cluster: list[Worker]) -> None
         # uvicorn shuts down gracefully, then re-raises the signal it caught (hence -SIGTERM).
         assert await asyncio.to_thread(proc.wait, 30) in (0, -signal.SIGTERM)
         a.proc = None
-        logged = [json.loads(x)["msg"] for x in a.log.read_text().splitlines()
-                  if x.startswith("{")]
+        logged = [json.loads(x)["msg"] for x in a.log.read_text().splitlines() if x.startswith("{")]
         assert "Application shutdown complete." in logged
         stored = stored_events(b.db, code)
         assert stored == list(range(len(stored)))
@@ -204,8 +219,10 @@ def test_sigterm_lets_the_move_in_progress_finish(cluster: list[Worker]) -> None
         with httpx.Client(base_url=b.url, timeout=10) as api:
             assert api.get(f"/api/rooms/{code}").json()["match"] == seen["match"]
         # The players move to worker B and finish the match there.
-        seats = {0: await Client(b.ws, code, tokens[0], "anna@B").open(),
-                 1: await Client(b.ws, code, tokens[1], "bo@B").open()}
+        seats = {
+            0: await Client(b.ws, code, tokens[0], "anna@B").open(),
+            1: await Client(b.ws, code, tokens[1], "bo@B").open(),
+        }
         final = await drive(seats, watcher=watcher)
         with httpx.Client(base_url=b.url, timeout=10) as api:
             finish_and_check(api, code, final, b.db)

@@ -22,22 +22,40 @@ from hypothesis import strategies as st
 from .conftest import Client, Worker, make_room, move_of
 
 #: Codes a refusal may carry here; "unavailable" (a server fault) is never expected.
-KNOWN = {"stale", "not_your_turn", "illegal", "not_an_action", "spectator", "invalid", "too_big",
-         "rate", "hints_off", "no_advice", "over", "not_started"}
+KNOWN = {
+    "stale",
+    "not_your_turn",
+    "illegal",
+    "not_an_action",
+    "spectator",
+    "invalid",
+    "too_big",
+    "rate",
+    "hints_off",
+    "no_advice",
+    "over",
+    "not_started",
+}
 
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
-                 st.text(max_size=20), st.lists(st.integers(), max_size=3),
-                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=20),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
 
 STEP = st.one_of(
-    st.tuples(st.just("move"), st.integers(0, 3)),                    # the actor's legal move
-    st.tuples(st.just("version"), st.integers(-5, 5).filter(bool)),   # stale or future version
-    st.tuples(st.just("action"), st.text(max_size=30)),              # any action text
-    st.tuples(st.just("wrong_types"), JUNK),                         # fields of the wrong type
-    st.tuples(st.just("json"), JUNK),                                # any JSON at all
-    st.tuples(st.just("text"), st.text(max_size=60)),                # not JSON, or any JSON
-    st.tuples(st.just("huge"), st.integers(2049, 60000)),            # over the message limit
-    st.tuples(st.just("type"), st.text(max_size=12)),                # unknown message type
+    st.tuples(st.just("move"), st.integers(0, 3)),  # the actor's legal move
+    st.tuples(st.just("version"), st.integers(-5, 5).filter(bool)),  # stale or future version
+    st.tuples(st.just("action"), st.text(max_size=30)),  # any action text
+    st.tuples(st.just("wrong_types"), JUNK),  # fields of the wrong type
+    st.tuples(st.just("json"), JUNK),  # any JSON at all
+    st.tuples(st.just("text"), st.text(max_size=60)),  # not JSON, or any JSON
+    st.tuples(st.just("huge"), st.integers(2049, 60000)),  # over the message limit
+    st.tuples(st.just("type"), st.text(max_size=12)),  # unknown message type
     st.tuples(st.just("advice"), st.integers(-1, 1)),
     st.tuples(st.just("ping"), st.none()),
 )
@@ -84,8 +102,10 @@ async def agree(workers: list[Worker], code: str, timeout: float = 10.0) -> dict
                 r = await api.get(f"{w.url}/api/rooms/{code}")
                 assert r.status_code == 200, r.text
                 views.append(r.json())
-            if all(v["version"] == views[0]["version"] and v["match"] == views[0]["match"]
-                   for v in views):
+            if all(
+                v["version"] == views[0]["version"] and v["match"] == views[0]["match"]
+                for v in views
+            ):
                 return views[0]
             assert time.monotonic() < end, "the workers disagree about the table"
             await asyncio.sleep(0.05)
@@ -97,41 +117,51 @@ def test_fuzzed_messages_against_two_workers(two: list[Worker]) -> None:
         r = api.get("/readyz")
         assert r.status_code == 200
 
-    @settings(max_examples=25, deadline=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @settings(
+        max_examples=25,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
     @given(steps=st.lists(st.tuples(SENDER, STEP), min_size=1, max_size=25))
     def run(steps: list[tuple[int, tuple[str, Any]]]) -> None:
         asyncio.run(sequence(steps))
 
     async def sequence(steps: list[tuple[int, tuple[str, Any]]]) -> None:
         async with httpx.AsyncClient(base_url=a.url, timeout=10) as api:
-            r = await api.post("/api/rooms", json={"name": "Anna", "settings": [
-                "format=rounds:2", "starter=chosen"]})
+            r = await api.post(
+                "/api/rooms",
+                json={"name": "Anna", "settings": ["format=rounds:2", "starter=chosen"]},
+            )
             code, t0 = r.json()["code"], r.json()["token"]
             t1 = (await api.post(f"/api/rooms/{code}/join", json={"name": "Bo"})).json()["token"]
             await api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": t0})
-        conns = [await Client(a.ws, code, t0, "anna@A").open(),
-                 await Client(b.ws, code, t1, "bo@B").open(),
-                 await Client(b.ws, code, t0, "anna@B").open(),
-                 await Client(a.ws, code, None, "spectator@A").open()]
+        conns = [
+            await Client(a.ws, code, t0, "anna@A").open(),
+            await Client(b.ws, code, t1, "bo@B").open(),
+            await Client(b.ws, code, t0, "anna@B").open(),
+            await Client(a.ws, code, None, "spectator@A").open(),
+        ]
         watcher = conns[1]
         room = await watcher.until(lambda r: r["status"] == "playing")
         for sender, (kind, arg) in steps:
-            room = (await agree([a, b], code))
+            room = await agree([a, b], code)
             await watcher.until(lambda r, v=room["version"]: r["version"] >= v)
             conn = conns[sender]
             mark = len(conn.messages)
-            valid = (kind == "move" and conn.seat == room["match"]["actor"]
-                     and not room["match"]["over"])
+            valid = (
+                kind == "move" and conn.seat == room["match"]["actor"] and not room["match"]["over"]
+            )
             await conn.send_raw(message(kind, arg, room))
             if valid:
                 await watcher.until(lambda r, v=room["version"]: r["version"] == v + 1)
-                assert not conn.errors()[len([m for m in conn.messages[:mark]
-                                              if m["type"] == "error"]):]
+                assert not conn.errors()[
+                    len([m for m in conn.messages[:mark] if m["type"] == "error"]) :
+                ]
                 continue
             play = kind in ("move", "version", "action")
-            if kind in ("huge", "version", "wrong_types") or (play and (
-                    conn.seat is None or conn.seat != room["match"]["actor"])):
+            if kind in ("huge", "version", "wrong_types") or (
+                play and (conn.seat is None or conn.seat != room["match"]["actor"])
+            ):
                 reply = await conn.next_reply(mark)
                 assert reply["type"] == "error", reply
             else:  # anything else may be refused, answered, or (a legal action text) played

@@ -18,14 +18,19 @@ from typing import Any
 import pytest
 
 #: The newest PostgreSQL server installed by apt (initdb and pg_ctl are not on PATH on Debian).
-PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/usr/lib/postgresql/15/bin"),
-             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
+PG_BIN = max(
+    Path("/usr/lib/postgresql").glob("*/bin"),
+    default=Path("/usr/lib/postgresql/15/bin"),
+    key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+)
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: Playwright end-to-end tests (run in their own pytest process)")
+    config.addinivalue_line(
+        "markers", "browser: Playwright end-to-end tests (run in their own pytest process)"
+    )
     config.addinivalue_line("markers", "postgres: needs the PostgreSQL server binaries")
     # Starlette's TestClient still runs on httpx; the notice is about its future, not our code.
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
@@ -35,7 +40,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Browser tests run only when asked for (``-m browser``), in a pytest process of their own."""
     if "browser" in (config.getoption("markexpr") or ""):
         return
-    skip = pytest.mark.skip(reason="browser test: run separately with `pytest tests/web -m browser`")
+    skip = pytest.mark.skip(
+        reason="browser test: run separately with `pytest tests/web -m browser`"
+    )
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(skip)
@@ -43,9 +50,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium",
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]}
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
 
 
 def free_port() -> int:
@@ -56,11 +73,14 @@ def free_port() -> int:
 
 # -- PostgreSQL -----------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A throwaway PostgreSQL cluster (initdb + pg_ctl) on a free port; yields its base URL."""
     if not (PG_BIN / "initdb").exists():
-        pytest.skip(f"PostgreSQL server binaries not found in {PG_BIN} (apt-get install postgresql)")
+        pytest.skip(
+            f"PostgreSQL server binaries not found in {PG_BIN} (apt-get install postgresql)"
+        )
     base = Path(tempfile.mkdtemp(prefix="scc-pg-"))
     data, sock = base / "data", base / "sock"
     sock.mkdir()
@@ -71,16 +91,44 @@ def postgres_server() -> Iterator[str]:
         os.chmod(base, 0o755)
     run = (lambda *a: ["runuser", "-u", "postgres", "--", *a]) if as_root else (lambda *a: list(a))
     port = free_port()
-    subprocess.run(run(str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
-                       "--no-sync", "-E", "UTF8"), check=True, capture_output=True)
-    subprocess.run(run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o",
-                       f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off", "start"),
-                   check=True, capture_output=True)
+    subprocess.run(
+        run(
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        ),
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        run(
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(base / "log"),
+            "-w",
+            "-o",
+            f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        ),
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}"
     finally:
-        subprocess.run(run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"),
-                       capture_output=True)
+        subprocess.run(
+            run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"),
+            capture_output=True,
+        )
         shutil.rmtree(base, ignore_errors=True)
 
 
@@ -112,6 +160,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 # -- apps and players ------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def make_client(db_url: str) -> Iterator[Any]:
@@ -195,7 +244,9 @@ def players() -> Iterator[list[Player]]:
             pass
 
 
-def open_table(client: Any, names: list[str], bots: list[str] = (), **room: Any) -> tuple[str, list[str]]:
+def open_table(
+    client: Any, names: list[str], bots: list[str] = (), **room: Any
+) -> tuple[str, list[str]]:
     """Create a room with the first name as host, join the others, seat bots; returns (code, tokens)."""
     r = client.post("/api/rooms", json={"name": names[0], **room})
     assert r.status_code == 201, r.text
@@ -205,7 +256,9 @@ def open_table(client: Any, names: list[str], bots: list[str] = (), **room: Any)
         assert r.status_code == 201, r.text
         tokens.append(r.json()["token"])
     for level in bots:
-        r = client.post(f"/api/rooms/{code}/bots", json={"level": level}, headers={"X-Seat-Token": tokens[0]})
+        r = client.post(
+            f"/api/rooms/{code}/bots", json={"level": level}, headers={"X-Seat-Token": tokens[0]}
+        )
         assert r.status_code == 201, r.text
     return code, tokens
 
@@ -219,7 +272,9 @@ SCC = "import sys; from shipcaptaincrew.cli import main; sys.argv[0] = 'scc'; ma
 class LiveServer:
     """``scc serve`` in a subprocess (a real server process that a test can stop and restart)."""
 
-    def __init__(self, db: str, port: int | None = None, bot_delay: float = 0.0, **env: str) -> None:
+    def __init__(
+        self, db: str, port: int | None = None, bot_delay: float = 0.0, **env: str
+    ) -> None:
         self.db, self.port = db, port or free_port()
         self.env = {**os.environ, "SCC_BOT_DELAY": str(bot_delay), **env}
         self.proc: subprocess.Popen[bytes] | None = None
@@ -233,11 +288,16 @@ class LiveServer:
 
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SCC, "serve", "--port", str(self.port), "--db", self.db],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                raise RuntimeError(
+                    f"server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}"
+                )
             try:
                 if httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
                     return self

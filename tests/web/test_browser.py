@@ -38,13 +38,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def audit(page: Any, name: str) -> None:
     """axe-core on the page: no serious or critical violation (WCAG 2.x A/AA rules)."""
     if not AXE.exists():
-        pytest.fail(f"axe-core missing: run `npm install` in {AXE.parents[2]} (scripts/web-deps.sh)")
+        pytest.fail(
+            f"axe-core missing: run `npm install` in {AXE.parents[2]} (scripts/web-deps.sh)"
+        )
     page.add_script_tag(path=str(AXE))
     result = page.evaluate(
         "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
-        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}})")
-    bad = [f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']][:3]}"
-           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}})"
+    )
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert not bad, f"{name}: " + "; ".join(bad)
 
 
@@ -123,8 +129,10 @@ def test_full_match_in_the_browser(server: LiveServer, browser: Any) -> None:
             if who == "cy":
                 # Cy plays by keyboard alone: Tab to the first choice and press Enter.
                 for _ in range(60):
-                    if page.evaluate("document.activeElement && document.activeElement.dataset"
-                                     " && document.activeElement.dataset.action !== undefined"):
+                    if page.evaluate(
+                        "document.activeElement && document.activeElement.dataset"
+                        " && document.activeElement.dataset.action !== undefined"
+                    ):
                         break
                     page.keyboard.press("Tab")
                 page.keyboard.press("Enter")
@@ -164,6 +172,7 @@ def test_full_match_in_the_browser(server: LiveServer, browser: Any) -> None:
     assert "match the seed" in host.inner_text("#server-check")
     shot(host, "verify-desktop")
     audit(host, "verify")
+
     # The browser's own check is real: a tampered die is caught without the server's word.
     def tamper(route: Any) -> None:
         body = route.fetch().json()
@@ -176,7 +185,11 @@ def test_full_match_in_the_browser(server: LiveServer, browser: Any) -> None:
     assert "roll 4" in host.inner_text("#browser-check")
     host.unroute("**/api/matches/*/verify")
 
-    for path, ready in ((f"/replay/{code}", "#step"), ("/history", "table"), ("/stats", "#leaderboard")):
+    for path, ready in (
+        (f"/replay/{code}", "#step"),
+        ("/history", "table"),
+        ("/stats", "#leaderboard"),
+    ):
         host.goto(server.url + path)
         host.wait_for_selector(ready)
         audit(host, path)

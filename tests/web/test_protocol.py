@@ -44,17 +44,25 @@ def event_count(db_url: str, code: str) -> int:
     try:
         with engine.connect() as conn:
             room_id = conn.scalar(select(Room.id).where(Room.code == code))
-            return int(conn.scalar(select(func.count()).select_from(Event).where(Event.room_id == room_id)) or 0)
+            return int(
+                conn.scalar(select(func.count()).select_from(Event).where(Event.room_id == room_id))
+                or 0
+            )
     finally:
         engine.dispose()
 
 
-def test_full_match_with_bot_summary_and_verify(client: Any, players: list[Player], db_url: str) -> None:
+def test_full_match_with_bot_summary_and_verify(
+    client: Any, players: list[Player], db_url: str
+) -> None:
     code, tokens = open_table(client, ["Anna", "Bo"], ["easy"], settings=["format=rounds:3"])
     a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
     players += [a, b]
     assert (a.seat, b.seat) == (0, 1)
-    assert client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]}).status_code == 200
+    assert (
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]}).status_code
+        == 200
+    )
     a.until(lambda r: r["status"] == "playing")
     commitment = a.room["commitment"]
     assert a.room["server_seed"] is None and len(commitment) == 64
@@ -97,7 +105,9 @@ def test_full_match_with_bot_summary_and_verify(client: Any, players: list[Playe
 def test_tie_break_is_played_out(client: Any, players: list[Player]) -> None:
     """A 3-round match between two bots and a person, until one ends in a tie-break contest."""
     for attempt in range(40):
-        code, tokens = open_table(client, [f"Ann{attempt}"], ["easy", "easy"], settings=["format=rounds:3"])
+        code, tokens = open_table(
+            client, [f"Ann{attempt}"], ["easy", "easy"], settings=["format=rounds:3"]
+        )
         a = Player(client, code, tokens[0])
         players.append(a)
         client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
@@ -107,7 +117,8 @@ def test_tie_break_is_played_out(client: Any, players: list[Player]) -> None:
         if ties:
             assert final["match"]["over"] and final["match"]["winner"] is not None
             assert any(r["tie_breaks"] > 0 for r in final["match"]["results"]) or any(
-                "Tie for the match" in line for line in ties)
+                "Tie for the match" in line for line in ties
+            )
             return
     pytest.fail("no tie-break in 40 matches")
 
@@ -163,7 +174,11 @@ def test_refusals_go_to_that_player_only(client: Any, players: list[Player]) -> 
 def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
     code, tokens = open_table(client, ["Anna", "Bo"], ["easy"])
     assert all(len(t) >= 22 for t in tokens)  # token_urlsafe(32): 256 bits
-    a, b, s = Player(client, code, tokens[0]), Player(client, code, tokens[1]), Player(client, code, None)
+    a, b, s = (
+        Player(client, code, tokens[0]),
+        Player(client, code, tokens[1]),
+        Player(client, code, None),
+    )
     players += [a, b, s]
     client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
     play_out({0: a, 1: b}, a)
@@ -287,8 +302,12 @@ def test_restart_resumes_from_the_database(make_client: Any, players: list[Playe
 
 def test_drinking_hand_out_and_pot(client: Any, players: list[Player]) -> None:
     """The captain hands out sips (sip:N choices) and the pot moves chips; all via the engine."""
-    code, tokens = open_table(client, ["Anna", "Bo"], ["medium"],
-                              settings=["drinking=captain_hands_out", "stakes=pot", "format=rounds:3"])
+    code, tokens = open_table(
+        client,
+        ["Anna", "Bo"],
+        ["medium"],
+        settings=["drinking=captain_hands_out", "stakes=pot", "format=rounds:3"],
+    )
     a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
     players += [a, b]
     client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
@@ -310,5 +329,7 @@ def test_drinking_hand_out_and_pot(client: Any, players: list[Player]) -> None:
     assert sum(final["chips"]) + final["pot"] == 3 * 10  # chips are only ever moved
     assert all(r["winner"] is not None for r in final["results"])  # classic: no round is lost
     assert any("gives a sip to" in line for line in a.lines) and sum(final["sips"]) > 0
-    human_captain = any(final["results"][i]["winner"] in (0, 1) for i in range(len(final["results"])))
+    human_captain = any(
+        final["results"][i]["winner"] in (0, 1) for i in range(len(final["results"]))
+    )
     assert seen_sip_choice == human_captain

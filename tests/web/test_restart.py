@@ -15,7 +15,9 @@ from .conftest import LiveServer
 
 class WsPlayer:
     def __init__(self, server: LiveServer, code: str, token: str | None) -> None:
-        self.ws = connect(f"ws://127.0.0.1:{server.port}/ws/rooms/{code}", open_timeout=10).__enter__()
+        self.ws = connect(
+            f"ws://127.0.0.1:{server.port}/ws/rooms/{code}", open_timeout=10
+        ).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.seat = json.loads(self.ws.recv(10))["seat"]
         self.room: dict[str, Any] = {}
@@ -30,8 +32,11 @@ class WsPlayer:
         return self.room
 
     def play(self, choice: str, version: int) -> None:
-        msg = {"type": "roll", "version": version} if choice == "roll" else \
-            {"type": "act", "action": choice, "version": version}
+        msg = (
+            {"type": "roll", "version": version}
+            if choice == "roll"
+            else {"type": "act", "action": choice, "version": version}
+        )
         self.ws.send(json.dumps(msg))
 
 
@@ -39,17 +44,26 @@ def test_kill_and_restart_mid_match(sqlite_url: str) -> None:
     server = LiveServer(sqlite_url, SCC_RATE_PER_SECOND="1000", SCC_RATE_BURST="1000").start()
     try:
         api = httpx.Client(base_url=server.url, timeout=10)
-        r = api.post("/api/rooms", json={"name": "Anna", "settings": ["format=rounds:3", "starter=chosen"]})
+        r = api.post(
+            "/api/rooms", json={"name": "Anna", "settings": ["format=rounds:3", "starter=chosen"]}
+        )
         code, host = r.json()["code"], r.json()["token"]
         bo = api.post(f"/api/rooms/{code}/join", json={"name": "Bo"}).json()["token"]
-        api.post(f"/api/rooms/{code}/bots", json={"level": "medium"}, headers={"X-Seat-Token": host})
+        api.post(
+            f"/api/rooms/{code}/bots", json={"level": "medium"}, headers={"X-Seat-Token": host}
+        )
         api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": host})
         seats = {0: WsPlayer(server, code, host), 1: WsPlayer(server, code, bo)}
         watcher = seats[0]
         room = watcher.until(lambda r: r["status"] == "playing")
+
         # Play until the first round is over and the second under way.
         def mid_match(r: dict[str, Any]) -> bool:  # a person to act, so nothing moves while down
-            return r["match"]["rounds_played"] >= 1 and r["version"] >= 12 and r["match"]["actor"] in (0, 1)
+            return (
+                r["match"]["rounds_played"] >= 1
+                and r["version"] >= 12
+                and r["match"]["actor"] in (0, 1)
+            )
 
         while not mid_match(room):
             m = room["match"]

@@ -12,9 +12,17 @@ HTML_NAME = "<img src=x onerror=alert(1)>"
 
 
 def test_create_room_and_public_view(client: Any) -> None:
-    r = client.post("/api/rooms", json={"name": "  Anna  ", "preset": "ship-captain-crew",
-                                        "settings": ["wild_captain=true"], "lang": "de",
-                                        "hints": False, "turn_timer": 30})
+    r = client.post(
+        "/api/rooms",
+        json={
+            "name": "  Anna  ",
+            "preset": "ship-captain-crew",
+            "settings": ["wild_captain=true"],
+            "lang": "de",
+            "hints": False,
+            "turn_timer": 30,
+        },
+    )
     assert r.status_code == 201
     body = r.json()
     code, token = body["code"], body["token"]
@@ -34,14 +42,17 @@ def test_names_are_stored_as_plain_text(client: Any) -> None:
     assert client.get(f"/api/rooms/{code}").json()["players"][1]["name"] == HTML_NAME
 
 
-@pytest.mark.parametrize(("body", "where"), [
-    ({"name": ""}, "name"),
-    ({"name": "x" * 33}, "name"),
-    ({"name": "\u0007\u0008"}, "name"),
-    ({"name": "A", "lang": "fr"}, "lang"),
-    ({"name": "A", "turn_timer": 1}, "turn_timer"),
-    ({"name": "A", "dice": [6, 6, 6]}, "dice"),
-])
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 33}, "name"),
+        ({"name": "\u0007\u0008"}, "name"),
+        ({"name": "A", "lang": "fr"}, "lang"),
+        ({"name": "A", "turn_timer": 1}, "turn_timer"),
+        ({"name": "A", "dice": [6, 6, 6]}, "dice"),
+    ],
+)
 def test_create_room_validation(client: Any, body: dict[str, Any], where: str) -> None:
     r = client.post("/api/rooms", json=body)
     assert r.status_code == 422 and where in r.json()["detail"]
@@ -49,7 +60,9 @@ def test_create_room_validation(client: Any, body: dict[str, Any], where: str) -
 
 def test_bad_rules_are_named(client: Any) -> None:
     r = client.post("/api/rooms", json={"name": "A", "settings": ["colour=red"]})
-    assert r.status_code == 400 and r.json()["code"] == "bad_rules" and "colour" in r.json()["detail"]
+    assert (
+        r.status_code == 400 and r.json()["code"] == "bad_rules" and "colour" in r.json()["detail"]
+    )
     r = client.post("/api/rooms", json={"name": "A", "preset": "chess"})
     assert r.status_code == 400 and "chess" in r.json()["detail"]
 
@@ -63,13 +76,27 @@ def test_host_powers(client: Any) -> None:
     code, tokens = open_table(client, ["Anna", "Bo"])
     host, guest = {"X-Seat-Token": tokens[0]}, {"X-Seat-Token": tokens[1]}
     # Only the host seats bots, removes seats and starts.
-    assert client.post(f"/api/rooms/{code}/bots", json={"level": "hard"}, headers=guest).json()["code"] == "not_host"
+    assert (
+        client.post(f"/api/rooms/{code}/bots", json={"level": "hard"}, headers=guest).json()["code"]
+        == "not_host"
+    )
     assert client.post(f"/api/rooms/{code}/start", headers=guest).status_code == 403
     assert client.post(f"/api/rooms/{code}/start").json()["code"] == "bad_token"
-    assert client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": "A" * 43}).status_code == 403
-    assert client.post(f"/api/rooms/{code}/bots", json={"level": "genius"}, headers=host).json()["code"] == "bad_bot"
+    assert (
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": "A" * 43}).status_code
+        == 403
+    )
+    assert (
+        client.post(f"/api/rooms/{code}/bots", json={"level": "genius"}, headers=host).json()[
+            "code"
+        ]
+        == "bad_bot"
+    )
     for level in ("easy", "medium", "hard", "perfect"):
-        assert client.post(f"/api/rooms/{code}/bots", json={"level": level}, headers=host).status_code == 201
+        assert (
+            client.post(f"/api/rooms/{code}/bots", json={"level": level}, headers=host).status_code
+            == 201
+        )
     names = [p["name"] for p in client.get(f"/api/rooms/{code}").json()["players"]]
     assert names == ["Anna", "Bo", "Bot 1", "Bot 2", "Bot 3", "Bot 4"]
     assert client.delete(f"/api/rooms/{code}/seats/0", headers=host).json()["code"] == "host_seat"
@@ -84,15 +111,23 @@ def test_host_powers(client: Any) -> None:
     assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
     # After the start the table is fixed.
     assert client.post(f"/api/rooms/{code}/join", json={"name": "Cy"}).json()["code"] == "started"
-    assert client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=host).status_code == 409
+    assert (
+        client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=host).status_code
+        == 409
+    )
     assert client.delete(f"/api/rooms/{code}/seats/1", headers=host).status_code == 409
     assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 409
 
 
 def test_join_refusals(client: Any) -> None:
     code, tokens = open_table(client, ["Anna"])
-    assert client.post(f"/api/rooms/{code}/join", json={"name": "anna"}).json()["code"] == "name_taken"
-    assert client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]}).json()["code"] == "too_few"
+    assert (
+        client.post(f"/api/rooms/{code}/join", json={"name": "anna"}).json()["code"] == "name_taken"
+    )
+    assert (
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]}).json()["code"]
+        == "too_few"
+    )
     for i in range(7):
         assert client.post(f"/api/rooms/{code}/join", json={"name": f"P{i}"}).status_code == 201
     r = client.post(f"/api/rooms/{code}/join", json={"name": "Late"})

@@ -17,7 +17,9 @@ def test_help_lists_the_contract_options() -> None:
         assert flag in out
 
 
-def test_default_database_is_sqlite_in_the_user_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_database_is_sqlite_in_the_user_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.delenv("SCC_DB_URL", raising=False)
     url = Settings().db_url

@@ -49,7 +49,9 @@ async def two_seat_room(path: Path) -> tuple[MatchService, str, str]:
     return svc, code, host
 
 
-def test_a_stuck_peer_does_not_hold_up_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stuck_peer_does_not_hold_up_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(service_module, "SEND_TIMEOUT", 0.05)
 
     async def scenario() -> None:
@@ -61,7 +63,9 @@ def test_a_stuck_peer_does_not_hold_up_the_table(tmp_path: Path, monkeypatch: py
         assert not conn.open and stuck.closed == 1013  # dropped, told to reconnect
         # Were the stuck peer still waited for, these would never return (its send sleeps an hour).
         await svc.start(code, host)
-        await svc.receive(room, next(c for c in room.conns if c.seat == 0), '{"type":"roll","version":0}')
+        await svc.receive(
+            room, next(c for c in room.conns if c.seat == 0), '{"type":"roll","version":0}'
+        )
         assert room.version == 1 and json.loads(quick.got[-1])["room"]["version"] == 1
         await svc.shutdown()
 
@@ -75,8 +79,10 @@ def test_a_stuck_peer_in_a_broadcast_costs_only_itself(monkeypatch: pytest.Monke
 
     async def scenario() -> None:
         first, stuck, last = Quick(), Stuck(), Quick()
-        conns = [service_module.Connection(ws, None, "en", RateLimiter(1, 1))
-                 for ws in (first, stuck, last)]
+        conns = [
+            service_module.Connection(ws, None, "en", RateLimiter(1, 1))
+            for ws in (first, stuck, last)
+        ]
         await service_module.send_all([(c, "hi") for c in conns])
         assert first.got == ["hi"] and last.got == ["hi"]
         assert [c.open for c in conns] == [True, False, True] and stuck.closed == 1013
@@ -98,13 +104,16 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
         # (Moves come as fast as the loop turns: no rate limit in the way.)
         s = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0, rate_burst=10_000)
         svc = MatchService(s, open_database(s.sqlalchemy_url()))
-        code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen",
-                                                                             "format=rounds:8"]))
+        code, host = await svc.create_room(
+            CreateRoom(name="Anna", settings=["starter=chosen", "format=rounds:8"])
+        )
         _, guest = await svc.join(code, JoinRoom(name="Bo"))
         room = svc.room(code)
         quick = Quick()
-        conns = [await svc.connect(room, quick, Hello(type="hello", token=host)),
-                 await svc.connect(room, Quick(), Hello(type="hello", token=guest))]
+        conns = [
+            await svc.connect(room, quick, Hello(type="hello", token=host)),
+            await svc.connect(room, Quick(), Hello(type="hello", token=guest)),
+        ]
         await svc.start(code, host)
         used = chosen = 0
         for _ in range(1000):
@@ -118,8 +127,9 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                 # A look-ahead made for another state (equal or not, but not this one) is unused.
                 [ahead] = room.ahead.values()
                 fake = initial_state(room.rules, 2, starter=0)
-                room.ahead = {ahead.action: service_module.Ahead(fake, room.names, ahead.action,
-                                                                 fake, {}, [])}
+                room.ahead = {
+                    ahead.action: service_module.Ahead(fake, room.names, ahead.action, fake, {}, [])
+                }
                 await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
                 assert room.events[-1] == ahead.event and room.state == ahead.after
                 used += 1
@@ -140,14 +150,22 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                     assert quick.got[-1] is ahead.texts["en"]
                 # What was sent is exactly the picture drawn now.
                 assert quick.got[-1] == service_module.dumps(
-                    {"type": "room", "room": room.public(), "lines": svc._lines(room.recent[-1], "en")})
+                    {
+                        "type": "room",
+                        "room": room.public(),
+                        "lines": svc._lines(room.recent[-1], "en"),
+                    }
+                )
                 used += 1
             else:
                 # Every choice was played out ahead too; the one taken is used.
                 assert set(room.ahead) == set(legal_actions(state))
                 ahead = room.ahead[parse_action(legal(state)[0])]
-                await svc.receive(room, conn, json.dumps(
-                    {"type": "act", "action": legal(state)[0], "version": room.version}))
+                await svc.receive(
+                    room,
+                    conn,
+                    json.dumps({"type": "act", "action": legal(state)[0], "version": room.version}),
+                )
                 assert room.events[-1] is ahead.event and room.state is ahead.after
                 chosen += 1
             last = json.loads(quick.got[-1])
@@ -181,8 +199,9 @@ def test_view_offers_exactly_the_engine_choices() -> None:
     assert any(x.startswith("take:") for x in legal(s))
 
 
-def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SQLite moves are committed on the event loop: a write lock held outside the server (the
     sqlite3 shell, say) makes the move "unavailable" after a short wait, changes nothing, and the
     same dice come once the lock is gone."""
@@ -226,23 +245,39 @@ def test_the_fast_event_insert_writes_what_the_orm_writes(tmp_path: Path) -> Non
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions() as db, db.begin():
-        row = Room(code="ABCDEF", rules="classic", lang="en", hints=True, status="playing",
-                   server_seed="00", commitment="00", client_seeds=[], revealed=False)
+        row = Room(
+            code="ABCDEF",
+            rules="classic",
+            lang="en",
+            hints=True,
+            status="playing",
+            server_seed="00",
+            commitment="00",
+            client_seeds=[],
+            revealed=False,
+        )
         db.add(row)
         db.flush()
         room_id = row.id
     when = datetime.now(UTC)
     payload = {"type": "roll", "faces": [6, 5, 4], "note": "ø"}
     with sessions.kw["bind"].begin() as c:
-        c.execute(insert(Event), {"room_id": room_id, "seq": 0, "payload": payload, "created_at": when})
+        c.execute(
+            insert(Event), {"room_id": room_id, "seq": 0, "payload": payload, "created_at": when}
+        )
     fast = service_module.EventAppender(sessions.kw["bind"])
     fast.append({"room_id": room_id, "seq": 1, "payload": payload, "created_at": when})
     with pytest.raises(service_module.IntegrityError):  # the same number twice: SQLAlchemy's error
         fast.append({"room_id": room_id, "seq": 1, "payload": payload, "created_at": when})
-    fast.append({"room_id": room_id, "seq": 2, "payload": payload, "created_at": when})  # still usable
+    fast.append(
+        {"room_id": room_id, "seq": 2, "payload": payload, "created_at": when}
+    )  # still usable
     fast.close()
-    raw = sqlite3.connect(tmp_path / "db.sqlite3").execute(
-        "SELECT payload, created_at FROM events ORDER BY seq").fetchall()
+    raw = (
+        sqlite3.connect(tmp_path / "db.sqlite3")
+        .execute("SELECT payload, created_at FROM events ORDER BY seq")
+        .fetchall()
+    )
     assert raw[0] == raw[1] == raw[2]
     with sessions() as db:
         rows = db.scalars(select(Event).order_by(Event.seq)).all()
@@ -284,7 +319,9 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
-def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_checkpointer_waits_for_a_grown_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The write-ahead log is moved into the database once it has grown, not on every tick (the
     first commit after a checkpoint pays an fsync of the fresh log's header)."""
     path = tmp_path / "db.sqlite3"
@@ -297,8 +334,14 @@ def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path, monkeypatch: pyt
         before = path.stat().st_size
         appender = service_module.EventAppender(svc.sessions.kw["bind"])
         for seq in range(300):
-            appender.append({"room_id": room.id, "seq": seq, "payload": {"pad": "x" * 500},
-                             "created_at": service_module._now()})
+            appender.append(
+                {
+                    "room_id": room.id,
+                    "seq": seq,
+                    "payload": {"pad": "x" * 500},
+                    "created_at": service_module._now(),
+                }
+            )
         monkeypatch.setattr(MatchService, "CHECKPOINT_BYTES", threshold)
         task = asyncio.create_task(svc._checkpoints(every=0.01))
         await asyncio.sleep(0.5)

@@ -98,9 +98,9 @@ class OptimalBot:
             else f"{best.action} with cargo {sum(t.cargo)} and {t.rolls_left} roll"
             f"{'s' if t.rolls_left != 1 else ''} left"
         )
-        alone = " (playing alone, a full crew counts as a win)" if isinstance(
-            state, TurnState
-        ) else ""
+        alone = (
+            " (playing alone, a full crew counts as a win)" if isinstance(state, TurnState) else ""
+        )
         if len(ranked) == 1:
             return f"I {what}: I win {_pct(best.win_probability)} of the time{alone}."
         alt = ranked[1]

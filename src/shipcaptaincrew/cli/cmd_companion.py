@@ -13,8 +13,13 @@ from .tui_options import LangOpt, LogOpt, TableFlags, table_options
 @app.command()
 @table_options
 def companion(
-    player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", help="A player's name, in play order (repeat); without it the app asks.")
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="A player's name, in play order (repeat); without it the app asks.",
+        ),
     ] = None,
     *,
     table: TableFlags,

@@ -77,7 +77,9 @@ def turn_json(rules: Rules, rolls: list[tuple[int, ...]], t: TurnState) -> dict[
 
 @app.command()
 def turn(
-    rolls: Annotated[list[str], typer.Argument(help="Faces of each roll as digits, e.g. 65331 423.")],
+    rolls: Annotated[
+        list[str], typer.Argument(help="Faces of each roll as digits, e.g. 65331 423.")
+    ],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -109,12 +111,18 @@ def turn(
         con.print("  " + _("roll {i}: {faces}").format(i=i, faces=" ".join(map(str, faces))))
     held = ", ".join(_(role) for role in data["held"]) or _("nothing")
     if t.complete:
-        con.print(_("Held: {held}; cargo {a} + {b} = {score}").format(
-            held=held, a=t.cargo[0], b=t.cargo[1], score=t.score)
-            + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else ""))
+        con.print(
+            _("Held: {held}; cargo {a} + {b} = {score}").format(
+                held=held, a=t.cargo[0], b=t.cargo[1], score=t.score
+            )
+            + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else "")
+        )
     else:
-        con.print(_("Held: {held}; no full crew after {n} rolls: score 0").format(
-            held=held, n=t.rolls_used))
+        con.print(
+            _("Held: {held}; no full crew after {n} rolls: score 0").format(
+                held=held, n=t.rolls_used
+            )
+        )
 
 
 @app.command()

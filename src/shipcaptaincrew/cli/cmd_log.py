@@ -25,9 +25,15 @@ def _load(path: Path) -> MatchLog:
 @app.command()
 def replay(
     log: Annotated[Path, typer.Argument(help="An event log (JSON lines) written by a match.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the final state summary as JSON.")] = False,
-    lang: Annotated[str | None, typer.Option(
-        "--lang", help="Language of the transcript: en, de or nb (default: the match's).")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the final state summary as JSON.")
+    ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", help="Language of the transcript: en, de or nb (default: the match's)."
+        ),
+    ] = None,
 ) -> None:
     """Replay a match log with the engine and print a readable transcript."""
     m = _load(log)
@@ -37,12 +43,21 @@ def replay(
         fail(f"{log}: {e}")
     final = states[-1][0]
     if as_json:
-        typer.echo(json.dumps({
-            "rules": m.rules, "players": m.players, "events": len(m.events),
-            "over": final.is_over,
-            "winner": final.winner, "totals": list(final.totals), "chips": list(final.chips),
-            "sips": list(final.sips), "rounds": len(final.results),
-        }))
+        typer.echo(
+            json.dumps(
+                {
+                    "rules": m.rules,
+                    "players": m.players,
+                    "events": len(m.events),
+                    "over": final.is_over,
+                    "winner": final.winner,
+                    "totals": list(final.totals),
+                    "chips": list(final.chips),
+                    "sips": list(final.sips),
+                    "rounds": len(final.results),
+                }
+            )
+        )
         return
     from ..i18n import UnknownLanguageError, detect_lang, translator
 
@@ -71,7 +86,10 @@ def verify(
     if m.server_seed is None:
         fail(f"{log}: the server seed has not been revealed (is the match finished?)")
     problems = verify_fair_rolls(
-        m.server_seed, str(m.dice.get("commitment")), list(m.dice.get("client_seeds", [])), m.rolls()
+        m.server_seed,
+        str(m.dice.get("commitment")),
+        list(m.dice.get("client_seeds", [])),
+        m.rolls(),
     )
     if problems:
         for p in problems:
@@ -85,9 +103,12 @@ def verify(
 
     use(detect_lang())
     n = sum(len(r) for r in m.rolls())
-    typer.echo(_("OK: all {rolls} rolls ({dice} dice) recompute from the revealed seed; "
-                 "commitment {commitment} matches.").format(
-        rolls=len(m.rolls()), dice=n, commitment=m.dice["commitment"]))
+    typer.echo(
+        _(
+            "OK: all {rolls} rolls ({dice} dice) recompute from the revealed seed; "
+            "commitment {commitment} matches."
+        ).format(rolls=len(m.rolls()), dice=n, commitment=m.dice["commitment"])
+    )
 
 
 @app.command()
@@ -96,7 +117,9 @@ def demo(
     settings: SetOpt = None,
     players: Annotated[int, typer.Option(help="Number of bot players (2-8).")] = 4,
     seed: Annotated[int, typer.Option(help="Seed for the dice (same seed, same match).")] = 654,
-    fair: Annotated[bool, typer.Option(help="Use provably fair dice (seed revealed at the end).")] = False,
+    fair: Annotated[
+        bool, typer.Option(help="Use provably fair dice (seed revealed at the end).")
+    ] = False,
     log: Annotated[Path | None, typer.Option(help="Where to write the event log.")] = None,
 ) -> None:
     """Watch a scripted demo match between bots, printed as a transcript."""
@@ -126,5 +149,8 @@ def demo(
     use(detect_lang())
     for line in transcript(replay_states(game.log), names, translator(detect_lang())):
         typer.echo(line)
-    typer.echo(_("Event log: {path}").format(path=path) + "  "
-               + _("Replay it with: scc replay {path}").format(path=path))
+    typer.echo(
+        _("Event log: {path}").format(path=path)
+        + "  "
+        + _("Replay it with: scc replay {path}").format(path=path)
+    )

@@ -14,19 +14,29 @@ from .tui_options import LangOpt, LogOpt, TableFlags, table_options
 @app.command()
 @table_options
 def play(
-    player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p",
-        help="A seat, in play order: NAME for a person, bot:LEVEL or NAME=bot:LEVEL for a bot "
-             "(easy, medium, hard, perfect, or random, timid, tip, threshold:T, ev, optimal). "
-             "Repeat for each seat; without it the game asks.")] = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="A seat, in play order: NAME for a person, bot:LEVEL or NAME=bot:LEVEL for a bot "
+            "(easy, medium, hard, perfect, or random, timid, tip, threshold:T, ev, optimal). "
+            "Repeat for each seat; without it the game asks.",
+        ),
+    ] = None,
     *,
     table: TableFlags,
-    target: Annotated[int | None, typer.Option(
-        help="Solo practice (one player): the score to reach.")] = None,
-    seed: Annotated[int | None, typer.Option(
-        help="Seed for the dice: the same seed and choices give the same match.")] = None,
-    fair: Annotated[bool, typer.Option(
-        help="Provably fair dice: the seed is committed before and revealed after.")] = False,
+    target: Annotated[
+        int | None, typer.Option(help="Solo practice (one player): the score to reach.")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed for the dice: the same seed and choices give the same match."),
+    ] = None,
+    fair: Annotated[
+        bool,
+        typer.Option(help="Provably fair dice: the seed is committed before and revealed after."),
+    ] = False,
     fast: Annotated[bool, typer.Option(help="Bots act at once, without a pause.")] = False,
     lang: LangOpt = None,
     log: LogOpt = None,

@@ -57,7 +57,9 @@ def solver_notes(rules: Any) -> Any:
 
 @app.command("rules")
 def rules_cmd(
-    preset: Annotated[str, typer.Argument(help="Preset name or alias (default classic).")] = "classic",
+    preset: Annotated[
+        str, typer.Argument(help="Preset name or alias (default classic).")
+    ] = "classic",
     settings: SetOpt = None,
     lang: LangOpt = None,
     plain: Annotated[bool, typer.Option(help="Print the Markdown source, not rendered.")] = False,

@@ -13,12 +13,39 @@ from .common import fail
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the whole network).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the whole network).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8654,
-    db: Annotated[str | None, typer.Option("--db", help="Database URL: sqlite:///FILE or postgresql://... (default: SQLite in the user's data directory).")] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Worker processes sharing the port (more than 1 needs --db postgresql://... and --redis).")] = 1,
-    redis: Annotated[str | None, typer.Option("--redis", help="Redis URL (redis://HOST:PORT/0) that links the workers; env SCC_REDIS_URL.")] = None,
-    log_json: Annotated[bool | None, typer.Option("--log-json/--log-text", help="Log one JSON object a line (env SCC_LOG_JSON).")] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL: sqlite:///FILE or postgresql://... (default: SQLite in the user's data directory).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="Worker processes sharing the port (more than 1 needs --db postgresql://... and --redis).",
+        ),
+    ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            help="Redis URL (redis://HOST:PORT/0) that links the workers; env SCC_REDIS_URL.",
+        ),
+    ] = None,
+    log_json: Annotated[
+        bool | None,
+        typer.Option(
+            "--log-json/--log-text", help="Log one JSON object a line (env SCC_LOG_JSON)."
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: create a table, share the link, play from your phones."""
     try:
@@ -40,12 +67,16 @@ def serve(
         fail(f"bad server settings: {e}")
     if not settings.db_url.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+")):
         fail(f"--db must be a sqlite:/// or postgresql:// URL, got {settings.db_url!r}")
-    if settings.redis_url and not settings.redis_url.startswith(("redis://", "rediss://", "unix://")):
+    if settings.redis_url and not settings.redis_url.startswith(
+        ("redis://", "rediss://", "unix://")
+    ):
         fail(f"--redis must be a redis:// URL, got {settings.redis_url!r}")
     postgres = not settings.db_url.startswith("sqlite:")
     if workers > 1 and not (postgres and settings.redis_url):
-        fail("--workers above 1 needs --db postgresql://... and --redis redis://... "
-             "(SQLite and in-memory rooms belong to one process)")
+        fail(
+            "--workers above 1 needs --db postgresql://... and --redis redis://... "
+            "(SQLite and in-memory rooms belong to one process)"
+        )
     if settings.redis_url and not postgres:
         fail("--redis links workers on one shared database: use --db postgresql://...")
     if host in ("0.0.0.0", "::") and not settings.public_url:
@@ -64,9 +95,16 @@ def serve(
     shown = settings.public_url or f"http://{host}:{port}"
     extra = f", {workers} workers, redis {_safe(settings.redis_url)}" if settings.redis_url else ""
     typer.echo(f"Ship, Captain and Crew: {shown}/  (database: {_safe(settings.db_url)}{extra})")
-    options = dict(host=host, port=port, log_config=log_config(settings.log_json),
-                   ws_max_size=65536, ws_per_message_deflate=False, ws_ping_interval=20,
-                   ws_ping_timeout=20, timeout_graceful_shutdown=settings.shutdown_grace)
+    options = dict(
+        host=host,
+        port=port,
+        log_config=log_config(settings.log_json),
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=settings.shutdown_grace,
+    )
     if workers > 1:
         # uvicorn starts each worker from an import string; they read the same settings from
         # the environment, share the listening socket, and the supervisor restarts any that dies.
@@ -76,8 +114,9 @@ def serve(
             if value is not None:
                 os.environ[f"SCC_{name.upper()}"] = str(value)
         del application
-        uvicorn.run("shipcaptaincrew.web.app:create_app_from_env", factory=True,
-                    workers=workers, **options)  # type: ignore[arg-type]
+        uvicorn.run(
+            "shipcaptaincrew.web.app:create_app_from_env", factory=True, workers=workers, **options
+        )  # type: ignore[arg-type]
         return
     # PostgreSQL writes run in writer threads; a shorter GIL switch interval lets them take
     # their turn within a fraction of a millisecond instead of up to 5 ms per hand-over.

@@ -18,21 +18,31 @@ from .common import RulesOpt, SetOpt, fail, load_rules
 
 FormatOpt = Annotated[
     str | None,
-    typer.Option("--format", "-f",
-                 help="Match format: single, rounds:N, first_to:N or tournament."),
+    typer.Option(
+        "--format", "-f", help="Match format: single, rounds:N, first_to:N or tournament."
+    ),
 ]
 StakesOpt = Annotated[
     str | None,
-    typer.Option("--stakes", help="points or pot, plus a drinking mode joined by +, e.g. "
-                 "pot+last_drinks (drinks, last_drinks, captain_hands_out, failed_double)."),
+    typer.Option(
+        "--stakes",
+        help="points or pot, plus a drinking mode joined by +, e.g. "
+        "pot+last_drinks (drinks, last_drinks, captain_hands_out, failed_double).",
+    ),
 ]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed (non-negative); same seed, "
-                                             "same result however the work is split.")]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed", help="Seed (non-negative); same seed, same result however the work is split."
+    ),
+]
 WorkersOpt = Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")]
 DaskOpt = Annotated[
     str | None,
-    typer.Option("--dask", help="Dask scheduler address (tcp://host:8786), or 'local' to "
-                 "start a LocalCluster."),
+    typer.Option(
+        "--dask",
+        help="Dask scheduler address (tcp://host:8786), or 'local' to start a LocalCluster.",
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
@@ -62,8 +72,9 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=False,
-                  disable=not console.is_terminal) as bar:
+    with Progress(
+        *columns, console=console, transient=False, disable=not console.is_terminal
+    ) as bar:
         task = bar.add_task(label, total=total, rate="")
 
         def advance(n: int) -> None:
@@ -110,9 +121,14 @@ def _write(what: str, flag: str, path: str, write: Callable[[], None]) -> None:
 
 @app.command()
 def simulate(
-    players: Annotated[str, typer.Option("--players", "-p", help="One bot per seat: "
-                                         "BOT,BOT,... (random, timid, tip, threshold:T, ev, "
-                                         "optimal).")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help="One bot per seat: BOT,BOT,... (random, timid, tip, threshold:T, ev, optimal).",
+        ),
+    ],
     matches: Annotated[int, typer.Option("--matches", "-n", help="Matches to play.")],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
@@ -121,10 +137,18 @@ def simulate(
     seed: SeedOpt = None,
     workers: WorkersOpt = 1,
     dask: DaskOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", help="Write one row per match and "
-                                            "seat: FILE.csv, FILE.json or FILE.parquet.")] = None,
-    plot: Annotated[str | None, typer.Option("--plot", help="Save win rates and score "
-                                             "distributions as FILE.png.")] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write one row per match and seat: FILE.csv, FILE.json or FILE.parquet.",
+        ),
+    ] = None,
+    plot: Annotated[
+        str | None,
+        typer.Option("--plot", help="Save win rates and score distributions as FILE.png."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many matches between bots and report win rates with 95% confidence intervals."""
@@ -150,8 +174,9 @@ def simulate(
 
     try:
         with _progress(matches, "simulating") as advance:
-            result = run_simulation(r, bots, matches, seed=seed, workers=workers, dask=dask,
-                                    progress=advance)
+            result = run_simulation(
+                r, bots, matches, seed=seed, workers=workers, dask=dask, progress=advance
+            )
     except ValueError as e:
         fail(str(e))
     summary = result.summary()
@@ -176,44 +201,70 @@ def _print_summary(summary: dict[str, Any]) -> None:
     con = Console()
     if not con.is_terminal:
         con = Console(width=120)  # piped output: do not squeeze the tables into 80 columns
-    con.print(f"[bold]{summary['rules']}[/]: {summary['matches']:,} matches, seed "
-              f"{summary['seed']}, {summary['mean_rounds']:.2f} rounds per match")
-    for title, rows in (("Per bot", [{"name": k, **v} for k, v in summary["bots"].items()]),
-                        ("Per seat", [{"name": f"{s['seat']}: {s['bot']}", **s}
-                                      for s in summary["seats"]])):
+    con.print(
+        f"[bold]{summary['rules']}[/]: {summary['matches']:,} matches, seed "
+        f"{summary['seed']}, {summary['mean_rounds']:.2f} rounds per match"
+    )
+    for title, rows in (
+        ("Per bot", [{"name": k, **v} for k, v in summary["bots"].items()]),
+        ("Per seat", [{"name": f"{s['seat']}: {s['bot']}", **s} for s in summary["seats"]]),
+    ):
         t = Table(title=title)
-        for col in ("", "win rate", "95% CI", "mean score", "crews", "chips/match",
-                    "sips/match"):  # per match and seat; crews = turns with a full crew
+        for col in (
+            "",
+            "win rate",
+            "95% CI",
+            "mean score",
+            "crews",
+            "chips/match",
+            "sips/match",
+        ):  # per match and seat; crews = turns with a full crew
             t.add_column(col, justify="right" if col else "left")
         for row in rows:
             lo, hi = row["ci95"]
-            t.add_row(row["name"], f"{row['win_rate']:.4f}", f"{lo:.4f}-{hi:.4f}",
-                      f"{row['mean_score']:.3f}", f"{row['crew_rate']:.1%}",
-                      f"{row['chips_per_match']:+.3f}", f"{row['sips_per_match']:.3f}")
+            t.add_row(
+                row["name"],
+                f"{row['win_rate']:.4f}",
+                f"{lo:.4f}-{hi:.4f}",
+                f"{row['mean_score']:.3f}",
+                f"{row['crew_rate']:.1%}",
+                f"{row['chips_per_match']:+.3f}",
+                f"{row['sips_per_match']:.3f}",
+            )
         con.print(t)
 
 
 @app.command()
 def sweep(
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots to test, comma-separated; "
-                                      "each sits at seat 0.")],
+    bots: Annotated[
+        str,
+        typer.Option("--bots", "-b", help="Bots to test, comma-separated; each sits at seat 0."),
+    ],
     players: Annotated[str, typer.Option("--players", "-p", help="Player counts, e.g. 2,3,4.")],
     matches: Annotated[int, typer.Option("--matches", "-n", help="Matches per cell.")],
-    rules: Annotated[list[str] | None, typer.Option("--rules", "-r", help="Rule set "
-                                                    "(repeatable): preset, alias or canonical "
-                                                    "text.")] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules", "-r", help="Rule set (repeatable): preset, alias or canonical text."
+        ),
+    ] = None,
     settings: SetOpt = None,
     fmt: FormatOpt = None,
     stakes: StakesOpt = None,
-    field: Annotated[str | None, typer.Option("--field", help="Bot at the other seats "
-                                              "(default: the tested bot itself).")] = None,
+    field: Annotated[
+        str | None,
+        typer.Option("--field", help="Bot at the other seats (default: the tested bot itself)."),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed shared by every cell.")] = 0,
     workers: WorkersOpt = 1,
     dask: DaskOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", help="Write the table: .csv, "
-                                            ".json or .parquet.")] = None,
-    plot: Annotated[str | None, typer.Option("--plot", help="Save seat-0 win rates against "
-                                             "the player count as FILE.png.")] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="Write the table: .csv, .json or .parquet.")
+    ] = None,
+    plot: Annotated[
+        str | None,
+        typer.Option("--plot", help="Save seat-0 win rates against the player count as FILE.png."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run a grid (rule sets x bots x player counts) and write one tidy table."""
@@ -227,8 +278,9 @@ def sweep(
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
     try:
-        rule_sets = [apply_options(load_rules(x, settings), fmt, stakes)
-                     for x in (rules or ["classic"])]
+        rule_sets = [
+            apply_options(load_rules(x, settings), fmt, stakes) for x in (rules or ["classic"])
+        ]
         bot_list = [b.strip() for b in bots.split(",")]
         if any(not b for b in bot_list):
             raise ValueError(f"--bots {bots!r}: an empty bot name")
@@ -241,8 +293,17 @@ def sweep(
     try:
         cells = sweep_cells(rule_sets, bot_list, counts, field)
         with _progress(len(cells) * matches, "sweeping") as advance:
-            frame = run_sweep(rule_sets, bot_list, counts, matches, field=field, seed=seed,
-                              workers=workers, dask=dask, progress=advance)
+            frame = run_sweep(
+                rule_sets,
+                bot_list,
+                counts,
+                matches,
+                field=field,
+                seed=seed,
+                workers=workers,
+                dask=dask,
+                progress=advance,
+            )
     except ValueError as e:
         fail(str(e))
     if out is not None:
@@ -260,13 +321,28 @@ def sweep(
     from rich.table import Table
 
     t = Table(title=f"Sweep: {len(cells)} cells x {matches:,} matches")
-    cols = ("rules", "players", "bot", "field", "seat", "win_rate", "ci95_low", "ci95_high",
-            "mean_score")
+    cols = (
+        "rules",
+        "players",
+        "bot",
+        "field",
+        "seat",
+        "win_rate",
+        "ci95_low",
+        "ci95_high",
+        "mean_score",
+    )
     for c in cols:
         t.add_column(c)
     for row in frame.itertuples(index=False):
-        t.add_row(*(f"{getattr(row, c):.4f}" if isinstance(getattr(row, c), float)
-                    else str(getattr(row, c)) for c in cols))
+        t.add_row(
+            *(
+                f"{getattr(row, c):.4f}"
+                if isinstance(getattr(row, c), float)
+                else str(getattr(row, c))
+                for c in cols
+            )
+        )
     con = Console()
     if not con.is_terminal:
         con = Console(width=140)

@@ -75,13 +75,20 @@ def parse_seat(text: str, index: int) -> SeatSpec:
         label = name.strip() if rest else _("Bot {n}").format(n=index + 1)
         return SeatSpec(label, spec)
     if len(t) > 24:
-        raise ValueError(_("'{text}' is too long for a name (24 characters at most)").format(text=t))
+        raise ValueError(
+            _("'{text}' is too long for a name (24 characters at most)").format(text=t)
+        )
     return SeatSpec(t)
 
 
 #: Bots this module can build from :mod:`shipcaptaincrew.bots.base` until ``make_bot`` exists.
-_FALLBACK = {"random": "RandomBot", "easy": "TimidBot", "timid": "TimidBot", "tip": "TipBot",
-             "medium": "TipBot"}
+_FALLBACK = {
+    "random": "RandomBot",
+    "easy": "TimidBot",
+    "timid": "TimidBot",
+    "tip": "TipBot",
+    "medium": "TipBot",
+}
 
 
 def load_bot(spec: str) -> Any:
@@ -101,13 +108,15 @@ def load_bot(spec: str) -> Any:
         try:
             return bots.ThresholdBot(int(spec.split(":", 1)[1]))
         except ValueError:
-            raise BotSpecError(_("threshold:T needs a whole number T, got '{spec}'").format(
-                spec=spec)) from None
+            raise BotSpecError(
+                _("threshold:T needs a whole number T, got '{spec}'").format(spec=spec)
+            ) from None
     if spec in _FALLBACK:
         return getattr(bots, _FALLBACK[spec])()
     raise BotSpecError(
         _("unknown bot '{spec}'; available here: {names}").format(
-            spec=spec, names=", ".join([*_FALLBACK, "threshold:T"]))
+            spec=spec, names=", ".join([*_FALLBACK, "threshold:T"])
+        )
     )
 
 
@@ -135,8 +144,7 @@ def _expected_scores(turn: Any) -> dict[Action, float]:
     except ImportError:
         return {}
     graph = turn_graph(turn.rules)
-    e, _unused = graph.evaluate([float(x) for x in graph.scores],
-                                policy_choices(turn.rules, "ev"))
+    e, _unused = graph.evaluate([float(x) for x in graph.scores], policy_choices(turn.rules, "ev"))
     node = graph.node(turn)
     return {a: float(e[c]) for a, c in zip(graph.actions[node], graph.kids[node], strict=True)}
 
@@ -166,15 +174,19 @@ def _explain(bot: Any, state: MatchState, action: Action, names: Sequence[str]) 
             return _("wins {mine} of the time; {other} would win {theirs}.").format(
                 mine=f"{mine.win_probability * 100:.1f} %",
                 other=describe_action(other.action, state, names),
-                theirs=f"{other.win_probability * 100:.1f} %")
+                theirs=f"{other.win_probability * 100:.1f} %",
+            )
     if name == "ev" and turn is not None and state.phase is Phase.TURN:
         values = _expected_scores(turn)
         if action in values and len(values) > 1:
-            other_action, theirs = max(((a, v) for a, v in values.items() if a != action),
-                                       key=lambda av: av[1])
+            other_action, theirs = max(
+                ((a, v) for a, v in values.items() if a != action), key=lambda av: av[1]
+            )
             return _("expects {mine:.2f} points; {other} would expect {theirs:.2f}.").format(
-                mine=values[action], other=describe_action(other_action, state, names),
-                theirs=theirs)
+                mine=values[action],
+                other=describe_action(other_action, state, names),
+                theirs=theirs,
+            )
     if name == "optimal":
         return _("the solver's choice for the best chance to win.")
     if name == "ev":
@@ -186,9 +198,9 @@ def _explain(bot: Any, state: MatchState, action: Action, names: Sequence[str]) 
             return _("always stands on the first cargo.")
         if turn.score < threshold:
             return _("cargo {score} is below {t}: worth another try.").format(
-                score=turn.score, t=threshold)
-        return _("cargo {score} is {t} or more: good enough.").format(score=turn.score,
-                                                                     t=threshold)
+                score=turn.score, t=threshold
+            )
+        return _("cargo {score} is {t} or more: good enough.").format(score=turn.score, t=threshold)
     return _("chooses at random.")
 
 
@@ -220,8 +232,16 @@ class MatchRunner:
         self.rng = random.Random(seed)
         self.tr = translator(active_lang())
         source = TypedDice(self._ask_faces) if companion else dice
-        self.game = Game(rules, self.names, dice=source, starter=starter, target=target,
-                         kinds=[s.kind for s in seats], log_path=log_path, lang=active_lang())
+        self.game = Game(
+            rules,
+            self.names,
+            dice=source,
+            starter=starter,
+            target=target,
+            kinds=[s.kind for s in seats],
+            log_path=log_path,
+            lang=active_lang(),
+        )
         self.log_path = log_path
         self._hand_out_total = 0
         self._round_seen = 0
@@ -245,16 +265,24 @@ class MatchRunner:
         self.console.print(summary_table(self.game.state, self.names, self.kinds))
         self._log_lines()
         if isinstance(self.game.dice, FairDice):
-            self.console.print(_("The seed is revealed in the log; check every die with: "
-                                 "scc verify {path}").format(path=self.log_path),
-                               soft_wrap=True, markup=False)
+            self.console.print(
+                _(
+                    "The seed is revealed in the log; check every die with: scc verify {path}"
+                ).format(path=self.log_path),
+                soft_wrap=True,
+                markup=False,
+            )
         return 0
 
     def _log_lines(self) -> None:
-        self.console.print(_("Event log: {path}").format(path=self.log_path), soft_wrap=True,
-                           markup=False)
-        self.console.print(_("Replay it with: scc replay {path}").format(path=self.log_path),
-                           soft_wrap=True, markup=False)
+        self.console.print(
+            _("Event log: {path}").format(path=self.log_path), soft_wrap=True, markup=False
+        )
+        self.console.print(
+            _("Replay it with: scc replay {path}").format(path=self.log_path),
+            soft_wrap=True,
+            markup=False,
+        )
 
     def _intro(self) -> None:
         g = self.game
@@ -262,8 +290,12 @@ class MatchRunner:
         self.console.print(_("Rules: {rules}").format(rules=g.log.rules), markup=False)
         if isinstance(g.dice, FairDice):
             self.console.print(
-                _("Provably fair dice: commitment {hash} (the seed is revealed at the end).")
-                .format(hash=g.dice.commitment), markup=False, soft_wrap=True)
+                _(
+                    "Provably fair dice: commitment {hash} (the seed is revealed at the end)."
+                ).format(hash=g.dice.commitment),
+                markup=False,
+                soft_wrap=True,
+            )
         seed = g.log.dice.get("seed")
         if seed is not None:
             self.console.print(_("Dice seed: {seed}").format(seed=seed), markup=False)
@@ -291,7 +323,8 @@ class MatchRunner:
             action = bot.choose(state, self.rng)
             self.console.print(
                 f"[italic]{escape(self.names[seat])}: {escape(describe_action(action, state, self.names))}"
-                f" - {escape(_explain(bot, state, action, self.names))}[/]")
+                f" - {escape(_explain(bot, state, action, self.names))}[/]"
+            )
         else:
             action = self._ask_human(state, acts)
         self.game.push(action)
@@ -312,8 +345,12 @@ class MatchRunner:
                 if state.round_no != self._round_seen:
                     self._round_seen = state.round_no
                     self.console.print(Rule(_("Round {n}").format(n=state.round_no)))
-                    self.console.print(_("{name} starts round {n}.").format(
-                        name=self.names[state.starter], n=state.round_no), markup=False)
+                    self.console.print(
+                        _("{name} starts round {n}.").format(
+                            name=self.names[state.starter], n=state.round_no
+                        ),
+                        markup=False,
+                    )
                 self.console.print(scoreboard(state, self.names, self.kinds))
                 purpose = state.contest.purpose
                 if purpose is Purpose.ROUND:
@@ -326,8 +363,9 @@ class MatchRunner:
                     best = max(posted.values())
                     self.console.print(_("To beat: {score}").format(score=best), markup=False)
                 elif state.target is not None:  # solo practice: the score to reach
-                    self.console.print(_("To reach: {score}").format(score=state.target),
-                                       markup=False)
+                    self.console.print(
+                        _("To reach: {score}").format(score=state.target), markup=False
+                    )
         elif state.phase is Phase.ROLL_OFF and state.contest is not None:
             if not state.contest.scores and state.contest.purpose is Purpose.STARTER:
                 self.console.print(Rule(_("Roll-off: the highest die starts")))
@@ -340,8 +378,11 @@ class MatchRunner:
         own, table = narrate_parts(before, action, after, self.names)
         for m in own:
             self.console.print(m.render(self.tr), markup=False)
-        if before.phase is Phase.TURN and before.turn is not None and isinstance(action,
-                                                                                 (Roll, Take)):
+        if (
+            before.phase is Phase.TURN
+            and before.turn is not None
+            and isinstance(action, (Roll, Take))
+        ):
             nt = turn_apply(before.turn, action)
             self.console.print(turn_line(nt, before.turn))
         for m in table:
@@ -356,7 +397,8 @@ class MatchRunner:
         if state.phase is Phase.HAND_OUT:
             k = self._hand_out_total - state.hand_out_left + 1
             prompt = _("{name}, who drinks sip {k} of {n}?").format(
-                name=name, k=k, n=self._hand_out_total)
+                name=name, k=k, n=self._hand_out_total
+            )
         elif state.turn is not None and state.turn.phase is TurnPhase.ASSIGN:
             prompt = _("{name}, which dice do you set aside?").format(name=name)
         else:
@@ -372,8 +414,9 @@ class MatchRunner:
         try:
             choices = get_advice(state)
         except ValueError as e:
-            self.console.print(_("No advice for this position: {reason}").format(reason=e),
-                               markup=False)
+            self.console.print(
+                _("No advice for this position: {reason}").format(reason=e), markup=False
+            )
             return
         if choices is None:
             self.console.print(_("Advice is unavailable: the solver is not installed."))
@@ -395,8 +438,11 @@ class MatchRunner:
         elif state.phase is Phase.HAND_OUT_ROLL:
             prompt = _("Captain {name}: roll one die for the sips you hand out, and type its face:")
         elif state.turn is not None and state.turn.complete:
-            prompt = (_("{name}: roll the {n} cargo dice again, and type the faces:") if n == 2
-                      else _("{name}: roll the one cargo die again, and type its face:"))
+            prompt = (
+                _("{name}: roll the {n} cargo dice again, and type the faces:")
+                if n == 2
+                else _("{name}: roll the one cargo die again, and type its face:")
+            )
         elif n == 5:
             prompt = _("{name}: roll all 5 dice and type the faces:")
         else:

@@ -13,25 +13,51 @@ import typer
 
 from .common import SetOpt
 
-__all__ = ["DrinkingOpt", "FormatOpt", "LangOpt", "LogOpt", "RulesOrAsk", "StakesOpt",
-           "StarterOpt", "TableFlags", "TieBreakOpt", "table_options"]
+__all__ = [
+    "DrinkingOpt",
+    "FormatOpt",
+    "LangOpt",
+    "LogOpt",
+    "RulesOrAsk",
+    "StakesOpt",
+    "StarterOpt",
+    "TableFlags",
+    "TieBreakOpt",
+    "table_options",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``--rules`` without a default: when no rule flag is given the set-up dialogue asks.
-RulesOrAsk = Annotated[str | None, typer.Option(
-    "--rules", "-r", help="Preset name or alias, or a canonical rules text (default: ask).")]
-FormatOpt = Annotated[str | None, typer.Option(
-    "--format", help="Match format: single, rounds:N, first_to:N or tournament.")]
+RulesOrAsk = Annotated[
+    str | None,
+    typer.Option(
+        "--rules", "-r", help="Preset name or alias, or a canonical rules text (default: ask)."
+    ),
+]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--format", help="Match format: single, rounds:N, first_to:N or tournament."),
+]
 StakesOpt = Annotated[str | None, typer.Option("--stakes", help="points or pot.")]
-DrinkingOpt = Annotated[str | None, typer.Option(
-    "--drinking", help="none, all_but_winner, last_drinks or captain_hands_out.")]
-TieBreakOpt = Annotated[str | None, typer.Option(
-    "--tie-break", help="replay (tied players play again) or cargo_rolloff (002).")]
-StarterOpt = Annotated[str | None, typer.Option(
-    "--starter", help="Who starts (seat number from 1, or name); sets starter=chosen.")]
-LangOpt = Annotated[str | None, typer.Option(
-    "--lang", help="Language: en, de or nb (default: from LANG / LC_ALL / LANGUAGE).")]
+DrinkingOpt = Annotated[
+    str | None,
+    typer.Option("--drinking", help="none, all_but_winner, last_drinks or captain_hands_out."),
+]
+TieBreakOpt = Annotated[
+    str | None,
+    typer.Option("--tie-break", help="replay (tied players play again) or cargo_rolloff (002)."),
+]
+StarterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--starter", help="Who starts (seat number from 1, or name); sets starter=chosen."
+    ),
+]
+LangOpt = Annotated[
+    str | None,
+    typer.Option("--lang", help="Language: en, de or nb (default: from LANG / LC_ALL / LANGUAGE)."),
+]
 LogOpt = Annotated[Path | None, typer.Option("--log", help="Where to write the event log.")]
 
 
@@ -56,9 +82,12 @@ def table_options(command: F) -> F:
     """
     signature = inspect.signature(command, eval_str=True)
     types = get_type_hints(TableFlags, include_extras=True)
-    flags = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                               annotation=types[f.name])
-             for f in fields(TableFlags)]
+    flags = [
+        inspect.Parameter(
+            f.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=types[f.name]
+        )
+        for f in fields(TableFlags)
+    ]
     params: list[inspect.Parameter] = []
     for param in signature.parameters.values():
         params += flags if param.name == "table" else [param]

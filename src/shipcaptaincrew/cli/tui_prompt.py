@@ -36,11 +36,13 @@ def parse_int(text: str, lo: int, hi: int) -> int:
     try:
         k = int(text)
     except ValueError:
-        raise ValueError(_("Please type a whole number from {lo} to {hi}.").format(
-            lo=lo, hi=hi)) from None
+        raise ValueError(
+            _("Please type a whole number from {lo} to {hi}.").format(lo=lo, hi=hi)
+        ) from None
     if not lo <= k <= hi:
-        raise ValueError(_("{k} is out of range: type a number from {lo} to {hi}.").format(
-            k=k, lo=lo, hi=hi))
+        raise ValueError(
+            _("{k} is out of range: type a number from {lo} to {hi}.").format(k=k, lo=lo, hi=hi)
+        )
     return k
 
 
@@ -75,8 +77,14 @@ class Prompter:
             except ValueError as e:
                 self.complain(str(e))
 
-    def choose(self, prompt: str, options: Sequence[str], *, advice: bool = False,
-               default: int | None = None) -> int:
+    def choose(
+        self,
+        prompt: str,
+        options: Sequence[str],
+        *,
+        advice: bool = False,
+        default: int | None = None,
+    ) -> int:
         """A numbered menu; returns the index chosen (or :data:`ADVICE` for ``?``)."""
         for i, text in enumerate(options, 1):
             self.console.print(f"  [bold cyan]{i}[/]  {escape(text)}")
@@ -100,11 +108,13 @@ class Prompter:
             except ValueError:
                 raise ValueError(
                     _("'{text}' is not a number: type a number from 1 to {n}.").format(
-                        text=text, n=n)
+                        text=text, n=n
+                    )
                 ) from None
             if not 1 <= k <= n:
-                raise ValueError(_("{k} is not on the list: type a number from 1 to {n}.").format(
-                    k=k, n=n))
+                raise ValueError(
+                    _("{k} is not on the list: type a number from 1 to {n}.").format(k=k, n=n)
+                )
             return k - 1
 
         return self.ask(f"{prompt} [{hint}]", parse)
@@ -129,19 +139,28 @@ class Prompter:
             if not digits:
                 if n == 1:
                     raise ValueError(_("Type the face you rolled, e.g. 6."))
-                raise ValueError(_("Type the {n} faces you rolled, e.g. {example}.").format(
-                    n=n, example="".join(str(6 - i % 6) for i in range(n))))
+                raise ValueError(
+                    _("Type the {n} faces you rolled, e.g. {example}.").format(
+                        n=n, example="".join(str(6 - i % 6) for i in range(n))
+                    )
+                )
             bad = [c for c in digits if c not in "123456"]
             if bad:
                 raise ValueError(
-                    _("'{bad}' is not a die face: faces are 1 to 6.").format(bad=bad[0]))
+                    _("'{bad}' is not a die face: faces are 1 to 6.").format(bad=bad[0])
+                )
             if len(digits) != n and n == 1:
-                raise ValueError(_("You typed {got} faces, but one die is rolled: type exactly "
-                                   "one.").format(got=len(digits)))
+                raise ValueError(
+                    _("You typed {got} faces, but one die is rolled: type exactly one.").format(
+                        got=len(digits)
+                    )
+                )
             if len(digits) != n:
                 raise ValueError(
                     _("You typed {got} faces, but {n} dice are rolled: type exactly {n}.").format(
-                        got=len(digits), n=n))
+                        got=len(digits), n=n
+                    )
+                )
             return tuple(int(c) for c in digits)
 
         return self.ask(prompt, parse)

@@ -29,9 +29,14 @@ __all__ = [
     "turn_line",
 ]
 
-ROLE_STYLES = {"ship": "bold white on blue", "captain": "bold white on green",
-               "crew": "bold black on yellow", "cargo": "bold white on magenta",
-               "free": "bold black on white", "empty": "dim"}
+ROLE_STYLES = {
+    "ship": "bold white on blue",
+    "captain": "bold white on green",
+    "crew": "bold black on yellow",
+    "cargo": "bold white on magenta",
+    "free": "bold black on white",
+    "empty": "dim",
+}
 
 
 def dice_text(faces: Sequence[int], style: str) -> Text:
@@ -162,8 +167,9 @@ def _acting_seat(state: MatchState) -> int | None:
     return state.contest.seat
 
 
-def advice_table(choices: Sequence[Any], state: MatchState | TurnState,
-                 names: Sequence[str]) -> Table:
+def advice_table(
+    choices: Sequence[Any], state: MatchState | TurnState, names: Sequence[str]
+) -> Table:
     """The solver's rating of each choice, best first (``win_probability``, ``expected_score``)."""
     table = Table(title=_("Advice"), title_justify="left")
     table.add_column(_("choice"))
@@ -192,12 +198,17 @@ def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str])
         table.add_column(_("chips"), justify="right")
     if rules.drinking is not Drinking.NONE:
         table.add_column(_("sips"), justify="right")
-    order = sorted(range(len(names)),
-                   key=lambda s: (s != state.winner, -state.totals[s], -state.chips[s], s))
+    order = sorted(
+        range(len(names)), key=lambda s: (s != state.winner, -state.totals[s], -state.chips[s], s)
+    )
     for seat in order:
         who = names[seat] if kinds[seat] == "human" else f"{names[seat]} ({kinds[seat]})"
-        row = ["🏆" if seat == state.winner else "", who, str(state.totals[seat]),
-               str(state.wins[seat])]
+        row = [
+            "🏆" if seat == state.winner else "",
+            who,
+            str(state.totals[seat]),
+            str(state.wins[seat]),
+        ]
         if rules.stakes is Stakes.POT:
             row.append(str(state.chips[seat]))
         if rules.drinking is not Drinking.NONE:

@@ -53,11 +53,25 @@ LOCALE_DIR = Path(__file__).parent / "locales"
 #: Other spellings people type or have in their locale, mapped to a catalogue.  Nynorsk and the
 #: macro-language code ``no`` get bokmål, the only Norwegian the sheets (001) are written in.
 _ALIASES = {
-    "en": "en", "english": "en", "englisch": "en", "engelsk": "en",
-    "de": "de", "deutsch": "de", "german": "de", "tysk": "de",
-    "nb": "nb", "no": "nb", "nn": "nb", "nob": "nb", "norsk": "nb", "bokmal": "nb",
-    "bokmål": "nb", "norwegian": "nb", "norwegisch": "nb",
-    "c": "en", "posix": "en",
+    "en": "en",
+    "english": "en",
+    "englisch": "en",
+    "engelsk": "en",
+    "de": "de",
+    "deutsch": "de",
+    "german": "de",
+    "tysk": "de",
+    "nb": "nb",
+    "no": "nb",
+    "nn": "nb",
+    "nob": "nb",
+    "norsk": "nb",
+    "bokmal": "nb",
+    "bokmål": "nb",
+    "norwegian": "nb",
+    "norwegisch": "nb",
+    "c": "en",
+    "posix": "en",
 }
 
 

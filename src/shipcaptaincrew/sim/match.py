@@ -165,8 +165,11 @@ class MatchRunner:
         while s.phase is not Phase.MATCH_OVER:
             if s.phase is Phase.TURN:
                 assert s.turn is not None and s.contest is not None
-                if s.contest.method is Method.TURN and s.turn.phase is TurnPhase.ROLL \
-                        and s.turn.rolls_used == 0:
+                if (
+                    s.contest.method is Method.TURN
+                    and s.turn.phase is TurnPhase.ROLL
+                    and s.turn.rolls_used == 0
+                ):
                     seat = s.contest.seats[len(s.contest.scores)]
                     score, crew = self._turn(seat, s)
                     turns[seat, 0] += 1

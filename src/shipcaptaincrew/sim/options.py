@@ -25,8 +25,12 @@ from ..rules import InvalidRulesError, MatchFormat, Rules
 __all__ = ["apply_options", "parse_players", "stakes_settings"]
 
 _STAKES = ("points", "pot")
-_DRINKS = {"drinks": "all_but_winner", "all_but_winner": "all_but_winner",
-           "last_drinks": "last_drinks", "captain_hands_out": "captain_hands_out"}
+_DRINKS = {
+    "drinks": "all_but_winner",
+    "all_but_winner": "all_but_winner",
+    "last_drinks": "last_drinks",
+    "captain_hands_out": "captain_hands_out",
+}
 
 
 def stakes_settings(text: str) -> dict[str, Any]:

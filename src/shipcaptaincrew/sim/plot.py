@@ -76,15 +76,22 @@ def plot_sweep(frame: Any, path: str | Path) -> None:
 
     hero = frame[frame["seat"] == 0]
     rule_sets = list(dict.fromkeys(hero["rules"]))
-    fig, axes = plt.subplots(1, len(rule_sets), figsize=(5.2 * len(rule_sets), 4.2),
-                             squeeze=False, sharey=True)
+    fig, axes = plt.subplots(
+        1, len(rule_sets), figsize=(5.2 * len(rule_sets), 4.2), squeeze=False, sharey=True
+    )
     for ax, rules in zip(axes[0], rule_sets):
         part = hero[hero["rules"] == rules]
         for bot in dict.fromkeys(part["bot"]):
             rows = part[part["bot"] == bot].sort_values("players")
             err = [rows["win_rate"] - rows["ci95_low"], rows["ci95_high"] - rows["win_rate"]]
-            ax.errorbar(rows["players"], rows["win_rate"], yerr=err, marker="o", capsize=3,
-                        label=f"{bot} (field: {rows['field'].iloc[0]})")
+            ax.errorbar(
+                rows["players"],
+                rows["win_rate"],
+                yerr=err,
+                marker="o",
+                capsize=3,
+                label=f"{bot} (field: {rows['field'].iloc[0]})",
+            )
         counts = sorted(set(part["players"]))
         ax.plot(counts, [1 / n for n in counts], "k--", lw=1, label="fair share 1/n")
         ax.set_title(rules, fontsize=9)

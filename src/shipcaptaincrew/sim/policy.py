@@ -31,6 +31,7 @@ __all__ = [
     "make_policy",
 ]
 
+
 @dataclass(frozen=True)
 class TableContext:
     """What a player at the table knows when a turn starts (the ``optimal`` bot's inputs).
@@ -56,8 +57,9 @@ def context_of(state: MatchState) -> TableContext:
     posted = contest.scores
     top = max(posted, default=0)
     tied = sum(1 for p in posted if p == top) if top > 0 else len(posted)
-    return TableContext(len(contest.seats), top, tied, state.players_after,
-                        contest.purpose is not Purpose.ROUND)
+    return TableContext(
+        len(contest.seats), top, tied, state.players_after, contest.purpose is not Purpose.ROUND
+    )
 
 
 class Policy(Protocol):
@@ -121,8 +123,9 @@ class _OptimalPolicy:
         from ..solver import optimal_action
 
         ctx = context or TableContext(self._players, 0, 0, self._players - 1)
-        action = optimal_action(self._rules, ctx.players, ctx.posted_max, ctx.tied,
-                                ctx.players_after, turn, sub=ctx.sub)
+        action = optimal_action(
+            self._rules, ctx.players, ctx.posted_max, ctx.tied, ctx.players_after, turn, sub=ctx.sub
+        )
         return ((action, Fraction(1)),)
 
 

@@ -41,8 +41,9 @@ def chunk_plan(matches: int) -> list[tuple[int, int]]:
     return [(i, min(CHUNK, matches - i * CHUNK)) for i in range(math.ceil(matches / CHUNK))]
 
 
-def run_chunk(rules_text: str, bots: list[str], entropy: int, index: int, size: int
-              ) -> dict[str, Any]:
+def run_chunk(
+    rules_text: str, bots: list[str], entropy: int, index: int, size: int
+) -> dict[str, Any]:
     """Play one chunk: its own generator from ``SeedSequence(entropy, spawn_key=(index,))``.
 
     Takes plain values (the rules as canonical text) so it travels to any worker.
@@ -171,11 +172,13 @@ class Backend:
             from dask.distributed import Client, LocalCluster
 
             if self.dask == "local":
-                self._cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
+                self._cluster = LocalCluster(
+                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                )
             elif self.dask == "local-threads":
-                self._cluster = LocalCluster(n_workers=1, threads_per_worker=2,
-                                             processes=False, dashboard_address=None)
+                self._cluster = LocalCluster(
+                    n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+                )
             if self._cluster is not None:
                 self._client = Client(self._cluster)
             else:
@@ -200,14 +203,14 @@ class Backend:
         if self._cluster is not None:
             self._cluster.close()
 
-    def run(self, tasks: list[tuple[int, int]], args: tuple[str, list[str], int]
-            ) -> Iterator[dict[str, Any]]:
+    def run(
+        self, tasks: list[tuple[int, int]], args: tuple[str, list[str], int]
+    ) -> Iterator[dict[str, Any]]:
         """Yield each chunk's result as it finishes (in any order)."""
         if self._client is not None:
             from dask.distributed import as_completed as dask_completed
 
-            futures = [self._client.submit(run_chunk, *args, i, n, pure=False)
-                       for i, n in tasks]
+            futures = [self._client.submit(run_chunk, *args, i, n, pure=False) for i, n in tasks]
             for f in dask_completed(futures):
                 yield f.result()
         elif self._pool is not None:

@@ -18,8 +18,21 @@ __all__ = ["SWEEP_COLUMNS", "sweep", "sweep_cells"]
 
 #: Columns of the sweep table, in order.
 SWEEP_COLUMNS = (
-    "rules", "players", "bot", "field", "seat", "seat_bot", "matches", "win_rate", "ci95_low",
-    "ci95_high", "mean_score", "crew_rate", "chips_per_match", "sips_per_match", "mean_rounds",
+    "rules",
+    "players",
+    "bot",
+    "field",
+    "seat",
+    "seat_bot",
+    "matches",
+    "win_rate",
+    "ci95_low",
+    "ci95_high",
+    "mean_score",
+    "crew_rate",
+    "chips_per_match",
+    "sips_per_match",
+    "mean_rounds",
     "seed",
 )
 
@@ -57,26 +70,27 @@ def sweep(
     rows: list[dict[str, Any]] = []
     with Backend(workers, dask) as backend:
         for rules, lineup in cells:
-            result = simulate(rules, lineup, matches, seed=seed, backend=backend,
-                              progress=progress)
+            result = simulate(rules, lineup, matches, seed=seed, backend=backend, progress=progress)
             summary = result.summary()
             for seat in summary["seats"]:
-                rows.append({
-                    "rules": str(rules),
-                    "players": len(lineup),
-                    "bot": lineup[0],
-                    "field": lineup[1],
-                    "seat": seat["seat"],
-                    "seat_bot": seat["bot"],
-                    "matches": summary["matches"],
-                    "win_rate": seat["win_rate"],
-                    "ci95_low": seat["ci95"][0],
-                    "ci95_high": seat["ci95"][1],
-                    "mean_score": seat["mean_score"],
-                    "crew_rate": seat["crew_rate"],
-                    "chips_per_match": seat["chips_per_match"],
-                    "sips_per_match": seat["sips_per_match"],
-                    "mean_rounds": summary["mean_rounds"],
-                    "seed": summary["seed"],
-                })
+                rows.append(
+                    {
+                        "rules": str(rules),
+                        "players": len(lineup),
+                        "bot": lineup[0],
+                        "field": lineup[1],
+                        "seat": seat["seat"],
+                        "seat_bot": seat["bot"],
+                        "matches": summary["matches"],
+                        "win_rate": seat["win_rate"],
+                        "ci95_low": seat["ci95"][0],
+                        "ci95_high": seat["ci95"][1],
+                        "mean_score": seat["mean_score"],
+                        "crew_rate": seat["crew_rate"],
+                        "chips_per_match": seat["chips_per_match"],
+                        "sips_per_match": seat["sips_per_match"],
+                        "mean_rounds": summary["mean_rounds"],
+                        "seed": summary["seed"],
+                    }
+                )
     return pd.DataFrame(rows, columns=list(SWEEP_COLUMNS))

@@ -50,6 +50,7 @@ __all__ = [
 #: Turns sampled together in one block (a few hundred kB of working arrays per step).
 BLOCK = 1 << 16
 
+
 class IllegalPolicyError(ValueError):
     """A policy chose an action that is not legal in the turn state it was asked about."""
 
@@ -187,8 +188,10 @@ class TurnTable:
         self._pairs = np.array(pairs, dtype=np.int32)
 
     def __repr__(self) -> str:
-        return (f"<TurnTable {self.rules} policy={self.policy_name} context={self.context} "
-                f"nodes={len(self.nodes)} slots={len(self._pairs) // 2}>")
+        return (
+            f"<TurnTable {self.rules} policy={self.policy_name} context={self.context} "
+            f"nodes={len(self.nodes)} slots={len(self._pairs) // 2}>"
+        )
 
     # -- exact ------------------------------------------------------------------------------
     def exact(self) -> ExactTurnOdds:

@@ -109,9 +109,7 @@ def optimal_choices(
     key = (rules, players, posted_max, tied, players_after, sub, target)
     hit = _OPTIMAL.get(key)
     if hit is None:
-        g = win_rewards(
-            rules, players, posted_max, tied, players_after, sub=sub, target=target
-        )
+        g = win_rewards(rules, players, posted_max, tied, players_after, sub=sub, target=target)
         _, _, hit = turn_graph(rules).evaluate_lex(g)
         if len(_OPTIMAL) > 4096:
             _OPTIMAL.clear()

@@ -55,7 +55,9 @@ class Policy:
         return f"threshold:{self.threshold}" if self.kind == "threshold" else self.kind
 
 
-def parse_policy(text: str | Policy, *, allow: tuple[str, ...] = ("never", "ev", "threshold")) -> Policy:
+def parse_policy(
+    text: str | Policy, *, allow: tuple[str, ...] = ("never", "ev", "threshold")
+) -> Policy:
     """Read ``never``, ``ev``, ``optimal`` or ``threshold:T`` (only the kinds in ``allow``).
 
     >>> parse_policy("threshold:8")

@@ -98,13 +98,19 @@ def plot_strategy(
                 grid[ks.index(r.players_after)][ms.index(r.score_to_beat)] = (
                     13.0 if sf is None else float(sf)
                 )
-            im = ax.imshow(grid, cmap="viridis_r", vmin=2, vmax=13, aspect="auto",
-                           origin="lower")
+            im = ax.imshow(grid, cmap="viridis_r", vmin=2, vmax=13, aspect="auto", origin="lower")
             for a, row in enumerate(grid):
                 for b, v in enumerate(row):
                     if v == v:  # not NaN
-                        ax.text(b, a, "-" if v >= 13 else str(int(v)), ha="center",
-                                va="center", fontsize=8, color="white" if v < 8 else "black")
+                        ax.text(
+                            b,
+                            a,
+                            "-" if v >= 13 else str(int(v)),
+                            ha="center",
+                            va="center",
+                            fontsize=8,
+                            color="white" if v < 8 else "black",
+                        )
             ax.set_xticks(range(len(ms)), [str(m) if m else "none" for m in ms])
             ax.set_yticks(range(len(ks)), [str(k) for k in ks])
             ax.set_xlabel("score to beat (posted by one player)")
@@ -185,8 +191,7 @@ def write_report(out: Path) -> Path:
         "",
         f"Classic rules: P(crew within 3 rolls) = {exact.p_complete} = "
         f"{float(exact.p_complete):.6f}.  By roll: "
-        + ", ".join(f"roll {i}: {p} ({_pct(p)})" for i, p in
-                    enumerate(exact.p_complete_by_roll, 1))
+        + ", ".join(f"roll {i}: {p} ({_pct(p)})" for i, p in enumerate(exact.p_complete_by_roll, 1))
         + ".",
         "",
     ]
@@ -229,8 +234,11 @@ def write_report(out: Path) -> Path:
     md += _table(
         ["policy", "E[score]", *(str(s) for s in scores)],
         [
-            [p, f"{odds[p].expected_score:.4f}",
-             *(_pct(odds[p].distribution.get(s, 0.0), 1) for s in scores)]
+            [
+                p,
+                f"{odds[p].expected_score:.4f}",
+                *(_pct(odds[p].distribution.get(s, 0.0), 1) for s in scores),
+            ]
             for p in policies
         ],
     )
@@ -238,8 +246,12 @@ def write_report(out: Path) -> Path:
     width = 0.8 / len(policies)
     for j, p in enumerate(policies):
         xs = [s + (j - len(policies) / 2 + 0.5) * width for s in scores]
-        ax.bar(xs, [odds[p].distribution.get(s, 0.0) for s in scores], width=width,
-               label=f"{p} (E={odds[p].expected_score:.3f})")
+        ax.bar(
+            xs,
+            [odds[p].distribution.get(s, 0.0) for s in scores],
+            width=width,
+            label=f"{p} (E={odds[p].expected_score:.3f})",
+        )
     ax.set_xticks(scores)
     ax.set_xlabel("final score (0 = no crew)")
     ax.set_ylabel("probability")
@@ -268,19 +280,22 @@ def write_report(out: Path) -> Path:
     )
     tip_e, ev_e = odds["threshold:7"].expected_score, odds["ev"].expected_score
     md += [
-        "**\"Reroll cargo at six or less\" (000/003).**  With one roll left the best "
+        '**"Reroll cargo at six or less" (000/003).**  With one roll left the best '
         f"expected-score play stands from {ev_stand.get(1)}; with two rolls left it stands "
         f"from {ev_stand.get(2)}.  The tip is "
         + ("right" if ev_stand.get(1) == 7 else "not exact")
         + " for the last roll, but with two rolls left a 7 is worth rerolling too "
         f"(gain {gain[2][7]:+.3f}) and an 8 is "
-        + (f"worth standing on (gain {gain[2][8]:+.3f})" if gain[2][8] <= 0
-           else f"worth rerolling (gain {gain[2][8]:+.3f})")
+        + (
+            f"worth standing on (gain {gain[2][8]:+.3f})"
+            if gain[2][8] <= 0
+            else f"worth rerolling (gain {gain[2][8]:+.3f})"
+        )
         + f".  Over a whole turn the tip scores {tip_e:.4f} on average against "
         f"{ev_e:.4f} for the best play: {ev_e - tip_e:.4f} points "
         f"({_pct((ev_e - tip_e) / ev_e)}) short.",
         "",
-        "**\"Re-roll below 7, 7 is neutral\" (002).**  With one roll left this is exactly "
+        '**"Re-roll below 7, 7 is neutral" (002).**  With one roll left this is exactly '
         f"right: rerolling a 7 gains {_signed(gain[1][7])} (two dice average 7) and every cargo "
         "below 7 gains 7 minus the cargo.  With two rolls left it is wrong: the second "
         f"reroll is an option worth having, so a 7 gains {gain[2][7]:+.3f}, not 0.",
@@ -302,12 +317,11 @@ def write_report(out: Path) -> Path:
     eq3 = equilibrium(classic, 3, "optimal")
     first3_9 = eq3.g(0, 0, 0)[sc.index(9)]
     md += [
-        "**\"With six players a cargo of 8 will rarely win; with three a 9 might be enough\" "
+        '**"With six players a cargo of 8 will rarely win; with three a 9 might be enough" '
         f"(002).**  In a six-player round with everyone playing to win, a first player who "
         f"ends on 8 wins {_pct(first)} of the time; averaged over every seat and table where "
         f"an 8 is actually posted it wins {_pct(avg8)}.  "
-        + ("So the tip is right: an 8 rarely wins."
-           if avg8 < 0.25 else "So the tip overstates it.")
+        + ("So the tip is right: an 8 rarely wins." if avg8 < 0.25 else "So the tip overstates it.")
         + f"  With three players a first player's 9 wins {_pct(first3_9)}.",
         "",
     ]
@@ -337,29 +351,44 @@ def write_report(out: Path) -> Path:
                 losses.append(best - tip)
                 weak_from += [13 if x is None else x for x in stands.values()]
                 weak_rows.append(
-                    [players, k, beat,
-                     *("never" if stands.get(left) is None else stands[left] for left in (1, 2)),
-                     _pct(best), _pct(tip), f"{100 * (best - tip):.2f}"]
+                    [
+                        players,
+                        k,
+                        beat,
+                        *("never" if stands.get(left) is None else stands[left] for left in (1, 2)),
+                        _pct(best),
+                        _pct(tip),
+                        f"{100 * (best - tip):.2f}",
+                    ]
                 )
     md += [
-        "**\"Stand on 9 or better if a weak opponent already posted a low score\" (002).**  "
+        '**"Stand on 9 or better if a weak opponent already posted a low score" (002).**  '
         "The lowest cargo the win-maximising player stands on when the best posted score is "
         "a weak 4 or 6 (one player at it), and the chance of winning the round from the start "
         "of the turn with the best play against the tip (stand on 9 or better, else reroll; "
         "the players after play to win):",
         "",
     ]
-    md += _table(["players", "players after", "score to beat", "stand from (1 roll left)",
-                  "stand from (2 rolls left)", "P(win) best", "P(win) tip",
-                  "loss (points)"],
-                 weak_rows)
+    md += _table(
+        [
+            "players",
+            "players after",
+            "score to beat",
+            "stand from (1 roll left)",
+            "stand from (2 rolls left)",
+            "P(win) best",
+            "P(win) tip",
+            "loss (points)",
+        ],
+        weak_rows,
+    )
     above9 = sum(1 for x in weak_from if x > 9)
     below9 = sum(1 for x in weak_from if x < 9)
     worst = max(range(len(losses)), key=lambda i: losses[i])
     md += [
         f"Of these {len(weak_from)} decisions (situation and rolls left) the best play stands "
         f"on less than 9 in {below9} and needs more than 9 in {above9}; it stands from exactly "
-        f"9 in {len(weak_from) - below9 - above9}.  So \"9 or better\" rerolls cargos the "
+        f'9 in {len(weak_from) - below9 - above9}.  So "9 or better" rerolls cargos the '
         f"best play stands on in {below9} of {len(weak_from)}: it is too cautious, most of all "
         "for the last player, who only has to beat the posted score.  It costs "
         f"{100 * min(losses):.2f} to {100 * losses[worst]:.2f} percentage points of the chance "
@@ -376,8 +405,9 @@ def write_report(out: Path) -> Path:
     for n in range(2, 9):
         eq = equilibrium(classic, n, "optimal")
         w = eq.seat_win_probability
-        seat_rows.append([n, *(f"{p:.4f}" for p in w), *([""] * (8 - n)),
-                          f"{(w[-1] - w[0]) / (1 / n):+.1%}"])
+        seat_rows.append(
+            [n, *(f"{p:.4f}" for p in w), *([""] * (8 - n)), f"{(w[-1] - w[0]) / (1 / n):+.1%}"]
+        )
         ax.plot(range(1, n + 1), [p * n for p in w], marker="o", label=f"{n} players")
     md += [
         "Everyone plays to win (the equilibrium above).  The last column is the last seat's "
@@ -426,8 +456,14 @@ def write_report(out: Path) -> Path:
     thr_rows = []
     for row in rows4:
         if row.score_to_beat in (0, 6, 8, 10):
-            thr_rows.append([row.rolls_left, row.players_after, row.score_to_beat or "none",
-                             row.stand_from if row.stand_from is not None else "never"])
+            thr_rows.append(
+                [
+                    row.rolls_left,
+                    row.players_after,
+                    row.score_to_beat or "none",
+                    row.stand_from if row.stand_from is not None else "never",
+                ]
+            )
     md += _table(["rolls left", "players after", "score to beat", "stand from"], thr_rows)
 
     # -- variants -------------------------------------------------------------------------
@@ -443,11 +479,18 @@ def write_report(out: Path) -> Path:
         e_vals.append(o.expected_score)
         if opts.get("cargo_rerolls") != 0 and not w[-1] > w[0] + 1e-9:
             no_edge.append(name)
-        var_rows.append([name, _pct(o.p_complete), f"{o.expected_score:.4f}",
-                         f"{w[0]:.4f}", f"{w[-1]:.4f}", f"{eq.p_all_fail_per_round:.4g}"])
+        var_rows.append(
+            [
+                name,
+                _pct(o.p_complete),
+                f"{o.expected_score:.4f}",
+                f"{w[0]:.4f}",
+                f"{w[-1]:.4f}",
+                f"{eq.p_all_fail_per_round:.4g}",
+            ]
+        )
     md += _table(
-        ["rules", "P(crew)", "E[score] (ev)", "4 players: seat 1", "seat 4",
-         "P(all 4 fail)"],
+        ["rules", "P(crew)", "E[score] (ev)", "4 players: seat 1", "seat 4", "P(all 4 fail)"],
         var_rows,
     )
     cargo_c = _mean_cargo(classic)
@@ -503,5 +546,3 @@ def _table_reach(eq: Any) -> dict[tuple[int, int, int], float]:
                     nxt[st] = nxt.get(st, 0.0) + r * p
         reach = nxt
     return out
-
-

@@ -232,8 +232,9 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         # a replayed round of one would make every choice worth 1).
         g = [1.0 if x > 0 else 0.0 for x in scores]
         d, v = _play(graph, pol, [g])
-        return Equilibrium(rules, 1, str(pol), sub, scores, (1.0,), float(d[0][0]), 0,
-                           {(0, 0, 0): (g, d[0], v[0])})
+        return Equilibrium(
+            rules, 1, str(pol), sub, scores, (1.0,), float(d[0][0]), 0, {(0, 0, 0): (g, d[0], v[0])}
+        )
     replay_ties = rules.tie_break is TieBreak.REPLAY
     # A sub-round (and the main round when everyone failing replays it) is its own tie-break.
     self_tie = sub or rules.all_fail is AllFail.REPLAY
@@ -252,8 +253,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         iteration += 1
         if iteration > MAX_ITERATIONS:
             raise SolverError(
-                f"the {n}-seat round under {rules} did not converge in {MAX_ITERATIONS} "
-                "iterations"
+                f"the {n}-seat round under {rules} did not converge in {MAX_ITERATIONS} iterations"
             )
 
         def tie_share(size: int, j: int, w: list[float] = w) -> float:
@@ -285,9 +285,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
     return Equilibrium(rules, n, str(pol), sub, scores, tuple(w), p_fail, iteration, tables)
 
 
-def _play(
-    graph: Any, pol: Policy, gs: list[list[float]]
-) -> tuple[list[list[float]], list[float]]:
+def _play(graph: Any, pol: Policy, gs: list[list[float]]) -> tuple[list[list[float]], list[float]]:
     """Score distributions and values for reward vectors under the policy."""
     if pol.kind == "optimal":
         import numpy as np

@@ -76,9 +76,7 @@ def _rows_for(rules: Rules, choices: list[int]) -> dict[int, dict[int, str]]:
     return out
 
 
-def decision_table(
-    rules: Rules, *, objective: str = "win", players: int = 2
-) -> list[DecisionRow]:
+def decision_table(rules: Rules, *, objective: str = "win", players: int = 2) -> list[DecisionRow]:
     """Every row of the table for ``objective`` ``ev`` or ``win`` (a ``players``-seat round).
 
     Under ``win`` the score to beat is posted by one player (with 0: everyone before failed).

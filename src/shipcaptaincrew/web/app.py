@@ -50,8 +50,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.shutdown()
         sessions.kw["bind"].dispose()
 
-    app = FastAPI(title="Ship, Captain and Crew", lifespan=lifespan, docs_url="/api/docs",
-                  redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="Ship, Captain and Crew",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
     app.state.settings = settings
     app.state.service = service
 
@@ -65,14 +70,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        return JSONResponse({"code": "invalid", "detail": f"{where}: {first['msg']}"},
-                            status_code=422)
+        return JSONResponse(
+            {"code": "invalid", "detail": f"{where}: {first['msg']}"}, status_code=422
+        )
 
     @app.exception_handler(DBAPIError)
     async def _db_down(request: Request, exc: DBAPIError) -> JSONResponse:
         # Nothing was committed (each change is one transaction): say so, and to try again.
-        return JSONResponse({"code": "unavailable",
-                             "detail": UNAVAILABLE.format(what="database")}, status_code=503)
+        return JSONResponse(
+            {"code": "unavailable", "detail": UNAVAILABLE.format(what="database")}, status_code=503
+        )
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, object]:
@@ -82,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/readyz", tags=["ops"])
     async def readyz() -> JSONResponse:
         """Readiness: the database answers a query and, scaled out, Redis answers a ping."""
+
         def db_ok() -> bool:
             try:
                 with sessions.kw["bind"].connect() as conn:
@@ -91,15 +99,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return False
 
         checks: dict[str, str] = {
-            "database": "ok" if await asyncio.to_thread(db_ok) else "unavailable"}
+            "database": "ok" if await asyncio.to_thread(db_ok) else "unavailable"
+        }
         if service.relay is not None:
             # Both a ping and a live subscription: a worker that cannot hear the others is not
             # ready to take moves (it refuses them until the relay is back).
             up = await service.relay.ping() and service.relay.up
             checks["redis"] = "ok" if up else "unavailable"
         ready = all(v == "ok" for v in checks.values())
-        return JSONResponse({"status": "ready" if ready else "not ready", "checks": checks,
-                             "pid": os.getpid()}, status_code=200 if ready else 503)
+        return JSONResponse(
+            {"status": "ready" if ready else "not ready", "checks": checks, "pid": os.getpid()},
+            status_code=200 if ready else 503,
+        )
 
     @app.middleware("http")
     async def _headers(request: Request, call_next):  # type: ignore[no-untyped-def]

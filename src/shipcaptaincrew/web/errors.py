@@ -29,8 +29,9 @@ class RoomError(ValueError):
 # Every refusal, so the catalogue lists them (the service raises them by these ids).
 NOT_FOUND = N_("There is no room with the code {code}.")
 #: A scaled-out server that cannot reach its database or Redis (issue 8).
-UNAVAILABLE = N_("The server cannot reach its {what} right now: nothing was played. "
-                 "Try again in a moment.")
+UNAVAILABLE = N_(
+    "The server cannot reach its {what} right now: nothing was played. Try again in a moment."
+)
 #: Two workers raced for the same table and this one lost.
 CONFLICT = N_("Someone else changed the table at the same moment: look again and retry.")
 STALE = N_("The table has moved on since you looked: your choice was not played.")

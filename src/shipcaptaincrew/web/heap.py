@@ -67,8 +67,9 @@ def install(sweep_every: float = 3600.0) -> None:
         gc.freeze()
         gc.callbacks.append(_after_full_collection)
     if sweep_every > 0:
-        threading.Thread(target=_sweeper, args=(sweep_every,), name="scc-gc-sweep",
-                         daemon=True).start()
+        threading.Thread(
+            target=_sweeper, args=(sweep_every,), name="scc-gc-sweep", daemon=True
+        ).start()
 
 
 def installed() -> bool:

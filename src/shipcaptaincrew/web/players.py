@@ -25,7 +25,12 @@ from ..engine import (
 from ..state import MatchState
 
 #: Difficulty -> bot used when ``bots.make_bot`` is not available.
-_FALLBACK_LEVELS = {"easy": "random", "medium": "tip", "hard": "threshold:8", "perfect": "threshold:8"}
+_FALLBACK_LEVELS = {
+    "easy": "random",
+    "medium": "tip",
+    "hard": "threshold:8",
+    "perfect": "threshold:8",
+}
 
 
 def make_bot(spec: str) -> Bot:
@@ -70,7 +75,9 @@ class Choice:
     method: str
 
 
-def advise(state: MatchState, *, rollouts: int = 300, budget: int = 200_000, seed: int = 0) -> list[Choice]:
+def advise(
+    state: MatchState, *, rollouts: int = 300, budget: int = 200_000, seed: int = 0
+) -> list[Choice]:
     """Each legal choice's win probability for the player to act.
 
     Uses ``solver.advise`` (exact: the chance of winning the contest being played) when the
@@ -94,9 +101,15 @@ def advise(state: MatchState, *, rollouts: int = 300, budget: int = 200_000, see
             out = []
             for c in choices:
                 p = c.win_probability
-                out.append(Choice(str(c.action), float(p), str(p) if isinstance(p, Fraction) else None,
-                                  None if c.expected_score is None else float(c.expected_score),
-                                  "exact"))
+                out.append(
+                    Choice(
+                        str(c.action),
+                        float(p),
+                        str(p) if isinstance(p, Fraction) else None,
+                        None if c.expected_score is None else float(c.expected_score),
+                        "exact",
+                    )
+                )
             return out
     return _estimate(state, rollouts, budget, seed)
 

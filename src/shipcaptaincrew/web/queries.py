@@ -38,11 +38,13 @@ def replay_view(room: LiveRoom, translate: Any) -> dict[str, Any]:
     steps: list[dict[str, Any]] = [{"lines": [], "match": state_view(states[0][0]), "event": None}]
     for (before, _), (after, action) in zip(states, states[1:]):
         assert action is not None
-        steps.append({
-            "event": str(action),
-            "lines": [m.render(translate) for m in narrate(before, action, after, room.names)],
-            "match": state_view(after),
-        })
+        steps.append(
+            {
+                "event": str(action),
+                "lines": [m.render(translate) for m in narrate(before, action, after, room.names)],
+                "match": state_view(after),
+            }
+        )
     return {"code": room.code, "rules": str(room.rules), "players": room.names, "steps": steps}
 
 
@@ -65,29 +67,32 @@ def verify_view(room: LiveRoom) -> dict[str, Any]:
 
 def leaderboard(db: Session, limit: int = 100) -> list[dict[str, Any]]:
     """Per-player statistics over finished matches, most wins first."""
-    q = (
-        select(
-            Result.name, Result.kind,
-            func.count().label("matches"),
-            func.sum(case((Result.won, 1), else_=0)).label("wins"),
-            func.sum(Result.points).label("points"),
-            func.sum(Result.rounds).label("rounds"),
-            func.sum(Result.crews).label("crews"),
-            func.sum(Result.chips_won).label("chips"),
-            func.sum(Result.sips).label("sips"),
-        )
-        .group_by(Result.name, Result.kind)
-    )
+    q = select(
+        Result.name,
+        Result.kind,
+        func.count().label("matches"),
+        func.sum(case((Result.won, 1), else_=0)).label("wins"),
+        func.sum(Result.points).label("points"),
+        func.sum(Result.rounds).label("rounds"),
+        func.sum(Result.crews).label("crews"),
+        func.sum(Result.chips_won).label("chips"),
+        func.sum(Result.sips).label("sips"),
+    ).group_by(Result.name, Result.kind)
     out = []
     for row in db.execute(q):
         rounds = int(row.rounds or 0)
-        out.append({
-            "name": row.name, "kind": row.kind, "matches": int(row.matches),
-            "wins": int(row.wins or 0),
-            "win_rate": int(row.wins or 0) / int(row.matches),
-            "average_score": (int(row.points or 0) / rounds) if rounds else 0.0,
-            "crews": int(row.crews or 0), "chips_won": int(row.chips or 0),
-            "sips": int(row.sips or 0),
-        })
+        out.append(
+            {
+                "name": row.name,
+                "kind": row.kind,
+                "matches": int(row.matches),
+                "wins": int(row.wins or 0),
+                "win_rate": int(row.wins or 0) / int(row.matches),
+                "average_score": (int(row.points or 0) / rounds) if rounds else 0.0,
+                "crews": int(row.crews or 0),
+                "chips_won": int(row.chips or 0),
+                "sips": int(row.sips or 0),
+            }
+        )
     out.sort(key=lambda r: (-r["wins"], -r["win_rate"], -r["average_score"], r["name"]))
     return out[:limit]

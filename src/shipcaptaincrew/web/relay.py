@@ -39,8 +39,9 @@ class Relay:
         self.url = url
         #: This process's name on the channel (its own messages are ignored on the way back).
         self.origin = secrets.token_hex(6)
-        self.client = aioredis.Redis.from_url(url, socket_connect_timeout=1.0,
-                                              socket_timeout=2.0, health_check_interval=5)
+        self.client = aioredis.Redis.from_url(
+            url, socket_connect_timeout=1.0, socket_timeout=2.0, health_check_interval=5
+        )
         self.on_message, self.on_reconnect = on_message, on_reconnect
         self.up = False
         #: Rooms whose change could not be announced (Redis was away): announced on recovery.
@@ -72,8 +73,9 @@ class Relay:
 
     async def publish_presence(self, code: str, version: int, presence: dict[str, Any]) -> None:
         """Tell the other workers who is connected to this room here (best effort)."""
-        payload = json.dumps({"code": code, "version": version, "origin": self.origin,
-                              "presence": presence})
+        payload = json.dumps(
+            {"code": code, "version": version, "origin": self.origin, "presence": presence}
+        )
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.publish(CHANNEL, payload), 1.0)
 
@@ -139,8 +141,10 @@ class Relay:
             code, version, origin = str(data["code"]), int(data["version"]), str(data["origin"])
             presence = data.get("presence")
             if presence is not None:
-                presence = {"seats": [int(x) for x in presence["seats"]],
-                            "spectators": int(presence["spectators"])}
+                presence = {
+                    "seats": [int(x) for x in presence["seats"]],
+                    "spectators": int(presence["spectators"]),
+                }
         except (ValueError, KeyError, TypeError):
             log.warning("relay: unreadable message ignored")
             return
@@ -156,7 +160,10 @@ class JsonFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message and any ``extra`` fields."""
 
     SKIP = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
-        "message", "asctime", "color_message"}
+        "message",
+        "asctime",
+        "color_message",
+    }
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -178,21 +185,34 @@ def log_config(json_logs: bool, level: str = "info") -> dict[str, Any]:
     import time
 
     JsonFormatter.converter = time.gmtime
-    fmt: dict[str, Any] = ({"()": "shipcaptaincrew.web.relay.JsonFormatter"} if json_logs else
-                           {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"})
-    handler = {"class": "logging.StreamHandler", "formatter": "default",
-               "stream": "ext://sys.stderr"}
+    fmt: dict[str, Any] = (
+        {"()": "shipcaptaincrew.web.relay.JsonFormatter"}
+        if json_logs
+        else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    )
+    handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "default",
+        "stream": "ext://sys.stderr",
+    }
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": fmt},
         "handlers": {"default": handler},
         "loggers": {
-            "shipcaptaincrew": {"handlers": ["default"], "level": level.upper(), "propagate": False},
+            "shipcaptaincrew": {
+                "handlers": ["default"],
+                "level": level.upper(),
+                "propagate": False,
+            },
             "uvicorn": {"handlers": ["default"], "level": "WARNING", "propagate": False},
             # Start-up and shutdown lines: kept in JSON logs, quiet on a terminal as before.
-            "uvicorn.error": {"handlers": ["default"], "level": level.upper() if json_logs
-                              else "WARNING", "propagate": False},
+            "uvicorn.error": {
+                "handlers": ["default"],
+                "level": level.upper() if json_logs else "WARNING",
+                "propagate": False,
+            },
             "uvicorn.access": {"handlers": ["default"], "level": "WARNING", "propagate": False},
         },
     }

@@ -37,7 +37,9 @@ class CreateRoom(_Strict):
     name: Name
     preset: str = Field(default="classic", max_length=64)
     #: Rule options as ``key=value`` texts, e.g. ``["wild_captain=true"]``.
-    settings: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=20)
+    settings: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list, max_length=20
+    )
     lang: Literal["en", "de", "nb"] = "en"
     hints: bool = True
     #: Seconds a person has to act before a safe default is played (None: wait forever).

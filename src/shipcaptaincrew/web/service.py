@@ -245,8 +245,10 @@ class LiveRoom:
 
     def local_presence(self) -> dict[str, Any]:
         """The seats and spectator count connected to this process."""
-        return {"seats": sorted({c.seat for c in self.conns if c.open and c.seat is not None}),
-                "spectators": sum(1 for c in self.conns if c.open and c.seat is None)}
+        return {
+            "seats": sorted({c.seat for c in self.conns if c.open and c.seat is not None}),
+            "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
+        }
 
     @property
     def version(self) -> int:
@@ -280,7 +282,11 @@ class LiveRoom:
             players=self.names,
             kinds=[s.kind for s in self.seats],
             starter=self._starter(),
-            dice={"source": "fair", "commitment": self.commitment, "client_seeds": self.client_seeds},
+            dice={
+                "source": "fair",
+                "commitment": self.commitment,
+                "client_seeds": self.client_seeds,
+            },
             lang=self.lang,
             events=list(self.events),
         )
@@ -290,7 +296,9 @@ class LiveRoom:
 
     def _starter(self) -> int | None:
         if self.rules.starter is Starter.CHOSEN:
-            return self.starter if self.starter is not None and self.starter < len(self.seats) else 0
+            return (
+                self.starter if self.starter is not None and self.starter < len(self.seats) else 0
+            )
         return None
 
     @functools.cached_property
@@ -309,8 +317,9 @@ class LiveRoom:
                 spectators += watching
         return frozenset(online), spectators
 
-    def public(self, after: MatchState | None = None,
-               presence: tuple[frozenset[int], int] | None = None) -> dict[str, Any]:
+    def public(
+        self, after: MatchState | None = None, presence: tuple[frozenset[int], int] | None = None
+    ) -> dict[str, Any]:
         """Everything anyone at (or watching) the table may see; never a token or the seed early.
 
         ``after``: the picture as it will be once this state (one event on) is played, which
@@ -329,7 +338,12 @@ class LiveRoom:
             "turn_timer": self.turn_timer,
             "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
             "players": [
-                {"seat": i, "name": s.name, "kind": s.kind, "online": s.kind != "human" or i in online}
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "online": s.kind != "human" or i in online,
+                }
                 for i, s in enumerate(self.seats)
             ],
             "spectators": spectators,
@@ -373,8 +387,10 @@ class EventAppender:
         table = Event.__table__
         dialect = engine.dialect
         self.sql = str(insert(table).compile(dialect=dialect, column_keys=list(self.COLUMNS)))
-        self.convert = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
-                        for name in self.COLUMNS]
+        self.convert = [
+            table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
+            for name in self.COLUMNS
+        ]
         self._fairy: Any = None
         self._isolation: str | None = ""  # the pooled connection's own setting, given back
 
@@ -398,8 +414,10 @@ class EventAppender:
         """Insert one event row, committed.  ``ready``: columns already converted by
         :meth:`stored` (the look-ahead converts a roll's payload before it is asked for)."""
         ready = ready or {}
-        params = tuple(ready[name] if name in ready else values[name] if f is None
-                       else f(values[name]) for name, f in zip(self.COLUMNS, self.convert))
+        params = tuple(
+            ready[name] if name in ready else values[name] if f is None else f(values[name])
+            for name, f in zip(self.COLUMNS, self.convert)
+        )
         conn = self._connection()
         try:
             conn.execute(self.sql, params)
@@ -492,8 +510,7 @@ class MatchService:
             # A move holds its room's lock from the engine to the broadcast: taking the lock
             # once waits for it to be committed and sent.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(room.lock.acquire(),
-                                       max(0.01, deadline - time.monotonic()))
+                await asyncio.wait_for(room.lock.acquire(), max(0.01, deadline - time.monotonic()))
                 room.lock.release()
         presence = getattr(self, "_presence_task", None)
         if presence is not None:
@@ -531,9 +548,16 @@ class MatchService:
                 select(Event.payload).where(Event.room_id == row.id).order_by(Event.seq)
             ).all()
             live = LiveRoom(
-                id=row.id, code=row.code, rules=Rules.from_str(row.rules), lang=row.lang,
-                hints=row.hints, turn_timer=row.turn_timer, starter=row.starter,
-                status=row.status, commitment=row.commitment, client_seeds=list(row.client_seeds),
+                id=row.id,
+                code=row.code,
+                rules=Rules.from_str(row.rules),
+                lang=row.lang,
+                hints=row.hints,
+                turn_timer=row.turn_timer,
+                starter=row.starter,
+                status=row.status,
+                commitment=row.commitment,
+                client_seeds=list(row.client_seeds),
                 seats=[SeatInfo(s.name, s.kind, s.token_hash) for s in row.seats],
                 server_seed=row.server_seed,
             )
@@ -580,13 +604,21 @@ class MatchService:
         with guarded(), self.sessions() as db, db.begin():
             code = self._new_code(db)
             room = Room(
-                code=code, rules=str(rules), lang=req.lang, hints=req.hints,
-                turn_timer=req.turn_timer, starter=req.starter, status="lobby",
-                server_seed=seed.hex(), commitment=hashlib.sha256(seed).hexdigest(),
-                client_seeds=[req.client_seed] if req.client_seed else [], revealed=False,
+                code=code,
+                rules=str(rules),
+                lang=req.lang,
+                hints=req.hints,
+                turn_timer=req.turn_timer,
+                starter=req.starter,
+                status="lobby",
+                server_seed=seed.hex(),
+                commitment=hashlib.sha256(seed).hexdigest(),
+                client_seeds=[req.client_seed] if req.client_seed else [],
+                revealed=False,
             )
-            room.seats.append(Seat(position=0, name=req.name, kind="human",
-                                   token_hash=hash_token(token)))
+            room.seats.append(
+                Seat(position=0, name=req.name, kind="human", token_hash=hash_token(token))
+            )
             db.add(room)
         return code, token
 
@@ -603,8 +635,9 @@ class MatchService:
         if len(room.seats) >= self.settings.max_seats:
             raise RoomError("full", E.FULL, 409, n=self.settings.max_seats)
 
-    async def _add_seat(self, room: LiveRoom, name: str, kind: str, token: str | None,
-                        client_seed: str = "") -> int:
+    async def _add_seat(
+        self, room: LiveRoom, name: str, kind: str, token: str | None, client_seed: str = ""
+    ) -> int:
         if any(s.name.casefold() == name.casefold() for s in room.seats):
             raise RoomError("name_taken", E.NAME_TAKEN, 409, name=name)
         position = len(room.seats)
@@ -665,8 +698,11 @@ class MatchService:
             with guarded(), self.sessions() as db, db.begin():
                 db.execute(delete(Seat).where(Seat.room_id == room.id, Seat.position == seat))
                 db.flush()
-                rows = db.scalars(select(Seat).where(Seat.room_id == room.id, Seat.position > seat)
-                                  .order_by(Seat.position)).all()
+                rows = db.scalars(
+                    select(Seat)
+                    .where(Seat.room_id == room.id, Seat.position > seat)
+                    .order_by(Seat.position)
+                ).all()
                 for row in rows:
                     row.position -= 1
                     db.flush()
@@ -748,19 +784,23 @@ class MatchService:
                 self._persist(room, event, after, results, ahead.ready if ahead else None)
             else:
                 await asyncio.get_running_loop().run_in_executor(
-                    self._writer, self._persist, room, event, after, results)
+                    self._writer, self._persist, room, event, after, results
+                )
         except IntegrityError:
             # Another worker committed this event number first: ours is not played.  Catch up
             # with what it did, so the player sees the table as it now is.
             room.dice.count = count
-            log.info("move lost a race to another worker",
-                     extra={"room": room.code, "version": room.version})
+            log.info(
+                "move lost a race to another worker",
+                extra={"room": room.code, "version": room.version},
+            )
             await self._sync(room)
             raise RoomError("stale", E.STALE, 409) from None
         except DBAPIError as e:
             room.dice.count = count  # nothing committed (one transaction): the same dice again
-            log.warning("database unavailable", extra={"room": room.code,
-                                                       "error": str(e.orig or e)[:200]})
+            log.warning(
+                "database unavailable", extra={"room": room.code, "error": str(e.orig or e)[:200]}
+            )
             raise unavailable("database") from None
         except Exception:
             room.dice.count = count  # nothing happened: the same dice are due again
@@ -776,8 +816,13 @@ class MatchService:
         self._schedule(room)
         await self._publish(room)
         texts = None
-        if ahead is not None and ahead.texts is not None and room.deadline is None \
-                and room.status == "playing" and room.presence() == ahead.presence:
+        if (
+            ahead is not None
+            and ahead.texts is not None
+            and room.deadline is None
+            and room.status == "playing"
+            and room.presence() == ahead.presence
+        ):
             texts = ahead.texts  # drawn for this very moment
         await self.broadcast_room(room, messages, texts)
         asyncio.get_running_loop().call_soon(self._look_ahead, room)
@@ -827,8 +872,10 @@ class MatchService:
             # (A turn timer or the other workers' presence make the picture time-dependent.)
             presence = room.presence()
             picture = room.public(after, presence)
-            texts = {lang: self._room_text(picture, messages, lang)
-                     for lang in {c.lang for c in room.conns}}
+            texts = {
+                lang: self._room_text(picture, messages, lang)
+                for lang in {c.lang for c in room.conns}
+            }
         event = event_for(state, action)
         ready = None
         if self._appender is not None:
@@ -841,8 +888,9 @@ class MatchService:
         if self.relay is not None:
             await self.relay.publish(room.code, room.version)
 
-    def _read_delta(self, room: LiveRoom) -> tuple[tuple[str, list[str], list[SeatInfo]] | None,
-                                                   list[dict[str, Any]]]:
+    def _read_delta(
+        self, room: LiveRoom
+    ) -> tuple[tuple[str, list[str], list[SeatInfo]] | None, list[dict[str, Any]]]:
         """From the database: the lobby (while in the lobby) and the events this room lacks."""
         with self.sessions() as db:
             lobby = None
@@ -850,11 +898,15 @@ class MatchService:
                 row = db.scalar(select(Room).where(Room.id == room.id))
                 if row is None:
                     raise RoomError("not_found", E.NOT_FOUND, 404, code=room.code)
-                lobby = (row.status, list(row.client_seeds),
-                         [SeatInfo(s.name, s.kind, s.token_hash) for s in row.seats])
+                lobby = (
+                    row.status,
+                    list(row.client_seeds),
+                    [SeatInfo(s.name, s.kind, s.token_hash) for s in row.seats],
+                )
             events = db.scalars(
-                select(Event.payload).where(Event.room_id == room.id,
-                                            Event.seq >= len(room.events)).order_by(Event.seq)
+                select(Event.payload)
+                .where(Event.room_id == room.id, Event.seq >= len(room.events))
+                .order_by(Event.seq)
             ).all()
             return lobby, [dict(e) for e in events]
 
@@ -932,8 +984,9 @@ class MatchService:
                 if room.conns and room.status != "over":
                     await self._announce(room)
 
-    async def _remote_change(self, code: str, version: int, origin: str,
-                             presence: dict[str, Any] | None = None) -> None:
+    async def _remote_change(
+        self, code: str, version: int, origin: str, presence: dict[str, Any] | None = None
+    ) -> None:
         """Another worker committed a change to a room (or reports who is connected there):
         catch up if this worker holds the room."""
         room = self.rooms.get(code)
@@ -961,12 +1014,23 @@ class MatchService:
                     with contextlib.suppress(RoomError):
                         await self._sync(room)
 
-    def _persist(self, room: LiveRoom, event: dict[str, Any], after: MatchState,
-                 results: list[Result] | None = None, ready: dict[str, Any] | None = None) -> None:
+    def _persist(
+        self,
+        room: LiveRoom,
+        event: dict[str, Any],
+        after: MatchState,
+        results: list[Result] | None = None,
+        ready: dict[str, Any] | None = None,
+    ) -> None:
         """Commit one event; the last one together with the room's end and ``results``.
 
         ``ready``: columns of the row already converted (SQLite; see EventAppender.stored)."""
-        values = {"room_id": room.id, "seq": len(room.events), "payload": event, "created_at": _now()}
+        values = {
+            "room_id": room.id,
+            "seq": len(room.events),
+            "payload": event,
+            "created_at": _now(),
+        }
         if not after.is_over:
             if self._appender is not None:
                 self._appender.append(values, ready)
@@ -987,7 +1051,9 @@ class MatchService:
             for r in results or []:
                 db.add(r)
 
-    def _results(self, room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> list[Result]:
+    def _results(
+        self, room: LiveRoom, events: list[dict[str, Any]], final: MatchState
+    ) -> list[Result]:
         """Each player's line for the statistics, counted from the match's own narration."""
         log = room.log()
         log.events = events
@@ -995,20 +1061,30 @@ class MatchService:
         states = replay_states(log)
         for (before, _), (after, action) in zip(states, states[1:]):
             assert action is not None
-            if any(m.msgid.startswith("Full crew") for m in narrate(before, action, after, room.names)):
+            if any(
+                m.msgid.startswith("Full crew") for m in narrate(before, action, after, room.names)
+            ):
                 seat = actor(before)
                 if seat is not None:
                     crews[seat] += 1
         pot = room.rules.stakes is Stakes.POT
         out = []
         for i, s in enumerate(room.seats):
-            out.append(Result(
-                room_id=room.id, position=i, name=s.name, kind=s.kind, won=final.winner == i,
-                rounds=sum(1 for r in final.results if i in r.seats),
-                points=final.totals[i], crews=crews[i],
-                chips_won=final.chips[i] - room.rules.starting_chips if pot else 0,
-                sips=final.sips[i], finished_at=_now(),
-            ))
+            out.append(
+                Result(
+                    room_id=room.id,
+                    position=i,
+                    name=s.name,
+                    kind=s.kind,
+                    won=final.winner == i,
+                    rounds=sum(1 for r in final.results if i in r.seats),
+                    points=final.totals[i],
+                    crews=crews[i],
+                    chips_won=final.chips[i] - room.rules.starting_chips if pot else 0,
+                    sips=final.sips[i],
+                    finished_at=_now(),
+                )
+            )
         return out
 
     def _schedule(self, room: LiveRoom, failover: bool = False) -> None:
@@ -1045,10 +1121,10 @@ class MatchService:
                 # The database or Redis is away, or another worker moved first: try again soon
                 # (a table must never hang on a bot).
                 log.info("automatic move postponed", extra={"room": room.code, "why": err.code})
-                if err.code == "unavailable" and room.state is not None \
-                        and not room.state.is_over:
+                if err.code == "unavailable" and room.state is not None and not room.state.is_over:
                     room.task = asyncio.get_running_loop().create_task(
-                        self._auto(room, room.version, max(1.0, self.settings.bot_delay)))
+                        self._auto(room, room.version, max(1.0, self.settings.bot_delay))
+                    )
 
     async def _auto_move(self, room: LiveRoom, version: int) -> None:
         """The automatic move itself (the caller holds the lock)."""
@@ -1081,14 +1157,22 @@ class MatchService:
         tr = self.translate(lang, "scc")
         return [m.render(tr) for m in messages]
 
-    def _room_text(self, picture: dict[str, Any], messages: list[Message] | None,
-                   lang: str) -> str:
+    def _room_text(self, picture: dict[str, Any], messages: list[Message] | None, lang: str) -> str:
         """The "room" message everyone at the table gets, in one language."""
-        return dumps({"type": "room", "room": picture,
-                      "lines": self._lines(messages, lang) if messages else []})
+        return dumps(
+            {
+                "type": "room",
+                "room": picture,
+                "lines": self._lines(messages, lang) if messages else [],
+            }
+        )
 
-    async def broadcast_room(self, room: LiveRoom, messages: list[Message] | None = None,
-                             made: dict[str, str] | None = None) -> None:
+    async def broadcast_room(
+        self,
+        room: LiveRoom,
+        messages: list[Message] | None = None,
+        made: dict[str, str] | None = None,
+    ) -> None:
         """Send the room to everyone (one JSON text per language, built once).
 
         ``made``: texts already drawn for this very moment (by the look-ahead), per language.
@@ -1110,9 +1194,13 @@ class MatchService:
         seat = room.seat_of(hello.token)
         if hello.token and seat is None:
             raise RoomError("bad_token", E.BAD_TOKEN, 403)
-        conn = Connection(ws, seat, hello.lang,
-                          RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
-                          token_hash=hash_token(hello.token) if hello.token else None)
+        conn = Connection(
+            ws,
+            seat,
+            hello.lang,
+            RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
+            token_hash=hash_token(hello.token) if hello.token else None,
+        )
         if self.settings.scaled:
             async with room.lock:
                 await self._sync(room)
@@ -1133,8 +1221,9 @@ class MatchService:
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
         """Tell one connection (only) why its message was refused."""
-        await conn.send({"type": "error", "code": err.code,
-                         "message": err.render(self.translate(conn.lang))})
+        await conn.send(
+            {"type": "error", "code": err.code, "message": err.render(self.translate(conn.lang))}
+        )
 
     async def receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
         """Handle one message from a connection; refusals go to that connection only."""
@@ -1173,8 +1262,12 @@ class MatchService:
             await self._sync(room)
             state = room.state
             if state is None or room.status != "playing":
-                raise RoomError("not_started" if state is None else "over", E.NOT_STARTED
-                                if state is None else E.ILLEGAL, 409, reason="the match is over")
+                raise RoomError(
+                    "not_started" if state is None else "over",
+                    E.NOT_STARTED if state is None else E.ILLEGAL,
+                    409,
+                    reason="the match is over",
+                )
             if actor(state) != conn.seat:
                 raise RoomError("not_your_turn", E.NOT_YOUR_TURN, 409)
             if msg.version != room.version:
@@ -1189,13 +1282,21 @@ class MatchService:
                 except InvalidActionError as e:
                     raise RoomError("not_an_action", E.NOT_AN_ACTION, 400, reason=str(e)) from None
                 if isinstance(action, Roll):
-                    raise RoomError("illegal", E.ILLEGAL, 400,
-                                    reason="the server rolls every die; send a roll request")
+                    raise RoomError(
+                        "illegal",
+                        E.ILLEGAL,
+                        400,
+                        reason="the server rolls every die; send a roll request",
+                    )
                 if is_chance(state):
                     raise RoomError("illegal", E.ILLEGAL, 400, reason="the dice are due first")
                 if action not in legal_actions(state):
-                    raise RoomError("illegal", E.ILLEGAL, 400,
-                                    reason=f"{msg.action} is not among the choices now")
+                    raise RoomError(
+                        "illegal",
+                        E.ILLEGAL,
+                        400,
+                        reason=f"{msg.action} is not among the choices now",
+                    )
             await self._step(room, action)
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
@@ -1209,9 +1310,19 @@ class MatchService:
         if actor(state) != conn.seat or is_chance(state):
             raise RoomError("no_advice", E.NO_ADVICE, 409)
         choices = await asyncio.to_thread(advise, state)
-        await conn.send({
-            "type": "advice", "version": msg.version,
-            "choices": [{"action": c.action, "win_probability": c.win_probability,
-                         "exact": c.exact, "expected_score": c.expected_score,
-                         "method": c.method} for c in choices],
-        })
+        await conn.send(
+            {
+                "type": "advice",
+                "version": msg.version,
+                "choices": [
+                    {
+                        "action": c.action,
+                        "win_probability": c.win_probability,
+                        "exact": c.exact,
+                        "expected_score": c.expected_score,
+                        "method": c.method,
+                    }
+                    for c in choices
+                ],
+            }
+        )

@@ -67,7 +67,7 @@ class Settings(BaseSettings):
         """The URL with the driver SQLAlchemy should use (psycopg 3 for PostgreSQL)."""
         url = self.db_url
         if url.startswith("postgresql://"):
-            return "postgresql+psycopg://" + url[len("postgresql://"):]
+            return "postgresql+psycopg://" + url[len("postgresql://") :]
         if url.startswith("postgres://"):
-            return "postgresql+psycopg://" + url[len("postgres://"):]
+            return "postgresql+psycopg://" + url[len("postgres://") :]
         return url

@@ -58,13 +58,17 @@ def state_view(state: MatchState, *, results: bool = True) -> dict[str, Any]:
         "actor": actor(state),
         "chance": is_chance(state),
         "legal": legal(state),
-        "contest": None if c is None else {
+        "contest": None
+        if c is None
+        else {
             "purpose": c.purpose.value,
             "method": c.method.value,
             "seats": list(c.seats),
             "posted": {str(k): v for k, v in c.posted.items()},
         },
-        "turn": None if t is None else {
+        "turn": None
+        if t is None
+        else {
             "held": list(t.held),
             "roles": list(t.held_roles),
             "cargo": list(t.cargo),

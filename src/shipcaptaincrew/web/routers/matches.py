@@ -48,5 +48,8 @@ async def verify(code: str, service: ServiceDep) -> dict[str, Any]:
 async def log(code: str, service: ServiceDep) -> Response:
     """The event log (JSON lines, readable by ``scc replay`` and ``scc verify``)."""
     room = await _finished(service, code)
-    return Response(room.log().to_jsonl(), media_type="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="scc-{room.code}.jsonl"'})
+    return Response(
+        room.log().to_jsonl(),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="scc-{room.code}.jsonl"'},
+    )

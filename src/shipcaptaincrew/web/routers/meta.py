@@ -17,8 +17,10 @@ router = APIRouter(prefix="/api", tags=["meta"])
 @router.get("/presets")
 async def presets() -> list[dict[str, Any]]:
     """Rule presets with their options."""
-    return [{"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "options": r.options()}
-            for n, r in PRESETS.items()]
+    return [
+        {"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "options": r.options()}
+        for n, r in PRESETS.items()
+    ]
 
 
 @router.get("/bots")

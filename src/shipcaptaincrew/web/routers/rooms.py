@@ -40,14 +40,18 @@ async def join_room(code: str, req: JoinRoom, service: ServiceDep) -> dict[str, 
 
 
 @router.post("/{code}/bots", status_code=201)
-async def add_bot(code: str, req: AddBot, service: ServiceDep, token: TokenDep = None) -> dict[str, Any]:
+async def add_bot(
+    code: str, req: AddBot, service: ServiceDep, token: TokenDep = None
+) -> dict[str, Any]:
     """The host seats a bot."""
     seat = await service.add_bot(code, token, req)
     return {"seat": seat}
 
 
 @router.delete("/{code}/seats/{seat}")
-async def remove_seat(code: str, seat: int, service: ServiceDep, token: TokenDep = None) -> dict[str, Any]:
+async def remove_seat(
+    code: str, seat: int, service: ServiceDep, token: TokenDep = None
+) -> dict[str, Any]:
     """The host removes a seat before the start."""
     await service.remove_seat(code, token, seat)
     return {"removed": seat}

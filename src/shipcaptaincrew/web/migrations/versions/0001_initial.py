@@ -37,7 +37,9 @@ def upgrade() -> None:
     op.create_table(
         "seats",
         sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column("room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("position", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("kind", sa.String(32), nullable=False),
@@ -49,7 +51,9 @@ def upgrade() -> None:
     op.create_table(
         "events",
         sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column("room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("seq", sa.Integer(), nullable=False),
         sa.Column("payload", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -59,7 +63,9 @@ def upgrade() -> None:
     op.create_table(
         "results",
         sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column("room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("position", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("kind", sa.String(32), nullable=False),
