@@ -60,6 +60,7 @@ __all__ = [
     "is_terminal",
     "legal_actions",
     "returns",
+    "rotation_step",
     "sample_chance",
     "seat_to_act",
 ]
@@ -546,10 +547,21 @@ def _decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     return _contest_again(state, Purpose.MATCH_TIE, top, 1, (), 0)
 
 
+def rotation_step(rules: Rules) -> int:
+    """How many seats (in play order) the start moves on after a round under ``rules.rotation``.
+
+    The one place the rotation is decided; the solver's round model asks here too.
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> rotation_step(find_rules("schiff-kapitaen-crew")), rotation_step(find_rules("classic"))
+    (-1, 1)
+    """
+    return {Rotation.RIGHT: -1, Rotation.LEFT: 1, Rotation.NONE: 0}[rules.rotation]
+
+
 def _rotate(state: MatchState) -> MatchState:
-    n, rot = state.players, state.rules.rotation
-    step = {Rotation.RIGHT: -1, Rotation.LEFT: 1, Rotation.NONE: 0}[rot]
-    return evolve(state, starter=(state.starter + step) % n)
+    step = rotation_step(state.rules)
+    return evolve(state, starter=(state.starter + step) % state.players)
 
 
 def _next_round(state: MatchState) -> MatchState:

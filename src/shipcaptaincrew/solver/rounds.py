@@ -44,7 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..rules import AllFail, Rotation, Rules, TieBreak
+from ..engine import rotation_step
+from ..rules import AllFail, Rules, TieBreak
 from .graph import turn_graph
 from .policies import Policy, fixed_choices, parse_policy
 
@@ -245,7 +246,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
                 smaller[size] = equilibrium(
                     rules, size, pol, sub=True, use_disk=use_disk
                 ).seat_win_probability
-    step = {Rotation.LEFT: 1, Rotation.RIGHT: -1, Rotation.NONE: 0}[rules.rotation]
+    step = rotation_step(rules)
     carry = not sub and rules.all_fail is AllFail.CARRY_POT
     w = [1.0 / n] * n
     iteration = 0
