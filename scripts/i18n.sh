@@ -7,7 +7,8 @@
 # A domain is a catalogue name (scc: the command line and rules text; web: the web pages).
 # Domain D is extracted with the Babel map src/shipcaptaincrew/i18n/D.cfg when there is one;
 # a domain without a map (its owner extracts it) is only updated from its D.pot and compiled.
-# Keywords: _ and N_ (gettext's), and tr (a translate function passed as a parameter).
+# Keywords: _ and N_ (gettext's), NP_ (a singular/plural pair) and tr (a translate function
+# passed as a parameter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BABEL=${PYBABEL:-.venv/bin/pybabel}
@@ -27,7 +28,7 @@ for d in $(domains); do
   if [ "$mode" != compile ]; then
     cfg="src/shipcaptaincrew/i18n/$d.cfg"
     if [ -e "$cfg" ]; then
-      "$BABEL" -q extract -F "$cfg" -k _ -k N_ -k tr --no-location --sort-output \
+      "$BABEL" -q extract -F "$cfg" -k _ -k N_ -k "NP_:1,2" -k tr --no-location --sort-output \
         --project shipcaptaincrew --copyright-holder "shipcaptaincrew developers" \
         -o "$pot" src/shipcaptaincrew
     fi

@@ -93,7 +93,7 @@ def test_two_to_eight_players_001(players: int) -> None:
 @pytest.mark.parametrize(
     ("players", "kwargs", "message"),
     [
-        (0, {}, "players must be 1 .solo practice. or 2..8 .001., got 0"),
+        (0, {}, "players must be 1 .solo practice. or 2..8 .001.1., got 0"),
         (9, {}, "got 9"),
         (True, {}, "got True"),
         (1, {}, "solo practice needs a target score"),
@@ -112,7 +112,7 @@ def test_bad_set_ups_are_refused(players: int, kwargs: dict[str, int], message: 
 def test_set_up_refusals_that_depend_on_the_rules() -> None:
     with pytest.raises(InvalidSetupError, match="decided by the roll-off; set starter=chosen"):
         initial_state(Rules(), 3, starter=1)
-    with pytest.raises(InvalidSetupError, match=r"tournament .002. needs at least 3 players"):
+    with pytest.raises(InvalidSetupError, match=r"tournament .002.29. needs at least 3 players"):
         initial_state(Rules().replace(format="tournament"), 2)
     with pytest.raises(InvalidSetupError, match="solo practice is for points"):
         initial_state(Rules().replace(stakes="pot"), 1, target=8)

@@ -7,6 +7,7 @@ translation of 000 (``shared/seeds/``).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -318,16 +319,19 @@ def test_direct_construction_refuses_bad_values(kwargs: dict[str, object], messa
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"format": MatchFormat("rounds", 0)},
-        {"format": MatchFormat("league")},
-        {"format": 5},
-        {"tie_break": 3},
+        lambda: {"format": MatchFormat("rounds", 0)},
+        lambda: {"format": MatchFormat("league")},
+        lambda: {"format": 5},
+        lambda: {"tie_break": 3},
     ],
     ids=["rounds-0", "unknown-kind", "int-format", "int-enum"],
 )
-def test_direct_construction_refuses_bad_format_and_enum_objects(kwargs: dict[str, object]) -> None:
+def test_direct_construction_refuses_bad_format_and_enum_objects(
+    kwargs: Callable[[], dict[str, object]],
+) -> None:
+    """A bad format object is refused when it is built (before it can reach a rule set)."""
     with pytest.raises(InvalidRulesError):
-        Rules(**kwargs)  # type: ignore[arg-type]
+        Rules(**kwargs())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

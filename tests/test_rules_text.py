@@ -8,15 +8,15 @@ from typer.testing import CliRunner
 from shipcaptaincrew.cli.app import app
 from shipcaptaincrew.cli.cmd_rules import solver_notes
 from shipcaptaincrew.i18n import translator
-from shipcaptaincrew.i18n.rules_text import PRESET_DESCRIPTION_IDS, SolverNotes, rules_text
-from shipcaptaincrew.rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
+from shipcaptaincrew.i18n.rules_text import SolverNotes, rules_text, rules_title
+from shipcaptaincrew.rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, find_rules
 
 runner = CliRunner()
 
 
 def test_preset_descriptions_are_in_the_catalogues() -> None:
-    assert set(PRESET_DESCRIPTION_IDS) == set(PRESET_DESCRIPTIONS.values())
-    for desc in PRESET_DESCRIPTIONS.values():
+    # The titles of the sheets' presets are their own names in every language; "classic" is ours.
+    for desc in [*PRESET_DESCRIPTIONS.values(), PRESET_TITLES["classic"]]:
         assert translator("de")(desc) != desc
         assert translator("nb")(desc) != desc
 
@@ -51,9 +51,9 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
         ({"wild_captain": True, "wild_face": 2}, ["a rolled 2 may stand"], []),
         ({"half_cargo": True}, ["Shifting cargo"], []),
         ({"same_roll_bonus": 3}, ["earn 3 extra points"], []),
-        ({"cargo_rerolls": 1}, ["at most 1 time(s)"], []),
+        ({"cargo_rerolls": 1}, ["at most once per turn"], []),
         ({"cargo_rerolls": 0}, ["may not be rerolled"], ["reroll both cargo dice"]),
-        ({"tie_break": "cargo_rolloff"}, ["roll their two cargo dice"], ["new full turns"]),
+        ({"tie_break": "cargo_rolloff"}, ["rolls both cargo dice once more"], ["new full turns"]),
         ({"all_fail": "carry_pot"}, ["the pot stays"], ["played again"]),
         ({"starter": "chosen"}, ["the table chooses"], ["everyone rolls one die"]),
         ({"rotation": "right"}, ["right-hand neighbour"], []),
@@ -90,8 +90,8 @@ def test_every_preset_reads_in_every_language() -> None:
         en = rules_text(rules, translator("en"))
         de = rules_text(rules, translator("de"))
         nb = rules_text(rules, translator("nb"))
-        assert de.startswith("# Schiff, Kapitän und Crew") and "Ladung" in de
-        assert nb.startswith("# Skip, kaptein og mannskap") and "last" in nb
+        assert de.startswith("# " + rules_title(rules, translator("de"))) and "Ladung" in de
+        assert nb.startswith("# " + rules_title(rules, translator("nb"))) and "last" in nb
         assert len({en, de, nb}) == 3
         assert en.count("\n") == de.count("\n") == nb.count("\n")
 
@@ -148,7 +148,7 @@ def test_scc_rules_command() -> None:
         app, ["rules", "skip", "--set", "half_cargo=true", "--lang", "nb", "--plain"]
     )
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("# Skip, kaptein og mannskap: skip-kaptein-mannskap")
+    assert result.output.startswith("# Skip, kaptein og mannskap · halv last")
     assert "Halv last" in result.output and "50" in result.output
     bad = runner.invoke(app, ["rules", "yahtzee"])
     assert bad.exit_code == 2 and "unknown preset 'yahtzee'" in bad.output

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dice import InvalidDiceError, parse_faces
+from .dice import parse_faces
+from .errors import InvalidActionError, InvalidDiceError
+from .messages import N_
 
 __all__ = [
     "Action",
@@ -28,10 +30,6 @@ __all__ = [
     "Take",
     "parse_action",
 ]
-
-
-class InvalidActionError(ValueError):
-    """Text that is not an action at all (as opposed to a legal-looking but illegal one)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -99,7 +97,7 @@ def parse_action(text: str) -> Action:
     >>> parse_action("jump")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.actions.InvalidActionError: 'jump' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, roll:FACES)
+    shipcaptaincrew.errors.InvalidActionError: 'jump' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, roll:FACES)
     """
     t = text.strip().lower()
     try:
@@ -112,12 +110,12 @@ def parse_action(text: str) -> Action:
         if t.startswith("take:"):
             faces = parse_faces(t[5:])
             if not faces:
-                raise InvalidActionError("take: needs the faces to set aside")
+                raise InvalidActionError(N_("take: needs the faces to set aside"))
             return Take(faces)
         if t.startswith("roll:"):
             faces = parse_faces(t[5:])
             if not faces:
-                raise InvalidActionError("roll: needs faces")
+                raise InvalidActionError(N_("roll: needs faces"))
             return Roll(faces)
         if t.startswith("sip:"):
             seat = int(t[4:])
@@ -125,18 +123,22 @@ def parse_action(text: str) -> Action:
                 raise ValueError
             return HandOut(seat)
     except InvalidDiceError as e:
-        raise InvalidActionError(f"{text!r}: {e}") from None
+        raise InvalidActionError(N_("'{text}': {problem}"), text=text, problem=str(e)) from None
     except ValueError as e:
         if isinstance(e, InvalidActionError):
             raise
-        raise InvalidActionError(f"{text!r} has a malformed number") from None
+        raise InvalidActionError(N_("'{text}' has a malformed number"), text=text) from None
     raise InvalidActionError(
-        f"{text!r} is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, roll:FACES)"
+        N_(
+            "'{text}' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, "
+            "roll:FACES)"
+        ),
+        text=text,
     )
 
 
 def _face(text: str) -> int:
     faces = parse_faces(text)
     if len(faces) != 1:
-        raise InvalidActionError(f"keep needs exactly one face, got {text!r}")
+        raise InvalidActionError(N_("keep needs exactly one face, got '{text}'"), text=text)
     return faces[0]

@@ -20,6 +20,10 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
+from .errors import InvalidDiceError
+from .facts import FACES
+from .messages import N_
+
 __all__ = [
     "FACES",
     "InvalidDiceError",
@@ -28,13 +32,6 @@ __all__ = [
     "remove_faces",
     "roll_distribution",
 ]
-
-#: The faces of a standard six-sided die.
-FACES = (1, 2, 3, 4, 5, 6)
-
-
-class InvalidDiceError(ValueError):
-    """Dice that cannot be: a face outside 1..6, or the wrong number of dice for a roll."""
 
 
 def check_faces(faces: tuple[int, ...] | list[int], count: int | None = None) -> tuple[int, ...]:
@@ -45,19 +42,19 @@ def check_faces(faces: tuple[int, ...] | list[int], count: int | None = None) ->
     >>> check_faces([7, 1], 2)
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.dice.InvalidDiceError: face 7 is not a die face (1..6)
+    shipcaptaincrew.errors.InvalidDiceError: face 7 is not a die face (1..6)
     >>> check_faces([1, 2], 3)
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.dice.InvalidDiceError: this roll needs 3 dice, got 2
+    shipcaptaincrew.errors.InvalidDiceError: this roll needs 3 dice, got 2
     """
     for f in faces:
         if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6:
-            raise InvalidDiceError(f"face {f!r} is not a die face (1..6)")
+            raise InvalidDiceError(N_("face {face} is not a die face (1..6)"), face=repr(f))
     if count is not None and len(faces) != count:
-        raise InvalidDiceError(
-            f"this roll needs {count} {'die' if count == 1 else 'dice'}, got {len(faces)}"
-        )
+        if count == 1:
+            raise InvalidDiceError(N_("this roll needs 1 die, got {got}"), got=len(faces))
+        raise InvalidDiceError(N_("this roll needs {n} dice, got {got}"), n=count, got=len(faces))
     return tuple(sorted(faces))
 
 
@@ -69,7 +66,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
     >>> parse_faces("6x")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.dice.InvalidDiceError: 'x' is not a die face (1..6)
+    shipcaptaincrew.errors.InvalidDiceError: 'x' is not a die face (1..6)
     """
     out: list[int] = []
     for ch in text:
@@ -78,7 +75,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
         if ch in "123456":
             out.append(int(ch))
         else:
-            raise InvalidDiceError(f"{ch!r} is not a die face (1..6)")
+            raise InvalidDiceError(N_("'{char}' is not a die face (1..6)"), char=ch)
     return tuple(out)
 
 
@@ -101,7 +98,7 @@ def roll_distribution(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     Outcomes come in lexicographic order; the probabilities sum to exactly 1.
     """
     if not 0 <= n <= 8:
-        raise InvalidDiceError(f"cannot roll {n} dice at once (0..8)")
+        raise InvalidDiceError(N_("cannot roll {n} dice at once (0..8)"), n=n)
     total = 6**n
     out = []
     for combo in combinations_with_replacement(FACES, n):

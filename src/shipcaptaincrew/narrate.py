@@ -19,43 +19,18 @@ Parameters that are themselves game words (role names) are message ids too, list
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from .actions import Action, HandOut, RerollCargo, Roll, Stand, Take
+from .engine import seat_to_act
+from .messages import N_, Message
 from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
 
 __all__ = ["GAME_WORDS", "Message", "narrate", "narrate_parts", "transcript"]
 
 
-def N_(msgid: str) -> str:
-    """Mark a message id for extraction into the catalogues (gettext's ``N_``)."""
-    return msgid
-
-
 #: Game words used as parameters; catalogues translate them like any message.
 GAME_WORDS = (N_("ship"), N_("captain"), N_("crew"), N_("turn"), N_("cargo dice"), N_("one die"))
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message id with named parameters; ``str()`` gives the English text."""
-
-    msgid: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """Format the message, translating the id and game-word parameters with ``translate``."""
-        tr = translate or (lambda s: s)
-        params = {
-            k: (", ".join(tr(w) for w in v) if isinstance(v, tuple) else v)
-            for k, v in self.params.items()
-        }
-        return tr(self.msgid).format(**params)
-
-    def __str__(self) -> str:
-        return self.render()
 
 
 def _faces(faces: Sequence[int]) -> str:
@@ -82,7 +57,7 @@ def narrate_parts(
     A front end can show the dice between the two (the turn's dice, then the round's result).
     """
     out: list[Message] = []
-    seat = _actor(before)
+    seat = seat_to_act(before)
     who = names[seat] if seat is not None else ""
     if before.phase is Phase.TURN and before.turn is not None:
         out += _turn_messages(before.turn, action, who)
@@ -114,12 +89,6 @@ def narrate_parts(
             Message(N_("{name} gives a sip to {other}."), {"name": who, "other": names[action.to]})
         )
     return out, _table_messages(before, after, names)
-
-
-def _actor(state: MatchState) -> int | None:
-    if state.phase in (Phase.HAND_OUT, Phase.HAND_OUT_ROLL):
-        return state.round_winner
-    return state.contest.seat if state.contest else None
 
 
 def _turn_messages(t: TurnState, action: Action, who: str) -> list[Message]:

@@ -1,14 +1,11 @@
-"""Every rule option of the four rule sheets, as one frozen value.
+"""Every rule option of the four rule sheets, as one frozen value, and the named presets.
 
-The sheets live in ``shared/seeds/`` and are cited by their number:
-
-* **000** German sheet (Schiff, Kapitän und Crew), **003** its English translation;
-* **001** Norwegian sheet (Skip, kaptein og mannskap);
-* **002** English sheet (Ship Captain Crew, pot, tournament, wild captain).
-
-Options combine freely, so a rule set is a single frozen dataclass rather than a subclass per
-variant (python-chess needs subclasses because its variants change move generation wholesale;
-ours are independent switches).  Presets are named rule sets found by name or alias with
+The options themselves -- names, types, choices, bounds, defaults, the sheet each comes from --
+are described once, in the table of :mod:`.options`; a :class:`Rules` value holds one value
+for each and checks every value (and every combination) through that table.  Options combine
+freely, so a rule set is a single frozen dataclass rather than a subclass per variant
+(python-chess needs subclasses because its variants change move generation wholesale; ours
+are independent switches).  Presets are named rule sets found by name or alias with
 :func:`find_rules`, and every rule set has a canonical text form that round-trips:
 
 >>> r = find_rules("ship-captain-crew").replace(wild_captain=True, cargo_rerolls=1)
@@ -25,15 +22,35 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
+
+from .errors import InvalidRulesError
+from .formats import FormatKind, MatchFormat
+from .messages import N_, Message
+from .options import (
+    OPTIONS,
+    AllFail,
+    Drinking,
+    Group,
+    Rotation,
+    Stakes,
+    Starter,
+    TieBreak,
+    option_names,
+    parse_assignment,
+    unknown_option,
+)
 
 __all__ = [
     "ALIASES",
     "OPTION_DOCS",
     "PRESETS",
+    "PRESET_DESCRIPTIONS",
+    "PRESET_NAMES",
+    "PRESET_TITLES",
     "AllFail",
     "Drinking",
+    "FormatKind",
     "InvalidRulesError",
     "MatchFormat",
     "Rotation",
@@ -42,141 +59,25 @@ __all__ = [
     "Starter",
     "TieBreak",
     "find_rules",
+    "name_parts",
     "option_names",
     "parse_assignment",
 ]
 
-
-class InvalidRulesError(ValueError):
-    """A rule set or option value that cannot work (unknown option, bad value, conflict)."""
-
-
-class TieBreak(str, Enum):
-    """How a tie for the top score is broken."""
-
-    #: 000/003 "only they roll again until one pulls ahead"; 001 "a new round between them":
-    #: the tied players play new full turns until one is ahead.
-    REPLAY = "replay"
-    #: 002 "tied players re-roll their two cargo dice and the new sum breaks the tie".
-    CARGO_ROLLOFF = "cargo_rolloff"
-
-
-class AllFail(str, Enum):
-    """What happens when every player of a round scores 0 (002: "you cannot win")."""
-
-    #: The round is void and played again by the same players (no new ante).
-    REPLAY = "replay"
-    #: The round has no winner; the pot stays on the table for the next round.
-    CARRY_POT = "carry_pot"
-
-
-class Starter(str, Enum):
-    """Who starts the first round."""
-
-    #: 002 "highest single die roll", 000/003 "Wer anfängt, wird ausgewürfelt": everyone rolls
-    #: one die, the highest starts, tied players roll again.
-    ROLLOFF = "rolloff"
-    #: 002 "or youngest player": the table names the starter (seat given when the match starts).
-    CHOSEN = "chosen"
-
-
-class Rotation(str, Enum):
-    """Who starts the next round.
-
-    Seats are numbered in play order, which runs clockwise, i.e. each player passes the cup to
-    the player on their left.  The *right* neighbour of seat ``i`` is therefore seat ``i - 1``.
-    """
-
-    #: 000/003 "In der nächsten Runde beginnt der rechte Nachbar des letzten Startspielers".
-    RIGHT = "right"
-    #: The cup passes on with play: the left neighbour (seat ``i + 1``) starts the next round.
-    LEFT = "left"
-    #: The same player starts every round.
-    NONE = "none"
-
-
-class Stakes(str, Enum):
-    """What a round is played for (drinking is a separate, combinable option)."""
-
-    #: 003 "works just as well played for points": scores and totals only.
-    POINTS = "points"
-    #: 001/002: everyone antes each round, the winner takes the pot; a chips ledger per player.
-    POT = "pot"
-
-
-class Drinking(str, Enum):
-    """Who drinks after a round (002 allows drinks instead of or in addition to chips)."""
-
-    NONE = "none"
-    #: 000/003 "Alle außer dem Sieger trinken einen Schluck".
-    ALL_BUT_WINNER = "all_but_winner"
-    #: 000/003 "Nur der Letzte trinkt", 002 "lowest cargo drinks": lowest score, all tied drink.
-    LAST_DRINKS = "last_drinks"
-    #: 000/003 "Der Kapitän verteilt": the winner rolls one die and hands out that many sips
-    #: among the others as they choose.
-    CAPTAIN_HANDS_OUT = "captain_hands_out"
-
-
 #: The presets, in the order they are listed (their rule sets are built at the end of the module).
 PRESET_NAMES = ("classic", "schiff-kapitaen-crew", "skip-kaptein-mannskap", "ship-captain-crew")
 
-_FORMAT_RE = re.compile(r"^(single|tournament|rounds:(\d+)|first_to:(\d+))$")
 
-
-@dataclass(frozen=True)
-class MatchFormat:
-    """A match format: ``single``, ``rounds:N``, ``first_to:N`` or ``tournament``.
-
-    * ``single`` -- one round (003: "everyone gets one turn, and the round ends").
-    * ``rounds:N`` -- N rounds, cumulative totals, highest total wins (001 "et fast antall
-      runder"; 002 "Rounds Version ... often 3 or 5").
-    * ``first_to:N`` -- rounds until a total reaches N; when several pass it in the same round
-      the highest total wins (001 "først til 50").
-    * ``tournament`` -- 002 "Six-Player Tournament": two preliminary rounds, the two highest
-      totals play a final round, the winner takes all.
-
-    >>> MatchFormat.parse("rounds:5")
-    MatchFormat(kind='rounds', n=5)
-    >>> str(MatchFormat.parse("first_to:50"))
-    'first_to:50'
-    """
-
-    kind: str
-    n: int = 0
-
-    @classmethod
-    def parse(cls, text: str) -> MatchFormat:
-        """Parse the text form; raises :class:`InvalidRulesError` naming the problem."""
-        m = _FORMAT_RE.match(text.strip())
-        if not m:
-            raise InvalidRulesError(
-                f"unknown match format {text!r}: use single, rounds:N, first_to:N or tournament"
-            )
-        if m.group(2) is not None:
-            n = int(m.group(2))
-            if not 1 <= n <= 1000:
-                raise InvalidRulesError(f"rounds:N needs 1 <= N <= 1000, got {n}")
-            return cls("rounds", n)
-        if m.group(3) is not None:
-            n = int(m.group(3))
-            if not 1 <= n <= 10000:
-                raise InvalidRulesError(f"first_to:N needs 1 <= N <= 10000, got {n}")
-            return cls("first_to", n)
-        return cls(m.group(1), 0)
-
-    def __str__(self) -> str:
-        return f"{self.kind}:{self.n}" if self.kind in ("rounds", "first_to") else self.kind
-
-
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
+def _default(name: str) -> Any:
+    return OPTIONS[name].default
 
 
 @dataclass(frozen=True)
 class Rules:
     """A complete rule set.  Build one with :func:`find_rules` and :meth:`replace`.
 
-    Every field cites the sheet it comes from (see :data:`OPTION_DOCS` for the full text).
+    Each field is one option of the table in :mod:`.options`, which holds its default, its
+    choices or bounds and the sheet sentences it comes from.
 
     >>> Rules().required_faces
     (6, 5, 4)
@@ -185,142 +86,37 @@ class Rules:
     >>> Rules(bow_to_stern=True, wild_captain=True)
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.rules.InvalidRulesError: wild_face=1 is also a required face under bow_to_stern (1, 2, 3); choose another wild_face
+    shipcaptaincrew.errors.InvalidRulesError: wild_face=1 is also a required face under bow_to_stern (1, 2, 3); choose another wild_face
     """
 
     #: Preset this rule set started from (its options are printed relative to it).
-    name: str = field(default="classic", metadata=_doc("preset the options are relative to"))
+    name: str = "classic"
     # -- the turn ---------------------------------------------------------------------------
-    half_cargo: bool = field(
-        default=False,
-        metadata=_doc(
-            "000 'Halbe Ladung' / 003 'Shifting cargo': when rerolling the cargo, the player "
-            "may keep one cargo die and reroll only the other"
-        ),
-    )
-    bow_to_stern: bool = field(
-        default=False,
-        metadata=_doc("000 'Von hinten' / 003 'Bow to stern': collect 1, 2, 3 instead of 6, 5, 4"),
-    )
-    wild_captain: bool = field(
-        default=False,
-        metadata=_doc(
-            "002 'Wild Captain': a rolled wild_face can stand for any missing required die, "
-            "still in order; the player chooses when a roll allows several assignments"
-        ),
-    )
-    wild_face: int = field(
-        default=1,
-        metadata=_doc(
-            "002 'A roll of 1 can be used as any missing required die': the face that is wild "
-            "under wild_captain (must not be a required face)"
-        ),
-    )
-    cargo_rerolls: int | None = field(
-        default=None,
-        metadata=_doc(
-            "001 house rule 'lasten bare kan kastes på nytt én gang': the most cargo rerolls "
-            "per turn (none = as many as rolls remain)"
-        ),
-    )
-    same_roll_bonus: int = field(
-        default=0,
-        metadata=_doc(
-            "001 house rule 'hele laget må sikres i samme kast for å gi bonus': bonus points "
-            "when ship, captain and crew are all set aside from one roll (0 = off)"
-        ),
-    )
+    half_cargo: bool = field(default=_default("half_cargo"))
+    bow_to_stern: bool = field(default=_default("bow_to_stern"))
+    wild_captain: bool = field(default=_default("wild_captain"))
+    wild_face: int = field(default=_default("wild_face"))
+    cargo_rerolls: int | None = field(default=_default("cargo_rerolls"))
+    same_roll_bonus: int = field(default=_default("same_roll_bonus"))
     # -- the round --------------------------------------------------------------------------
-    tie_break: TieBreak = field(
-        default=TieBreak.REPLAY,
-        metadata=_doc(
-            "000/003 'only they roll again until one pulls ahead', 001 'en ny runde mellom dem' "
-            "(replay: tied players play new turns); 002 'tied players re-roll their two cargo "
-            "dice' (cargo_rolloff)"
-        ),
-    )
-    all_fail: AllFail = field(
-        default=AllFail.REPLAY,
-        metadata=_doc(
-            "002 'your score is 0 ... you cannot win': when everyone scores 0, replay the round "
-            "(replay) or leave the pot for the next round (carry_pot)"
-        ),
-    )
-    starter: Starter = field(
-        default=Starter.ROLLOFF,
-        metadata=_doc(
-            "000/003 'Roll to see who starts', 002 'highest single die roll, or youngest player': "
-            "rolloff, or a chosen seat"
-        ),
-    )
-    rotation: Rotation = field(
-        default=Rotation.LEFT,
-        metadata=_doc(
-            "000/003 'The next round starts with the player to the right of the previous "
-            "starter' (right); left passes the start on with play; none keeps the starter"
-        ),
-    )
+    tie_break: TieBreak = field(default=_default("tie_break"))
+    all_fail: AllFail = field(default=_default("all_fail"))
+    starter: Starter = field(default=_default("starter"))
+    rotation: Rotation = field(default=_default("rotation"))
     # -- stakes -----------------------------------------------------------------------------
-    stakes: Stakes = field(
-        default=Stakes.POINTS,
-        metadata=_doc(
-            "003 'played for points' (points); 001 'sjetonger ... en pott per runde', 002 "
-            "'each player antes one chip' (pot)"
-        ),
-    )
-    ante: int = field(
-        default=1, metadata=_doc("002 'each player antes one chip/coin/dollar': ante per round")
-    )
-    starting_chips: int = field(
-        default=10,
-        metadata=_doc("001 'sjetonger': each player's starting stack under stakes=pot"),
-    )
-    drinking: Drinking = field(
-        default=Drinking.NONE,
-        metadata=_doc(
-            "000/003 all_but_winner, last_drinks ('Nur der Letzte trinkt', 002 'lowest cargo "
-            "drinks'), captain_hands_out ('Der Kapitän verteilt'), or none"
-        ),
-    )
-    failed_double: bool = field(
-        default=False,
-        metadata=_doc(
-            "002 'the player who fails to collect 6-5-4 drinks double': every sip a player "
-            "without a full crew drinks that round counts twice"
-        ),
-    )
+    stakes: Stakes = field(default=_default("stakes"))
+    ante: int = field(default=_default("ante"))
+    starting_chips: int = field(default=_default("starting_chips"))
+    drinking: Drinking = field(default=_default("drinking"))
+    failed_double: bool = field(default=_default("failed_double"))
     # -- the match --------------------------------------------------------------------------
-    format: MatchFormat = field(
-        default=MatchFormat("single"),
-        metadata=_doc(
-            "single round; rounds:N (001, 002 'Rounds Version'); first_to:N (001 'først til "
-            "50'); tournament (002 'Six-Player Tournament')"
-        ),
-    )
+    format: MatchFormat = field(default=_default("format"))
 
     def __post_init__(self) -> None:
-        # Accept text for enum fields so `Rules(tie_break="replay")` and --set work alike.
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name == "format":
-                if isinstance(value, MatchFormat):
-                    value = str(value)  # re-read, so a hand-built MatchFormat is checked too
-                if not isinstance(value, str):
-                    raise InvalidRulesError(f"format must be a match format text, got {value!r}")
-                object.__setattr__(self, "format", MatchFormat.parse(value))
-            elif isinstance(f.type, str) and f.type in _ENUMS:
-                enum = _ENUMS[f.type]
-                if isinstance(value, enum):
-                    continue
-                try:
-                    if not isinstance(value, str):
-                        raise ValueError
-                    object.__setattr__(self, f.name, enum(value))
-                except ValueError:
-                    choices = ", ".join(e.value for e in enum)
-                    raise InvalidRulesError(
-                        f"{f.name}={value!r} is not one of: {choices}"
-                    ) from None
+        # Every value goes through its option's check, so `Rules(tie_break="replay")`, a JSON
+        # body and --set arrive at the same typed value or the same refusal.
+        for name, option in OPTIONS.items():
+            object.__setattr__(self, name, option.check(getattr(self, name)))
         self._validate()
         object.__setattr__(self, "_hash", hash(self._key()))
 
@@ -343,46 +139,30 @@ class Rules:
         object.__setattr__(self, "_hash", hash(self._key()))
 
     def _validate(self) -> None:
+        """The combinations that cannot work (each value alone was checked by its option)."""
         if self.name not in PRESET_NAMES:
-            raise InvalidRulesError(
-                f"unknown preset {self.name!r}; known: {', '.join(PRESET_NAMES)}"
-            )
-        for name in ("half_cargo", "bow_to_stern", "wild_captain", "failed_double"):
-            if not isinstance(getattr(self, name), bool):
-                raise InvalidRulesError(f"{name} must be true or false")
-        for name in ("wild_face", "same_roll_bonus", "ante", "starting_chips"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise InvalidRulesError(f"{name} must be an integer, got {v!r}")
-        if not 1 <= self.wild_face <= 6:
-            raise InvalidRulesError(f"wild_face must be a face 1..6, got {self.wild_face}")
+            raise _unknown_preset(self.name)
         if self.wild_captain and self.wild_face in self.required_faces:
             raise InvalidRulesError(
-                f"wild_face={self.wild_face} is also a required face under "
-                f"{'bow_to_stern' if self.bow_to_stern else 'the classic order'} "
-                f"{self.required_faces}; choose another wild_face"
+                N_(
+                    "wild_face={face} is also a required face under {order} {faces}; "
+                    "choose another wild_face"
+                ),
+                face=self.wild_face,
+                order="bow_to_stern" if self.bow_to_stern else "the classic order",
+                faces=str(self.required_faces),
             )
-        if self.cargo_rerolls is not None and (
-            not isinstance(self.cargo_rerolls, int)
-            or isinstance(self.cargo_rerolls, bool)
-            or not 0 <= self.cargo_rerolls <= 2
-        ):
-            raise InvalidRulesError(
-                f"cargo_rerolls must be 0, 1, 2 or none, got {self.cargo_rerolls!r}"
-            )
-        if not 0 <= self.same_roll_bonus <= 100:
-            raise InvalidRulesError(f"same_roll_bonus must be 0..100, got {self.same_roll_bonus}")
-        if not 1 <= self.ante <= 1000:
-            raise InvalidRulesError(f"ante must be 1..1000, got {self.ante}")
-        if not 0 <= self.starting_chips <= 1_000_000:
-            raise InvalidRulesError(f"starting_chips must be 0..1000000, got {self.starting_chips}")
         if self.stakes is Stakes.POT and self.starting_chips < self.ante:
             raise InvalidRulesError(
-                f"starting_chips={self.starting_chips} is less than ante={self.ante}: "
-                "nobody could ante the first round"
+                N_(
+                    "starting_chips={chips} is less than ante={ante}: nobody could ante the "
+                    "first round"
+                ),
+                chips=self.starting_chips,
+                ante=self.ante,
             )
         if self.failed_double and self.drinking is Drinking.NONE:
-            raise InvalidRulesError("failed_double needs a drinking mode (drinking=none)")
+            raise InvalidRulesError(N_("failed_double needs a drinking mode (drinking=none)"))
 
     # -- derived facts ----------------------------------------------------------------------
     @property
@@ -403,9 +183,9 @@ class Rules:
     # -- construction -----------------------------------------------------------------------
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated); unknown names are refused."""
-        unknown = sorted(set(changes) - set(option_names()) - {"name"})
+        unknown = sorted(set(changes) - set(OPTIONS) - {"name"})
         if unknown:
-            raise InvalidRulesError(f"unknown option {unknown[0]!r}")
+            raise unknown_option(unknown[0])
         return dataclasses.replace(self, **changes)
 
     def with_settings(self, settings: list[str] | tuple[str, ...]) -> Rules:
@@ -417,23 +197,22 @@ class Rules:
         return self.replace(**changes)
 
     def options(self) -> dict[str, Any]:
-        """Every option and its value (text values for enums and the format)."""
-        return {name: _text(getattr(self, name)) for name in option_names()}
+        """Every option and its value (text values for choices and the format, as JSON has)."""
+        return {name: _json(getattr(self, name)) for name in OPTIONS}
+
+    def changed_from(self, base: Rules) -> dict[str, Any]:
+        """Options whose value differs from ``base`` (JSON values, canonical order)."""
+        return {n: _json(getattr(self, n)) for n in OPTIONS if getattr(self, n) != getattr(base, n)}
 
     def changed_options(self) -> dict[str, Any]:
-        """Options that differ from this rule set's preset."""
-        base = PRESETS[self.name]
-        return {
-            n: _text(getattr(self, n))
-            for n in option_names()
-            if getattr(self, n) != getattr(base, n)
-        }
+        """Options that differ from this rule set's preset (what the canonical text lists)."""
+        return self.changed_from(PRESETS[self.name])
 
     def __str__(self) -> str:
         changed = self.changed_options()
         if not changed:
             return self.name
-        inner = ",".join(f"{k}={_fmt(v)}" for k, v in changed.items())
+        inner = ",".join(f"{k}={OPTIONS[k].text(getattr(self, k))}" for k in changed)
         return f"{self.name}({inner})"
 
     @classmethod
@@ -442,130 +221,68 @@ class Rules:
         text = text.strip()
         m = re.fullmatch(r"([A-Za-z0-9_\-]+)(?:\((.*)\))?", text)
         if not m:
-            raise InvalidRulesError(f"cannot read rules {text!r}: expected PRESET(key=value,...)")
+            raise InvalidRulesError(
+                N_("cannot read rules '{text}': expected PRESET(key=value,...)"), text=text
+            )
         base = find_rules(m.group(1))
         if not m.group(2):
             return base
         return base.with_settings([p for p in m.group(2).split(",") if p.strip()])
 
 
-_ENUMS: dict[str, type[Enum]] = {
-    "TieBreak": TieBreak,
-    "AllFail": AllFail,
-    "Starter": Starter,
-    "Rotation": Rotation,
-    "Stakes": Stakes,
-    "Drinking": Drinking,
-}
-
-
-def _text(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, MatchFormat):
-        return str(value)
+def _json(value: Any) -> Any:
+    """An option value as JSON carries it: text for choices and formats, else as it is."""
+    if isinstance(value, (str, MatchFormat)):  # choices are str enums
+        return value.value if hasattr(value, "value") else str(value)
     return value
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def option_names() -> tuple[str, ...]:
-    """Names of every rule option, in declaration order."""
-    return tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
-
-
-#: Option name -> the sentence that cites its sheet.
+#: Option name -> where it comes from and what it does (sheet sentences, then the help text).
 OPTION_DOCS: dict[str, str] = {
-    f.name: f.metadata.get("doc", "") for f in dataclasses.fields(Rules) if f.name != "name"
+    name: f"{', '.join(o.sources)}: {o.help}" for name, o in OPTIONS.items()
 }
-
-_FIELD_TYPES = {f.name: f for f in dataclasses.fields(Rules)}
-
-
-def parse_assignment(text: str) -> tuple[str, Any]:
-    """Parse one ``KEY=VALUE`` option text into a typed value.
-
-    >>> parse_assignment("cargo_rerolls=1")
-    ('cargo_rerolls', 1)
-    >>> parse_assignment("half_cargo=yes")
-    ('half_cargo', True)
-    >>> parse_assignment("colour=red")
-    Traceback (most recent call last):
-    ...
-    shipcaptaincrew.rules.InvalidRulesError: unknown option 'colour'; known: half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, drinking, failed_double, format
-    """
-    if "=" not in text:
-        raise InvalidRulesError(f"option {text!r} must look like KEY=VALUE")
-    key, raw = (s.strip() for s in text.split("=", 1))
-    key = key.replace("-", "_")
-    if key not in OPTION_DOCS:
-        raise InvalidRulesError(f"unknown option {key!r}; known: {', '.join(option_names())}")
-    ftype = _FIELD_TYPES[key].type
-    low = raw.lower()
-    if ftype == "bool":
-        if low in ("true", "yes", "on", "1"):
-            return key, True
-        if low in ("false", "no", "off", "0"):
-            return key, False
-        raise InvalidRulesError(f"{key} must be true or false, got {raw!r}")
-    if ftype == "int | None":
-        if low in ("none", "null", "unlimited", ""):
-            return key, None
-        return key, _int(key, raw)
-    if ftype == "int":
-        return key, _int(key, raw)
-    if ftype == "MatchFormat":
-        return key, MatchFormat.parse(raw)
-    return key, raw
-
-
-def _int(key: str, raw: str) -> int:
-    try:
-        return int(raw)
-    except ValueError:
-        raise InvalidRulesError(f"{key} must be an integer, got {raw!r}") from None
 
 
 # -- presets ------------------------------------------------------------------------------------
 
 PRESETS: dict[str, Rules] = {}
+#: Preset -> its name for people (a message id: what the lobby, the table and headers show).
+PRESET_TITLES: dict[str, str] = {}
+#: Preset -> one sentence saying which sheet it follows and how (a message id).
+PRESET_DESCRIPTIONS: dict[str, str] = {}
 
 
-def _register(rules: Rules, description: str) -> None:
+def _register(rules: Rules, title: str, description: str) -> None:
     PRESETS[rules.name] = rules
+    PRESET_TITLES[rules.name] = title
     PRESET_DESCRIPTIONS[rules.name] = description
 
 
-PRESET_DESCRIPTIONS: dict[str, str] = {}
-
 _register(
     Rules(),
-    "The core all four sheets share: 5 dice, 3 rolls, 6-5-4 in order, cargo 2-12, free cargo "
-    "rerolls, tied players replay, one round for points.",
+    N_("Classic 6-5-4"),
+    N_(
+        "What all four sheets agree on: five dice, three rolls, 6-5-4 in order, cargo 2-12, "
+        "free cargo rerolls, ties replayed, one round for points."
+    ),
+)
+_register(
+    Rules(name="schiff-kapitaen-crew", rotation=Rotation.RIGHT, drinking=Drinking.ALL_BUT_WINNER),
+    N_("Schiff, Kapitän & Crew"),
+    N_(
+        "The German sheet 000 and its English translation 003: a roll-off decides who starts, "
+        "tied players roll again, every loser sips, and the start passes to the right."
+    ),
 )
 _register(
     Rules(
-        name="schiff-kapitaen-crew",
-        rotation=Rotation.RIGHT,
-        drinking=Drinking.ALL_BUT_WINNER,
+        name="skip-kaptein-mannskap", stakes=Stakes.POT, format=MatchFormat(FormatKind.FIRST_TO, 50)
     ),
-    "Sheets 000 (German) and 003 (English): roll-off to start, tied players roll again, everyone "
-    "but the winner sips, the right neighbour of the last starter starts the next round.",
-)
-_register(
-    Rules(
-        name="skip-kaptein-mannskap",
-        stakes=Stakes.POT,
-        format=MatchFormat("first_to", 50),
+    N_("Skip, kaptein og mannskap"),
+    N_(
+        "The Norwegian sheet 001: two to eight players, chips into a pot every round, ties "
+        "replayed among the tied, first to 50 points."
     ),
-    "Sheet 001 (Norwegian): 2-8 players, a pot of chips each round, ties replayed between the "
-    "tied players, first to 50 points.",
 )
 _register(
     Rules(
@@ -574,8 +291,12 @@ _register(
         stakes=Stakes.POT,
         all_fail=AllFail.CARRY_POT,
     ),
-    "Sheet 002 (English): everyone antes a chip, highest cargo takes the pot, tied players "
-    "re-roll their two cargo dice, a round where all fail leaves the pot for the next.",
+    N_("Ship Captain Crew"),
+    N_(
+        "The English sheet 002: a chip from everyone into the pot, the best cargo takes it, "
+        "ties settled by rolling both cargo dice, and a round nobody completes leaves the pot "
+        "for the next."
+    ),
 )
 
 ALIASES: dict[str, str] = {
@@ -604,11 +325,41 @@ def find_rules(name: str) -> Rules:
     >>> find_rules("yahtzee")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.rules.InvalidRulesError: unknown preset 'yahtzee'; known: classic, schiff-kapitaen-crew, skip-kaptein-mannskap, ship-captain-crew
+    shipcaptaincrew.errors.InvalidRulesError: unknown preset 'yahtzee'; known: classic, schiff-kapitaen-crew, skip-kaptein-mannskap, ship-captain-crew
     """
     key = re.sub(r"[\s_]+", "-", name.strip().lower())
     if key in ALIASES:
         return PRESETS[ALIASES[key]]
     if "(" in name:
         return Rules.from_str(name)
-    raise InvalidRulesError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
+    raise _unknown_preset(name)
+
+
+def name_parts(rules: Rules) -> tuple[Message, ...]:
+    """A rule set's human name, part by part: the preset's title, then what differs from it.
+
+    The differences come in the option table's group order -- the match format, the stakes,
+    the turn's variants, the round's rules -- each in the few words its option gives, so a
+    lobby can say "Schiff, Kapitän & Crew · 3 Runden · Pott · der Kapitän verteilt" where the
+    log says ``schiff-kapitaen-crew(stakes=pot,drinking=captain_hands_out,format=rounds:3)``.
+    :func:`shipcaptaincrew.i18n.rules_title` joins them in a language.
+
+    >>> r = find_rules("schiff-kapitaen-crew").replace(
+    ...     stakes="pot", drinking="captain_hands_out", format="rounds:3")
+    >>> " · ".join(str(m) for m in name_parts(r))
+    'Schiff, Kapitän & Crew · 3 rounds · pot · the captain hands out'
+    """
+    base = PRESETS[rules.name]
+    parts = [Message(PRESET_TITLES[rules.name])]
+    for group in Group:
+        for name, option in OPTIONS.items():
+            value = getattr(rules, name)
+            if option.group is group and value != getattr(base, name):
+                parts.append(option.title_message(value))
+    return tuple(parts)
+
+
+def _unknown_preset(name: str) -> InvalidRulesError:
+    return InvalidRulesError(
+        N_("unknown preset '{name}'; known: {known}"), name=name, known=", ".join(PRESET_NAMES)
+    )

@@ -8,9 +8,11 @@ the event log arrive at an identical state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
+from .facts import DICE, ROLES, ROLLS
+from .formats import FormatKind
 from .rules import Rules
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "Phase",
     "Purpose",
     "RoundResult",
+    "Stage",
     "TurnPhase",
     "TurnState",
 ]
@@ -33,8 +36,8 @@ CHANCE = -1
 #: :func:`~shipcaptaincrew.engine.current_player` when the match is over.
 TERMINAL = -2
 
-#: The three roles, in the order they must be collected (all sheets).
-ROLE_NAMES = ("ship", "captain", "crew")
+#: The three roles, in the order they must be collected (all sheets; :data:`.facts.ROLES`).
+ROLE_NAMES = ROLES
 
 
 class TurnPhase(str, Enum):
@@ -83,7 +86,7 @@ class TurnState:
     @property
     def rolls_left(self) -> int:
         """Rolls still available this turn (three in all)."""
-        return 3 - self.rolls_used
+        return ROLLS - self.rolls_used
 
     @property
     def held_roles(self) -> tuple[str, ...]:
@@ -93,7 +96,7 @@ class TurnState:
     @property
     def free_dice(self) -> int:
         """How many dice are not set aside as ship, captain or crew."""
-        return 5 - len(self.held)
+        return DICE - len(self.held)
 
 
 class Phase(str, Enum):
@@ -156,6 +159,14 @@ class Contest:
         return dict(zip(self.seats, self.scores))
 
 
+class Stage(StrEnum):
+    """Which part of a match a round is."""
+
+    ROUND = "round"  #: a round of any format but the tournament
+    PRELIM = "prelim"  #: one of the tournament's two preliminary rounds (002.29)
+    FINAL = "final"  #: the tournament's final (002.29)
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """What a finished round left behind (for transcripts, summaries and statistics)."""
@@ -174,8 +185,8 @@ class RoundResult:
     all_failed: bool
     #: How many tie-break contests the round needed.
     tie_breaks: int
-    #: "round", "prelim" or "final" (002 tournament).
-    stage: str = "round"
+    #: A round of a match, or a preliminary round or the final of the tournament (002.29).
+    stage: Stage = Stage.ROUND
 
 
 @dataclass(frozen=True)
@@ -218,11 +229,11 @@ class MatchState:
         return self.phase is Phase.MATCH_OVER
 
     @property
-    def stage(self) -> str:
-        """ "final" or "prelim" in a tournament, else "round"."""
-        if self.rules.format.kind != "tournament":
-            return "round"
-        return "final" if self.finalists else "prelim"
+    def stage(self) -> Stage:
+        """The final or a preliminary round in a tournament, else a plain round."""
+        if self.rules.format.kind is not FormatKind.TOURNAMENT:
+            return Stage.ROUND
+        return Stage.FINAL if self.finalists else Stage.PRELIM
 
     @property
     def posted_scores(self) -> dict[int, int]:

@@ -1,7 +1,7 @@
 """The rules of one turn: setting aside ship, captain and crew, and the cargo.
 
-This is the one place the turn's rules live.  Sheets: 000/003 (German/English), 001
-(Norwegian), 002 (English), in ``shared/seeds/``.
+This is the one place the turn's rules live.  Sheets are cited by number (000 German, 001
+Norwegian, 002 English, 003 the English translation of 000; see ``docs/sources.md``).
 
 The worked example of 000/003: ``6 5 3 3 1`` keeps ship and captain, then ``4 2 6`` completes
 the crew with cargo 2 + 6 = 8 and one roll left to gamble.
@@ -24,6 +24,8 @@ from functools import lru_cache
 
 from .actions import Action, RerollCargo, Roll, Stand, Take
 from .dice import check_faces, remove_faces, roll_distribution
+from .errors import IllegalActionError
+from .messages import N_
 from .rules import Rules
 from .state import TurnPhase, TurnState, evolve
 
@@ -37,10 +39,6 @@ __all__ = [
     "legal_actions",
     "new_turn",
 ]
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this state (wrong phase, wrong choice)."""
 
 
 def new_turn(rules: Rules) -> TurnState:
@@ -141,41 +139,54 @@ def apply(turn: TurnState, action: Action) -> TurnState:
     if isinstance(action, Roll):
         return _apply_roll(turn, action)
     if turn.phase is TurnPhase.ROLL:
-        raise IllegalActionError(f"{action} is not allowed now: the dice must be rolled")
+        raise IllegalActionError(
+            N_("{action} is not allowed now: the dice must be rolled"), action=str(action)
+        )
     if turn.phase is TurnPhase.DONE:
-        raise IllegalActionError(f"{action} is not allowed: the turn is over")
+        raise IllegalActionError(
+            N_("{action} is not allowed: the turn is over"), action=str(action)
+        )
     if isinstance(action, Take):
         if turn.phase is not TurnPhase.ASSIGN:
-            raise IllegalActionError(f"{action}: there is no assignment to choose now")
+            raise IllegalActionError(
+                N_("{action}: there is no assignment to choose now"), action=str(action)
+            )
         options = assignments(turn.rules, len(turn.held), turn.pending)
         if action.faces not in options:
-            choices = ", ".join(str(Take(o)) for o in options)
             raise IllegalActionError(
-                f"{action} is not a way to set aside {turn.pending}: {choices}"
+                N_("{action} is not a way to set aside {faces}: {choices}"),
+                action=str(action),
+                faces=str(turn.pending),
+                choices=", ".join(str(Take(o)) for o in options),
             )
         return _take(turn, action.faces, turn.pending)
     if turn.phase is not TurnPhase.DECIDE:
-        raise IllegalActionError(f"{action} is not allowed now: choose which dice to set aside")
+        raise IllegalActionError(
+            N_("{action} is not allowed now: choose which dice to set aside"), action=str(action)
+        )
     if isinstance(action, Stand):
         return evolve(turn, phase=TurnPhase.DONE)
     if isinstance(action, RerollCargo):
         if action.keep is not None:
             if not turn.rules.half_cargo:
-                raise IllegalActionError(
-                    "keeping one cargo die needs half_cargo (000 'Halbe Ladung')"
-                )
+                raise IllegalActionError(N_("keeping one cargo die needs half_cargo (000.25)"))
             if action.keep not in turn.cargo:
-                raise IllegalActionError(f"cannot keep a {action.keep}: the cargo is {turn.cargo}")
+                raise IllegalActionError(
+                    N_("cannot keep a {face}: the cargo is {cargo}"),
+                    face=action.keep,
+                    cargo=str(turn.cargo),
+                )
         return evolve(turn, phase=TurnPhase.ROLL, keep=action.keep)
-    raise IllegalActionError(f"{action} is not a turn action")
+    raise IllegalActionError(N_("{action} is not a turn action"), action=str(action))
 
 
 def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
     n = dice_to_roll(turn)
     if n == 0:
+        if turn.phase is TurnPhase.DONE:
+            raise IllegalActionError(N_("no dice are to be rolled now: the turn is over"))
         raise IllegalActionError(
-            "no dice are to be rolled now"
-            + (": the turn is over" if turn.phase is TurnPhase.DONE else f" ({turn.phase.value})")
+            N_("no dice are to be rolled now ({phase})"), phase=turn.phase.value
         )
     faces = check_faces(roll.faces, n)
     rolls_used = turn.rolls_used + 1

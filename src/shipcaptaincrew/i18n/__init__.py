@@ -25,15 +25,20 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+
+from ..facts import DEFAULT_LANG, LANGUAGES
+from ..messages import N_, NP_
 
 __all__ = [
     "DEFAULT_LANG",
     "LANGUAGES",
     "LOCALE_DIR",
+    "NP_",
     "N_",
+    "Translator",
     "UnknownLanguageError",
     "_",
     "active_lang",
@@ -44,9 +49,6 @@ __all__ = [
     "use",
 ]
 
-#: The languages the catalogues cover; English is the message ids themselves.
-LANGUAGES = ("en", "de", "nb")
-DEFAULT_LANG = "en"
 #: Where the catalogues live (inside the package, so an installed wheel carries them).
 LOCALE_DIR = Path(__file__).parent / "locales"
 
@@ -77,11 +79,6 @@ _ALIASES = {
 
 class UnknownLanguageError(ValueError):
     """A ``--lang`` value that names no catalogue."""
-
-
-def N_(msgid: str) -> str:
-    """Mark a message id for extraction without translating it yet (gettext's ``N_``)."""
-    return msgid
 
 
 def normalize_lang(text: str) -> str | None:
@@ -142,21 +139,63 @@ def _translations(lang: str, domain: str) -> _gettext.NullTranslations:
     return _gettext.translation(domain, str(LOCALE_DIR), languages=[lang], fallback=True)
 
 
-def translator(lang: str | None = None, domain: str = "scc") -> Callable[[str], str]:
-    """The translation function for a language and catalogue domain.
+#: The decimal sign of each language (German and Norwegian write 39,7).
+_DECIMAL = {"en": ".", "de": ",", "nb": ","}
+
+
+class Translator:
+    """A language's translation function: ``tr(msgid)``, plural forms and numbers.
+
+    Calling it translates a message id (gettext); :meth:`ngettext` picks a plural form;
+    :meth:`number` and :meth:`percent` write numbers the way the language does, so a German
+    page says "39,7 %" where an English one says "39.7 %" (with a no-break space before the
+    sign, so a narrow phone never puts "%" on a line of its own).
+
+    >>> tr = translator("de")
+    >>> tr.lang, tr("ship"), tr.percent(0.397), translator("en").percent(0.397)
+    ('de', 'Schiff', '39,7\\xa0%', '39.7\\xa0%')
+    >>> translator("nb").ngettext("{n} round", "{n} rounds", 3).format(n=3)
+    '3 runder'
+    """
+
+    __slots__ = ("_t", "lang")
+
+    def __init__(self, lang: str, domain: str) -> None:
+        self.lang = lang
+        self._t = _translations(lang, domain)
+
+    def __call__(self, msgid: str) -> str:
+        return self._t.gettext(msgid)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The plural form of a message for count ``n``."""
+        return self._t.ngettext(singular, plural, n)
+
+    def number(self, value: float, digits: int = 1) -> str:
+        """``value`` with ``digits`` decimals and the language's decimal sign."""
+        return f"{value:.{digits}f}".replace(".", _DECIMAL.get(self.lang, "."))
+
+    def percent(self, p: float, digits: int = 1) -> str:
+        """A probability as a percentage ("39.7 %"; "39,7 %" in German and Norwegian)."""
+        return self.number(100 * p, digits) + "\u00a0%"
+
+
+@lru_cache(maxsize=32)
+def translator(lang: str | None = None, domain: str = "scc") -> Translator:
+    """The :class:`Translator` for a language and catalogue domain.
 
     ``lang`` may be any spelling :func:`normalize_lang` understands; None (or an unknown
     language, e.g. from an old log) gives English, the message ids themselves.  A message
     without a translation also stays English, so a missing entry never hides a message.
     """
     code = normalize_lang(lang) if lang else None
-    return _translations(code or DEFAULT_LANG, domain).gettext
+    return Translator(code or DEFAULT_LANG, domain)
 
 
 _active: list[str] = [DEFAULT_LANG]
 
 
-def use(lang: str) -> Callable[[str], str]:
+def use(lang: str) -> Translator:
     """Make ``lang`` the language of :func:`_` for this process (one language per command)."""
     code = normalize_lang(lang) or DEFAULT_LANG
     _active[0] = code

@@ -1,54 +1,43 @@
 """The complete rules of a rule set, in our own words, in any catalogue language.
 
-:func:`rules_text` builds Markdown from one paragraph per rule, choosing the paragraphs the
-rule set's options call for (wild captain, half cargo, stakes, drinking, the match format, ...).
-Every paragraph is an English message id translated through the ``scc`` catalogue, and every
-number in it comes from the :class:`~shipcaptaincrew.rules.Rules` value, so the text cannot
-drift from the options the engine plays by.  The sheets' tips close the text, each with the
+:func:`rules_text` builds Markdown from the parts of the game every rule set shares and, for
+each option, the sentence the option table (:mod:`shipcaptaincrew.options`) gives for its
+value.  Every sentence is an English message id translated through the ``scc`` catalogue, and
+every number in it comes from the :class:`~shipcaptaincrew.rules.Rules` value, so the text
+cannot drift from the options the engine plays by.  The sheets' tips close the text, each with the
 solver's verdict when the caller passes it (:class:`SolverNotes`), computed by the solver and
 never assumed here.
 
 >>> from shipcaptaincrew.rules import find_rules
->>> text = rules_text(find_rules("classic"), translator("de"))
+>>> text = rules_text(find_rules("schiff").replace(format="rounds:3"), translator("de"))
 >>> text.splitlines()[0]
-'# Schiff, Kapitän und Crew: classic'
+'# Schiff, Kapitän & Crew · 3 Runden'
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from ..rules import (
-    PRESET_DESCRIPTIONS,
-    AllFail,
-    Drinking,
-    Rotation,
-    Rules,
-    Stakes,
-    Starter,
-    TieBreak,
-)
-from . import N_, translator
+from ..formats import FORMAT_KINDS
+from ..messages import NP_, Message
+from ..options import Group, Option, OptionType, options_in
+from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, name_parts
+from . import translator
 
-__all__ = ["PRESET_DESCRIPTION_IDS", "SolverNotes", "rules_text"]
+__all__ = ["SolverNotes", "rules_text", "rules_title"]
 
-#: The presets' one-line descriptions (from :mod:`..rules`), spelt out here so that extraction
-#: puts them in the catalogues; ``tests/test_rules_text.py`` checks they still match.
-PRESET_DESCRIPTION_IDS = (
-    N_(
-        "The core all four sheets share: 5 dice, 3 rolls, 6-5-4 in order, cargo 2-12, free cargo rerolls, tied players replay, one round for points."
-    ),
-    N_(
-        "Sheets 000 (German) and 003 (English): roll-off to start, tied players roll again, everyone but the winner sips, the right neighbour of the last starter starts the next round."
-    ),
-    N_(
-        "Sheet 001 (Norwegian): 2-8 players, a pot of chips each round, ties replayed between the tied players, first to 50 points."
-    ),
-    N_(
-        "Sheet 002 (English): everyone antes a chip, highest cargo takes the pot, tied players re-roll their two cargo dice, a round where all fail leaves the pot for the next."
-    ),
-)
+
+def rules_title(rules: Rules, translate: Callable[[str], str] | None = None) -> str:
+    """A rule set's human name in the language of ``translate`` (see :func:`~.rules.name_parts`).
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> rules_title(find_rules("skip").replace(format="rounds:1"), translator("de"))
+    'Skip, kaptein og mannskap · 1 Runde'
+    """
+    tr = translate or translator(None)
+    return " · ".join(m.render(tr) for m in name_parts(rules))
 
 
 @dataclass(frozen=True)
@@ -98,29 +87,67 @@ def _sheet_tip_note(notes: SolverNotes, tr: Callable[[str], str]) -> str:
     ).format(one=a, two=b)
 
 
-def rules_text(
-    rules: Rules, translate: Callable[[str], str] | None = None, notes: SolverNotes | None = None
-) -> str:
-    """The rules of ``rules`` as Markdown in the language of ``translate``."""
-    tr = translate or translator(None)
+def _params(rules: Rules) -> dict[str, Any]:
+    """The numbers the rules sentences of the option table may name."""
     ship, captain, crew = rules.required_faces
-    faces = {"ship": ship, "captain": captain, "crew": crew}
-    out: list[str] = [tr("# Ship, Captain and Crew: {name}").format(name=rules.name), ""]
+    return {
+        "ship": ship,
+        "captain": captain,
+        "crew": crew,
+        "wild": rules.wild_face,
+        "bonus": rules.same_roll_bonus,
+        "chips": rules.starting_chips,
+        "ante": rules.ante,
+        "n": rules.format.n,
+    }
+
+
+def _rule(option: Option, rules: Rules) -> str | tuple[str, str]:
+    """The rules text's sentence for an option at its value in ``rules`` ("" when it has none)."""
+    value = getattr(rules, option.name)
+    if option.kind is OptionType.FLAG:
+        return option.rule if value else ""
+    if option.kind is OptionType.NUMBER:
+        return option.rule if value else ""
+    if option.kind is OptionType.FORMAT:
+        return FORMAT_KINDS[value.kind].rule
+    return option.choice(value).rule
+
+
+def _sentences(
+    group: Group, rules: Rules, tr: Callable[[str], str], skip: tuple[str, ...] = ()
+) -> list[str]:
+    """Every rules sentence the options of ``group`` call for, in the table's order."""
+    params = _params(rules)
+    out = []
+    for option in options_in(group):
+        ids = _rule(option, rules) if option.name not in skip else ""
+        if ids:
+            out.append(Message.of(ids, **params).render(tr))
+    return out
+
+
+def _header(rules: Rules, tr: Callable[[str], str]) -> list[str]:
+    """The human name, the canonical text, and what the rule set is."""
+    out = [tr("# {title}").format(title=rules_title(rules, tr)), ""]
     out += [tr("Rule set: `{rules}`").format(rules=str(rules)), ""]
-    desc = PRESET_DESCRIPTIONS.get(rules.name)
-    if desc:
-        out += [tr(desc), ""]
+    if rules == PRESETS[rules.name]:
+        out += [tr(PRESET_DESCRIPTIONS[rules.name]), ""]
+    else:
+        # The preset's own summary would contradict the options changed from it.
+        out += [
+            tr("Based on {preset}, with these changes: {changes}.").format(
+                preset=tr(PRESET_TITLES[rules.name]),
+                changes=", ".join(m.render(tr) for m in name_parts(rules)[1:]),
+            ),
+            "",
+        ]
+    return out
 
-    out += [tr("## What you need"), ""]
-    out += [
-        tr(
-            "Five ordinary dice, a cup, and two to eight players. Everybody plays one turn "
-            "per round, one after the other."
-        ),
-        "",
-    ]
 
-    out += [tr("## Your turn"), ""]
+def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
+    faces = _params(rules)
+    out = [tr("## Your turn"), ""]
     out += [
         tr(
             "You have up to three rolls. Your aim is a ship ({ship}), a captain ({captain}) "
@@ -153,9 +180,14 @@ def rules_text(
         ]
         if rules.cargo_rerolls is not None:
             out += [
-                tr(
-                    "- House rule (001): the cargo may be rerolled at most {n} time(s) per turn."
-                ).format(n=rules.cargo_rerolls)
+                Message.of(
+                    NP_(
+                        "- House rule (001.20): the cargo may be rerolled at most once per turn.",
+                        "- House rule (001.20): the cargo may be rerolled at most {n} times per "
+                        "turn.",
+                    ),
+                    n=rules.cargo_rerolls,
+                ).render(tr)
             ]
         out += [""]
     out += [
@@ -171,166 +203,75 @@ def rules_text(
         ),
         "",
     ]
-
-    variants: list[str] = []
-    if rules.bow_to_stern:
-        variants.append(
-            tr("- **Bow to stern** (000/003): collect 1, 2 and 3 instead of 6, 5 and 4.")
-        )
-    if rules.wild_captain:
-        variants.append(
-            tr(
-                "- **Wild captain** (002): a rolled {wild} may stand for any "
-                "missing role, still in order. When a roll can be set aside in "
-                "several ways, you choose which."
-            ).format(wild=rules.wild_face)
-        )
-    if rules.half_cargo:
-        variants.append(
-            tr(
-                "- **Shifting cargo** (000/003): when you reroll the cargo, you may "
-                "keep one cargo die and roll only the other."
-            )
-        )
-    if rules.same_roll_bonus:
-        variants.append(
-            tr(
-                "- **Same-roll bonus** (001): ship, captain and crew all set aside "
-                "from one roll earn {bonus} extra points."
-            ).format(bonus=rules.same_roll_bonus)
-        )
+    variants = _sentences(Group.TURN, rules, tr)
     if variants:
         out += [tr("## Variants in play"), "", *variants, ""]
+    return out
 
-    out += [tr("## The round"), ""]
-    if rules.starter is Starter.ROLLOFF:
-        out += [
-            tr(
-                "- Who starts the first round: everyone rolls one die, the highest starts; "
-                "tied players roll again."
-            )
-        ]
-    else:
-        out += [
-            tr("- Who starts the first round: the table chooses (002: for example the youngest).")
-        ]
-    out += [
-        {
-            Rotation.RIGHT: tr(
-                "- Each new round is started by the right-hand neighbour of the "
-                "previous starter (000/003)."
-            ),
-            Rotation.LEFT: tr(
-                "- Each new round is started by the left-hand neighbour of the "
-                "previous starter: the start moves on with the cup."
-            ),
-            Rotation.NONE: tr("- The same player starts every round."),
-        }[rules.rotation]
-    ]
+
+def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
+    out = [tr("## The round"), ""]
+    first = _sentences(Group.ROUND, rules, tr, skip=("tie_break", "all_fail"))
+    out += first
     out += [
         tr("- Later players see the scores posted before them. The highest score wins the round.")
     ]
-    if rules.tie_break is TieBreak.REPLAY:
-        out += [
-            tr(
-                "- A tie at the top: only the tied players play new full turns until one "
-                "is ahead (000/001/003)."
-            )
-        ]
-    else:
-        out += [
-            tr(
-                "- A tie at the top: the tied players each roll their two cargo dice; the "
-                "higher sum wins, and they roll again while tied (002)."
-            )
-        ]
-    if rules.all_fail is AllFail.REPLAY:
-        out += [tr("- If nobody completes a crew, the round is played again.")]
-    else:
-        out += [
-            tr(
-                "- If nobody completes a crew, nobody wins the round and the pot stays for "
-                "the next one (002)."
-            )
-        ]
-    out += [""]
+    rest = [o for o in options_in(Group.ROUND) if o.name in ("tie_break", "all_fail")]
+    params = _params(rules)
+    out += [Message.of(_rule(o, rules), **params).render(tr) for o in rest]
+    return [*out, ""]
 
-    out += [tr("## Stakes"), ""]
-    if rules.stakes is Stakes.POINTS:
-        out += [tr("- You play for points only (003).")]
-    else:
-        out += [
-            tr(
-                "- Everyone starts with {chips} chips and antes {ante} each round; the "
-                "round's winner takes the pot. A player who cannot ante sits the round "
-                "out (001/002)."
-            ).format(chips=rules.starting_chips, ante=rules.ante)
-        ]
-    drink = {
-        Drinking.NONE: "",
-        Drinking.ALL_BUT_WINNER: tr("- Everyone except the round's winner takes a sip (000/003)."),
-        Drinking.LAST_DRINKS: tr(
-            "- Only the lowest score drinks; everyone tied for lowest drinks (000/002/003)."
-        ),
-        Drinking.CAPTAIN_HANDS_OUT: tr(
-            "- The captain hands out: the round's winner rolls one "
-            "die and hands out that many sips to the others, as "
-            "they like (000/003)."
-        ),
-    }[rules.drinking]
-    if drink:
-        out += [drink]
-    if rules.failed_double:
-        out += [tr("- A player without a full crew drinks double (002).")]
-    out += [""]
 
-    out += [tr("## The match"), ""]
-    kind = rules.format.kind
-    if kind == "single":
-        out += [tr("- One round; its winner wins the match.")]
-    elif kind == "rounds":
-        out += [
-            tr(
-                "- {n} rounds; the highest total of all scores wins. A tie is broken like "
-                "a tie in a round."
-            ).format(n=rules.format.n)
-        ]
-    elif kind == "first_to":
-        out += [
-            tr(
-                "- Rounds until someone's total reaches {n}; if several pass it in the same "
-                "round, the highest total wins (001)."
-            ).format(n=rules.format.n)
-        ]
-    else:
-        out += [
-            tr(
-                "- Tournament (002): two preliminary rounds; the two highest totals play "
-                "a final round, and its winner takes all."
-            )
-        ]
-    out += [""]
-
-    out += [tr("## Tips from the sheets"), ""]
+def _tips(rules: Rules, tr: Callable[[str], str], notes: SolverNotes | None) -> list[str]:
+    out = [tr("## Tips from the sheets"), ""]
     if rules.cargo_rerolls == 0:
         verdict = tr("Under these rules the cargo is never rerolled, so this tip does not apply.")
     elif notes is not None:
         verdict = _sheet_tip_note(notes, tr)
     else:
         verdict = ""
-    out += [tr('- "Rerolling the cargo only pays off at six or less" (000/003).')]
-    if verdict:
-        out += ["  " + verdict]
-    out += [tr('- "Re-roll below 7; at exactly 7 it is neutral" (002).')]
+    out += [tr("- 000/003 (000.28): a cargo reroll usually pays only at 6 points or less.")]
     if verdict:
         out += ["  " + verdict]
     out += [
-        tr('- "Watch the scores already posted; with more players you need more" (002).'),
+        tr("- 002 (002.37, 002.38): reroll a cargo below 7; at exactly 7 it makes no difference.")
+    ]
+    if verdict:
+        out += ["  " + verdict]
+    out += [
+        tr(
+            "- 002 (002.41, 002.43): mind the scores already posted; the more players, the more you need."
+        ),
         "  "
         + tr(
             "The solver agrees: the best choice depends on the scores posted and the "
             "players still to come. Type ? at a decision in scc play to see it."
         ),
     ]
-    out += [""]
+    return [*out, ""]
+
+
+def rules_text(
+    rules: Rules, translate: Callable[[str], str] | None = None, notes: SolverNotes | None = None
+) -> str:
+    """The rules of ``rules`` as Markdown in the language of ``translate``.
+
+    Every sentence that depends on an option is that option's own sentence in the option
+    table (:mod:`shipcaptaincrew.options`), so a new option or choice brings its text along.
+    """
+    tr = translate or translator(None)
+    out = _header(rules, tr)
+    out += [tr("## What you need"), ""]
+    out += [
+        tr(
+            "Five ordinary dice, a cup, and two to eight players. Everybody plays one turn "
+            "per round, one after the other."
+        ),
+        "",
+    ]
+    out += _turn(rules, tr)
+    out += _round(rules, tr)
+    out += [tr("## Stakes"), "", *_sentences(Group.STAKES, rules, tr), ""]
+    out += [tr("## The match"), "", *_sentences(Group.MATCH, rules, tr), ""]
+    out += _tips(rules, tr, notes)
     return "\n".join(out)

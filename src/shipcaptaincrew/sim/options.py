@@ -13,7 +13,7 @@
 >>> stakes_settings("beer")
 Traceback (most recent call last):
 ...
-shipcaptaincrew.rules.InvalidRulesError: --stakes: unknown word 'beer'; use points, pot, drinks, all_but_winner, last_drinks, captain_hands_out, failed_double joined by +
+shipcaptaincrew.errors.InvalidRulesError: --stakes: unknown word 'beer'; use points, pot, drinks, all_but_winner, last_drinks, captain_hands_out, failed_double joined by +
 """
 
 from __future__ import annotations

@@ -1,0 +1,74 @@
+"""Every refusal of the core, as errors that carry a translatable message.
+
+Each error is a ``ValueError`` (callers that only care that input was bad catch that) and a
+:class:`GameError`: ``str(error)`` is the English text for logs, ``error.message`` the
+:class:`~.messages.Message` a front end renders in the player's language.  The names say what
+went wrong, python-chess style: bad dice, text that is no action, an action the rules do not
+allow now, an impossible rule set, a match that cannot be set up.
+
+>>> e = InvalidDiceError("face {face} is not a die face (1..6)", face=7)
+>>> str(e), e.message.msgid, isinstance(e, ValueError)
+('face 7 is not a die face (1..6)', 'face {face} is not a die face (1..6)', True)
+>>> import pickle; str(pickle.loads(pickle.dumps(e)))
+'face 7 is not a die face (1..6)'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .messages import Message, Translate
+
+__all__ = [
+    "GameError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidDiceError",
+    "InvalidRulesError",
+    "InvalidSetupError",
+]
+
+
+def _rebuild(cls: type[GameError], msgid: str, params: dict[str, Any]) -> GameError:
+    return cls(msgid, **params)
+
+
+class GameError(ValueError):
+    """A refusal a player can read in their own language.
+
+    Built from a message id and its parameters; ``render(translate)`` gives the text in the
+    translator's language.
+    """
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        self.message = Message(msgid, params)
+        super().__init__(self.message.render())
+
+    def render(self, translate: Translate | None = None) -> str:
+        """The refusal in the language of ``translate`` (English without one)."""
+        return self.message.render(translate)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Exceptions pickle their ``args``; these are rebuilt from the message instead
+        # (simulator workers send errors back to the parent process).
+        return (_rebuild, (type(self), self.message.msgid, self.message.params))
+
+
+class InvalidDiceError(GameError):
+    """Dice that cannot be: a face outside 1..6, or the wrong number of dice for a roll."""
+
+
+class InvalidActionError(GameError):
+    """Text that is not an action at all (as opposed to a legal-looking but illegal one)."""
+
+
+class IllegalActionError(GameError):
+    """An action that the rules do not allow in this state (wrong phase, wrong choice)."""
+
+
+class InvalidRulesError(GameError):
+    """A rule set or option value that cannot work (unknown option, bad value, conflict)."""
+
+
+class InvalidSetupError(GameError):
+    """A match that cannot be set up (player count, solo target, starter seat, stakes)."""

@@ -1,0 +1,56 @@
+"""The fixed facts of the game and of the project, each stated once.
+
+Every shell (terminal, web, simulator, environments) imports these instead of typing its own
+copy: how many players a table seats, how many dice and rolls a turn has, which faces a die
+shows, which roles are collected, which languages the catalogues speak.
+
+>>> MIN_PLAYERS, MAX_PLAYERS, DICE, ROLLS
+(2, 8, 5, 3)
+>>> PLAYER_COUNTS
+(2, 3, 4, 5, 6, 7, 8)
+>>> LANGUAGES
+('en', 'de', 'nb')
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CARGO_DICE",
+    "DEFAULT_LANG",
+    "DICE",
+    "FACES",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PLAYER_COUNTS",
+    "ROLES",
+    "ROLLS",
+    "SOLO_PLAYERS",
+    "TOURNAMENT_MIN_PLAYERS",
+]
+
+#: A table seats two to eight players (001.1); one seat is solo practice against a target.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+SOLO_PLAYERS = 1
+#: Every table size a match can be played with.
+PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+#: The tournament's final is played by two, so it needs a third player to mean anything (002.29).
+TOURNAMENT_MIN_PLAYERS = 3
+
+#: Five ordinary dice (000.1, 001.1, 002.5) and up to three rolls a turn (000.1, 001.4, 002.8).
+DICE = 5
+ROLLS = 3
+#: The faces of a six-sided die.
+FACES = (1, 2, 3, 4, 5, 6)
+#: Dice left over as cargo once ship, captain and crew are held (000.3, 001.11, 002.13).
+CARGO_DICE = 2
+#: The roles, in the order they must be collected (000.2, 001.5-001.7, 002.10-002.12).
+ROLES = ("ship", "captain", "crew")
+
+#: The catalogue languages, English first (its message ids are the English text).
+LANGUAGES = ("en", "de", "nb")
+DEFAULT_LANG = "en"
+#: Each language's name in that language, for language pickers.
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nb": "Norsk bokmål"}

@@ -1,0 +1,338 @@
+"""How a match flows: contests, rounds, tie-breaks, stakes, drinking and the match format.
+
+:mod:`.engine` is the public face (set-up, queries, :func:`~.engine.apply`); this module holds
+what happens between turns.  Everything is a :class:`~.state.Contest` -- the starter roll-off,
+a round, a tie-break, a tie for the match or for a place in the final -- so one resolution
+rule (group by number, a tied group that straddles the last slot plays again) serves every
+tie the sheets mention.  Every function takes a state and returns a new one.
+"""
+
+from __future__ import annotations
+
+from . import turn as _turn
+from .actions import Action, HandOut
+from .errors import IllegalActionError
+from .formats import FormatKind
+from .messages import N_
+from .rules import AllFail, Drinking, Rotation, Rules, Stakes, TieBreak
+from .state import Contest, MatchState, Method, Phase, Purpose, RoundResult, evolve
+
+__all__ = ["hand_out", "post", "rotation_step", "start_round"]
+
+
+def hand_out(state: MatchState, action: Action) -> MatchState:
+    if not isinstance(action, HandOut):
+        raise IllegalActionError(
+            N_("{action} is not allowed now: the winner hands out sips"), action=str(action)
+        )
+    if action.to == state.round_winner or action.to not in state.round_seats:
+        raise IllegalActionError(
+            N_("seat {seat} cannot take a sip: hand them to another player of this round"),
+            seat=action.to,
+        )
+    amount = _sip(state, action.to)
+    sips = _add(state.sips, action.to, amount)
+    round_sips = _add(state.round_sips, action.to, amount)
+    left = state.hand_out_left - 1
+    state = evolve(state, sips=sips, round_sips=round_sips, hand_out_left=left)
+    return _after_round(state) if left == 0 else state
+
+
+# -- contests -----------------------------------------------------------------------------------
+
+
+def post(state: MatchState, number: int) -> MatchState:
+    """A seat of the current contest posts its number; move to the next seat or resolve."""
+    c = state.contest
+    assert c is not None
+    c = evolve(c, scores=c.scores + (number,))
+    state = evolve(state, contest=c)
+    if c.purpose is Purpose.ROUND:
+        seat = c.seats[len(c.scores) - 1]
+        rs = list(state.round_scores)
+        rs[seat] = number
+        state = evolve(state, round_scores=tuple(rs))
+    if len(c.scores) < len(c.seats):
+        return _begin_seat(state)
+    return _resolve(state)
+
+
+def _begin_seat(state: MatchState) -> MatchState:
+    c = state.contest
+    assert c is not None
+    if c.method is Method.TURN:
+        return evolve(state, phase=Phase.TURN, turn=_turn.new_turn(state.rules))
+    phase = Phase.CARGO_ROLL_OFF if c.method is Method.CARGO else Phase.ROLL_OFF
+    return evolve(state, phase=phase, turn=None)
+
+
+def _groups(seats: tuple[int, ...], numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Seats grouped by equal number, best first; play order kept inside each group."""
+    by: dict[int, list[int]] = {}
+    for s, n in zip(seats, numbers):
+        by.setdefault(n, []).append(s)
+    return [tuple(by[n]) for n in sorted(by, reverse=True)]
+
+
+def _select(
+    seats: tuple[int, ...], numbers: tuple[int, ...], slots: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """The seats through, the tied group straddling the last slot, and the slots it fights for."""
+    through: list[int] = []
+    for group in _groups(seats, numbers):
+        free = slots - len(through)
+        if free == 0:
+            break
+        if len(group) <= free:
+            through.extend(group)
+        else:
+            return tuple(through), group, free
+    return tuple(through), (), 0
+
+
+def _tie_method(rules: Rules) -> Method:
+    return Method.TURN if rules.tie_break is TieBreak.REPLAY else Method.CARGO
+
+
+def _contest_again(
+    state: MatchState,
+    purpose: Purpose,
+    group: tuple[int, ...],
+    slots: int,
+    selected: tuple[int, ...],
+    depth: int,
+) -> MatchState:
+    method = Method.DIE if purpose is Purpose.STARTER else _tie_method(state.rules)
+    contest = Contest(purpose, method, _in_play_order(state, group), (), slots, selected, depth)
+    if purpose is Purpose.ROUND_TIE:
+        state = evolve(state, round_tie_breaks=state.round_tie_breaks + 1)
+    return _begin_seat(evolve(state, contest=contest, turn=None))
+
+
+def _in_play_order(state: MatchState, seats: tuple[int, ...]) -> tuple[int, ...]:
+    n = state.players
+    return tuple(sorted(seats, key=lambda s: (s - state.starter) % n))
+
+
+def _resolve(state: MatchState) -> MatchState:
+    c = state.contest
+    assert c is not None
+    if c.purpose is Purpose.ROUND:
+        return _resolve_round(state)
+    through, straddle, free = _select(c.seats, c.scores, c.slots)
+    chosen = c.selected + through
+    if straddle:
+        return _contest_again(state, c.purpose, straddle, free, chosen, c.depth + 1)
+    if c.purpose is Purpose.STARTER:
+        return start_round(evolve(state, starter=chosen[0], contest=None))
+    if c.purpose is Purpose.ROUND_TIE:
+        return _finish_round(state, chosen[0])
+    if c.purpose is Purpose.MATCH_TIE:
+        return _end_match(state, chosen[0])
+    return start_round(_rotate(evolve(state, finalists=_in_play_order(state, chosen))))
+
+
+def _resolve_round(state: MatchState) -> MatchState:
+    c = state.contest
+    assert c is not None
+    if state.target is not None:  # solo practice
+        return _finish_round(state, c.seats[0] if c.scores[0] >= state.target else None)
+    if max(c.scores) == 0:
+        # 002: "If you fail to collect all of 6, 5, and 4 ... you cannot win."
+        if state.rules.all_fail is AllFail.REPLAY:
+            replay = Contest(Purpose.ROUND, Method.TURN, c.seats)
+            return _begin_seat(
+                evolve(
+                    state,
+                    contest=replay,
+                    replays=state.replays + 1,
+                    round_scores=(None,) * state.players,
+                )
+            )
+        return _finish_round(state, None)
+    top = _groups(c.seats, c.scores)[0]
+    if len(top) == 1:
+        return _finish_round(state, top[0])
+    # 000/001/003: the tied players replay; 002: they roll their two cargo dice.
+    return _contest_again(state, Purpose.ROUND_TIE, top, 1, (), 0)
+
+
+# -- rounds -------------------------------------------------------------------------------------
+
+
+def start_round(state: MatchState) -> MatchState:
+    rules = state.rules
+    seats = state.finalists or tuple(range(state.players))
+    chips, pot = list(state.chips), state.pot
+    if rules.stakes is Stakes.POT:
+        # 002 "each player antes"; a player who cannot ante sits this round out.
+        seats = tuple(s for s in seats if chips[s] >= rules.ante)
+        if len(seats) < 2:
+            return _broke_table(state, seats)
+        for s in seats:
+            chips[s] -= rules.ante
+            pot += rules.ante
+    order = _in_play_order(state, seats)
+    zeros = (0,) * state.players
+    state = evolve(
+        state,
+        round_no=state.round_no + 1,
+        round_seats=order,
+        round_scores=(None,) * state.players,
+        round_winner=None,
+        round_sips=zeros,
+        round_tie_breaks=0,
+        round_pot_won=0,
+        replays=0,
+        chips=tuple(chips),
+        pot=pot,
+        contest=Contest(Purpose.ROUND, Method.TURN, order),
+    )
+    return _begin_seat(state)
+
+
+def _broke_table(state: MatchState, seats: tuple[int, ...]) -> MatchState:
+    """Fewer than two players can ante: the match ends (the one who still can wins)."""
+    if len(seats) == 1:
+        return _end_match(state, seats[0])
+    # Only those still in the match (the finalists of a tournament) can win it.
+    contenders = state.finalists or tuple(range(state.players))
+    richest = _groups(contenders, tuple(state.chips[s] for s in contenders))[0]
+    if len(richest) == 1:
+        return _end_match(state, richest[0])
+    return _contest_again(state, Purpose.MATCH_TIE, richest, 1, (), 0)
+
+
+def _sip(state: MatchState, seat: int) -> int:
+    """Sips for one drink: doubled for a failed ship under failed_double (002)."""
+    failed = state.round_scores[seat] == 0
+    return 2 if state.rules.failed_double and failed else 1
+
+
+def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    out = list(values)
+    out[seat] += amount
+    return tuple(out)
+
+
+def _finish_round(state: MatchState, winner: int | None) -> MatchState:
+    rules = state.rules
+    totals = list(state.totals)
+    for s in state.round_seats:
+        totals[s] += state.round_scores[s] or 0
+    wins = _add(state.wins, winner, 1) if winner is not None else state.wins
+    state = evolve(state, totals=tuple(totals), wins=wins, round_winner=winner, turn=None)
+    # The pot: the round winner takes it, except in the tournament where the winner of the
+    # final takes all (002); with no winner it stays on the table (all_fail=carry_pot).
+    if (
+        rules.stakes is Stakes.POT
+        and winner is not None
+        and rules.format.kind is not FormatKind.TOURNAMENT
+    ):
+        state = evolve(
+            state, chips=_add(state.chips, winner, state.pot), pot=0, round_pot_won=state.pot
+        )
+    drinkers: tuple[int, ...] = ()
+    others = tuple(s for s in state.round_seats if s != winner)
+    if rules.drinking is Drinking.ALL_BUT_WINNER:
+        drinkers = others
+    elif rules.drinking is Drinking.LAST_DRINKS and others:
+        low = min(state.round_scores[s] or 0 for s in others)
+        drinkers = tuple(s for s in others if (state.round_scores[s] or 0) == low)
+    elif rules.drinking is Drinking.CAPTAIN_HANDS_OUT and winner is not None and others:
+        return evolve(state, phase=Phase.HAND_OUT_ROLL, contest=None)
+    sips, round_sips = state.sips, state.round_sips
+    for s in drinkers:
+        sips = _add(sips, s, _sip(state, s))
+        round_sips = _add(round_sips, s, _sip(state, s))
+    return _after_round(evolve(state, sips=sips, round_sips=round_sips))
+
+
+def _after_round(state: MatchState) -> MatchState:
+    fmt = state.rules.format
+    result = RoundResult(
+        round_no=state.round_no,
+        starter=state.starter,
+        seats=state.round_seats,
+        scores=tuple(
+            state.round_scores[s] if s in state.round_seats else None for s in range(state.players)
+        ),
+        winner=state.round_winner,
+        sips=state.round_sips,
+        pot_won=state.round_pot_won,
+        all_failed=all((state.round_scores[s] or 0) == 0 for s in state.round_seats),
+        tie_breaks=state.round_tie_breaks,
+        stage=state.stage,
+    )
+    state = evolve(
+        state, results=state.results + (result,), contest=None, phase=Phase.TURN, hand_out_left=0
+    )
+    if state.target is not None:  # solo practice
+        if fmt.kind is FormatKind.SINGLE:
+            return _end_match(state, state.round_winner)
+        if state.round_no >= fmt.n:
+            return _end_match(state, 0 if 2 * state.wins[0] > fmt.n else None)
+        return _next_round(state)
+    if fmt.kind is FormatKind.SINGLE:
+        return (
+            _end_match(state, state.round_winner)
+            if state.round_winner is not None
+            else _next_round(state)
+        )
+    if fmt.kind is FormatKind.ROUNDS and state.round_no >= fmt.n:
+        return _decide_by_totals(state, tuple(range(state.players)))
+    if fmt.kind is FormatKind.FIRST_TO and max(state.totals) >= fmt.n:
+        # 001: when several pass the mark in the same round, the highest total wins.
+        return _decide_by_totals(
+            state, tuple(s for s in range(state.players) if state.totals[s] >= fmt.n)
+        )
+    if fmt.kind is FormatKind.TOURNAMENT:
+        if state.finalists:
+            if state.round_winner is not None:
+                return _end_match(state, state.round_winner)
+        elif state.round_no >= 2:
+            # 002: "Two preliminary rounds reduce to the two highest scorers".
+            seats = tuple(range(state.players))
+            through, straddle, free = _select(seats, state.totals, 2)
+            if straddle:
+                return _contest_again(state, Purpose.FINAL_PLACES, straddle, free, through, 0)
+            return start_round(_rotate(evolve(state, finalists=_in_play_order(state, through))))
+    return _next_round(state)
+
+
+def _decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
+    top = _groups(seats, tuple(state.totals[s] for s in seats))[0]
+    if len(top) == 1:
+        return _end_match(state, top[0])
+    return _contest_again(state, Purpose.MATCH_TIE, top, 1, (), 0)
+
+
+def rotation_step(rules: Rules) -> int:
+    """How many seats (in play order) the start moves on after a round under ``rules.rotation``.
+
+    The one place the rotation is decided; the solver's round model asks here too.
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> rotation_step(find_rules("schiff-kapitaen-crew")), rotation_step(find_rules("classic"))
+    (-1, 1)
+    """
+    return {Rotation.RIGHT: -1, Rotation.LEFT: 1, Rotation.NONE: 0}[rules.rotation]
+
+
+def _rotate(state: MatchState) -> MatchState:
+    step = rotation_step(state.rules)
+    return evolve(state, starter=(state.starter + step) % state.players)
+
+
+def _next_round(state: MatchState) -> MatchState:
+    return start_round(_rotate(state))
+
+
+def _end_match(state: MatchState, winner: int | None) -> MatchState:
+    chips, pot = state.chips, state.pot
+    if winner is not None and state.rules.stakes is Stakes.POT and pot:
+        # Tournament: "Winner takes all" (002); any pot left on the table goes to the winner.
+        chips, pot = _add(chips, winner, pot), 0
+    return evolve(
+        state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot, contest=None, turn=None
+    )

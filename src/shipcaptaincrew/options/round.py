@@ -1,0 +1,141 @@
+"""The options of the round: who starts, who starts next, ties, and a round nobody completes."""
+
+from __future__ import annotations
+
+from ..messages import N_
+from .spec import Choice, Group, Option, OptionType
+from .values import AllFail, Rotation, Starter, TieBreak
+
+__all__ = ["ROUND_OPTIONS"]
+
+ROUND_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "tie_break",
+        OptionType.CHOICE,
+        Group.ROUND,
+        TieBreak.REPLAY,
+        N_("Tie-break"),
+        N_("how a tie for the top score is broken"),
+        ("000.15", "001.17", "002.21", "003.15"),
+        enum=TieBreak,
+        choices=(
+            Choice(
+                "replay",
+                N_("the tied players play a new turn"),
+                N_("ties replayed"),
+                N_(
+                    "- A tie at the top: only the tied players play new full turns until one "
+                    "is ahead (000/001/003)."
+                ),
+                ("000.15", "001.17", "003.15"),
+            ),
+            Choice(
+                "cargo_rolloff",
+                N_("the tied players roll their two cargo dice"),
+                N_("cargo roll-off for ties"),
+                N_(
+                    "- A tie at the top: each tied player rolls both cargo dice once more; the "
+                    "higher sum wins, and they roll again while tied (002.21)."
+                ),
+                ("002.21",),
+            ),
+        ),
+    ),
+    Option(
+        "all_fail",
+        OptionType.CHOICE,
+        Group.ROUND,
+        AllFail.REPLAY,
+        N_("Nobody completes a crew"),
+        N_("what happens when every player of a round scores 0"),
+        ("002.20",),
+        enum=AllFail,
+        choices=(
+            Choice(
+                "replay",
+                N_("the round is played again"),
+                N_("a failed round is replayed"),
+                N_("- If nobody completes a crew, the round is played again."),
+                ("002.20",),
+            ),
+            Choice(
+                "carry_pot",
+                N_("nobody wins; the pot stays for the next round"),
+                N_("a failed round carries the pot"),
+                N_(
+                    "- If nobody completes a crew, nobody wins the round and the pot stays for "
+                    "the next one (002)."
+                ),
+                ("002.20",),
+            ),
+        ),
+    ),
+    Option(
+        "starter",
+        OptionType.CHOICE,
+        Group.ROUND,
+        Starter.ROLLOFF,
+        N_("Who starts"),
+        N_("who starts the first round"),
+        ("000.6", "002.7", "003.6"),
+        enum=Starter,
+        choices=(
+            Choice(
+                "rolloff",
+                N_("everyone rolls one die, the highest starts"),
+                N_("roll-off to start"),
+                N_(
+                    "- Who starts the first round: everyone rolls one die, the highest starts; "
+                    "tied players roll again."
+                ),
+                ("000.6", "002.7", "003.6"),
+            ),
+            Choice(
+                "chosen",
+                N_("the table chooses (for example the youngest)"),
+                N_("chosen starter"),
+                N_(
+                    "- Who starts the first round: the table chooses (002: for example the youngest)."
+                ),
+                ("002.7",),
+            ),
+        ),
+    ),
+    Option(
+        "rotation",
+        OptionType.CHOICE,
+        Group.ROUND,
+        Rotation.LEFT,
+        N_("Next round's starter"),
+        N_("who starts each new round (play passes the cup to the left)"),
+        ("000.17", "003.17"),
+        enum=Rotation,
+        choices=(
+            Choice(
+                "right",
+                N_("the right-hand neighbour of the last starter"),
+                N_("start passes right"),
+                N_(
+                    "- Each new round is started by the right-hand neighbour of the previous "
+                    "starter (000/003)."
+                ),
+                ("000.17", "003.17"),
+            ),
+            Choice(
+                "left",
+                N_("the left-hand neighbour: the start moves on with the cup"),
+                N_("start passes left"),
+                N_(
+                    "- Each new round is started by the left-hand neighbour of the previous "
+                    "starter: the start moves on with the cup."
+                ),
+            ),
+            Choice(
+                "none",
+                N_("the same player starts every round"),
+                N_("same starter"),
+                N_("- The same player starts every round."),
+            ),
+        ),
+    ),
+)

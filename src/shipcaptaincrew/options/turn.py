@@ -1,0 +1,91 @@
+"""The options of the turn: variants of how ship, captain, crew and cargo are collected."""
+
+from __future__ import annotations
+
+from ..messages import N_, NP_
+from .spec import Group, Option, OptionType
+
+__all__ = ["TURN_OPTIONS"]
+
+
+def _flag(name: str, label: str, help: str, sources: tuple[str, ...], title: str, off: str,
+          rule: str) -> Option:  # fmt: skip
+    return Option(name, OptionType.FLAG, Group.TURN, False, label, help, sources, title=title,
+                  title_other=off, rule=rule)  # fmt: skip
+
+
+TURN_OPTIONS: tuple[Option, ...] = (
+    _flag(
+        "half_cargo",
+        N_("Half cargo"),
+        N_("a cargo reroll may leave one die lying and roll just the other"),
+        ("000.25", "003.25"),
+        N_("half cargo"),
+        N_("no half cargo"),
+        N_(
+            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the two dice "
+            "lying and roll just the other."
+        ),
+    ),
+    _flag(
+        "bow_to_stern",
+        N_("Bow to stern"),
+        N_("the roles need 1, 2 and 3 rather than 6, 5 and 4"),
+        ("000.26", "003.26"),
+        N_("bow to stern"),
+        N_("6-5-4 order"),
+        N_("- **Bow to stern** (000.26/003.26): the ship is a 1, the captain a 2, the crew a 3."),
+    ),
+    _flag(
+        "wild_captain",
+        N_("Wild captain"),
+        N_("a rolled wild face may fill any missing role, still in order"),
+        ("002.32", "002.33"),
+        N_("wild captain"),
+        N_("no wild captain"),
+        N_(
+            "- **Wild captain** (002): a rolled {wild} may stand for any missing role, still in "
+            "order. When a roll can be set aside in several ways, you choose which."
+        ),
+    ),
+    Option(
+        "wild_face",
+        OptionType.NUMBER,
+        Group.TURN,
+        1,
+        N_("Wild face"),
+        N_("the face that is wild under wild captain (not a face the roles need)"),
+        ("002.32",),
+        bounds=(1, 6),
+        title=N_("wild {n}"),
+        range_error=N_("{name} must be a face 1..6, got {value}"),
+    ),
+    Option(
+        "cargo_rerolls",
+        OptionType.NUMBER,
+        Group.TURN,
+        None,
+        N_("Cargo rerolls"),
+        N_("the most cargo rerolls in one turn (none: as many as rolls remain)"),
+        ("001.20",),
+        bounds=(0, 2),
+        unlimited=True,
+        title=NP_("cargo rerolled at most once", "cargo rerolled at most {n} times"),
+        title_other=N_("free cargo rerolls"),
+    ),
+    Option(
+        "same_roll_bonus",
+        OptionType.NUMBER,
+        Group.TURN,
+        0,
+        N_("Same-roll bonus"),
+        N_("extra points when ship, captain and crew come from one roll (0: off)"),
+        ("001.20",),
+        bounds=(0, 100),
+        title=N_("same-roll bonus {n}"),
+        rule=N_(
+            "- **Same-roll bonus** (001): ship, captain and crew all set aside from one roll "
+            "earn {bonus} extra points."
+        ),
+    ),
+)
