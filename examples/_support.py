@@ -1,4 +1,4 @@
-"""Helpers shared by the examples: the project's ``optimal`` bot, the solver's view of a choice,
+"""Pieces shared by the examples: the project's ``optimal`` bot, the solver's view of a choice,
 and command-line parsing that reports bad input in one line.
 
 :func:`shipcaptaincrew.solver.advise` lists every legal choice of a turn with its exact win

@@ -1,4 +1,4 @@
-"""The command-line contract of the engine issue: ``scc turn``, ``scc presets``, logs, help."""
+"""The command-line contract of the engine: ``scc turn``, ``scc presets``, logs, help."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command-line contract of the solver issue: odds, strategy, advise, equilibrium, report."""
+"""The command-line contract of the solver: odds, strategy, advise, equilibrium, report."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Gymnasium adapter and the shared action numbering (issue 7).
+"""The Gymnasium adapter and the shared action numbering.
 
 The environment is checked with Gymnasium's own ``check_env``; the rest checks that every rule
 option reaches the agent through the masks and observations exactly as the engine has it.

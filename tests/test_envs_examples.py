@@ -1,4 +1,4 @@
-"""The learning examples of issue 7 run end to end (tiny settings; the real runs are in
+"""The learning examples run end to end (tiny settings; the real runs are in
 docs/learning.md)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The OpenSpiel game ``python_ship_captain_crew`` (issue 7): ``random_sim_test``, explicit
+"""The OpenSpiel game ``python_ship_captain_crew``: ``random_sim_test``, explicit
 chance from the engine's exact outcomes, and the game string round trip."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every value of every rule option through all three adapters (issue 7, quality bar).
+"""Every value of every rule option through all three adapters.
 
 For each setting, the Gymnasium environment, the PettingZoo environment and the OpenSpiel game
 play a few random games; at every decision the mask (or OpenSpiel's legal actions) must be

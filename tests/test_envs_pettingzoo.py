@@ -1,4 +1,4 @@
-"""The PettingZoo AEC adapter ``shipcaptaincrew_v0`` (issue 7): the official checkers and the
+"""The PettingZoo AEC adapter ``shipcaptaincrew_v0``: the official checkers and the
 classic environments' illegal-move convention."""
 
 from __future__ import annotations

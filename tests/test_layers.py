@@ -1,4 +1,4 @@
-"""The house plan's layering (shared/DESIGN.md), checked by parsing every module's imports.
+"""The layering (one pure engine, thin shells around it), checked by parsing every import.
 
 The pure core imports only the standard library and itself; nothing imports the command line,
 the web app or the learning environments; each consumer imports only the layers below it.

@@ -1,7 +1,8 @@
-"""The round and match rules (issue 2 "The round", "Stakes", "Match formats").
+"""The round and match rules: the round, stakes and match formats.
 
-Each test cites its sheet (000 German, 001 Norwegian, 002 English, 003 English translation of
-000).  Matches are driven with scripted :class:`Roll` outcomes, never randomness: a turn
+Each test cites its sheet sentence by number (000 German, 001 Norwegian, 002 English, 003 English
+translation of 000; ``docs/rules.md``), and the engine's own decisions where the sheets are
+silent.  Matches are driven with scripted :class:`Roll` outcomes, never randomness: a turn
 "scoring 8" is the roll ``6 5 4 2 6`` followed by standing, a failed turn is three rolls without
 a 6.
 """
@@ -81,7 +82,7 @@ def total_chips(s: MatchState) -> int:
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_two_to_eight_players_001(players: int) -> None:
-    """001 'passer for to til åtte spillere'; seated in order, everyone plays one turn."""
+    """001.1: two to eight players; seated in order, everyone plays one turn."""
     s = initial_state(CHOSEN, players)
     assert s.round_seats == tuple(range(players))
     s = play_round(s, [2 + seat for seat in range(players)])
@@ -121,7 +122,7 @@ def test_set_up_refusals_that_depend_on_the_rules() -> None:
 
 
 def test_solo_practice_against_a_target() -> None:
-    """Issue 2 'Solo practice against a target score': reach the target to win."""
+    """Solo practice (an engine decision): one player wins by reaching a target score."""
     s = initial_state(Rules(), 1, target=8)
     assert seat_to_act(s) == 0 and current_player(s) == CHANCE
     won = turn(s, 9)
@@ -144,8 +145,7 @@ def test_solo_practice_rounds_needs_a_majority_of_rounds() -> None:
 
 
 def test_rolloff_highest_single_die_starts_ties_roll_again_002_000() -> None:
-    """002 'Choose who goes first (highest single die roll'; 000 'Wer anfängt, wird
-    ausgewürfelt': everyone rolls one die, the highest starts, the tied roll again."""
+    """002.7, 000.6: everyone rolls one die, the highest starts, the tied roll again."""
     s = initial_state(Rules(), 3)
     assert s.phase is Phase.ROLL_OFF and current_player(s) == CHANCE
     assert s.contest is not None and s.contest.purpose is Purpose.STARTER
@@ -175,14 +175,15 @@ def test_rolloff_refuses_bad_dice() -> None:
 
 
 def test_chosen_starter_002_youngest() -> None:
-    """002 'or youngest player': the table names the starter; play then goes round in order."""
+    """002.7 (the youngest starts): the table names the starter; play then goes round in
+    order."""
     s = initial_state(CHOSEN, 4, starter=2)
     assert s.starter == 2 and s.round_seats == (2, 3, 0, 1) and seat_to_act(s) == 2
     assert initial_state(CHOSEN, 4).starter == 0
 
 
 def test_later_players_see_the_scores_posted_before_them() -> None:
-    """002 'Track what other players have scored before you re-roll your cargo'."""
+    """002.43: a player deciding on a reroll can see the scores posted before them."""
     s = initial_state(CHOSEN, 3, starter=1)
     s = turn(s, 9)
     assert s.posted_scores == {1: 9} and s.players_after == 1 and seat_to_act(s) == 2
@@ -193,7 +194,7 @@ def test_later_players_see_the_scores_posted_before_them() -> None:
 @pytest.mark.parametrize(
     ("rotation", "starters", "orders"),
     [
-        # 000/003: "the next round starts with the player to the right of the previous starter";
+        # 000.17/003.17: the previous starter's right-hand neighbour starts the next round;
         # seats run in play order (the cup passes left), so seat i's right neighbour is i - 1.
         ("right", [1, 0, 3], [(1, 2, 3, 0), (0, 1, 2, 3), (3, 0, 1, 2)]),
         ("left", [1, 2, 3], [(1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]),
@@ -214,8 +215,7 @@ def test_rotation_of_the_starter_000_003(
 
 
 def test_tie_break_replay_only_the_tied_play_new_turns_while_tied_000_001() -> None:
-    """000 'Haben mehrere die höchste Punktzahl, würfeln nur sie noch einmal, bis einer vorne
-    liegt'; 001 'spilles en ny runde mellom dem'."""
+    """000.15, 001.17: only the tied players play again, as often as they stay tied."""
     s = initial_state(CHOSEN, 4, starter=1)
     s = play_round(s, {1: 8, 2: 3, 3: 0, 0: 8})
     c = s.contest
@@ -234,7 +234,7 @@ def test_tie_break_replay_only_the_tied_play_new_turns_while_tied_000_001() -> N
 
 
 def test_tie_break_cargo_rolloff_tied_roll_two_dice_repeat_while_tied_002() -> None:
-    """002 'tied players re-roll their two cargo dice and the new sum breaks the tie'."""
+    """002.21: the tied players roll two cargo dice each, again while the sums are equal."""
     s = initial_state(CHOSEN.replace(tie_break="cargo_rolloff"), 3, starter=0)
     s = play_round(s, [10, 4, 10])
     c = s.contest
@@ -259,7 +259,8 @@ def test_a_single_top_score_needs_no_tie_break() -> None:
 
 
 def test_all_fail_replay_plays_the_round_again_without_a_new_ante_002() -> None:
-    """002 'If you fail to collect all of 6, 5, and 4 ... you cannot win': all_fail=replay."""
+    """002.20: nobody with 0 can win, so a round where all fail is played again
+    (all_fail=replay)."""
     rules = CHOSEN.replace(stakes="pot", ante=2, starting_chips=10)
     s = initial_state(rules, 3)
     assert s.chips == (8, 8, 8) and s.pot == 6
@@ -296,8 +297,8 @@ def test_all_fail_carry_pot_for_points_plays_another_round() -> None:
 
 
 def test_pot_everyone_antes_winner_takes_the_pot_001_002() -> None:
-    """001 'legger alle en sjetong i potten før runden, og vinneren tar potten'; 002 'each
-    player antes one chip ... The winner takes the pot'."""
+    """001.16, 002.6, 002.22: everyone antes before the round and the round's winner collects
+    the pot."""
     rules = CHOSEN.replace(stakes="pot", ante=2, starting_chips=5, format="rounds:3")
     s = initial_state(rules, 3)
     assert s.chips == (3, 3, 3) and s.pot == 6 and total_chips(s) == 15
@@ -310,7 +311,7 @@ def test_pot_everyone_antes_winner_takes_the_pot_001_002() -> None:
 
 
 def test_a_player_who_cannot_ante_sits_out_001() -> None:
-    """Issue 2 'a player who cannot ante sits out' (001 'sjetonger')."""
+    """An engine decision under 001.16: a player who cannot ante sits the round out."""
     rules = CHOSEN.replace(stakes="pot", ante=2, starting_chips=6, format="rounds:4")
     s = initial_state(rules, 3)  # (4, 4, 4), pot 6
     s = play_round(s, [9, 5, 2])  # (10, 4, 4), round 2 antes: (8, 2, 2)
@@ -353,22 +354,21 @@ def test_a_table_where_nobody_can_ante_is_decided_by_chips_then_tie_break() -> N
 
 
 def test_all_but_the_winner_sip_000() -> None:
-    """000 'Alle außer dem Sieger trinken einen Schluck'."""
+    """000.16: everyone but the winner drinks one sip."""
     s = initial_state(CHOSEN.replace(drinking="all_but_winner"), 3)
     s = play_round(s, [8, 5, 0])
     assert s.sips == (0, 1, 1) and s.results[0].sips == (0, 1, 1)
 
 
 def test_a_failed_ship_drinks_double_002() -> None:
-    """002 'or the player who fails to collect 6-5-4 drinks double'."""
+    """002.24: a player without a full crew drinks two sips instead of one."""
     s = initial_state(CHOSEN.replace(drinking="all_but_winner", failed_double=True), 3)
     s = play_round(s, [8, 5, 0])
     assert s.sips == (0, 1, 2)
 
 
 def test_only_the_last_drinks_all_tied_lowest_drink_000_002() -> None:
-    """000 'Nur der Letzte trinkt: ... trinkt nur, wer die wenigsten Punkte hat'; 002 'lowest
-    cargo drinks'."""
+    """000.23, 002.24: only the lowest score drinks, and all who tie for it."""
     rules = CHOSEN.replace(drinking="last_drinks")
     assert play_round(initial_state(rules, 4), [8, 5, 3, 6]).sips == (0, 0, 1, 0)
     assert play_round(initial_state(rules, 4), [8, 5, 5, 6]).sips == (0, 1, 1, 0)
@@ -392,8 +392,8 @@ def test_when_all_fail_and_the_pot_carries_everyone_drinks() -> None:
 
 
 def test_captain_hands_out_sips_000_003() -> None:
-    """000 'Der Kapitän verteilt: Der Sieger würfelt mit einem Würfel, und die Augenzahl gibt
-    an, wie viele Schlucke er insgesamt auf die anderen verteilen darf'."""
+    """000.24/003.24: the winner's die (here a 3) sets how many sips they give the other
+    players, one at a time."""
     s = initial_state(CHOSEN.replace(drinking="captain_hands_out"), 3)
     s = play_round(s, [4, 10, 7])
     assert s.phase is Phase.HAND_OUT_ROLL and s.round_winner == 1
@@ -433,7 +433,7 @@ def test_captain_hands_out_nothing_without_a_winner() -> None:
 
 
 def test_drinking_combines_with_the_pot_002() -> None:
-    """002 'Loser of each round drinks instead of (or in addition to) losing chips'."""
+    """002.23: drinks can come on top of the pot."""
     rules = CHOSEN.replace(drinking="all_but_winner", stakes="pot")
     s = play_round(initial_state(rules, 2), [3, 9])
     assert s.sips == (1, 0) and s.chips == (9, 11)
@@ -443,7 +443,7 @@ def test_drinking_combines_with_the_pot_002() -> None:
 
 
 def test_single_round_ends_with_the_round() -> None:
-    """003 'everyone gets one turn, and the round ends with the last player'."""
+    """003.7: one turn each, and the match of a single round ends with it."""
     s = play_round(initial_state(CHOSEN, 2), [5, 3])
     assert s.is_over and s.winner == 0 and len(s.results) == 1
     with pytest.raises(IllegalActionError, match="the match is over"):
@@ -452,8 +452,8 @@ def test_single_round_ends_with_the_round() -> None:
 
 
 def test_rounds_cumulative_totals_decide_002() -> None:
-    """002 'Rounds Version: Play a set number of rounds (often 3 or 5) ... highest cumulative
-    cargo total wins. Everyone antes again each round'."""
+    """002.25-002.28: a fixed number of rounds, the highest total wins, and everyone antes in
+    every round."""
     rules = CHOSEN.replace(format="rounds:3", rotation="none", stakes="pot")
     s = initial_state(rules, 3)
     s = play_round(s, [12, 2, 11])
@@ -477,8 +477,8 @@ def test_rounds_highest_total_wins_without_a_tie() -> None:
 
 
 def test_first_to_several_pass_in_the_same_round_highest_total_wins_001() -> None:
-    """001 'Et helt parti kan spilles til en avtalt poengsum, for eksempel først til 50'; when
-    several pass the mark in one round the highest total wins (issue 2)."""
+    """001.18: a match to an agreed score; when several pass it in one round the highest total
+    wins (an engine decision)."""
     s = initial_state(CHOSEN.replace(format="first_to:20", rotation="none"), 3)
     s = play_round(s, [12, 10, 3])
     assert not s.is_over and s.totals == (12, 10, 3)
@@ -500,8 +500,8 @@ def test_first_to_tied_totals_go_to_the_tie_break_002() -> None:
 
 
 def test_tournament_two_prelims_top_two_final_winner_takes_all_002() -> None:
-    """002 'Six-Player Tournament: Two preliminary rounds reduce to the two highest scorers,
-    who face off in a final. Winner takes all.'"""
+    """002.29-002.30: after two qualifying rounds the top two totals play a final, and its
+    winner collects the whole pot."""
     rules = CHOSEN.replace(format="tournament", stakes="pot", rotation="none")
     s = initial_state(rules, 6)
     assert s.stage == "prelim"

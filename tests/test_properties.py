@@ -1,6 +1,6 @@
 """Invariants of the engine over random rule sets and dice (hypothesis), plus many random turns.
 
-Issue 2 "Quality bar": dice conserved, held roles in order, score 0 or within bounds, replay
+The quality bar: dice conserved, held roles in order, score 0 or within bounds, replay
 identical, ``chance_outcomes`` probabilities summing to exactly 1; "at least 100,000 random
 turns per CI run with no invariant broken".
 """
@@ -337,7 +337,7 @@ TURNS_PER_RULE_SET = 500
 
 
 def test_one_hundred_thousand_random_turns_break_no_invariant() -> None:
-    """Issue 2: at least 100,000 random turns per CI run, spread over random rule sets.
+    """At least 100,000 random turns per CI run, spread over random rule sets.
 
     Plain ``random.Random`` with fixed seeds keeps the run reproducible; a turn-level check
     runs after every step, and every roll's outcome list is checked once per dice count.

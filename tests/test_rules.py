@@ -1,7 +1,7 @@
-"""Rule options, presets, aliases, the canonical text form and every refusal (issue 2).
+"""Rule options, presets, aliases, the canonical text form and every refusal.
 
 Sheets are cited by number: 000 German, 001 Norwegian, 002 English, 003 the English
-translation of 000 (``shared/seeds/``).
+translation of 000 (``docs/sources.md``).
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def test_schiff_kapitaen_crew_preset_000_003() -> None:
     assert r.name == "schiff-kapitaen-crew"
     assert r.drinking is Drinking.ALL_BUT_WINNER
     assert r.rotation is Rotation.RIGHT
-    assert r.starter is Starter.ROLLOFF  # "Wer anfängt, wird ausgewürfelt"
-    assert r.tie_break is TieBreak.REPLAY  # "würfeln nur sie noch einmal"
+    assert r.starter is Starter.ROLLOFF  # 000.6: a roll decides who begins
+    assert r.tie_break is TieBreak.REPLAY  # 000.15: only the tied players play again
 
 
 def test_skip_kaptein_mannskap_preset_001() -> None:
@@ -67,7 +67,7 @@ def test_skip_kaptein_mannskap_preset_001() -> None:
 
 
 def test_ship_captain_crew_preset_002() -> None:
-    """002: antes into a pot, tied players re-roll their cargo, an all-fail round carries the pot."""
+    """002: antes into a pot, a cargo roll-off for ties, an all-fail round carries the pot."""
     r = find_rules("ship-captain-crew")
     assert r.stakes is Stakes.POT and r.ante == 1
     assert r.tie_break is TieBreak.CARGO_ROLLOFF
@@ -78,17 +78,17 @@ def test_ship_captain_crew_preset_002() -> None:
     ("alias", "preset"),
     [
         ("classic", "classic"),
-        ("6-5-4", "classic"),  # 000/001/002/003 "6-5-4"
-        ("destroyer", "classic"),  # 000/003 "Destroyer"
-        ("clickety-clack", "classic"),  # 000/003 "Clickety Clack"
+        ("6-5-4", "classic"),  # 000.29, 001.19, 002.1
+        ("destroyer", "classic"),  # 000.29/003.29
+        ("clickety-clack", "classic"),  # 000.29/003.29
         ("Clickety Clack", "classic"),
         ("schiff-kapitaen-crew", "schiff-kapitaen-crew"),
         ("schiff-kapitän-crew", "schiff-kapitaen-crew"),
         ("skip-kaptein-mannskap", "skip-kaptein-mannskap"),
         ("ship-captain-crew", "ship-captain-crew"),
-        ("ship-of-fools", "ship-captain-crew"),  # 002 "also called Ship of Fools"
+        ("ship-of-fools", "ship-captain-crew"),  # 002.1
         ("Ship of Fools", "ship-captain-crew"),
-        ("captain-cook", "ship-captain-crew"),  # 002 "Captain-Cook"
+        ("captain-cook", "ship-captain-crew"),  # 002.1
         ("CAPTAIN_COOK", "ship-captain-crew"),
     ],
 )
@@ -126,7 +126,7 @@ def test_every_option_cites_a_sheet() -> None:
 
 
 def test_bow_to_stern_collects_one_two_three() -> None:
-    """000 'Von hinten' / 003 'Bow to stern': collect 1, 2 and 3 instead of 6, 5 and 4."""
+    """000.26/003.26 (from behind, bow to stern): the roles are 1, 2 and 3 rather than 6, 5, 4."""
     assert Rules(bow_to_stern=True).required_faces == (1, 2, 3)
 
 

@@ -1,4 +1,4 @@
-"""The command-line contract of issue 6: ``scc simulate`` and ``scc sweep``."""
+"""The command-line contract of the simulator: ``scc simulate`` and ``scc sweep``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""One test per rule of the turn, each citing its sheet (``shared/seeds/``).
+"""One test per rule of the turn, each citing its sheet sentence (``docs/rules.md``).
 
-000 German, 001 Norwegian, 002 English, 003 English translation of 000.  Dice are scripted
+000 German, 001 Norwegian, 002 English, 003 English translation of 000 (``docs/sources.md``).
+Sentences are cited by number and never quoted.  Dice are scripted
 with :class:`Roll` (chance outcomes), so every test is deterministic.
 """
 
@@ -39,12 +40,12 @@ def play(rules: Rules, *steps: tuple[int, ...] | Action) -> TurnState:
     return t
 
 
-# -- the seeds' worked examples -------------------------------------------------------------
+# -- the sheets' worked examples ------------------------------------------------------------
 
 
 def test_example_000_003_six_five_then_four_cargo_eight_one_roll_left() -> None:
-    """000/003: 6 5 3 3 1 keeps ship and captain; 4 2 6 completes the crew, cargo 2 + 6 = 8,
-    "with your third roll, you could gamble on the cargo again"."""
+    """000.18-000.21 (= 003.18-003.21): 6 5 3 3 1 keeps ship and captain; 4 2 6 completes the
+    crew, cargo 2 + 6 = 8, and the third roll is still there for a cargo reroll."""
     t = play(CLASSIC, (6, 5, 3, 3, 1))
     assert t.held == (6, 5) and t.held_roles == ("ship", "captain")
     assert dice_to_roll(t) == 3
@@ -55,16 +56,15 @@ def test_example_000_003_six_five_then_four_cargo_eight_one_roll_left() -> None:
 
 
 def test_example_001_keeps_six_and_five_three_dice_roll_on() -> None:
-    """001: 'Kaster du for eksempel 6-5-3-2-2 ... beholder du sekseren og femmeren og kaster
-    tre terninger videre'."""
+    """001.9: 6-5-3-2-2 first keeps the six and the five; three dice are rolled next."""
     t = play(CLASSIC, (6, 5, 3, 2, 2))
     assert t.held == (6, 5)
     assert dice_to_roll(t) == 3 and t.phase is TurnPhase.ROLL
 
 
 def test_example_002_six_five_four_set_aside_at_once() -> None:
-    """002: 'if your first roll is 6-5-4-3-2, you immediately set aside 6, 5, and 4 and roll the
-    remaining 2 dice for cargo on your next roll'."""
+    """002.16: a first roll 6-5-4-3-2 holds 6, 5 and 4 at once, cargo 2 + 3; the next roll is
+    the two cargo dice."""
     t = play(CLASSIC, (6, 5, 4, 3, 2))
     assert t.held == (6, 5, 4) and t.cargo == (2, 3) and t.score == 5
     assert t.rolls_used == 1 and t.phase is TurnPhase.DECIDE
@@ -76,15 +76,14 @@ def test_example_002_six_five_four_set_aside_at_once() -> None:
 
 
 def test_strict_order_five_or_four_before_ship_not_kept_002_common_mistakes() -> None:
-    """002 'Common Mistakes': setting aside a 5 or 4 before a 6 is the most frequent error;
-    002 'If your first roll shows a 5 and no 6, set aside nothing'."""
+    """002.15, 002.46, 002.51: no 5 or 4 is held before a 6, so 5 4 5 4 3 holds nothing and
+    all five dice roll again."""
     t = play(CLASSIC, (5, 4, 5, 4, 3))
     assert t.held == () and dice_to_roll(t) == 5 and t.rolls_used == 1
 
 
 def test_strict_order_four_without_captain_helps_nothing_001() -> None:
-    """001 'en firer uten femmer på plass hjelper deg ingenting'; 000 'eine 4 erst, wenn 6 und
-    5 liegen'."""
+    """001.10, 000.8: with the ship held but no captain, a 4 is not held."""
     t = play(CLASSIC, (6, 4, 4, 2, 1))
     assert t.held == (6,) and dice_to_roll(t) == 4
     t = apply(t, Roll((4, 4, 3, 3)))
@@ -92,8 +91,8 @@ def test_strict_order_four_without_captain_helps_nothing_001() -> None:
 
 
 def test_several_set_aside_from_one_roll_whatever_their_position_000() -> None:
-    """000 'Fallen mehrere passende Zahlen in einem Wurf, legst du sie alle gleichzeitig zur
-    Seite' / 003 'set them all aside at once': 4 5 6 1 1 completes at once."""
+    """000.9/003.9: every qualifying die of one roll goes aside together, so 4 5 6 1 1
+    completes at once."""
     t = play(CLASSIC, (4, 5, 6, 1, 1))
     assert t.held == (6, 5, 4) and t.cargo == (1, 1) and t.score == 2
     assert t.last_roll == (4, 5, 6, 1, 1)
@@ -102,14 +101,14 @@ def test_several_set_aside_from_one_roll_whatever_their_position_000() -> None:
 
 
 def test_captain_and_crew_after_ship_in_one_later_roll_001() -> None:
-    """001 'Femmeren ... kan først settes til side når du har skipet' and then the crew."""
+    """001.6-001.7: captain and crew may come together in a roll after the ship is held."""
     t = play(CLASSIC, (6, 3, 3, 2, 2), (4, 5, 1, 1))
     assert t.held == (6, 5, 4) and t.cargo == (1, 1) and t.rolls_used == 2
 
 
 def test_one_die_per_role_extra_sixes_fives_fours_are_cargo_002() -> None:
-    """One die per role (002 'you need a 6 ..., a 5 ..., and a 4'): spare 6s, 5s and 4s stay
-    ordinary dice and can be cargo."""
+    """One die per role (002.10-002.12): spare 6s, 5s and 4s stay ordinary dice and can be
+    cargo."""
     t = play(CLASSIC, (6, 6, 5, 5, 4))
     assert t.held == (6, 5, 4) and t.cargo == (5, 6) and t.score == 11
     t = play(CLASSIC, (6, 5, 4, 4, 4))
@@ -117,7 +116,7 @@ def test_one_die_per_role_extra_sixes_fives_fours_are_cargo_002() -> None:
 
 
 def test_extra_ships_are_rolled_again_not_held_002() -> None:
-    """002 'only non-qualifying dice are re-rolled': a second 6 is not a second ship."""
+    """002.56: a second 6 is not a second ship; it is rolled again with the free dice."""
     t = play(CLASSIC, (6, 6, 6, 2, 3))
     assert t.held == (6,) and dice_to_roll(t) == 4
     t = apply(t, Roll((6, 6, 5, 4)))
@@ -125,8 +124,8 @@ def test_extra_ships_are_rolled_again_not_held_002() -> None:
 
 
 def test_held_dice_are_never_rerolled_002_common_mistakes() -> None:
-    """002 'Accidentally including a set-aside die in the next roll is a common table error':
-    each roll uses exactly the free dice (5, then 5 - held), the cargo reroll two."""
+    """002.56-002.57, 001.8: a held die is never rolled again, so each roll uses exactly the
+    free dice (5, then 5 - held), and the cargo reroll two."""
     t = initial_turn(CLASSIC)
     assert dice_to_roll(t) == 5
     t = apply(t, Roll((6, 1, 1, 2, 2)))
@@ -148,8 +147,8 @@ def test_held_dice_are_never_rerolled_002_common_mistakes() -> None:
 
 
 def test_cargo_is_the_two_other_dice_of_the_completing_roll_000() -> None:
-    """000 'Hast du alle drei, sind die beiden übrigen Würfel deine Ladung': the cargo is the
-    rest of the roll that completed the crew, not of an earlier roll."""
+    """000.3: the cargo is the rest of the roll that completed the crew, not of an earlier
+    roll."""
     t = play(CLASSIC, (6, 5, 6, 6, 6), (4, 1, 3))
     assert t.cargo == (1, 3) and t.score == 4
 
@@ -158,15 +157,14 @@ def test_cargo_is_the_two_other_dice_of_the_completing_roll_000() -> None:
 
 
 def test_stand_ends_the_turn_with_the_cargo_score_003() -> None:
-    """003 'Once you have ship, captain and crew, the two leftover dice count ... 2 and 12'."""
+    """003.11-003.12: standing on a full crew scores the two cargo dice (here 6 + 6 = 12)."""
     t = play(CLASSIC, (6, 5, 4, 6, 6), Stand())
     assert t.phase is TurnPhase.DONE and t.score == 12 and is_terminal(t)
     assert current_player(t) == TERMINAL and legal_actions(t) == ()
 
 
-def test_reroll_new_result_counts_even_if_worse_000_001() -> None:
-    """000 'das neue Ergebnis gilt, auch wenn es schlechter ist'; 001 'da må du godta det nye
-    resultatet'."""
+def test_rerolled_cargo_stands_even_when_lower_000_001() -> None:
+    """000.14, 001.13: a cargo reroll replaces the cargo even when it is lower (12, then 2)."""
     t = play(CLASSIC, (6, 5, 4, 6, 6), RerollCargo(), (1, 1))
     assert t.cargo == (1, 1) and t.score == 2
     assert t.cargo_rerolls == 1 and t.rolls_used == 2 and t.phase is TurnPhase.DECIDE
@@ -176,8 +174,8 @@ def test_reroll_new_result_counts_even_if_worse_000_001() -> None:
 
 
 def test_crew_on_the_third_roll_leaves_no_cargo_reroll_003() -> None:
-    """003 'If your ship is complete after the first or second roll, you can use your remaining
-    rolls to reroll both cargo dice' -- after the third roll there is nothing left."""
+    """003.14, 002.49: cargo rerolls use the rolls left after the crew is complete, so a crew
+    completed on the third roll leaves none."""
     t = play(CLASSIC, (1, 1, 1, 2, 2), (6, 1, 1, 2, 2), (5, 4, 3, 3))
     assert t.phase is TurnPhase.DONE and t.score == 6 and t.rolls_used == 3
     with pytest.raises(IllegalActionError, match="the turn is over"):
@@ -185,7 +183,7 @@ def test_crew_on_the_third_roll_leaves_no_cargo_reroll_003() -> None:
 
 
 def test_no_full_crew_after_three_rolls_scores_zero_000() -> None:
-    """000 'Ohne vollständige Crew gibt es null Punkte'; 001 'runden din verdt null poeng'."""
+    """000.13, 001.14: no full crew after three rolls scores 0, and there is no fourth roll."""
     t = play(CLASSIC, (1, 1, 1, 2, 2), (6, 3, 3, 2, 2), (5, 3, 3, 3))
     assert t.phase is TurnPhase.DONE and t.held == (6, 5) and not t.complete
     assert t.score == 0 and t.cargo == ()
@@ -197,8 +195,8 @@ def test_no_full_crew_after_three_rolls_scores_zero_000() -> None:
 
 
 def test_half_cargo_keeps_one_die_and_rerolls_the_other_000() -> None:
-    """000 'Halbe Ladung: Du darfst einen Ladungswürfel behalten und nur den anderen neu
-    würfeln'; the player picks which die to keep (or rerolls both)."""
+    """000.25 (half cargo): one cargo die may be kept while the other is rerolled; the player
+    picks which die to keep (or rerolls both)."""
     rules = Rules(half_cargo=True)
     t = play(rules, (6, 5, 4, 2, 6))
     assert legal_actions(t) == (Stand(), RerollCargo(), RerollCargo(keep=2), RerollCargo(keep=6))
@@ -226,7 +224,7 @@ def test_half_cargo_keep_must_be_a_cargo_face_and_needs_the_option_000() -> None
 
 
 def test_bow_to_stern_collects_one_two_three_in_order_000() -> None:
-    """000 'Von hinten: Statt 6, 5 und 4 werden 1, 2 und 3 gesammelt' / 003 'Bow to stern'."""
+    """000.26/003.26 (from behind, bow to stern): ship, captain and crew are 1, 2, 3."""
     rules = Rules(bow_to_stern=True)
     assert play(rules, (6, 5, 4, 3, 2)).held == ()  # 6-5-4 means nothing here
     t = play(rules, (3, 2, 1, 6, 6))
@@ -238,7 +236,7 @@ def test_bow_to_stern_collects_one_two_three_in_order_000() -> None:
 
 
 def test_wild_captain_one_fills_a_missing_role_in_order_002() -> None:
-    """002 'Wild Captain: A roll of 1 can be used as any missing required die (6, 5, or 4)'."""
+    """002.32 (wild captain): a rolled 1 fills the next missing role, still in order."""
     rules = Rules(wild_captain=True)
     t = play(rules, (1, 3, 3, 2, 2))
     assert t.held == (1,) and t.held_roles == ("ship",) and t.phase is TurnPhase.ROLL
@@ -247,8 +245,8 @@ def test_wild_captain_one_fills_a_missing_role_in_order_002() -> None:
 
 
 def test_wild_captain_lists_every_assignment_and_the_player_chooses_002() -> None:
-    """Issue 2: 'When a roll allows several assignments (a real 4 and a 1 while only the crew is
-    missing), the player chooses; legal actions list every distinct choice'."""
+    """When a roll can be set aside in several ways (a real 4 and a 1 while only the crew is
+    missing), the player chooses; the legal actions list every distinct choice."""
     rules = Rules(wild_captain=True)
     t = play(rules, (6, 5, 3, 3, 3), (1, 2, 4))
     assert t.phase is TurnPhase.ASSIGN and t.pending == (1, 2, 4)
@@ -290,7 +288,7 @@ def test_wild_face_is_an_option_002() -> None:
 
 
 def test_cargo_rerolls_limited_to_once_001_house_rule() -> None:
-    """001 'En vanlig husregel er at lasten bare kan kastes på nytt én gang'."""
+    """001.20, first house rule: the cargo may be rerolled only once."""
     rules = Rules(cargo_rerolls=1)
     t = play(rules, (6, 5, 4, 1, 1), RerollCargo(), (1, 2))
     assert t.phase is TurnPhase.DONE and t.rolls_used == 2 and t.score == 3
@@ -309,7 +307,7 @@ def test_cargo_rerolls_two_allows_both_remaining_rolls_001() -> None:
 
 
 def test_same_roll_bonus_when_all_three_come_from_one_roll_001() -> None:
-    """001 'en annen at hele laget må sikres i samme kast for å gi bonus'."""
+    """001.20, second house rule: a bonus when ship, captain and crew come from one roll."""
     rules = Rules(same_roll_bonus=3)
     t = play(rules, (6, 5, 4, 2, 2))
     assert t.bonus == 3 and t.score == 7
@@ -395,14 +393,14 @@ def test_illegal_actions_and_bad_dice_give_clear_errors_and_leave_the_state(
 
 
 def test_wild_captain_several_wild_faces_fill_several_roles_002() -> None:
-    """002 'A roll of 1 can be used as any missing required die': each 1 is a wild die."""
+    """002.32: each rolled 1 is a wild die, so three 1s fill all three roles."""
     t = play(Rules(wild_captain=True), (1, 1, 1, 2, 3))
     assert t.held == (1, 1, 1) and t.cargo == (2, 3) and t.score == 5
 
 
 def test_wild_captain_must_fill_the_most_roles_002() -> None:
-    """Setting aside is compulsory (002 'you must set aside qualifying dice'): no assignment that
-    leaves a role empty to keep a die for the cargo is offered."""
+    """Setting aside is compulsory (002.9): no assignment that leaves a role empty to keep a
+    die for the cargo is offered."""
     t = play(Rules(wild_captain=True), (6, 5, 3, 3, 3), (1, 4, 6))
     assert legal_actions(t) == (Take((1,)), Take((4,)))
     assert all(len(a.faces) == 1 for a in legal_actions(t) if isinstance(a, Take))
