@@ -136,7 +136,7 @@ def initial_state(
     """A new match for ``players`` seats (2..8, 001.1), or 1 for solo practice with ``target``.
 
     With ``starter="rolloff"`` (the default) the match opens with the roll-off; with
-    ``starter="chosen"`` the given seat (default 0, "the youngest" of 002) starts.
+    ``starter="chosen"`` the given seat (default 0; 002.7 suggests the youngest) starts.
     """
     check_players(rules, players, solo=True)
     if players == SOLO_PLAYERS:

@@ -138,7 +138,7 @@ def _resolve_round(state: MatchState) -> MatchState:
     if state.target is not None:  # solo practice
         return _finish_round(state, c.seats[0] if c.scores[0] >= state.target else None)
     if max(c.scores) == 0:
-        # 002: "If you fail to collect all of 6, 5, and 4 ... you cannot win."
+        # 002.20: a round where nobody has a full crew has no winner.
         if state.rules.all_fail is AllFail.REPLAY:
             replay = Contest(Purpose.ROUND, Method.TURN, c.seats)
             return _begin_seat(
@@ -165,7 +165,7 @@ def start_round(state: MatchState) -> MatchState:
     seats = state.finalists or tuple(range(state.players))
     chips, pot = list(state.chips), state.pot
     if rules.stakes is Stakes.POT:
-        # 002 "each player antes"; a player who cannot ante sits this round out.
+        # 002.6, 001.16: everyone antes; a player who cannot ante sits this round out.
         seats = tuple(s for s in seats if chips[s] >= rules.ante)
         if len(seats) < 2:
             return _broke_table(state, seats)
@@ -291,7 +291,7 @@ def _after_round(state: MatchState) -> MatchState:
             if state.round_winner is not None:
                 return _end_match(state, state.round_winner)
         elif state.round_no >= 2:
-            # 002: "Two preliminary rounds reduce to the two highest scorers".
+            # 002.29: after two preliminary rounds the two best totals go to the final.
             seats = tuple(range(state.players))
             through, straddle, free = _select(seats, state.totals, 2)
             if straddle:
@@ -331,7 +331,7 @@ def _next_round(state: MatchState) -> MatchState:
 def _end_match(state: MatchState, winner: int | None) -> MatchState:
     chips, pot = state.chips, state.pot
     if winner is not None and state.rules.stakes is Stakes.POT and pot:
-        # Tournament: "Winner takes all" (002); any pot left on the table goes to the winner.
+        # The tournament's winner takes all (002.30); any pot left on the table goes to the winner.
         chips, pot = _add(chips, winner, pot), 0
     return evolve(
         state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot, contest=None, turn=None

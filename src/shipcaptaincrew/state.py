@@ -181,7 +181,7 @@ class RoundResult:
     sips: tuple[int, ...]
     #: Chips the winner took (0 when the pot stays on the table).
     pot_won: int
-    #: True when every player scored 0 (002 "you cannot win").
+    #: True when every player scored 0 (002.20: nobody can win such a round).
     all_failed: bool
     #: How many tie-break contests the round needed.
     tie_breaks: int

@@ -49,8 +49,8 @@ def new_turn(rules: Rules) -> TurnState:
 def dice_to_roll(turn: TurnState) -> int:
     """How many dice the next roll uses (0 when the turn is not waiting for dice).
 
-    Held dice are never rolled again (002 "Common Mistakes"); a cargo reroll rolls both cargo
-    dice, or one under half cargo (000 "Halbe Ladung").
+    Held dice are never rolled again (002.56, 002.57); a cargo reroll rolls both cargo dice, or
+    one under half cargo (000.25).
     """
     if turn.phase is not TurnPhase.ROLL:
         return 0
@@ -69,9 +69,8 @@ def can_reroll_cargo(turn: TurnState) -> bool:
 def assignments(rules: Rules, held: int, faces: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct way to set aside dice from a roll (``faces`` sorted).
 
-    Setting aside is compulsory and strictly in order (002 "you must set aside qualifying dice
-    in order"; 000 "legst du sie alle gleichzeitig zur Seite"): the roles are filled as far as
-    the roll allows.  Only under wild captain (002) can there be more than one way, because a
+    Setting aside is compulsory and strictly in order (002.9; several at once, 000.9): the
+    roles are filled as far as the roll allows.  Only under wild captain (002) can there be more than one way, because a
     wild face may fill a missing role in place of the real face; every way that fills the most
     roles is offered.
 
@@ -191,7 +190,7 @@ def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
     faces = check_faces(roll.faces, n)
     rolls_used = turn.rolls_used + 1
     if turn.complete:
-        # A cargo reroll: the new result counts even if worse (000/001/003).
+        # A cargo reroll replaces the cargo, lower or not (000.14, 001.13, 003.14).
         cargo = tuple(sorted(faces + ((turn.keep,) if turn.keep is not None else ())))
         after = evolve(
             turn,
