@@ -19,7 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from .db import open_database
-from .errors import UNAVAILABLE, RoomError
+from .errors import UNAVAILABLE, ErrorCode, RoomError
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
 from .service import MatchService
@@ -64,21 +64,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
         lang = request.headers.get("Accept-Language", "en")[:2]
         tr = service.translate(lang if lang in ("en", "de", "nb") else "en", "web")
-        return JSONResponse({"code": exc.code, "detail": exc.render(tr)}, status_code=exc.status)
+        return JSONResponse(
+            {"code": exc.code.value, "detail": exc.render(tr)}, status_code=exc.status
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
         return JSONResponse(
-            {"code": "invalid", "detail": f"{where}: {first['msg']}"}, status_code=422
+            {"code": ErrorCode.INVALID.value, "detail": f"{where}: {first['msg']}"}, status_code=422
         )
 
     @app.exception_handler(DBAPIError)
     async def _db_down(request: Request, exc: DBAPIError) -> JSONResponse:
         # Nothing was committed (each change is one transaction): say so, and to try again.
         return JSONResponse(
-            {"code": "unavailable", "detail": UNAVAILABLE.format(what="database")}, status_code=503
+            {"code": ErrorCode.UNAVAILABLE.value, "detail": UNAVAILABLE.format(what="database")},
+            status_code=503,
         )
 
     @app.get("/healthz", tags=["ops"])
