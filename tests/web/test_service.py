@@ -356,3 +356,58 @@ def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path) -> None:
     assert after == before  # a log below the threshold stays where it is
     before, after = asyncio.run(grow_and_watch(threshold=1))
     assert after > before + 100_000  # moved into the database file
+
+
+def test_statistics_of_a_scripted_match(tmp_path: Path) -> None:
+    """A real match through the service with known dice (a fixed server seed; everyone takes
+    the first choice offered): every seat's line counts the crews, chips and wins it had.
+
+    The match (3 rounds, a pot, Anna starts): round 1 Anna and Cy both complete the crew on
+    their last roll (cargo 6), Bo fails; in the tie-break by turn Anna gets 2 and Cy 9, so Cy
+    takes the pot.  Round 2: Bo 3, Cy 5, Anna fails.  Round 3: Cy 11, Anna and Bo fail.  So the
+    crews are Anna 2, Bo 1, Cy 4 (the tie-break turns count), and Cy wins three pots of 3 chips
+    of which one chip a round was Cy's own.
+    """
+    from sqlalchemy import select
+
+    from shipcaptaincrew.web.models import Result
+
+    async def scenario() -> list[Result]:
+        s = Settings(
+            db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            bot_delay=0,
+            rate_burst=10_000,
+            fixed_server_seed="0d" * 32,
+        )
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        rules = ["starter=chosen", "stakes=pot", "format=rounds:3"]
+        code, host = await svc.create_room(CreateRoom(name="Anna", settings=rules))
+        tokens = [host] + [(await svc.join(code, JoinRoom(name=n)))[1] for n in ("Bo", "Cy")]
+        room = svc.room(code)
+        watcher = Quick()
+        conns = [
+            await svc.connect(room, watcher if i == 0 else Quick(), Hello(type="hello", token=t))
+            for i, t in enumerate(tokens)
+        ]
+        await svc.start(code, host)
+        while room.state is not None and not room.state.is_over:
+            await asyncio.sleep(0)
+            choice, seat = legal(room.state)[0], seat_to_act(room.state)
+            assert seat is not None
+            msg = {"type": "act", "action": choice} if choice != "roll" else {"type": "roll"}
+            await svc.receive(room, conns[seat], json.dumps({**msg, "version": room.version}))
+        said = [line for text in watcher.got for line in json.loads(text).get("lines", [])]
+        # The narration tells the same story (the statistics do not read it).
+        full = [line for line in said if line.startswith("Full crew")]
+        assert len(full) == 7 and "Cy wins the match!" in said
+        await svc.shutdown()
+        with svc.sessions() as db:
+            return list(db.scalars(select(Result).order_by(Result.position)))
+
+    rows = asyncio.run(scenario())
+    assert [(r.name, r.kind) for r in rows] == [("Anna", "human"), ("Bo", "human"), ("Cy", "human")]
+    assert [r.crews for r in rows] == [2, 1, 4]
+    assert [r.chips_won for r in rows] == [-3, -3, 6]
+    assert [r.won for r in rows] == [False, False, True]
+    assert [r.points for r in rows] == [6, 3, 22]
+    assert [r.rounds for r in rows] == [3, 3, 3]
