@@ -54,9 +54,11 @@ class Protocol:
         if self.settings.scaled:
             async with room.lock:
                 await self.cluster.sync(room)
+        # The welcome goes out before the connection joins the room's broadcasts: a picture
+        # broadcast meanwhile (another worker's presence report, say) must not overtake it.
+        await conn.send({"type": "welcome", "seat": seat})
         room.conns.add(conn)
         await self.cluster.announce(room)
-        await conn.send({"type": "welcome", "seat": seat})
         history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
         await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
         await broadcast_room(room)  # presence changed
