@@ -153,10 +153,6 @@ class MatchService:
         """Handle one message from a connection; refusals go to that connection only."""
         await self.protocol.receive(room, conn, raw)
 
-    async def broadcast_room(self, room: LiveRoom, messages: list[Message] | None = None) -> None:
-        """Send the room to everyone at the table (one JSON text per language)."""
-        await broadcast.broadcast_room(room, messages)
-
     def translate(self, lang: str, domain: str = "web") -> Callable[[str], str]:
         """The translation function for a language (cached by the i18n layer)."""
         return broadcast.translate(lang, domain)

@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...actions import Action
+from ...actions import Action, Roll
 from ...engine import initial_state
 from ...fair import FairDice
 from ...narrate import Message, narrate
@@ -135,14 +135,17 @@ class LiveRoom:
         before = self.state
         assert before is not None and self.dice is not None
         messages: list[Message] = []
+        dice = 0
         for after, action in replay_events(before, events, start=len(self.events)):
             lines = narrate(before, action, after, self.names)
             self.recent.append(lines)
             messages += lines
+            if isinstance(action, Roll):
+                dice += len(action.faces)
             before = after
         self.state = before
         self.events += events
-        self.dice.count += sum(len(e["faces"]) for e in events if e["type"] == "roll")
+        self.dice.count += dice
         if before.is_over:
             self.finish()
         return messages
