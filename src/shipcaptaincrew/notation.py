@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,15 @@ from .engine import apply, current_player, initial_state, seat_to_act
 from .rules import Rules
 from .state import CHANCE, MatchState
 
-__all__ = ["LOG_FORMAT", "LogError", "MatchLog", "event_for", "replay", "replay_states"]
+__all__ = [
+    "LOG_FORMAT",
+    "LogError",
+    "MatchLog",
+    "event_for",
+    "replay",
+    "replay_events",
+    "replay_states",
+]
 
 LOG_FORMAT = "shipcaptaincrew-log"
 
@@ -167,14 +176,29 @@ def _action_of(no: int, event: dict[str, Any]) -> Action:
         raise LogError(f"event {no}: {e}") from None
 
 
-def replay_states(log: MatchLog) -> list[tuple[MatchState, Action | None]]:
-    """Every state of the match with the event that led to it (None for the first)."""
-    try:
-        state = log.initial_state()
-    except ValueError as e:
-        raise LogError(f"line 1: {e}") from None
-    out: list[tuple[MatchState, Action | None]] = [(state, None)]
-    for no, event in enumerate(log.events, 1):
+def replay_events(
+    state: MatchState, events: Iterable[dict[str, Any]], start: int = 0
+) -> list[tuple[MatchState, Action]]:
+    """Apply logged events to ``state`` with the engine: (the state after, the action) per event.
+
+    Every event is checked as the engine expects it: made by the seat whose turn it is, a roll
+    exactly where dice are due.  One function for every replay, so a log read from a file, a
+    server restarting from its database and a server catching up with the moves another server
+    committed all accept exactly the same events.  ``start``: how many events came before these
+    (a refusal names the event's number in the whole log).
+
+    >>> from shipcaptaincrew.engine import initial_state
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> first = initial_state(find_rules("classic"), 2)
+    >>> [str(a) for _, a in replay_events(first, [{"type": "roll", "seat": 0, "faces": [2]}])]
+    ['roll:2']
+    >>> replay_events(first, [{"type": "roll", "seat": 1, "faces": [2]}], start=4)
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.notation.LogError: event 5: made by seat 1, expected seat 0
+    """
+    out: list[tuple[MatchState, Action]] = []
+    for no, event in enumerate(events, start + 1):
         action = _action_of(no, event)
         who = seat_to_act(state) if current_player(state) == CHANCE else current_player(state)
         if event.get("seat") != who:
@@ -187,6 +211,15 @@ def replay_states(log: MatchLog) -> list[tuple[MatchState, Action | None]]:
             raise LogError(f"event {no}: {e}") from None
         out.append((state, action))
     return out
+
+
+def replay_states(log: MatchLog) -> list[tuple[MatchState, Action | None]]:
+    """Every state of the match with the event that led to it (None for the first)."""
+    try:
+        state = log.initial_state()
+    except ValueError as e:
+        raise LogError(f"line 1: {e}") from None
+    return [(state, None), *replay_events(state, log.events)]
 
 
 def replay(log: MatchLog) -> MatchState:

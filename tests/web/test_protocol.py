@@ -274,7 +274,7 @@ def test_turn_timer_plays_for_an_absent_player(client: Any, players: list[Player
     service = client.app.state.service
     room = service.room(code)
     room.turn_timer = 0.05  # the schema's minimum is 5 s; shorten it for the test
-    client.portal.call(service._schedule, room)  # restart the running 5 s timer
+    client.portal.call(service.schedule, room)  # restart the running 5 s timer
     final = watcher.until(lambda r: r["match"]["over"], limit=5000)
     assert final["match"]["winner"] in (0, 1)
 

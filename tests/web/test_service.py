@@ -11,15 +11,16 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
-from shipcaptaincrew.engine import initial_state, legal_actions
+from shipcaptaincrew.engine import initial_state, legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.web import service as service_module
 from shipcaptaincrew.web.db import open_database
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
-from shipcaptaincrew.web.service import MatchService, RateLimiter
+from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
+from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.settings import Settings
-from shipcaptaincrew.web.views import actor, legal
+from shipcaptaincrew.web.views import legal
 
 
 class Quick:
@@ -52,7 +53,7 @@ async def two_seat_room(path: Path) -> tuple[MatchService, str, str]:
 def test_a_stuck_peer_does_not_hold_up_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service_module, "SEND_TIMEOUT", 0.05)
+    monkeypatch.setattr(transport, "SEND_TIMEOUT", 0.05)
 
     async def scenario() -> None:
         svc, code, host = await two_seat_room(tmp_path / "db.sqlite3")
@@ -75,18 +76,15 @@ def test_a_stuck_peer_does_not_hold_up_the_table(
 def test_a_stuck_peer_in_a_broadcast_costs_only_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     """One timeout covers a whole broadcast: the peer it catches is dropped, and the peers after
     it in the same batch still get the message."""
-    monkeypatch.setattr(service_module, "SEND_TIMEOUT", 0.05)
+    monkeypatch.setattr(transport, "SEND_TIMEOUT", 0.05)
 
     async def scenario() -> None:
         first, stuck, last = Quick(), Stuck(), Quick()
-        conns = [
-            service_module.Connection(ws, None, "en", RateLimiter(1, 1))
-            for ws in (first, stuck, last)
-        ]
-        await service_module.send_all([(c, "hi") for c in conns])
+        conns = [Connection(ws, None, "en", RateLimiter(1, 1)) for ws in (first, stuck, last)]
+        await transport.send_all([(c, "hi") for c in conns])
         assert first.got == ["hi"] and last.got == ["hi"]
         assert [c.open for c in conns] == [True, False, True] and stuck.closed == 1013
-        await service_module.send_all([(c, "again") for c in conns])  # the dropped one is skipped
+        await transport.send_all([(c, "again") for c in conns])  # the dropped one is skipped
         assert first.got == last.got == ["hi", "again"]
 
     asyncio.run(scenario())
@@ -122,14 +120,14 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
             assert state is not None
             if state.is_over:
                 break
-            conn = conns[actor(state)]
+            seat = seat_to_act(state)
+            assert seat is not None
+            conn = conns[seat]
             if legal(state) == ["roll"] and used == 2:
                 # A look-ahead made for another state (equal or not, but not this one) is unused.
                 [ahead] = room.ahead.values()
                 fake = initial_state(room.rules, 2, starter=0)
-                room.ahead = {
-                    ahead.action: service_module.Ahead(fake, room.names, ahead.action, fake, {}, [])
-                }
+                room.ahead = {ahead.action: Ahead(fake, room.names, ahead.action, fake, {}, [])}
                 await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
                 assert room.events[-1] == ahead.event and room.state == ahead.after
                 used += 1
@@ -149,11 +147,11 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                 if ahead.texts is not None:  # sent as drawn, not drawn again
                     assert quick.got[-1] is ahead.texts["en"]
                 # What was sent is exactly the picture drawn now.
-                assert quick.got[-1] == service_module.dumps(
+                assert quick.got[-1] == transport.dumps(
                     {
                         "type": "room",
                         "room": room.public(),
-                        "lines": svc._lines(room.recent[-1], "en"),
+                        "lines": svc.lines(room.recent[-1], "en"),
                     }
                 )
                 used += 1
@@ -205,7 +203,7 @@ def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(
     """SQLite moves are committed on the event loop: a write lock held outside the server (the
     sqlite3 shell, say) makes the move "unavailable" after a short wait, changes nothing, and the
     same dice come once the lock is gone."""
-    monkeypatch.setattr(service_module.EventAppender, "BUSY_MS", 50)
+    monkeypatch.setattr(EventAppender, "BUSY_MS", 50)
     path = tmp_path / "db.sqlite3"
 
     async def scenario() -> None:
@@ -265,9 +263,9 @@ def test_the_fast_event_insert_writes_what_the_orm_writes(tmp_path: Path) -> Non
         c.execute(
             insert(Event), {"room_id": room_id, "seq": 0, "payload": payload, "created_at": when}
         )
-    fast = service_module.EventAppender(sessions.kw["bind"])
+    fast = EventAppender(sessions.kw["bind"])
     fast.append({"room_id": room_id, "seq": 1, "payload": payload, "created_at": when})
-    with pytest.raises(service_module.IntegrityError):  # the same number twice: SQLAlchemy's error
+    with pytest.raises(IntegrityError):  # the same number twice: SQLAlchemy's error
         fast.append({"room_id": room_id, "seq": 1, "payload": payload, "created_at": when})
     fast.append(
         {"room_id": room_id, "seq": 2, "payload": payload, "created_at": when}
@@ -319,11 +317,11 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
-def test_the_checkpointer_waits_for_a_grown_log(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path) -> None:
     """The write-ahead log is moved into the database once it has grown, not on every tick (the
     first commit after a checkpoint pays an fsync of the fresh log's header)."""
+    from datetime import UTC, datetime
+
     path = tmp_path / "db.sqlite3"
 
     async def grow_and_watch(threshold: int) -> tuple[int, int]:
@@ -332,23 +330,23 @@ def test_the_checkpointer_waits_for_a_grown_log(
         code, _ = await svc.create_room(CreateRoom(name="Anna"))
         room = svc.room(code)
         before = path.stat().st_size
-        appender = service_module.EventAppender(svc.sessions.kw["bind"])
+        engine = svc.sessions.kw["bind"]
+        appender = EventAppender(engine)
         for seq in range(300):
             appender.append(
                 {
                     "room_id": room.id,
                     "seq": seq,
                     "payload": {"pad": "x" * 500},
-                    "created_at": service_module._now(),
+                    "created_at": datetime.now(UTC),
                 }
             )
-        monkeypatch.setattr(MatchService, "CHECKPOINT_BYTES", threshold)
-        task = asyncio.create_task(svc._checkpoints(every=0.01))
+        task = asyncio.create_task(checkpoints(engine, every=0.01, threshold=threshold))
         await asyncio.sleep(0.5)
         task.cancel()
         after = path.stat().st_size
         appender.close()
-        svc.sessions.kw["bind"].dispose()
+        engine.dispose()
         path.unlink()
         for extra in ("-wal", "-shm"):
             Path(f"{path}{extra}").unlink(missing_ok=True)
@@ -358,3 +356,58 @@ def test_the_checkpointer_waits_for_a_grown_log(
     assert after == before  # a log below the threshold stays where it is
     before, after = asyncio.run(grow_and_watch(threshold=1))
     assert after > before + 100_000  # moved into the database file
+
+
+def test_statistics_of_a_scripted_match(tmp_path: Path) -> None:
+    """A real match through the service with known dice (a fixed server seed; everyone takes
+    the first choice offered): every seat's line counts the crews, chips and wins it had.
+
+    The match (3 rounds, a pot, Anna starts): round 1 Anna and Cy both complete the crew on
+    their last roll (cargo 6), Bo fails; in the tie-break by turn Anna gets 2 and Cy 9, so Cy
+    takes the pot.  Round 2: Bo 3, Cy 5, Anna fails.  Round 3: Cy 11, Anna and Bo fail.  So the
+    crews are Anna 2, Bo 1, Cy 4 (the tie-break turns count), and Cy wins three pots of 3 chips
+    of which one chip a round was Cy's own.
+    """
+    from sqlalchemy import select
+
+    from shipcaptaincrew.web.models import Result
+
+    async def scenario() -> list[Result]:
+        s = Settings(
+            db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            bot_delay=0,
+            rate_burst=10_000,
+            fixed_server_seed="0d" * 32,
+        )
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        rules = ["starter=chosen", "stakes=pot", "format=rounds:3"]
+        code, host = await svc.create_room(CreateRoom(name="Anna", settings=rules))
+        tokens = [host] + [(await svc.join(code, JoinRoom(name=n)))[1] for n in ("Bo", "Cy")]
+        room = svc.room(code)
+        watcher = Quick()
+        conns = [
+            await svc.connect(room, watcher if i == 0 else Quick(), Hello(type="hello", token=t))
+            for i, t in enumerate(tokens)
+        ]
+        await svc.start(code, host)
+        while room.state is not None and not room.state.is_over:
+            await asyncio.sleep(0)
+            choice, seat = legal(room.state)[0], seat_to_act(room.state)
+            assert seat is not None
+            msg = {"type": "act", "action": choice} if choice != "roll" else {"type": "roll"}
+            await svc.receive(room, conns[seat], json.dumps({**msg, "version": room.version}))
+        said = [line for text in watcher.got for line in json.loads(text).get("lines", [])]
+        # The narration tells the same story (the statistics do not read it).
+        full = [line for line in said if line.startswith("Full crew")]
+        assert len(full) == 7 and "Cy wins the match!" in said
+        await svc.shutdown()
+        with svc.sessions() as db:
+            return list(db.scalars(select(Result).order_by(Result.position)))
+
+    rows = asyncio.run(scenario())
+    assert [(r.name, r.kind) for r in rows] == [("Anna", "human"), ("Bo", "human"), ("Cy", "human")]
+    assert [r.crews for r in rows] == [2, 1, 4]
+    assert [r.chips_won for r in rows] == [-3, -3, 6]
+    assert [r.won for r in rows] == [False, False, True]
+    assert [r.points for r in rows] == [6, 3, 22]
+    assert [r.rounds for r in rows] == [3, 3, 3]

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from .db import open_database
-from .errors import UNAVAILABLE, RoomError
+from .errors import UNAVAILABLE, ErrorCode, RoomError
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
+from .schemas import LANGS
 from .service import MatchService
 from .settings import Settings
 
@@ -63,22 +64,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RoomError)
     async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
         lang = request.headers.get("Accept-Language", "en")[:2]
-        tr = service.translate(lang if lang in ("en", "de", "nb") else "en", "web")
-        return JSONResponse({"code": exc.code, "detail": exc.render(tr)}, status_code=exc.status)
+        tr = service.translate(lang if lang in LANGS else "en", "web")
+        return JSONResponse(
+            {"code": exc.code.value, "detail": exc.render(tr)}, status_code=exc.status
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
         return JSONResponse(
-            {"code": "invalid", "detail": f"{where}: {first['msg']}"}, status_code=422
+            {"code": ErrorCode.INVALID.value, "detail": f"{where}: {first['msg']}"}, status_code=422
         )
 
     @app.exception_handler(DBAPIError)
     async def _db_down(request: Request, exc: DBAPIError) -> JSONResponse:
         # Nothing was committed (each change is one transaction): say so, and to try again.
         return JSONResponse(
-            {"code": "unavailable", "detail": UNAVAILABLE.format(what="database")}, status_code=503
+            {"code": ErrorCode.UNAVAILABLE.value, "detail": UNAVAILABLE.format(what="database")},
+            status_code=503,
         )
 
     @app.get("/healthz", tags=["ops"])
@@ -98,22 +102,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:
                 return False
 
-        checks: dict[str, str] = {
-            "database": "ok" if await asyncio.to_thread(db_ok) else "unavailable"
-        }
+        up = {"database": await asyncio.to_thread(db_ok)}
         if service.relay is not None:
             # Both a ping and a live subscription: a worker that cannot hear the others is not
             # ready to take moves (it refuses them until the relay is back).
-            up = await service.relay.ping() and service.relay.up
-            checks["redis"] = "ok" if up else "unavailable"
-        ready = all(v == "ok" for v in checks.values())
+            up["redis"] = await service.relay.ping() and service.relay.up
+        checks = {name: "ok" if ok else "unavailable" for name, ok in up.items()}
+        ready = all(up.values())
         return JSONResponse(
             {"status": "ready" if ready else "not ready", "checks": checks, "pid": os.getpid()},
             status_code=200 if ready else 503,
         )
 
     @app.middleware("http")
-    async def _headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+    async def _headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
         response = await call_next(request)
         for k, v in SECURITY_HEADERS.items():
             response.headers.setdefault(k, v)

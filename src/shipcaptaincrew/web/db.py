@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -20,12 +22,12 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        def _pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             # Checkpoints (which fsync) are run by the server's checkpointer in the background,
-            # not by whichever move happens to fill the WAL (see MatchService.startup).
+            # not by whichever move happens to fill the WAL (see service.sqlite.checkpoints).
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()

@@ -2,7 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """What a refusal is, for programs: the ``code`` of every error answer and message."""
+
+    NOT_FOUND = "not_found"
+    UNAVAILABLE = "unavailable"
+    CONFLICT = "conflict"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL = "illegal"
+    OVER = "over"
+    NOT_AN_ACTION = "not_an_action"
+    SPECTATOR = "spectator"
+    NOT_HOST = "not_host"
+    BAD_TOKEN = "bad_token"
+    STARTED = "started"
+    NOT_STARTED = "not_started"
+    FULL = "full"
+    NAME_TAKEN = "name_taken"
+    TOO_FEW = "too_few"
+    BAD_RULES = "bad_rules"
+    BAD_BOT = "bad_bot"
+    BAD_SEAT = "bad_seat"
+    HOST_SEAT = "host_seat"
+    HINTS_OFF = "hints_off"
+    NO_ADVICE = "no_advice"
+    RATE = "rate"
+    TOO_BIG = "too_big"
+    INVALID = "invalid"
+    HELLO_FIRST = "hello_first"
+    NOT_OVER = "not_over"
 
 
 def N_(msgid: str) -> str:
@@ -13,17 +46,17 @@ def N_(msgid: str) -> str:
 class RoomError(ValueError):
     """A request the room refuses: ``code`` for programs, ``msgid`` + ``params`` for people."""
 
-    def __init__(self, code: str, msgid: str, status: int = 400, /, **params: Any) -> None:
+    def __init__(self, code: ErrorCode, msgid: str, status: int = 400, /, **params: object) -> None:
         self.code = code
         self.msgid = msgid
         self.status = status
         self.params = params
         super().__init__(msgid.format(**params))
 
-    def render(self, translate: Any = None) -> str:
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
         """The message in a language (``translate`` maps an English id to its translation)."""
         text = translate(self.msgid) if translate else self.msgid
-        return str(text.format(**self.params))
+        return text.format(**self.params)
 
 
 # Every refusal, so the catalogue lists them (the service raises them by these ids).
@@ -57,3 +90,8 @@ TOO_BIG = N_("That message is too large.")
 INVALID = N_("That message could not be read: {reason}")
 HELLO_FIRST = N_("Say hello first.")
 NOT_OVER = N_("The match is not over yet: the seed is revealed at the end.")
+
+
+def unavailable(what: str) -> RoomError:
+    """The refusal for a move that could not be made because a backing service is down."""
+    return RoomError(ErrorCode.UNAVAILABLE, UNAVAILABLE, 503, what=what)

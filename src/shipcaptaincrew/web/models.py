@@ -8,6 +8,7 @@ hashes: the database alone cannot impersonate a player.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import Enum, StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -21,6 +22,26 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class RoomStatus(StrEnum):
+    """Where a table is in its life; ``rooms.status`` stores the value."""
+
+    LOBBY = "lobby"  #: seats are taken and bots seated; the host has not started
+    PLAYING = "playing"  #: the match is under way (resumed after a restart)
+    OVER = "over"  #: finished: the seed is revealed, the results are counted
+
+
+class SeatKind(Enum):
+    """Who sits in a seat: a person, who holds its token, or a bot, which the server plays."""
+
+    PERSON = "person"
+    BOT = "bot"
+
+
+#: What ``seats.kind`` (and the room picture, the log and the statistics) call a person's seat;
+#: a bot's seat is called by its bot spec ("easy", "threshold:8"), which says which bot plays.
+PERSON_LABEL = "human"
 
 
 def utcnow() -> datetime:
@@ -44,7 +65,8 @@ class Room(Base):
     hints: Mapped[bool] = mapped_column(Boolean, default=True)
     turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     starter: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="lobby", index=True)
+    #: A :class:`RoomStatus` value.
+    status: Mapped[str] = mapped_column(String(16), default=RoomStatus.LOBBY.value, index=True)
     #: The provably fair seed (hex): secret until the match is over, then published.
     server_seed: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
@@ -69,8 +91,8 @@ class Seat(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
-    #: "human" or a bot spec such as "easy" or "threshold:8".
-    kind: Mapped[str] = mapped_column(String(32), default="human")
+    #: :data:`PERSON_LABEL` or a bot spec such as "easy" or "threshold:8".
+    kind: Mapped[str] = mapped_column(String(32), default=PERSON_LABEL)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
     room: Mapped[Room] = relationship(back_populates="seats")

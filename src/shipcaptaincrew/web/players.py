@@ -1,19 +1,17 @@
-"""Bots and advice for the web table, through the bots and solver layers' public APIs.
+"""Advice and the turn timer's default move for the web table, from the solver and the bots.
 
-``make_bot(spec)`` and ``solver.advise(state)`` come from their own layers (issue 3); while a
-layer does not offer them yet, the fallbacks here use only the base bots and the engine, so
-no rule is ever re-implemented in the web app.
+The web app never re-implements a rule: the exact advice is :func:`..solver.advise`, the
+estimate for positions the solver does not model plays the match out with the engine and a
+base bot, and the timer's default is a base bot's choice.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
 
 from ..actions import Action
-from ..bots.base import Bot, RandomBot, ThresholdBot, TimidBot, TipBot
+from ..bots.base import TimidBot, TipBot
 from ..engine import (
     apply,
     current_player,
@@ -22,41 +20,9 @@ from ..engine import (
     legal_actions,
     sample_chance,
 )
+from ..solver import PositionNotReachableError, SolverError
+from ..solver import advise as exact_advise
 from ..state import MatchState
-
-#: Difficulty -> bot used when ``bots.make_bot`` is not available.
-_FALLBACK_LEVELS = {
-    "easy": "random",
-    "medium": "tip",
-    "hard": "threshold:8",
-    "perfect": "threshold:8",
-}
-
-
-def make_bot(spec: str) -> Bot:
-    """A bot for ``spec`` (a difficulty or a bot name); unknown specs raise ``ValueError``."""
-    try:
-        from .. import bots
-
-        factory = getattr(bots, "make_bot", None)
-    except ImportError:  # pragma: no cover - the bots layer always exists
-        factory = None
-    if factory is not None:
-        bot: Bot = factory(spec)
-        return bot
-    name = _FALLBACK_LEVELS.get(spec, spec)
-    if name == "random":
-        return RandomBot()
-    if name == "timid":
-        return TimidBot()
-    if name == "tip":
-        return TipBot()
-    if name.startswith("threshold:"):
-        try:
-            return ThresholdBot(int(name.split(":", 1)[1]))
-        except ValueError:
-            pass
-    raise ValueError(f"unknown bot {spec!r}; try easy, medium, hard or perfect")
 
 
 def safe_default(state: MatchState, rng: random.Random) -> Action:
@@ -70,7 +36,6 @@ class Choice:
 
     action: str
     win_probability: float
-    exact: str | None
     expected_score: float | None
     method: str
 
@@ -80,37 +45,20 @@ def advise(
 ) -> list[Choice]:
     """Each legal choice's win probability for the player to act.
 
-    Uses ``solver.advise`` (exact: the chance of winning the contest being played) when the
-    solver layer offers it for this position; otherwise (a position the solver does not model,
-    such as handing out sips) plays the match out after each choice with the engine and the tip
-    bot for everyone, up to ``rollouts`` times or ``budget`` engine steps in all, and reports
-    the share won (an estimate, labelled as such).
+    Uses ``solver.advise`` (exact: the chance of winning the contest being played) where the
+    solver models the position; otherwise (a position it does not model, such as handing out
+    sips) plays the match out after each choice with the engine and the tip bot for everyone,
+    up to ``rollouts`` times or ``budget`` engine steps in all, and reports the share won (an
+    estimate, labelled as such).
     """
     try:
-        from .. import solver
-
-        exact_advise: Any = getattr(solver, "advise", None)
-    except ImportError:  # pragma: no cover
-        exact_advise = None
-    if exact_advise is not None:
-        try:
-            choices = exact_advise(state)
-        except ValueError:  # SolverError: not a position the solver models
-            choices = None
-        if choices:
-            out = []
-            for c in choices:
-                p = c.win_probability
-                out.append(
-                    Choice(
-                        str(c.action),
-                        float(p),
-                        str(p) if isinstance(p, Fraction) else None,
-                        None if c.expected_score is None else float(c.expected_score),
-                        "exact",
-                    )
-                )
-            return out
+        choices = exact_advise(state)
+    except (SolverError, PositionNotReachableError):  # not a position the solver models
+        choices = []
+    if choices:
+        return [
+            Choice(str(c.action), c.win_probability, c.expected_score, "exact") for c in choices
+        ]
     return _estimate(state, rollouts, budget, seed)
 
 
@@ -133,6 +81,6 @@ def _estimate(state: MatchState, rollouts: int, budget: int, seed: int) -> list[
             played += 1
             wins += s.winner == seat
         share = wins / played if played else 0.0
-        out.append(Choice(str(action), share, None, None, f"estimate:{played}"))
+        out.append(Choice(str(action), share, None, f"estimate:{played}"))
     out.sort(key=lambda c: -c.win_probability)
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import case, func, select
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 from ..fair import verify_fair_rolls
 from ..narrate import narrate
 from ..notation import replay_states
-from .models import Result, Room
+from .models import Result, Room, RoomStatus
 from .service import LiveRoom
 from .views import state_view
 
@@ -18,7 +19,10 @@ from .views import state_view
 def history(db: Session, limit: int = 50) -> list[dict[str, Any]]:
     """Finished matches, newest first."""
     rows = db.scalars(
-        select(Room).where(Room.status == "over").order_by(Room.finished_at.desc()).limit(limit)
+        select(Room)
+        .where(Room.status == RoomStatus.OVER.value)
+        .order_by(Room.finished_at.desc())
+        .limit(limit)
     ).all()
     return [
         {
@@ -32,7 +36,7 @@ def history(db: Session, limit: int = 50) -> list[dict[str, Any]]:
     ]
 
 
-def replay_view(room: LiveRoom, translate: Any) -> dict[str, Any]:
+def replay_view(room: LiveRoom, translate: Callable[[str], str]) -> dict[str, Any]:
     """Every step of a finished match: the words for the event and the table after it."""
     states = replay_states(room.log())
     steps: list[dict[str, Any]] = [{"lines": [], "match": state_view(states[0][0]), "event": None}]

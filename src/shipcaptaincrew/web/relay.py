@@ -131,6 +131,7 @@ class Relay:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
+                    # (redis-py leaves PubSub.aclose unannotated; it returns None.)
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _dispatch(self, msg: dict[str, Any]) -> None:

@@ -8,16 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import current_player, is_chance, legal_actions, seat_to_act
-from ..state import CHANCE, TERMINAL, MatchState, RoundResult
-
-
-def actor(state: MatchState) -> int | None:
-    """The seat that acts next: chooses, or rolls at a chance node (None when over)."""
-    cp = current_player(state)
-    if cp == TERMINAL:
-        return None
-    return seat_to_act(state) if cp == CHANCE else cp
+from ..engine import is_chance, legal_actions, seat_to_act
+from ..state import MatchState, RoundResult
 
 
 def legal(state: MatchState) -> list[str]:
@@ -55,7 +47,7 @@ def state_view(state: MatchState, *, results: bool = True) -> dict[str, Any]:
         "phase": state.phase.value,
         "round_no": state.round_no,
         "stage": state.stage,
-        "actor": actor(state),
+        "actor": seat_to_act(state),  # who chooses, rolls or hands out (None when over)
         "chance": is_chance(state),
         "legal": legal(state),
         "contest": None

@@ -13,7 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from .. import errors as E
-from ..errors import RoomError
+from ..errors import ErrorCode, RoomError
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import MatchService
 
@@ -24,7 +24,7 @@ HELLO_TIMEOUT = 10.0
 
 
 async def _error(ws: WebSocket, err: RoomError) -> None:
-    await ws.send_json({"type": "error", "code": err.code, "message": err.render()})
+    await ws.send_json({"type": "error", "code": err.code.value, "message": err.render()})
 
 
 @router.websocket("/ws/rooms/{code}")
@@ -41,17 +41,17 @@ async def table(ws: WebSocket, code: str) -> None:
     try:
         raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
         if len(raw) > service.settings.max_message_bytes:
-            raise RoomError("too_big", E.TOO_BIG, 413)
+            raise RoomError(ErrorCode.TOO_BIG, E.TOO_BIG, 413)
         hello = CLIENT_MESSAGE.validate_json(raw)
         if not isinstance(hello, Hello):
-            raise RoomError("hello_first", E.HELLO_FIRST, 400)
+            raise RoomError(ErrorCode.HELLO_FIRST, E.HELLO_FIRST, 400)
         conn = await service.connect(room, ws, hello)
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close()
         return
     except ValidationError as e:
-        await _error(ws, RoomError("invalid", E.INVALID, 422, reason=e.errors()[0]["msg"]))
+        await _error(ws, RoomError(ErrorCode.INVALID, E.INVALID, 422, reason=e.errors()[0]["msg"]))
         await ws.close(code=4400)
         return
     except RoomError as err:

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Query, Response
 from .. import errors as E
 from .. import queries
 from ..deps import DbDep, ServiceDep
-from ..errors import RoomError
+from ..errors import ErrorCode, RoomError
+from ..models import RoomStatus
 from ..schemas import LANGS
 from ..service import LiveRoom, MatchService
 
@@ -18,10 +19,10 @@ router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 async def _finished(service: MatchService, code: str) -> LiveRoom:
     room = service.room(code)
-    if room.status != "over":  # another worker may have finished it: read the database
+    if room.status is not RoomStatus.OVER:  # another worker may have finished it: read it
         room = await service.fresh_room(code)
-    if room.status != "over":
-        raise RoomError("not_over", E.NOT_OVER, 409)
+    if room.status is not RoomStatus.OVER:
+        raise RoomError(ErrorCode.NOT_OVER, E.NOT_OVER, 409)
     return room
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from ..deps import ServiceDep, TokenDep
+from ..models import RoomStatus
 from ..schemas import AddBot, CreateRoom, JoinRoom
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -61,7 +62,7 @@ async def remove_seat(
 async def start(code: str, service: ServiceDep, token: TokenDep = None) -> dict[str, Any]:
     """The host starts the match."""
     await service.start(code, token)
-    return {"status": "playing"}
+    return {"status": RoomStatus.PLAYING.value}
 
 
 @router.get("/{code}/qr.svg")

@@ -1,0 +1,22 @@
+"""The authoritative match service: rooms in memory, every event in the database first.
+
+:class:`MatchService` (in :mod:`.facade`) is what the routers use; its parts live in the
+modules beside it, one job each.
+"""
+
+from __future__ import annotations
+
+from .facade import MatchService
+from .room import Ahead, LiveRoom, SeatInfo, hash_token
+from .transport import Connection, RateLimiter, Sender
+
+__all__ = [
+    "Ahead",
+    "Connection",
+    "LiveRoom",
+    "MatchService",
+    "RateLimiter",
+    "SeatInfo",
+    "Sender",
+    "hash_token",
+]

@@ -1,0 +1,155 @@
+"""Several workers on one database: catching up with each other's moves, and who is online.
+
+Scaled out (``redis_url`` set, several workers on one PostgreSQL database), the database is
+still the only truth: under a room's lock a worker first reads the events other workers
+committed (:meth:`Cluster.refresh`), and the unique constraint on (room, event number) refuses
+a second event with the same number, so two workers never both apply a move to one match.
+After each commit the worker tells the others through Redis (:mod:`..relay`), and they catch up
+and broadcast to their own connections.  Each worker also tells the others which seats are
+connected through it, so everyone sees everyone online whichever worker they are on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError
+
+from ...narrate import Message
+from ..errors import RoomError, unavailable
+from ..models import RoomStatus
+from ..relay import PRESENCE_EVERY, Relay
+from ..settings import Settings
+from .broadcast import broadcast_room
+from .room import LiveRoom
+from .store import Store
+
+log = logging.getLogger("shipcaptaincrew.web")
+
+
+class Cluster:
+    """This worker's part in a scaled-out service (all of it idle on a single process)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        rooms: dict[str, LiveRoom],
+        schedule: Callable[[LiveRoom, bool], None],
+    ) -> None:
+        self.scaled = settings.scaled
+        self.store, self.rooms = store, rooms
+        #: Sets a room's next automatic move going (``True``: as the failover, see
+        #: :meth:`.autoplay.AutoPlay.schedule`) once another worker's move is read here.
+        self.schedule = schedule
+        self.relay: Relay | None = None
+        if settings.redis_url:
+            self.relay = Relay(settings.redis_url, self._remote_change, self._catch_up_all)
+        self._presence: asyncio.Task[None] | None = None
+
+    @property
+    def up(self) -> bool:
+        """Whether a move may be committed: the other workers would hear of it."""
+        return self.relay is None or self.relay.up
+
+    async def start(self) -> None:
+        """Listen to the other workers and tell them, now and then, who is connected here."""
+        if self.relay is not None:
+            await self.relay.start()
+            self._presence = asyncio.get_running_loop().create_task(self._presence_loop())
+
+    async def stop(self) -> None:
+        """Stop announcing and listening."""
+        if self._presence is not None:
+            self._presence.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._presence
+        if self.relay is not None:
+            await self.relay.stop()
+
+    async def publish(self, room: LiveRoom) -> None:
+        """Tell the other workers (if any) that this room changed; it is committed already."""
+        if self.relay is not None:
+            await self.relay.publish(room.code, room.version)
+
+    async def refresh(self, room: LiveRoom) -> tuple[bool, list[Message]]:
+        """Bring a room up to what the database holds (scaled out only; the caller holds the lock).
+
+        Returns whether anything changed and the narration of the new events.  The events are
+        replayed by the engine exactly as at start-up (:meth:`.room.LiveRoom.advance`), so every
+        worker holds the same state.
+        """
+        if not self.scaled:
+            return False, []
+        try:
+            lobby, events = await asyncio.to_thread(self.store.read_delta, room)
+        except DBAPIError as e:
+            log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
+            raise unavailable("database") from None
+        changed = False
+        if lobby is not None:
+            status, seeds, seats = lobby
+            if seats != room.seats or seeds != room.client_seeds or status is not room.status:
+                changed = True
+                room.client_seeds, room.seats = seeds, seats
+                for c in room.conns:  # seats may have moved up after a removal
+                    c.seat = room.seat_of_hash(c.token_hash)
+            if status is not RoomStatus.LOBBY:
+                room.begin()
+        messages = room.advance(events) if events else []
+        return changed or bool(events), messages
+
+    async def sync(self, room: LiveRoom) -> None:
+        """Refresh (the caller holds the lock) and, if another worker moved, show it here too."""
+        changed, messages = await self.refresh(room)
+        if changed:
+            self.schedule(room, True)
+            await broadcast_room(room, messages)
+
+    async def announce(self, room: LiveRoom) -> None:
+        """Scaled out: tell the other workers who is connected to this room here."""
+        if self.relay is not None:
+            await self.relay.publish_presence(room.code, room.version, room.local_presence())
+
+    async def _presence_loop(self) -> None:
+        """Re-announce presence now and then, so a newly started worker learns it too."""
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for room in list(self.rooms.values()):
+                if room.conns and room.status is not RoomStatus.OVER:
+                    await self.announce(room)
+
+    async def _remote_change(
+        self, code: str, version: int, origin: str, presence: dict[str, Any] | None = None
+    ) -> None:
+        """Another worker committed a change to a room (or reports who is connected there):
+        catch up if this worker holds the room."""
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        if presence is not None:
+            before = room.public()["players"], room.public()["spectators"]
+            newcomer = origin not in room.remote
+            room.remote[origin] = (time.monotonic(), presence["seats"], presence["spectators"])
+            if newcomer and room.conns:  # a worker new to this room: tell it who is here
+                await self.announce(room)
+            if (room.public()["players"], room.public()["spectators"]) != before:
+                await broadcast_room(room)
+            return
+        async with room.lock:
+            if room.status is RoomStatus.PLAYING and version <= room.version:
+                return  # already read (by an action or an earlier message)
+            await self.sync(room)
+
+    async def _catch_up_all(self) -> None:
+        """After Redis was away: read whatever every open table missed meanwhile."""
+        for room in list(self.rooms.values()):
+            if room.status is not RoomStatus.OVER:
+                async with room.lock:
+                    with contextlib.suppress(RoomError):
+                        await self.sync(room)

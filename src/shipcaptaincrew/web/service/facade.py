@@ -1,0 +1,162 @@
+"""The match service as the routers see it: one object, each job in a part of its own.
+
+One :class:`~.room.LiveRoom` per table holds the engine state, the provably fair dice and the
+open connections.  Every change goes through :meth:`.play.Play.step` under the room's lock: the
+engine applies the action (refusing anything illegal), the event is committed to the database
+(:mod:`.store`), and only then is it broadcast.  On start-up every unfinished match is rebuilt
+by replaying its events with the engine, so a restart resumes where the table was; scaled out,
+the workers catch up with each other the same way (:mod:`.cluster`).
+
+The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
+:mod:`.autoplay` (bots and turn timers), :mod:`.cluster` (other workers and presence),
+:mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
+(sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from ...narrate import Message
+from ..models import RoomStatus
+from ..relay import Relay
+from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
+from ..settings import Settings
+from . import broadcast
+from .autoplay import AutoPlay
+from .cluster import Cluster
+from .lobby import Lobby
+from .play import Play
+from .protocol import Protocol
+from .room import LiveRoom
+from .store import Store
+from .transport import Connection, Sender
+
+
+class MatchService:
+    """Rooms, seats and matches; the only code that changes them."""
+
+    #: Finished tables nobody is looking at are forgotten beyond this many loaded rooms.
+    KEEP_ROOMS = 1000
+
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+        self.settings = settings
+        self.sessions = sessions
+        #: The rooms loaded in this process, by join code.
+        self.rooms: dict[str, LiveRoom] = {}
+        self.store = Store(settings, sessions)
+        self.cluster = Cluster(settings, self.store, self.rooms, self.schedule)
+        self.play = Play(settings, self.store, self.cluster, self.schedule)
+        self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
+        self.lobby = Lobby(settings, self.store, self.cluster, self.play)
+        self.protocol = Protocol(settings, self.cluster, self.play)
+
+    @property
+    def relay(self) -> Relay | None:
+        """The Redis relay to the other workers (None on a single process)."""
+        return self.cluster.relay
+
+    # -- life cycle -----------------------------------------------------------------------
+    async def startup(self) -> None:
+        """Load every unfinished match and set its bots and timers going again."""
+        self.store.start()
+        await self.cluster.start()
+        for code in self.store.playing():
+            # Scaled out, the workers already running keep their tables going: a newcomer
+            # takes over a bot or a timer only after the grace period.
+            self.schedule(self.room(code), failover=self.settings.scaled)
+
+    async def shutdown(self) -> None:
+        """Let moves in progress finish, then stop bots and timers (the database holds the rest)."""
+        deadline = time.monotonic() + self.settings.shutdown_grace
+        for room in list(self.rooms.values()):
+            # A move holds its room's lock from the engine to the broadcast: taking the lock
+            # once waits for it to be committed and sent.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.lock.acquire(), max(0.01, deadline - time.monotonic()))
+                room.lock.release()
+        await self.cluster.stop()
+        await self.autoplay.stop(list(self.rooms.values()))
+        await self.store.close()
+
+    # -- rooms ----------------------------------------------------------------------------
+    def room(self, code: str) -> LiveRoom:
+        """The live room for a join code (loaded from the database the first time)."""
+        code = code.strip().upper()
+        live = self.rooms.get(code)
+        if live is None:
+            live = self.rooms[code] = self.store.load(code)
+            self._trim()
+        return live
+
+    def _trim(self) -> None:
+        """Forget finished tables nobody is looking at (the database still has them)."""
+        if len(self.rooms) <= self.KEEP_ROOMS:
+            return
+        for code, room in list(self.rooms.items()):
+            if room.status is RoomStatus.OVER and not room.conns:
+                if len(self.rooms) > self.KEEP_ROOMS:
+                    del self.rooms[code]
+
+    async def fresh_room(self, code: str) -> LiveRoom:
+        """The live room, up to date with the database when several workers share it."""
+        room = self.room(code)
+        if self.settings.scaled:
+            async with room.lock:
+                await self.cluster.sync(room)
+        return room
+
+    def schedule(self, room: LiveRoom, failover: bool = False) -> None:
+        """(Re)set the room's next automatic move going: a bot's, or the turn timer's.
+
+        Called after every change; also the way to restart a timer whose length was changed
+        (see :meth:`.autoplay.AutoPlay.schedule`).
+        """
+        self.autoplay.schedule(room, failover)
+
+    # -- the lobby ------------------------------------------------------------------------
+    async def create_room(self, req: CreateRoom) -> tuple[str, str]:
+        """A new room with its host in seat 0; returns (join code, host's seat token)."""
+        return self.lobby.create_room(req)
+
+    async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
+        """Take the next free seat; returns (seat, seat token)."""
+        return await self.lobby.join(self.room(code), req)
+
+    async def add_bot(self, code: str, token: str | None, req: AddBot) -> int:
+        """The host seats a bot of some difficulty."""
+        return await self.lobby.add_bot(self.room(code), token, req)
+
+    async def remove_seat(self, code: str, token: str | None, seat: int) -> None:
+        """The host removes a seat in the lobby (later seats move up one)."""
+        await self.lobby.remove_seat(self.room(code), token, seat)
+
+    async def start(self, code: str, token: str | None) -> None:
+        """The host starts the match: the seats and client seeds are fixed from here on."""
+        await self.lobby.start(self.room(code), token)
+
+    # -- the live table -------------------------------------------------------------------
+    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
+        """Register a connection after its hello; a bad token is refused, no token = spectator."""
+        return await self.protocol.connect(room, ws, hello)
+
+    async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
+        """Forget a connection (the seat stays; its token brings the player back)."""
+        await self.protocol.disconnect(room, conn)
+
+    async def receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
+        """Handle one message from a connection; refusals go to that connection only."""
+        await self.protocol.receive(room, conn, raw)
+
+    def translate(self, lang: str, domain: str = "web") -> Callable[[str], str]:
+        """The translation function for a language (cached by the i18n layer)."""
+        return broadcast.translate(lang, domain)
+
+    def lines(self, messages: list[Message], lang: str) -> list[str]:
+        """Narration in a language, as the table's "room" messages carry it."""
+        return broadcast.lines(messages, lang)

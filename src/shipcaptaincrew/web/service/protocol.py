@@ -1,0 +1,170 @@
+"""The live table's messages: hello, then rolls, choices, advice requests and pings.
+
+Each message is checked for size and rate before it is parsed, then against the table (whose
+turn, which version, which choices); a refusal goes back to that connection only, with an
+:class:`~..errors.ErrorCode` and a translated message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from pydantic import ValidationError
+
+from ...actions import Action, InvalidActionError, Roll, parse_action
+from ...engine import is_chance, legal_actions, seat_to_act
+from .. import errors as E
+from ..errors import ErrorCode, RoomError, unavailable
+from ..models import RoomStatus
+from ..players import advise
+from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, RollDice
+from ..settings import Settings
+from .broadcast import broadcast_room, lines, translate
+from .cluster import Cluster
+from .play import Play
+from .room import LiveRoom, hash_token
+from .transport import Connection, RateLimiter, Sender
+
+log = logging.getLogger("shipcaptaincrew.web")
+
+
+def _illegal(reason: str) -> RoomError:
+    return RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=reason)
+
+
+class Protocol:
+    """One connection's conversation with its table."""
+
+    def __init__(self, settings: Settings, cluster: Cluster, play: Play) -> None:
+        self.settings, self.cluster, self.play = settings, cluster, play
+
+    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
+        """Register a connection after its hello; a bad token is refused, no token = spectator."""
+        seat = room.seat_of(hello.token)
+        if hello.token and seat is None:
+            raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
+        conn = Connection(
+            ws,
+            seat,
+            hello.lang,
+            RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
+            token_hash=hash_token(hello.token) if hello.token else None,
+        )
+        if self.settings.scaled:
+            async with room.lock:
+                await self.cluster.sync(room)
+        # The welcome goes out before the connection joins the room's broadcasts: a picture
+        # broadcast meanwhile (another worker's presence report, say) must not overtake it.
+        await conn.send({"type": "welcome", "seat": seat})
+        room.conns.add(conn)
+        await self.cluster.announce(room)
+        history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
+        await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
+        await broadcast_room(room)  # presence changed
+        return conn
+
+    async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
+        """Forget a connection (the seat stays; its token brings the player back)."""
+        conn.open = False
+        room.conns.discard(conn)
+        await self.cluster.announce(room)
+        await broadcast_room(room)
+
+    async def refuse(self, conn: Connection, err: RoomError) -> None:
+        """Tell one connection (only) why its message was refused."""
+        await conn.send(
+            {"type": "error", "code": err.code.value, "message": err.render(translate(conn.lang))}
+        )
+
+    async def receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
+        """Handle one message from a connection; refusals go to that connection only."""
+        try:
+            await self._receive(room, conn, raw)
+        except RoomError as err:
+            await self.refuse(conn, err)
+        except Exception:  # a bug must cost one message, never the connection or the server
+            log.exception("message failed", extra={"room": room.code})
+            await self.refuse(conn, unavailable("game service"))
+
+    async def _receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
+        if len(raw.encode("utf-8", "replace")) > self.settings.max_message_bytes:
+            raise RoomError(ErrorCode.TOO_BIG, E.TOO_BIG, 413)
+        if not conn.limiter.allow():
+            raise RoomError(ErrorCode.RATE, E.RATE, 429)
+        try:
+            msg = CLIENT_MESSAGE.validate_json(raw)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+            reason = f"{where}: {first['msg']}"
+            raise RoomError(ErrorCode.INVALID, E.INVALID, 422, reason=reason) from None
+        if isinstance(msg, Ping):
+            await conn.send({"type": "pong"})
+        elif isinstance(msg, Hello):
+            conn.lang = msg.lang
+        elif isinstance(msg, Advice):
+            await self._advice(room, conn, msg)
+        else:
+            await self._move(room, conn, msg)
+
+    async def _move(self, room: LiveRoom, conn: Connection, msg: Act | RollDice) -> None:
+        """A roll request or a choice: checked against the table, then played."""
+        if conn.seat is None:
+            raise RoomError(ErrorCode.SPECTATOR, E.SPECTATOR, 403)
+        async with room.lock:
+            await self.cluster.sync(room)
+            state = room.state
+            if state is None:
+                raise RoomError(ErrorCode.NOT_STARTED, E.NOT_STARTED, 409)
+            if room.status is not RoomStatus.PLAYING:
+                raise RoomError(ErrorCode.OVER, E.ILLEGAL, 409, reason="the match is over")
+            if seat_to_act(state) != conn.seat:
+                raise RoomError(ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_TURN, 409)
+            if msg.version != room.version:
+                raise RoomError(ErrorCode.STALE, E.STALE, 409)
+            action: Action | None = None
+            if isinstance(msg, RollDice):
+                if not is_chance(state):
+                    raise _illegal("no dice are due")
+            else:
+                try:
+                    action = parse_action(msg.action)
+                except InvalidActionError as e:
+                    raise RoomError(
+                        ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=str(e)
+                    ) from None
+                if isinstance(action, Roll):
+                    raise _illegal("the server rolls every die; send a roll request")
+                if is_chance(state):
+                    raise _illegal("the dice are due first")
+                if action not in legal_actions(state):
+                    raise _illegal(f"{msg.action} is not among the choices now")
+            await self.play.step(room, action)
+
+    async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
+        if not room.hints:
+            raise RoomError(ErrorCode.HINTS_OFF, E.HINTS_OFF, 403)
+        state = room.state
+        if state is None or conn.seat is None or room.status is not RoomStatus.PLAYING:
+            raise RoomError(ErrorCode.NO_ADVICE, E.NO_ADVICE, 409)
+        if msg.version != room.version:
+            raise RoomError(ErrorCode.STALE, E.STALE, 409)
+        if seat_to_act(state) != conn.seat or is_chance(state):
+            raise RoomError(ErrorCode.NO_ADVICE, E.NO_ADVICE, 409)
+        choices = await asyncio.to_thread(advise, state)
+        await conn.send(
+            {
+                "type": "advice",
+                "version": msg.version,
+                "choices": [
+                    {
+                        "action": c.action,
+                        "win_probability": c.win_probability,
+                        "expected_score": c.expected_score,
+                        "method": c.method,
+                    }
+                    for c in choices
+                ],
+            }
+        )

@@ -1,0 +1,272 @@
+"""A table in memory: its seats, the engine state, the fair dice, and the picture everyone sees.
+
+A :class:`LiveRoom` is rebuilt from the database at will (see :meth:`.store.Store.load`): the
+database holds the seats and every event, and the state is the engine's replay of the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import random
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...actions import Action, Roll
+from ...engine import initial_state
+from ...fair import FairDice
+from ...narrate import Message, narrate
+from ...notation import MatchLog, replay_events
+from ...rules import Rules, Starter
+from ...state import MatchState
+from ..models import PERSON_LABEL, RoomStatus, SeatKind
+from ..relay import PRESENCE_TTL
+from ..views import state_view
+from .transport import Connection
+
+#: Narrated events a newcomer is told (the story so far).
+RECENT_EVENTS = 40
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored and compared as SHA-256 hashes only."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatInfo:
+    """A seat as the live room knows it."""
+
+    name: str
+    kind: SeatKind
+    token_hash: str | None
+    #: A bot's spec (a difficulty such as "medium", or a bot name): which bot plays the seat.
+    bot: str | None = None
+
+    @classmethod
+    def stored(cls, name: str, label: str, token_hash: str | None) -> SeatInfo:
+        """A seat from its row (``label``: the stored kind, see :data:`.models.PERSON_LABEL`)."""
+        if label == PERSON_LABEL:
+            return cls(name, SeatKind.PERSON, token_hash)
+        return cls(name, SeatKind.BOT, token_hash, bot=label)
+
+    @property
+    def label(self) -> str:
+        """What the database, the picture, the log and the statistics call this seat's kind."""
+        return PERSON_LABEL if self.bot is None else self.bot
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A room's next move played out early by the engine (see :meth:`.play.Play.look_ahead`)."""
+
+    before: MatchState
+    names: list[str]
+    action: Action
+    after: MatchState
+    event: dict[str, Any]
+    messages: list[Message]
+    #: The broadcast of ``after`` per language, drawn for this presence (None: not drawn).
+    texts: dict[str, str] | None = None
+    presence: tuple[frozenset[int], int] | None = None
+    #: Columns of the event's row already converted for SQLite (see EventAppender.stored).
+    ready: dict[str, Any] | None = None
+
+
+@dataclass(eq=False)
+class LiveRoom:
+    """A table in memory (rebuilt from the database at will)."""
+
+    id: int
+    code: str
+    rules: Rules
+    lang: str
+    hints: bool
+    turn_timer: float | None
+    starter: int | None
+    status: RoomStatus
+    commitment: str
+    client_seeds: list[str]
+    seats: list[SeatInfo]
+    server_seed: str
+    state: MatchState | None = None
+    dice: FairDice | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    recent: deque[list[Message]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    conns: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+    #: Bots choose with a generator seeded from the secret seed: a match is reproducible.
+    rng: random.Random = field(init=False, repr=False)
+    #: The next moves worked out while the player thinks (the roll due, or each choice),
+    #: by action; used only for that very state.
+    ahead: dict[Action, Ahead] = field(default_factory=dict)
+    #: Scaled out: who is connected through the other workers (origin -> (when, seats,
+    #: spectators)), so everyone sees everyone online whichever worker they are on.
+    remote: dict[str, tuple[float, list[int], int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.server_seed)
+
+    # -- the match ------------------------------------------------------------------------
+    def begin(self) -> None:
+        """The match starts: the first state, and the dice from the seeds (fixed from now on).
+
+        Raises the engine's ``InvalidSetupError`` (and changes nothing) if the rules cannot be
+        played by this many seats.
+        """
+        state = initial_state(self.rules, len(self.seats), starter=self.first_seat())
+        self.status, self.state = RoomStatus.PLAYING, state
+        self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
+
+    def advance(self, events: list[dict[str, Any]]) -> list[Message]:
+        """Play committed events on, as the engine replays them; returns their narration.
+
+        The one way a room takes in events it did not play itself: at start-up (every event
+        of the match) and, scaled out, the moves another worker committed.  The engine checks
+        each (see :func:`~shipcaptaincrew.notation.replay_events`); the story so far, the die
+        counter and the status follow.
+        """
+        before = self.state
+        assert before is not None and self.dice is not None
+        messages: list[Message] = []
+        dice = 0
+        for after, action in replay_events(before, events, start=len(self.events)):
+            lines = narrate(before, action, after, self.names)
+            self.recent.append(lines)
+            messages += lines
+            if isinstance(action, Roll):
+                dice += len(action.faces)
+            before = after
+        self.state = before
+        self.events += events
+        self.dice.count += dice
+        if before.is_over:
+            self.finish()
+        return messages
+
+    def finish(self) -> None:
+        """The match is over: the seed may be shown."""
+        assert self.dice is not None
+        self.status = RoomStatus.OVER
+        self.dice.reveal()
+
+    @property
+    def version(self) -> int:
+        """The state version clients must quote: the number of events so far."""
+        return len(self.events)
+
+    @property
+    def names(self) -> list[str]:
+        """Player names by seat."""
+        return [s.name for s in self.seats]
+
+    def first_seat(self) -> int | None:
+        """The starting seat the host chose, where the rules let the host choose."""
+        if self.rules.starter is Starter.CHOSEN:
+            return (
+                self.starter if self.starter is not None and self.starter < len(self.seats) else 0
+            )
+        return None
+
+    def log(self) -> MatchLog:
+        """The match as an event log (with the seed once it is revealed)."""
+        log = MatchLog(
+            rules=str(self.rules),
+            players=self.names,
+            kinds=[s.label for s in self.seats],
+            starter=self.first_seat(),
+            dice={
+                "source": "fair",
+                "commitment": self.commitment,
+                "client_seeds": self.client_seeds,
+            },
+            lang=self.lang,
+            events=list(self.events),
+        )
+        if self.status is RoomStatus.OVER:
+            log.server_seed = self.server_seed
+        return log
+
+    # -- who is here ----------------------------------------------------------------------
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to (None if it belongs to none)."""
+        if not token:
+            return None
+        return self.seat_of_hash(hash_token(token))
+
+    def seat_of_hash(self, h: str | None) -> int | None:
+        """The seat whose token has this hash (None if none)."""
+        if h is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def local_presence(self) -> dict[str, Any]:
+        """The seats and spectator count connected to this process."""
+        return {
+            "seats": sorted({c.seat for c in self.conns if c.open and c.seat is not None}),
+            "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
+        }
+
+    def presence(self) -> tuple[frozenset[int], int]:
+        """The seats online and the number of spectators, through any worker."""
+        online = {c.seat for c in self.conns if c.open and c.seat is not None}
+        spectators = sum(1 for c in self.conns if c.open and c.seat is None)
+        fresh = time.monotonic() - PRESENCE_TTL
+        for when, seats, watching in self.remote.values():
+            if when >= fresh:
+                online.update(seats)
+                spectators += watching
+        return frozenset(online), spectators
+
+    # -- the picture ----------------------------------------------------------------------
+    @functools.cached_property
+    def _rules_view(self) -> tuple[str, dict[str, Any]]:
+        """The rules as text and options: fixed for the room's life, so built once, not per move."""
+        return str(self.rules), self.rules.options()
+
+    def public(
+        self, after: MatchState | None = None, presence: tuple[frozenset[int], int] | None = None
+    ) -> dict[str, Any]:
+        """Everything anyone at (or watching) the table may see; never a token or the seed early.
+
+        ``after``: the picture as it will be once this state (one event on) is played, which
+        the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
+        """
+        online, spectators = self.presence() if presence is None else presence
+        state = self.state if after is None else after
+        over = self.status is RoomStatus.OVER
+        return {
+            "code": self.code,
+            "status": self.status.value,
+            "version": self.version if after is None else self.version + 1,
+            "rules": self._rules_view[0],
+            "options": self._rules_view[1],
+            "lang": self.lang,
+            "hints": self.hints,
+            "turn_timer": self.turn_timer,
+            "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
+            "players": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "kind": s.label,
+                    "online": s.kind is SeatKind.BOT or i in online,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "spectators": spectators,
+            "commitment": self.commitment,
+            "client_seeds": self.client_seeds,
+            "server_seed": self.server_seed if over else None,
+            # Round results travel once, with the summary; during play the totals say enough.
+            "match": None if state is None else state_view(state, results=state.is_over),
+        }
