@@ -23,6 +23,7 @@ from shipcaptaincrew import (
 )
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.solver import (
+    ContestView,
     PositionNotReachableError,
     SolverError,
     UnknownPolicyError,
@@ -283,7 +284,7 @@ def test_advice_matches_the_lookup_table_and_is_sorted() -> None:
         m = max(posted, default=0)
         tied = posted.count(m)
         if n > 1:
-            act = optimal_action(rules, n, m, tied, after, t)
+            act = optimal_action(rules, ContestView(n, m, tied, after), t)
             assert act == choices[0].action
 
 
@@ -374,7 +375,7 @@ def test_bad_input_is_refused_clearly() -> None:
     with pytest.raises(ValueError, match="needs 3 dice"):
         position_after_roll(CLASSIC, 2, (4, 3), 2)
     with pytest.raises(SolverError, match="tied must be"):
-        optimal_choices(CLASSIC, 3, 0, 2, 2)
+        optimal_choices(CLASSIC, ContestView(3, 0, 2, 2))
     other = initial_turn(CLASSIC.replace(half_cargo=True))
     with pytest.raises(PositionNotReachableError):
         turn_graph(CLASSIC).node(other)

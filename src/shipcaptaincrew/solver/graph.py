@@ -16,11 +16,15 @@ Three evaluators share the graph: exact (:class:`fractions.Fraction`), plain flo
 NumPy evaluator that pushes a whole batch of reward vectors through at once (the round
 equilibrium needs one vector per table it can meet).  Ties between choices go to the *first*
 legal action (``stand`` before ``reroll``), so a player who gains nothing by rerolling stands.
+
+This is the project's one enumeration of the turn: the simulator's sampling tables
+(:mod:`shipcaptaincrew.sim.tables`) fold a bot's decisions into this same graph.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Any
@@ -38,15 +42,25 @@ __all__ = [
     "DECISION_NODE",
     "FINAL_NODE",
     "TIE_TOLERANCE",
+    "NodeKind",
     "PositionNotReachableError",
     "TurnGraph",
     "compile_turn",
     "turn_graph",
 ]
 
-FINAL_NODE = 0
-CHANCE_NODE = 1
-DECISION_NODE = 2
+
+class NodeKind(IntEnum):
+    """What a node of the turn graph is (integers, so kinds fit in NumPy arrays too)."""
+
+    FINAL = 0  #: the turn is over: a final score
+    CHANCE = 1  #: dice are due
+    DECISION = 2  #: the player chooses
+
+
+FINAL_NODE = NodeKind.FINAL
+CHANCE_NODE = NodeKind.CHANCE
+DECISION_NODE = NodeKind.DECISION
 
 #: Two float values closer than this (relative to their size) count as a tie.
 TIE_TOLERANCE = 1e-12
@@ -60,16 +74,15 @@ class PositionNotReachableError(ValueError):
 class TurnGraph:
     """One rule set's turn as a DAG; node 0 is the root, children have higher numbers.
 
-    ``kind[i]`` is :data:`FINAL_NODE`, :data:`CHANCE_NODE` or :data:`DECISION_NODE`;
-    ``kids[i]`` the children (distinct states: rolls leading to the same state are merged and
-    their probabilities added); ``probs[i]`` the exact chance probabilities; ``actions[i]`` the
-    legal actions of a decision node, in the engine's order, one per child; ``score[i]`` the
-    final score of a final node.
+    ``kind[i]`` is a :class:`NodeKind`; ``kids[i]`` the children (distinct states: rolls
+    leading to the same state are merged and their probabilities added); ``probs[i]`` the exact
+    chance probabilities; ``actions[i]`` the legal actions of a decision node, in the engine's
+    order, one per child; ``score[i]`` the final score of a final node.
     """
 
     rules: Rules
     states: list[TurnState]
-    kind: list[int]
+    kind: list[NodeKind]
     kids: list[tuple[int, ...]]
     probs: list[tuple[Fraction, ...]]
     actions: list[tuple[Action, ...]]
@@ -104,14 +117,6 @@ class TurnGraph:
             ) from None
 
     # -- evaluation -------------------------------------------------------------------------
-    def g_vector(self, g: dict[int, float] | list[float]) -> list[float]:
-        """Normalise a reward given per score (dict) or per position in :attr:`scores` (list)."""
-        if isinstance(g, dict):
-            return [float(g.get(s, 0.0)) for s in self.scores]
-        if len(g) != len(self.scores):
-            raise ValueError(f"reward vector needs {len(self.scores)} values, got {len(g)}")
-        return [float(x) for x in g]
-
     def evaluate(
         self, g: list[float], forced: list[int] | None = None
     ) -> tuple[list[float], list[int]]:
@@ -274,21 +279,6 @@ class TurnGraph:
         """Exact probability of passing through each node from ``start`` under ``choice``."""
         r, total = self.reach_counts(choice, start)
         return [Fraction(x, total) if x else Fraction(0) for x in r]
-
-    def reach_float(self, choice: list[int], start: int = 0) -> list[float]:
-        """:meth:`reach` in floats."""
-        r = [0.0] * len(self.states)
-        r[start] = 1.0
-        for i in range(start, len(self.states)):
-            if not r[i]:
-                continue
-            k = self.kind[i]
-            if k == CHANCE_NODE:
-                for p, c in zip(self.fprobs[i], self.kids[i]):
-                    r[c] += r[i] * p
-            elif k == DECISION_NODE:
-                r[self.kids[i][choice[i]]] += r[i]
-        return r
 
     def reduced(self) -> tuple[TurnGraph, list[int]]:
         """The graph with equivalent nodes merged, and each node's class in it.
@@ -473,10 +463,12 @@ class TurnGraph:
         return v[0].copy(), dist, choice
 
 
-def compile_turn(rules: Rules, root: TurnState | None = None) -> TurnGraph:
-    """Walk the engine from ``root`` (default: a new turn) and number every reachable state."""
-    start = root if root is not None else initial_turn(rules)
-    children: dict[TurnState, tuple[list[TurnState], list[Fraction], list[Action]]] = {}
+def compile_turn(rules: Rules) -> TurnGraph:
+    """Walk the engine from a new turn and number every reachable state, parents first."""
+    start = initial_turn(rules)
+    # state -> (kind, children, chance probabilities, legal actions)
+    found: dict[TurnState, tuple[NodeKind, list[TurnState], list[Fraction], tuple[Action, ...]]]
+    found = {}
     post: list[TurnState] = []
     # Iterative depth-first search producing a post-order (children before parents).
     stack: list[tuple[TurnState, bool]] = [(start, False)]
@@ -485,50 +477,40 @@ def compile_turn(rules: Rules, root: TurnState | None = None) -> TurnGraph:
         if done:
             post.append(s)
             continue
-        if s in children:
+        if s in found:
             continue
         if is_terminal(s):
-            children[s] = ([], [], [])
+            found[s] = (NodeKind.FINAL, [], [], ())
         elif is_chance(s):
             merged: dict[TurnState, Fraction] = {}
             for roll, p in chance_outcomes(s):
                 c = apply(s, roll)
-                merged[c] = merged.get(c, Fraction(0)) + p
-            children[s] = (list(merged), list(merged.values()), [])
+                merged[c] = merged[c] + p if c in merged else p
+            found[s] = (NodeKind.CHANCE, list(merged), list(merged.values()), ())
         else:
-            acts = list(legal_actions(s))
-            children[s] = ([apply(s, a) for a in acts], [], acts)
+            acts = legal_actions(s)
+            found[s] = (NodeKind.DECISION, [apply(s, a) for a in acts], [], acts)
         stack.append((s, True))
-        stack.extend((c, False) for c in children[s][0] if c not in children)
+        stack.extend((c, False) for c in found[s][1] if c not in found)
     order = post[::-1]  # reverse post-order: every parent before its children
     index = {s: i for i, s in enumerate(order)}
-    kind, kids, probs, acts_l, score = [], [], [], [], []
-    for s in order:
-        ch, ps, acts = children[s]
-        if is_terminal(s):
-            kind.append(FINAL_NODE)
-        elif is_chance(s):
-            kind.append(CHANCE_NODE)
-        else:
-            kind.append(DECISION_NODE)
-        kids.append(tuple(index[c] for c in ch))
-        probs.append(tuple(ps))
-        acts_l.append(tuple(acts))
-        score.append(s.score if is_terminal(s) else 0)
-    scores = tuple(sorted({score[i] for i in range(len(order)) if kind[i] == FINAL_NODE}))
+    rows = [found[s] for s in order]
+    kind = [k for k, _, _, _ in rows]
+    score = [s.score if k is NodeKind.FINAL else 0 for s, k in zip(order, kind)]
+    scores = tuple(sorted({x for x, k in zip(score, kind) if k is NodeKind.FINAL}))
     pos = {x: j for j, x in enumerate(scores)}
     return TurnGraph(
         rules=rules,
         states=order,
         kind=kind,
-        kids=kids,
-        probs=probs,
-        actions=acts_l,
+        kids=[tuple(index[c] for c in ch) for _, ch, _, _ in rows],
+        probs=[tuple(ps) for _, _, ps, _ in rows],
+        actions=[acts for _, _, _, acts in rows],
         score=score,
         index=index,
         scores=scores,
-        score_pos=[pos[x] if k == FINAL_NODE else -1 for x, k in zip(score, kind)],
-        fprobs=[tuple(float(p) for p in ps) for ps in probs],
+        score_pos=[pos[x] if k is NodeKind.FINAL else -1 for x, k in zip(score, kind)],
+        fprobs=[tuple(float(p) for p in ps) for _, _, ps, _ in rows],
     )
 
 

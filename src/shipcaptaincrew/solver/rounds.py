@@ -1,4 +1,16 @@
-"""The round: n players, each maximising their own chance of winning it (or a fixed policy).
+"""The round: an analytic model of how the engine plays and resolves one.
+
+What this is
+------------
+Single turns are the engine's own (:func:`.graph.turn_graph` walks ``legal_actions`` /
+``chance_outcomes`` / ``apply``); a *round* is not walked.  Walking whole rounds through the
+engine means one copy of the turn for every table a player can meet, and the fixed points of
+replayed rounds on top.  Instead this module is a model, in closed form, of what the engine
+does once every seat has posted: the highest score wins, a tie goes to the rules' tie-break,
+everyone failing replays the round or carries the pot to the next, rotated round.  Those are
+statements about the engine's round resolution (``_resolve_round``, ``_contest_again``,
+``_finish_round``), re-stated here as equations -- a second description of the same rules, which
+is why it is checked against the engine rather than trusted (see *How it is checked*).
 
 The model
 ---------
@@ -13,7 +25,7 @@ A player who ends the turn with ``x`` wins with probability
 ``P(nobody after beats x and s of them tie it) * R(T, j)`` summed over ``s``, where
 ``T = t' + s`` is the final size of the group tied at ``x`` (``t'`` = the group including this
 player) and ``j = t'`` is this player's place in it: earlier tied players come first, later ones
-after, because the engine keeps play order in tie-breaks.
+after, as the engine keeps play order in tie-breaks.
 
 * ``tie_break=cargo_rolloff`` is a fair lottery: ``R(T, j) = 1/T``.
 * ``tie_break=replay`` is a smaller round of the same game among the ``T`` tied players in play
@@ -22,17 +34,39 @@ after, because the engine keeps play order in tie-breaks.
 * Everyone fails (all scores 0): in a sub-round, and in the main round under
   ``all_fail=replay``, the same round is played again by the same seats in the same order, so
   it is worth the seat's own win probability again.  Under ``all_fail=carry_pot`` the pot goes to
-  the winner of the next round, where the starter moves by ``rotation`` (left: seat ``i + 1``
-  starts, right: ``i - 1``, none: the same), so it is worth the seat's win probability in that
-  rotated round.
+  the winner of the next round, whose starter is ``rotation_step`` seats on in play order, so it
+  is worth the seat's win probability in that rotated round.
 
 These fixed points are solved by iteration to 1e-12 (at most :data:`MAX_ITERATIONS` steps; a
 :class:`SolverError` is raised instead of looping).  The same chain with a fixed policy for
 everyone (``ev``, ``never``, ``threshold:T``) gives that policy's equilibrium table: then every
-player's score distribution is the same whatever the table says.
+player's score distribution is the same whatever the table says.  Same-roll bonus makes scores
+above 12 possible; the cargo reroll limit and half cargo change the turn graph, not this model.
 
-Same-roll bonus makes scores above 12 possible; the cargo reroll limit and half cargo change
-the turn graph, not this model.
+What it takes from the engine
+-----------------------------
+The turn (every score and its odds under each choice) through :func:`.graph.turn_graph`; how
+far the start moves after a round through :func:`shipcaptaincrew.engine.rotation_step` (the
+one place the engine decides it).  The rest -- highest score wins, play order is kept among
+tied players, who replays after everyone fails -- is the model's reading of the engine.
+
+Where it stops
+--------------
+The model carries a pot for as long as everyone keeps failing.  In the engine, under
+``stakes=pot``, every seat antes each carried round, so after ``starting_chips // ante``
+rounds in a row without a winner nobody can ante and the match goes to the broke table.  That
+has probability ``p_all_fail_per_round ** (starting_chips // ante)`` (about 2e-7 for two
+classic seats with ten chips) and moves a seat's odds by at most as much; the model ignores it.
+
+How it is checked
+-----------------
+``tests/test_solver_rounds_exact.py`` enumerates the engine's own single-round matches
+(``initial_state`` / ``chance_outcomes`` / ``apply``, replays and carried rounds solved as a
+linear system, not iterated) for two and three seats under ``ev``, ``threshold:7`` and these
+optimal tables, over the tie-breaks, all-fail rules, rotations, stakes and turn variants, and
+requires every seat's win probability to agree to 1e-9 (and the broke table's effect to stay
+within the bound above).  ``tests/test_solver.py`` adds an independent two-player computation
+and rounds played through the engine.
 """
 
 from __future__ import annotations
@@ -47,7 +81,7 @@ from typing import Any
 from ..engine import rotation_step
 from ..rules import AllFail, Rules, TieBreak
 from .graph import turn_graph
-from .policies import Policy, fixed_choices, parse_policy
+from .policies import Policy, PolicyKind, fixed_choices, parse_policy
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -56,7 +90,6 @@ __all__ = [
     "cache_dir",
     "clear_memory_cache",
     "equilibrium",
-    "round_table",
 ]
 
 #: Bound on fixed-point iterations (convergence is geometric; dozens suffice in practice).
@@ -203,7 +236,8 @@ def equilibrium(
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
         raise SolverError(f"players must be 1..8, got {players!r}")
-    pol = parse_policy(policy, allow=("optimal", "ev", "never", "threshold"))
+    kinds = (PolicyKind.OPTIMAL, PolicyKind.EV, PolicyKind.NEVER, PolicyKind.THRESHOLD)
+    pol = parse_policy(policy, allow=kinds)
     name = str(pol)
     if rules.all_fail is AllFail.REPLAY:
         sub = False  # the main round and a sub-round are the same game then
@@ -218,11 +252,6 @@ def equilibrium(
             _save(eq)
     _MEMORY[key] = eq
     return eq
-
-
-def round_table(rules: Rules, players: int, policy: str | Policy = "optimal") -> Equilibrium:
-    """Alias of :func:`equilibrium` for the main round (reads better at call sites)."""
-    return equilibrium(rules, players, policy)
 
 
 def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equilibrium:
@@ -288,7 +317,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
 
 def _play(graph: Any, pol: Policy, gs: list[list[float]]) -> tuple[list[list[float]], list[float]]:
     """Score distributions and values for reward vectors under the policy."""
-    if pol.kind == "optimal":
+    if pol.kind is PolicyKind.OPTIMAL:
         import numpy as np
 
         v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
