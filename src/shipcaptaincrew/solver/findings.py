@@ -17,7 +17,7 @@ from ..state import TurnPhase
 from .decisions import policy_choices
 from .graph import turn_graph
 from .odds import turn_odds
-from .rounds import Equilibrium, equilibrium
+from .rounds import equilibrium
 from .table import DecisionRow, decision_table
 
 __all__ = [
@@ -210,7 +210,9 @@ def _table_wins(rules: Rules) -> tuple[float, float, float]:
     j8 = eq6.scores.index(8)
     first = eq6.g(0, 0, 0)[j8]
     num = den = 0.0
-    for (i, m, t), reach in _table_reach(eq6).items():
+    for (i, m, t), reach in eq6.table_reach().items():
+        if i == eq6.players:
+            continue  # the table after everyone: nobody posts there
         g, d, _ = eq6.tables[(i, m, t)]
         num += reach * d[j8] * g[j8]
         den += reach * d[j8]
@@ -252,20 +254,3 @@ def _mean_cargo(rules: Rules) -> float:
     """Mean score of a completed crew when standing on the first cargo (policy never)."""
     o = turn_odds(rules, "never")
     return float(sum(x * p for x, p in o.distribution.items()) / o.p_complete)
-
-
-def _table_reach(eq: Equilibrium) -> dict[tuple[int, int, int], float]:
-    """P(position i meets table (m, t)) in an equilibrium."""
-    reach: dict[tuple[int, int], float] = {(0, 0): 1.0}
-    out: dict[tuple[int, int, int], float] = {}
-    for i in range(eq.players):
-        nxt: dict[tuple[int, int], float] = {}
-        for (m, t), r in reach.items():
-            out[(i, m, t)] = r
-            d = eq.tables[(i, m, t)][1]
-            for x, p in zip(eq.scores, d):
-                if p:
-                    st = (x, 1) if x > m else (m, t + 1) if x == m else (m, t)
-                    nxt[st] = nxt.get(st, 0.0) + r * p
-        reach = nxt
-    return out

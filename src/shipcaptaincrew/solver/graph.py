@@ -343,124 +343,17 @@ class TurnGraph:
         return result
 
     # -- batched (NumPy) --------------------------------------------------------------------
-    def _levels(self) -> dict[str, Any]:
-        if "plan" in self._np:
-            return self._np
-        import numpy as np
-
-        n = len(self.states)
-        level = [0] * n
-        for i in range(n - 1, -1, -1):
-            if self.kids[i]:
-                level[i] = 1 + max(level[c] for c in self.kids[i])
-        top = max(level)
-        plan = []
-        for lv in range(1, top + 1):
-            nodes = [i for i in range(n) if level[i] == lv]
-            chance = [i for i in nodes if self.kind[i] == CHANCE_NODE]
-            dec = [i for i in nodes if self.kind[i] == DECISION_NODE]
-            c_kids = [c for i in chance for c in self.kids[i]]
-            c_p = [p for i in chance for p in self.fprobs[i]]
-            starts = []
-            pos = 0
-            for i in chance:
-                starts.append(pos)
-                pos += len(self.kids[i])
-            width = max((len(self.kids[i]) for i in dec), default=1)
-            pad = np.full((len(dec), width), n, dtype=np.int64)  # n = the sentinel row
-            for r, i in enumerate(dec):
-                pad[r, : len(self.kids[i])] = self.kids[i]
-            plan.append(
-                (
-                    np.array(chance, dtype=np.int64),
-                    np.array(c_kids, dtype=np.int64),
-                    np.array(c_p, dtype=np.float64),
-                    np.array(starts, dtype=np.int64),
-                    np.array(dec, dtype=np.int64),
-                    pad,
-                )
-            )
-        finals = np.array([i for i in range(n) if self.kind[i] == FINAL_NODE], dtype=np.int64)
-        fpos = np.array([self.score_pos[i] for i in finals], dtype=np.int64)
-        self._np.update(plan=plan, finals=finals, fpos=fpos)
-        return self._np
-
     def evaluate_batch(
         self, g: np.ndarray, forced: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Push a batch of reward vectors through at once (see :meth:`_evaluate_batch_nodes`).
+        """Push a batch of reward vectors through at once (see :mod:`.batch`).
 
-        Without ``forced`` the work is done on the :meth:`reduced` graph and the choices are
-        mapped back to every node.
+        Returns the values at the root (B,), the root's score distribution under the chosen
+        play (B, len(scores)) and the chosen child position per node (nodes, B).
         """
-        if forced is not None:
-            return self._evaluate_batch_nodes(g, forced)
-        import numpy as np
+        from .batch import evaluate_batch
 
-        red, cls = self.reduced()
-        v, dist, choice = red._evaluate_batch_nodes(g)
-        return v, dist, choice[np.asarray(cls, dtype=np.int64)]
-
-    def _evaluate_batch_nodes(
-        self, g: np.ndarray, forced: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Push a batch of reward vectors through at once.
-
-        ``g`` has shape (B, len(scores)).  ``forced`` (length = nodes, -1 = maximise) fixes
-        choices; near-ties go to the higher expected score, as in :meth:`evaluate_lex`.  Returns (values at the root (B,), the score distribution at the root under
-        the chosen play (B, len(scores)), and the chosen child position per node (nodes, B)).
-        """
-        import numpy as np
-
-        lv = self._levels()
-        n = len(self.states)
-        b = g.shape[0]
-        v = np.empty((n + 1, b))
-        v[n] = -np.inf
-        v[lv["finals"]] = g[:, lv["fpos"]].T
-        # Second objective for ties: the expected score (as in :meth:`evaluate_lex`).
-        e = np.empty((n + 1, b))
-        e[n] = -np.inf
-        e[lv["finals"]] = np.asarray(self.scores, dtype=np.float64)[lv["fpos"]][:, None]
-        choice = np.full((n, b), -1, dtype=np.int64)
-        cols = np.arange(b)
-        for chance, c_kids, c_p, starts, dec, pad in lv["plan"]:
-            if len(chance):
-                v[chance] = np.add.reduceat(v[c_kids] * c_p[:, None], starts, axis=0)
-                e[chance] = np.add.reduceat(e[c_kids] * c_p[:, None], starts, axis=0)
-            if len(dec):
-                vals = v[pad]  # (d, w, b)
-                best = vals.max(axis=1)
-                tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(best))
-                ok = vals >= (best - tol)[:, None, :]
-                ch = np.where(ok, e[pad], -np.inf).argmax(axis=1)  # near-best, best score
-                if forced is not None:
-                    f = forced[dec]
-                    ch = np.where(f[:, None] >= 0, f[:, None], ch)
-                choice[dec] = ch
-                v[dec] = np.take_along_axis(vals, ch[:, None, :], axis=1)[:, 0, :]
-                e[dec] = np.take_along_axis(e[pad], ch[:, None, :], axis=1)[:, 0, :]
-        # Forward: the chance of reaching each node under those choices.  Scatter-adds go
-        # through ``bincount`` over flat (node, column) indices, much faster than ``add.at``.
-        r = np.zeros((n, b))
-        r[0] = 1.0
-        size = n * b
-        for chance, c_kids, c_p, starts, dec, pad in reversed(lv["plan"]):
-            if len(chance):
-                counts = np.diff(np.append(starts, len(c_kids)))
-                parents = np.repeat(chance, counts)
-                flat = (c_kids[:, None] * b + cols[None, :]).ravel()
-                w = (r[parents] * c_p[:, None]).ravel()
-                r += np.bincount(flat, weights=w, minlength=size).reshape(n, b)
-            if len(dec):
-                child = pad[np.arange(len(dec))[:, None], choice[dec]]  # (d, b)
-                flat = (child * b + cols[None, :]).ravel()
-                r += np.bincount(flat, weights=r[dec].ravel(), minlength=size).reshape(n, b)
-        ns = len(self.scores)
-        flat = (lv["fpos"][:, None] * b + cols[None, :]).ravel()
-        dist = np.bincount(flat, weights=r[lv["finals"]].ravel(), minlength=ns * b)
-        dist = dist.reshape(ns, b).T
-        return v[0].copy(), dist, choice
+        return evaluate_batch(self, g, forced)
 
 
 def compile_turn(rules: Rules) -> TurnGraph:

@@ -81,7 +81,8 @@ from typing import Any
 from ..engine import rotation_step
 from ..rules import AllFail, Rules, TieBreak
 from .graph import turn_graph
-from .policies import Policy, PolicyKind, fixed_choices, parse_policy
+from .policies import Policy, PolicyKind, parse_policy
+from .round_pass import TableValues, play, sweep, table_reach
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -101,9 +102,6 @@ _CACHE_VERSION = 1
 
 class SolverError(ValueError):
     """The solver cannot answer: bad arguments, or a fixed point that does not converge."""
-
-
-Table = tuple[int, int]  # (m, t)
 
 
 @dataclass
@@ -126,9 +124,7 @@ class Equilibrium:
     #: Probability that every player fails in one playing of the round.
     p_all_fail_per_round: float
     iterations: int
-    tables: dict[tuple[int, int, int], tuple[list[float], list[float], float]] = field(
-        default_factory=dict, repr=False
-    )
+    tables: TableValues = field(default_factory=dict, repr=False)
 
     def g(self, position: int, posted_max: int, tied: int) -> list[float]:
         """The reward vector (per score in :attr:`scores`) of a player at this table."""
@@ -139,6 +135,13 @@ class Equilibrium:
                 f"of {self.players}: impossible under {self.rules}"
             )
         return self.tables[key][0]
+
+    def table_reach(self) -> dict[tuple[int, int, int], float]:
+        """P(the player in position ``i`` meets table ``(m, t)``), keyed ``(i, m, t)``.
+
+        Position ``players`` is the table once everyone has played.
+        """
+        return table_reach(self.scores, self.players, self.tables)
 
     def to_json(self) -> dict[str, Any]:
         """The ``scc equilibrium --json`` object."""
@@ -261,7 +264,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         # A round of one: the lone player wins by completing the crew (no replay is modelled:
         # a replayed round of one would make every choice worth 1).
         g = [1.0 if x > 0 else 0.0 for x in scores]
-        d, v = _play(graph, pol, [g])
+        d, v = play(graph, pol, [g])
         return Equilibrium(
             rules, 1, str(pol), sub, scores, (1.0,), float(d[0][0]), 0, {(0, 0, 0): (g, d[0], v[0])}
         )
@@ -298,7 +301,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         def all_fail_share(i: int, w: list[float] = w) -> float:
             return w[(i - step) % n] if carry else w[i]
 
-        tables, new_w, p_fail, p_tie = _sweep(graph, pol, n, tie_share, all_fail_share)
+        tables, new_w, p_fail, p_tie = sweep(graph, pol, n, tie_share, all_fail_share)
         delta = max(abs(a - b) for a, b in zip(new_w, w))
         if delta < TOLERANCE:
             w = new_w
@@ -313,115 +316,6 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
     if abs(total - 1.0) > 1e-9:
         raise SolverError(f"seat win probabilities sum to {total}, not 1: solver fault")
     return Equilibrium(rules, n, str(pol), sub, scores, tuple(w), p_fail, iteration, tables)
-
-
-def _play(graph: Any, pol: Policy, gs: list[list[float]]) -> tuple[list[list[float]], list[float]]:
-    """Score distributions and values for reward vectors under the policy."""
-    if pol.kind is PolicyKind.OPTIMAL:
-        import numpy as np
-
-        v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
-        return d.tolist(), v.tolist()
-    dist = _fixed_distribution(graph.rules, pol)
-    return [dist] * len(gs), [sum(p * x for p, x in zip(dist, g)) for g in gs]
-
-
-_DIST: dict[tuple[Rules, Policy], list[float]] = {}
-
-
-def _fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
-    key = (rules, pol)
-    if key not in _DIST:
-        graph = turn_graph(rules)
-        reach = graph.reach(fixed_choices(rules, pol))
-        dist = [0.0] * len(graph.scores)
-        for i, r in enumerate(reach):
-            if graph.score_pos[i] >= 0:
-                dist[graph.score_pos[i]] += float(r)
-        _DIST[key] = dist
-    return _DIST[key]
-
-
-def _sweep(
-    graph: Any,
-    pol: Policy,
-    n: int,
-    tie_share: Any,
-    all_fail_share: Any,
-) -> tuple[
-    dict[tuple[int, int, int], tuple[list[float], list[float], float]], list[float], float, float
-]:
-    """One backward-induction pass given the tie and all-fail values.
-
-    Returns the tables, the seat odds, P(everyone fails) and P(everyone ties above 0).
-    """
-    scores: tuple[int, ...] = graph.scores
-    positive = [x for x in scores if x > 0]
-    ns = len(scores)
-    # h[(m, t)] for the players from position i on: list over s of
-    # P(none of them beats m, exactly s of them tie it).
-    h_next: dict[Table, list[float]] = {}
-
-    def states(i: int) -> list[Table]:
-        if i == 0:
-            return [(0, 0)]
-        return [(0, i)] + [(m, t) for m in positive for t in range(1, i + 1)]
-
-    for st in states(n):
-        h_next[st] = [1.0]
-    tables: dict[tuple[int, int, int], tuple[list[float], list[float], float]] = {}
-    for i in range(n - 1, -1, -1):
-        k = n - 1 - i
-        sts = states(i)
-        gs: list[list[float]] = []
-        for m, t in sts:
-            g = [0.0] * ns
-            for j, x in enumerate(scores):
-                if x > m:
-                    hv = h_next[(x, 1)]
-                    g[j] = sum(p * tie_share(1 + s, 1) for s, p in enumerate(hv))
-                elif x == m and m > 0:
-                    hv = h_next[(m, t + 1)]
-                    g[j] = sum(p * tie_share(t + 1 + s, t + 1) for s, p in enumerate(hv))
-                elif x == 0 and m == 0:
-                    g[j] = h_next[(0, i + 1)][k] * all_fail_share(i)
-            gs.append(g)
-        ds, vs = _play(graph, pol, gs)
-        h_cur: dict[Table, list[float]] = {}
-        for (m, t), g, d, v in zip(sts, gs, ds, vs):
-            tables[(i, m, t)] = (g, d, v)
-            p_eq = sum(p for x, p in zip(scores, d) if x == m)
-            p_below = sum(p for x, p in zip(scores, d) if x < m)
-            hv = [0.0] * (k + 2)
-            tied_next = h_next[(m, t + 1)]
-            for s, p in enumerate(tied_next):
-                hv[s + 1] += p_eq * p
-            if m > 0:
-                for s, p in enumerate(h_next[(m, t)]):
-                    hv[s] += p_below * p
-            h_cur[(m, t)] = hv
-        h_next = h_cur
-    # Forward: the chance of each table at each position, and each seat's win probability.
-    reach: dict[Table, float] = {(0, 0): 1.0}
-    w = [0.0] * n
-    for i in range(n):
-        nxt: dict[Table, float] = {}
-        for (m, t), r in reach.items():
-            _, d, v = tables[(i, m, t)]
-            w[i] += r * v
-            for x, p in zip(scores, d):
-                if not p:
-                    continue
-                if x > m:
-                    st = (x, 1)
-                elif x == m:
-                    st = (m, t + 1)
-                else:
-                    st = (m, t)
-                nxt[st] = nxt.get(st, 0.0) + r * p
-        reach = nxt
-    p_tie = sum(r for (m, t), r in reach.items() if m > 0 and t == n)
-    return tables, w, reach.get((0, n), 0.0), p_tie
 
 
 def _affine_fixed_point(
