@@ -24,9 +24,12 @@ How the walk is organised
     among the same players, a tied cargo roll-off, and carried rounds whose starter has come
     round again under ``all_fail=carry_pot`` all bring back a state the walk has already met,
     up to the match's record: the round number, the finished rounds, the replay and tie-break
-    counters and a contest's depth.  In a single match the engine writes these and never reads
-    them to decide what happens next (the round number matters only to ``rounds:N``, the
-    tournament and solo practice), so such a state has the same future as the earlier one.
+    counters, a contest's depth, and the round's scores and totals.  In a single match
+    without drinking the engine writes these and never reads them to decide what happens next
+    (the round number matters only to ``rounds:N``, the tournament and solo practice; scores
+    and totals only to totals-based formats and to drinking), so such a state has the same
+    future as the earlier one.  Chips and the pot are kept: under ``stakes=pot`` each carried
+    round is a new state, down to the broke table.
     The walk therefore stops at every *contest start* (a contest with nothing posted yet) and
     treats it as an unknown: the win vector ``V(c)`` of contest start ``c`` is what the walk
     from ``c`` reaches directly (matches won) plus, for every contest start ``c'`` it reaches
@@ -45,8 +48,11 @@ there differ from the model's by at most that much: checked as a bound, and to 1
 chips enough to make it negligible.
 
 Runtime: each turn is enumerated once per table the optimal player can meet (about 40 tables
-for three seats), which dominates; wild captain, with about ten times the turn states, is
-checked with two seats only.
+for three seats), and each score is posted by a short engine path; the file takes about 25 s.
+Wild captain, with about ten times the turn states, costs about 2 s per policy with three
+seats.  The carried pot under ``stakes=pot`` re-walks every carried round (the chips differ),
+so it is checked with 15 chips for two seats and the preset's 10 for three (either way the
+bound is about 8e-11), not with more.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ from shipcaptaincrew.engine import (
     is_terminal,
     legal_actions,
 )
-from shipcaptaincrew.rules import AllFail, Rules, Stakes, find_rules
+from shipcaptaincrew.rules import AllFail, Drinking, Rules, Stakes, find_rules
 from shipcaptaincrew.solver import (
     ContestView,
     contest_view,
@@ -88,8 +94,8 @@ CASES: list[tuple[Rules, tuple[int, ...]]] = [
     (CLASSIC.replace(all_fail="carry_pot", rotation="none"), (2, 3)),
     (CLASSIC.replace(all_fail="carry_pot", tie_break="cargo_rolloff", rotation="right"), (3,)),
     (CLASSIC.replace(stakes="pot"), (2, 3)),
-    # The pot carried with chips enough that the broke table (see the module docstring) has a
-    # chance below 1e-20.
+    # The pot carried, with chips enough that the broke table (see the module docstring) has a
+    # chance below 1e-10 (two seats: 0.212**15, three: 0.097**10, both about 8e-11).
     (find_rules("ship-captain-crew").replace(starter="chosen", starting_chips=15), (2,)),
     (find_rules("ship-captain-crew").replace(starter="chosen"), (3,)),
     (CLASSIC.replace(half_cargo=True), (2, 3)),
@@ -197,7 +203,7 @@ class MatchWalk:
     """Each seat's exact chance of winning a single match, walked through the engine."""
 
     def __init__(self, rules: Rules, players: int, policy: str) -> None:
-        assert rules.format.kind == "single" and rules.drinking.value == "none"
+        assert str(rules.format) == "single" and rules.drinking is Drinking.NONE
         self.rules, self.players, self.policy = rules, players, policy
         self._memo: dict[MatchState, Affine] = {}
         #: The first state met of every contest start (by its restart key).
