@@ -7,7 +7,9 @@ Measured in one run, so the ratios compare like with like on this machine:
 * against the bare cost of drawing the same number of dice with NumPy
   (``Generator.integers(1, 7, int8)`` for E[dice per turn] x turns; target <= 3x that floor);
 * memory: ``--turns`` turns (default 10**8) in chunks of 10**6, peak RSS (target < 1 GiB);
-* matches per second of whole matches for a few formats (the engine plays every round).
+* matches per second of whole matches for a few formats (the engine plays every round);
+* building the turn tables: the solver's turn graph compiled cold (the one enumeration of the
+  engine's turn, shared with the solver), then a bot folded into it, per bot.
 
 Run:  .venv/bin/python benchmarks/bench_sim.py [--turns 100000000] [--quick]
 """
@@ -26,6 +28,8 @@ from shipcaptaincrew.sim.policy import make_policy
 from shipcaptaincrew.sim.reference import engine_turns
 from shipcaptaincrew.sim.run import simulate_turns
 from shipcaptaincrew.sim.tables import build_table
+from shipcaptaincrew.solver import ContestView, turn_graph
+from shipcaptaincrew.solver import graph as graph_mod
 
 
 def best_of(repeat: int, fn: object) -> float:
@@ -112,6 +116,33 @@ def matches_section(quick: bool) -> None:
         )
 
 
+def tables_section() -> None:
+    print("== building turn tables (best of 3; the graph compile is cold) ==")
+    classic = find_rules("classic")
+    views = [ContestView(4, 0, 2, 1)] + [ContestView(4, m, 1, 1) for m in (5, 7, 9)]
+    for rules in [
+        classic,
+        classic.replace(half_cargo=True),
+        classic.replace(wild_captain=True),
+        classic.replace(wild_captain=True, half_cargo=True, same_roll_bonus=3),
+    ]:
+        graph_mod._GRAPHS.pop(rules, None)
+        t0 = time.perf_counter()
+        turn_graph(rules)
+        cells = [f"{rules!s:58} graph {1000 * (time.perf_counter() - t0):6.1f} ms"]
+        for bot in ("tip", "ev", "random"):
+            p = make_policy(bot, rules)
+            build_table(rules, p)  # the ev choices are solved once, outside the timing
+            t = best_of(3, lambda r=rules, q=p: build_table(r, q))
+            cells.append(f"{bot} {1000 * t:6.1f} ms")
+        opt = make_policy("optimal", rules, 4)
+        for v in views:
+            build_table(rules, opt, v)
+        t = best_of(3, lambda r=rules, q=opt: [build_table(r, q, v) for v in views])
+        cells.append(f"optimal, 4 views {1000 * t:6.1f} ms")
+        print("  ".join(cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -119,6 +150,7 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     args = parser.parse_args()
+    tables_section()
     turns_section(args.quick)
     matches_section(args.quick)
     memory_section(args.turns)

@@ -32,9 +32,10 @@ ALLOWED = {
     "solver": {"core", "solver"},
     "bots": {"core", "solver", "bots"},
     "sim": {"core", "solver", "bots", "sim"},
+    "plots": {"core", "solver", "plots"},
     "envs": {"core", "solver", "bots", "envs", "i18n"},
     "web": {"core", "solver", "bots", "i18n", "web"},
-    "cli": {"core", "solver", "bots", "i18n", "sim", "envs", "web", "cli"},
+    "cli": {"core", "solver", "bots", "i18n", "sim", "envs", "web", "plots", "cli"},
 }
 
 

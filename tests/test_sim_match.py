@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.sim.policy import TableContext, context_of
 from shipcaptaincrew.sim.reference import engine_matches
 from shipcaptaincrew.sim.run import CHUNK, chunk_plan, simulate, wilson
-from shipcaptaincrew.solver import equilibrium
+from shipcaptaincrew.solver import ContestView, contest_view, equilibrium
 
 
 @pytest.mark.parametrize(
@@ -144,17 +143,18 @@ def test_wilson_interval() -> None:
     assert math.isclose((lo + hi) / 2, 0.5) and 0.46 < lo < 0.47
 
 
-def test_table_context_follows_solver_convention() -> None:
-    """posted_max 0 with everyone before failed: tied counts them (the solver's rule)."""
+def test_contest_view_counts_the_failed_players_as_tied() -> None:
+    """posted_max 0 with everyone before failed: tied counts them (the solver's rule), in the
+    view the simulator's optimal tables are keyed by."""
     from shipcaptaincrew.actions import Roll
     from shipcaptaincrew.engine import apply, initial_state
 
     rules = find_rules("classic").replace(starter="chosen")
     s = initial_state(rules, 3, starter=0)
-    assert context_of(s) == TableContext(3, 0, 0, 2)
+    assert contest_view(s) == ContestView(3, 0, 0, 2)
     for faces in ((1, 1, 1, 1, 1),) * 3:  # seat 0 fails
         s = apply(s, Roll(faces))
-    assert context_of(s) == TableContext(3, 0, 1, 1)
+    assert contest_view(s) == ContestView(3, 0, 1, 1)
 
 
 @pytest.mark.parametrize("preset", ["classic", "ship-captain-crew(wild_captain=true)"])
@@ -191,8 +191,8 @@ def test_optimal_tables_choose_what_the_optimal_bot_chooses(preset: str) -> None
                 continue
             acts = legal_actions(s)
             if s.turn is not None:
-                ((mine, p),) = policy.decide(s.turn, context_of(s))
-                assert p == 1 and mine == bot.choose(s, rng), (s.turn, context_of(s))
+                ((mine, p),) = policy.decide(s.turn, contest_view(s))
+                assert p == 1 and mine == bot.choose(s, rng), (s.turn, contest_view(s))
                 checked += 1
             s = apply(s, rng.choice(acts))
     assert checked > 150

@@ -165,13 +165,11 @@ def test_illegal_policy_is_refused() -> None:
 def test_roll_count_is_read_from_the_engine_chain(variant: str) -> None:
     """The sampler's step count is the longest path of the engine-derived chain: the most
     ``rolls_used`` of any turn state the engine reaches (three under every sheet)."""
-    from shipcaptaincrew.sim.tables import turn_moves
+    from shipcaptaincrew.solver import turn_graph
 
     rules = rules_of("classic", variant)
     table = build_table(rules, make_policy("random", rules))
-    moves = turn_moves(rules)
-    reached = {t for row in moves.rolls.values() for t, _ in row}
-    assert table.rolls == max(t.rolls_used for t in reached) == 3
+    assert table.rolls == max(t.rolls_used for t in turn_graph(rules).states) == 3
     sample = table.sample(np.random.default_rng(0), 5_000)
     assert len(sample.summary()["p_complete_by_roll"]) == table.rolls
     assert set(np.unique(sample.completed_on)) <= set(range(table.rolls + 1))

@@ -23,6 +23,7 @@ from shipcaptaincrew import (
 )
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.solver import (
+    ContestView,
     PositionNotReachableError,
     SolverError,
     UnknownPolicyError,
@@ -283,7 +284,7 @@ def test_advice_matches_the_lookup_table_and_is_sorted() -> None:
         m = max(posted, default=0)
         tied = posted.count(m)
         if n > 1:
-            act = optimal_action(rules, n, m, tied, after, t)
+            act = optimal_action(rules, ContestView(n, m, tied, after), t)
             assert act == choices[0].action
 
 
@@ -374,7 +375,7 @@ def test_bad_input_is_refused_clearly() -> None:
     with pytest.raises(ValueError, match="needs 3 dice"):
         position_after_roll(CLASSIC, 2, (4, 3), 2)
     with pytest.raises(SolverError, match="tied must be"):
-        optimal_choices(CLASSIC, 3, 0, 2, 2)
+        optimal_choices(CLASSIC, ContestView(3, 0, 2, 2))
     other = initial_turn(CLASSIC.replace(half_cargo=True))
     with pytest.raises(PositionNotReachableError):
         turn_graph(CLASSIC).node(other)
@@ -438,6 +439,8 @@ def test_any_rule_set_gives_consistent_odds(rules: Rules) -> None:
 def test_reduced_graph_gives_the_same_values_and_choices(rules: Rules) -> None:
     import numpy as np
 
+    from shipcaptaincrew.solver.batch import evaluate_batch_nodes
+
     graph = turn_graph(rules)
     red, cls = graph.reduced()
     assert len(red) < len(graph) and len(cls) == len(graph)
@@ -445,7 +448,7 @@ def test_reduced_graph_gives_the_same_values_and_choices(rules: Rules) -> None:
     gs = rng.random((6, len(graph.scores)))
     gs[0] = np.round(gs[0] * 3)  # many exact ties
     v, dist, choice = graph.evaluate_batch(gs)
-    v_full, dist_full, choice_full = graph._evaluate_batch_nodes(gs)
+    v_full, dist_full, choice_full = evaluate_batch_nodes(graph, gs)
     assert np.allclose(v, v_full, atol=1e-13) and np.allclose(dist, dist_full, atol=1e-13)
     assert (choice == choice_full).all()
     for g in gs:

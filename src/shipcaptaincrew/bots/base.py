@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 from ..actions import Action, HandOut, RerollCargo, Stand, Take
 from ..dice import remove_faces
 from ..engine import legal_actions
+from ..solver import best_take
 from ..state import MatchState, Phase, TurnState
 
 __all__ = [
@@ -58,13 +59,6 @@ def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
     if not acts:
         raise NoDecisionError("there is no decision to make in this state")
     return acts
-
-
-def best_take(acts: tuple[Action, ...]) -> Action:
-    """Among wild-captain assignments, the one leaving the highest free dice (a quick default)."""
-    takes = [a for a in acts if isinstance(a, Take)]
-    # Taking lower faces for the roles leaves higher faces free: prefer the smallest take.
-    return min(takes, key=lambda t: (sum(t.faces), t.faces))
 
 
 def hand_out_target(state: MatchState) -> HandOut:

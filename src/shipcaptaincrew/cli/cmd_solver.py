@@ -99,7 +99,7 @@ def strategy(
             fail(f"--plot needs a .png file name, got {plot}")
         if not rows:
             fail(f"nothing to plot: under {r} no cargo can be rerolled, so there is no decision")
-        from ..solver.report import plot_strategy
+        from ..plots.strategy import plot_strategy
 
         try:
             plot_strategy(r, rows, objective, players, plot)
@@ -314,7 +314,7 @@ def report_strategy(
     ] = Path("docs"),
 ) -> None:
     """Regenerate docs/strategy.md and its pictures from the solver."""
-    from ..solver.report import write_report
+    from ..plots.strategy import write_report
 
     try:
         path = write_report(out)

@@ -1,6 +1,7 @@
 """Simulation at scale: vectorised turns from engine-derived tables, matches, sweeps.
 
-* :mod:`.tables` -- a turn's Markov chain under a bot, derived from the engine, sampled in bulk;
+* :mod:`.tables` -- a turn's Markov chain under a bot, folded into the solver's turn graph
+  (the engine's turn, enumerated once), sampled in bulk;
 * :mod:`.match` -- whole matches played by the engine, fed with sampled turn scores;
 * :mod:`.run` -- chunks with independent seeded streams, on workers or a Dask cluster;
 * :mod:`.sweep` -- a grid of rule sets x bots x player counts as one tidy table;
@@ -9,7 +10,7 @@
 
 from __future__ import annotations
 
-from .policy import TableContext, make_policy
+from .policy import make_policy
 from .run import CHUNK, Backend, SimulationResult, simulate, simulate_turns, wilson
 from .tables import ExactTurnOdds, TurnSample, TurnTable, build_table
 
@@ -18,7 +19,6 @@ __all__ = [
     "Backend",
     "ExactTurnOdds",
     "SimulationResult",
-    "TableContext",
     "TurnSample",
     "TurnTable",
     "build_table",

@@ -22,10 +22,12 @@ from typing import Any
 import numpy as np
 
 from ..actions import Roll
+from ..bots import make_bot
 from ..engine import apply, dice_to_roll, initial_state
 from ..rules import Rules, Starter
+from ..solver import ContestView, contest_view
 from ..state import MatchState, Method, Phase, TurnPhase
-from .policy import Policy, TableContext, context_of, make_bot_object, make_policy
+from .policy import Policy, make_policy
 from .tables import TurnTable, build_table, score_paths
 
 __all__ = ["MatchRunner", "STAT_NAMES", "table_for"]
@@ -37,12 +39,10 @@ _POOL = 4096
 _MEMO_LIMIT = 100_000
 #: Posts after which the memo is dropped unless at least half of them were hits.
 _MEMO_TRIAL = 5_000
-_TABLES: dict[tuple[Rules, str, int, TableContext | None], TurnTable] = {}
+_TABLES: dict[tuple[Rules, str, int, ContestView | None], TurnTable] = {}
 
 
-def table_for(
-    rules: Rules, policy: Policy, players: int, context: TableContext | None
-) -> TurnTable:
+def table_for(rules: Rules, policy: Policy, players: int, context: ContestView | None) -> TurnTable:
     """The (cached) turn table of a policy; context-free policies share one table."""
     key = (rules, policy.name, players, context if policy.contextual else None)
     table = _TABLES.get(key)
@@ -93,10 +93,10 @@ class MatchRunner:
         self.policies = {b: make_policy(b, rules, self.players) for b in set(bots)}
         # Hand-outs are the bot's own choice (a Python RNG seeded from this stream for bots
         # that choose at random).
-        self.bot_objects = {b: make_bot_object(b, rules) for b in set(bots)}
+        self.bot_objects = {b: make_bot(b) for b in set(bots)}
         self._py_rng = random.Random(int(rng.integers(2**63)))
         self.paths = score_paths(rules)
-        self._pools: dict[tuple[str, TableContext | None], _Pool] = {}
+        self._pools: dict[tuple[str, ContestView | None], _Pool] = {}
         self._dice: list[int] = []
         self._dice_pos = 0
         self.max_score = rules.max_score
@@ -117,7 +117,7 @@ class MatchRunner:
         """A sampled turn of the seat's bot: (score, crew completed), both read off the
         table's done node (a completed crew is the engine's flag, not "score > 0")."""
         policy = self.policies[self.bots[seat]]
-        ctx = context_of(state) if policy.contextual else None
+        ctx = contest_view(state) if policy.contextual else None
         key = (policy.name, ctx)
         pool = self._pools.get(key)
         if pool is None:

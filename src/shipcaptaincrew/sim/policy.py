@@ -3,8 +3,10 @@
 The vectorised simulator never asks a bot mid-simulation.  It asks once per (turn state,
 table context) while the transition tables are built, so a bot's choice becomes a row of a
 table.  A *deterministic* bot (``timid``, ``tip``, ``threshold:T``, ``ev``) gives probability
-1 to one action; ``random`` spreads it evenly over the legal actions; ``optimal`` depends on the
-table context (what has been posted in the contest so far), see :class:`TableContext`.
+1 to one action; ``random`` spreads it evenly over the legal actions; ``optimal`` depends on
+what the player sees of the contest (what has been posted so far): the solver's
+:class:`~shipcaptaincrew.solver.ContestView`, read off a match state by
+:func:`~shipcaptaincrew.solver.contest_view`.
 
 Bots are made by :func:`shipcaptaincrew.bots.make_bot`.  The decisions always come from the
 bot's own ``choose`` (or, for ``optimal``, the solver's table lookup
@@ -14,63 +16,32 @@ bot's own ``choose`` (or, for ``optimal``, the solver's table lookup
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..actions import Action
+from ..bots import Bot, make_bot
 from ..engine import legal_actions
 from ..rules import Rules
-from ..state import MatchState, Purpose, TurnState
+from ..solver import ContestView, optimal_action, policy_action
+from ..state import TurnState
 
 __all__ = [
     "Policy",
     "SolverPolicy",
-    "TableContext",
-    "context_of",
     "make_policy",
 ]
-
-
-@dataclass(frozen=True)
-class TableContext:
-    """What a player at the table knows when a turn starts (the ``optimal`` bot's inputs).
-
-    The solver's table convention (:func:`shipcaptaincrew.solver.optimal_action`): the
-    contest has ``players`` seats; ``posted_max`` is the best score posted so far and ``tied``
-    how many posted it (with ``posted_max = 0``: everyone who has played, all failed);
-    ``players_after`` still play after this turn; ``sub`` marks a tie-break contest.
-    """
-
-    players: int
-    posted_max: int
-    tied: int
-    players_after: int
-    sub: bool = False
-
-
-def context_of(state: MatchState) -> TableContext:
-    """The table context of the player whose turn starts in ``state``."""
-    contest = state.contest
-    if contest is None:
-        raise ValueError("no contest is being played: there is no table context")
-    posted = contest.scores
-    top = max(posted, default=0)
-    tied = sum(1 for p in posted if p == top) if top > 0 else len(posted)
-    return TableContext(
-        len(contest.seats), top, tied, state.players_after, contest.purpose is not Purpose.ROUND
-    )
 
 
 class Policy(Protocol):
     """A bot's decisions as probabilities over the legal actions of a turn state."""
 
     name: str
-    #: True when decisions depend on the :class:`TableContext` (``optimal``).
+    #: True when decisions depend on the :class:`~shipcaptaincrew.solver.ContestView`.
     contextual: bool
 
     def decide(
-        self, turn: TurnState, context: TableContext | None
+        self, turn: TurnState, context: ContestView | None
     ) -> tuple[tuple[Action, Fraction], ...]:
         """(action, probability) pairs over ``legal_actions(turn)``, summing to 1."""
         ...
@@ -81,12 +52,12 @@ class _BotPolicy:
 
     contextual = False
 
-    def __init__(self, name: str, bot: Any) -> None:
+    def __init__(self, name: str, bot: Bot) -> None:
         self.name = name
         self._bot = bot
 
     def decide(
-        self, turn: TurnState, context: TableContext | None
+        self, turn: TurnState, context: ContestView | None
     ) -> tuple[tuple[Action, Fraction], ...]:
         # A fixed seed: deterministic bots ignore the rng for turn decisions.
         return ((self._bot.choose(turn, random.Random(0)), Fraction(1)),)
@@ -101,7 +72,7 @@ class _UniformPolicy:
         self.name = name
 
     def decide(
-        self, turn: TurnState, context: TableContext | None
+        self, turn: TurnState, context: ContestView | None
     ) -> tuple[tuple[Action, Fraction], ...]:
         acts = legal_actions(turn)
         return tuple((a, Fraction(1, len(acts))) for a in acts)
@@ -118,15 +89,10 @@ class _OptimalPolicy:
         self._players = players
 
     def decide(
-        self, turn: TurnState, context: TableContext | None
+        self, turn: TurnState, context: ContestView | None
     ) -> tuple[tuple[Action, Fraction], ...]:
-        from ..solver import optimal_action
-
-        ctx = context or TableContext(self._players, 0, 0, self._players - 1)
-        action = optimal_action(
-            self._rules, ctx.players, ctx.posted_max, ctx.tied, ctx.players_after, turn, sub=ctx.sub
-        )
-        return ((action, Fraction(1)),)
+        view = context or ContestView(self._players, 0, 0, self._players - 1)
+        return ((optimal_action(self._rules, view, turn), Fraction(1)),)
 
 
 class SolverPolicy:
@@ -145,10 +111,8 @@ class SolverPolicy:
         self._policy = policy
 
     def decide(
-        self, turn: TurnState, context: TableContext | None
+        self, turn: TurnState, context: ContestView | None
     ) -> tuple[tuple[Action, Fraction], ...]:
-        from ..solver import policy_action
-
         return ((policy_action(self._rules, self._policy, turn), Fraction(1)),)
 
 
@@ -160,18 +124,9 @@ def make_policy(spec: str, rules: Rules, players: int = 2) -> Policy:
     >>> make_policy("optimal", Rules(), players=3).contextual
     True
     """
-    from ..bots import make_bot
-
     bot = make_bot(spec)
     if bot.name == "random":
         return _UniformPolicy(bot.name)
     if bot.name == "optimal":
         return _OptimalPolicy(bot.name, rules, players)
     return _BotPolicy(bot.name, bot)
-
-
-def make_bot_object(spec: str, rules: Rules) -> Any:
-    """The :class:`~shipcaptaincrew.bots.Bot` itself (plain engine loop, sips to hand out)."""
-    from ..bots import make_bot
-
-    return make_bot(spec)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots import make_bot
 from ..engine import (
     apply,
     current_player,
@@ -22,7 +23,6 @@ from ..engine import (
     sample_chance,
 )
 from ..rules import Rules, Starter
-from .policy import make_bot_object
 
 __all__ = ["engine_matches", "engine_turns"]
 
@@ -30,7 +30,7 @@ __all__ = ["engine_matches", "engine_turns"]
 def engine_turns(rules: Rules, bot: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` turns played through the engine: (scores, roll that completed the crew or 0)."""
     rng = random.Random(seed)
-    player = make_bot_object(bot, rules)
+    player = make_bot(bot)
     scores = np.zeros(n, dtype=np.int16)
     completed_on = np.zeros(n, dtype=np.int8)
     for i in range(n):
@@ -49,7 +49,7 @@ def engine_turns(rules: Rules, bot: str, n: int, seed: int) -> tuple[np.ndarray,
 def engine_matches(rules: Rules, bots: list[str], n: int, seed: int) -> dict[str, Any]:
     """``n`` matches played roll by roll through the engine: winners and seat statistics."""
     rng = random.Random(seed)
-    players = [make_bot_object(b, rules) for b in bots]
+    players = [make_bot(b) for b in bots]
     winners = np.full(n, -1, dtype=np.int64)
     sips = np.zeros((n, len(bots)), dtype=np.int64)
     chips = np.zeros((n, len(bots)), dtype=np.int64)

@@ -1,11 +1,13 @@
 """Transition tables of a whole turn, derived from the engine, and their bulk sampler.
 
-Nothing in this module knows a rule of the game.  It walks the engine: from
-:func:`~shipcaptaincrew.engine.initial_turn` it follows every exact outcome of
-:func:`~shipcaptaincrew.engine.chance_outcomes` through :func:`~shipcaptaincrew.engine.apply`,
-and every decision through the bot's table (:mod:`.policy`).  Decisions are folded away, so
-what remains is a small Markov chain over the turn states where dice are due (*roll nodes*)
-and the finished turns (*done nodes*): one row of exact probabilities per roll node.
+Nothing in this module knows a rule of the game, and nothing here walks the turn either: the
+turn is the solver's compiled graph (:func:`shipcaptaincrew.solver.turn_graph`), the project's
+one enumeration of the engine's turn (every exact outcome of
+:func:`~shipcaptaincrew.engine.chance_outcomes` followed through
+:func:`~shipcaptaincrew.engine.apply`, every legal action of a decision).  The bot's decisions
+(:mod:`.policy`) are folded into that graph, so what remains is a small Markov chain over the
+turn states where dice are due (*roll nodes*) and the finished turns (*done nodes*): one row of
+exact probabilities per roll node.
 
 Sampling a batch of turns is then one vector step per roll: every row is an alias table
 (Walker/Vose, built exactly in rationals), so each turn of the batch needs one random 64-bit
@@ -32,19 +34,20 @@ from typing import Any
 import numpy as np
 
 from ..actions import Action
-from ..engine import apply, chance_outcomes, dice_to_roll, initial_turn, legal_actions
+from ..engine import apply, chance_outcomes, dice_to_roll
 from ..rules import Rules
+from ..solver import ContestView, TurnGraph, turn_graph
+from ..solver.graph import DECISION_NODE, FINAL_NODE
 from ..state import TurnPhase, TurnState
-from .policy import Policy, TableContext
+from .policy import Policy
 
 __all__ = [
     "ExactTurnOdds",
-    "TurnMoves",
+    "IllegalPolicyError",
     "TurnSample",
     "TurnTable",
     "build_table",
     "score_paths",
-    "turn_moves",
 ]
 
 #: Turns sampled together in one block (a few hundred kB of working arrays per step).
@@ -102,7 +105,7 @@ class TurnTable:
         self,
         rules: Rules,
         policy_name: str,
-        context: TableContext | None,
+        context: ContestView | None,
         nodes: list[TurnState],
         rows: list[list[tuple[int, Fraction]]],
     ) -> None:
@@ -283,102 +286,65 @@ class TurnTable:
         return TurnSample(scores, completed_on, self.rolls)
 
 
-def _check_policy(turn: TurnState, row: tuple[tuple[Action, Fraction], ...], name: str) -> None:
-    legal = legal_actions(turn)
-    for action, _ in row:
-        if action not in legal:
-            raise IllegalPolicyError(f"bot {name} chose {action}, not legal in {turn}")
+def _folded_row(
+    graph: TurnGraph, node: int, row: tuple[tuple[Action, Fraction], ...], name: str
+) -> list[tuple[int, Fraction]]:
+    """A decision row as (child node, probability), refusing what the engine does not allow."""
+    acts = graph.actions[node]
     if sum(p for _, p in row) != 1:
         raise IllegalPolicyError(f"bot {name}: decision probabilities do not sum to 1")
+    out = []
+    for action, p in row:
+        if action not in acts:
+            raise IllegalPolicyError(
+                f"bot {name} chose {action}, not legal in {graph.states[node]}"
+            )
+        out.append((graph.kids[node][acts.index(action)], p))
+    return out
 
 
-@dataclass(frozen=True)
-class TurnMoves:
-    """Every turn state reachable under some choices, with where each roll or choice leads.
+def build_table(rules: Rules, policy: Policy, context: ContestView | None = None) -> TurnTable:
+    """Fold the policy's decisions into the solver's turn graph: a chain to sample.
 
-    Computed once per rule set from the engine (``chance_outcomes`` and ``apply``); outcomes
-    of a roll that lead to the same state are merged.  Building a policy's table is then a
-    pass over these dictionaries, with no engine call.
+    Each decision node is asked once (``policy.decide``); a roll node's row is its chance
+    probabilities carried through the decisions that follow, to the next roll or done nodes.
     """
+    graph = turn_graph(rules)
+    resolved: dict[int, dict[int, Fraction]] = {}
 
-    #: Roll node -> ((next state, probability), ...).
-    rolls: dict[TurnState, tuple[tuple[TurnState, Fraction], ...]]
-    #: Decision node -> {action: next state}.
-    choices: dict[TurnState, dict[Action, TurnState]]
-
-
-@lru_cache(maxsize=32)
-def turn_moves(rules: Rules) -> TurnMoves:
-    """The engine's turn, enumerated (see :class:`TurnMoves`)."""
-    rolls: dict[TurnState, tuple[tuple[TurnState, Fraction], ...]] = {}
-    choices: dict[TurnState, dict[Action, TurnState]] = {}
-    start = initial_turn(rules)
-    seen = {start}
-    stack = [start]
-    while stack:
-        t = stack.pop()
-        nexts: list[TurnState]
-        if t.phase is TurnPhase.DONE:
-            continue
-        if t.phase is TurnPhase.ROLL:
-            acc: dict[TurnState, Fraction] = defaultdict(Fraction)
-            for roll, p in chance_outcomes(t):
-                acc[apply(t, roll)] += p
-            rolls[t] = tuple(acc.items())
-            nexts = list(acc)
-        else:
-            choices[t] = {a: apply(t, a) for a in legal_actions(t)}
-            nexts = list(choices[t].values())
-        for nxt in nexts:
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return TurnMoves(rolls, choices)
-
-
-def build_table(rules: Rules, policy: Policy, context: TableContext | None = None) -> TurnTable:
-    """Fold the policy's decisions into the engine's enumerated turn: a chain to sample."""
-    moves = turn_moves(rules)
-    resolved: dict[TurnState, dict[TurnState, Fraction]] = {}
-
-    def resolve(t: TurnState) -> dict[TurnState, Fraction]:
-        """Where a state leads once the player's decisions are taken: roll or done nodes."""
-        if t.phase in (TurnPhase.ROLL, TurnPhase.DONE):
-            return {t: Fraction(1)}
-        if t in resolved:
-            return resolved[t]
-        row = policy.decide(t, context)
-        _check_policy(t, row, policy.name)
-        out: dict[TurnState, Fraction] = defaultdict(Fraction)
-        for action, p in row:
-            for nxt, q in resolve(moves.choices[t][action]).items():
+    def resolve(i: int) -> dict[int, Fraction]:
+        """Where a node leads once the player's decisions are taken: roll or done nodes."""
+        if graph.kind[i] != DECISION_NODE:
+            return {i: Fraction(1)}
+        hit = resolved.get(i)
+        if hit is not None:
+            return hit
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for child, p in _folded_row(graph, i, policy.decide(graph.states[i], context), policy.name):
+            for nxt, q in resolve(child).items():
                 out[nxt] += p * q
-        resolved[t] = dict(out)
-        return resolved[t]
+        resolved[i] = dict(out)
+        return resolved[i]
 
-    start = initial_turn(rules)
-    index: dict[TurnState, int] = {start: 0}
-    nodes = [start]
+    index: dict[int, int] = {0: 0}  # graph node -> chain node; the root is a roll node
+    order = [0]
     rows: list[list[tuple[int, Fraction]]] = []
-    i = 0
-    while i < len(nodes):
-        t = nodes[i]
-        i += 1
-        if t.phase is TurnPhase.DONE:
-            rows.append([(index[t], Fraction(1))])
+    for i in order:  # grows while it is read: breadth first over the chain
+        if graph.kind[i] == FINAL_NODE:
+            rows.append([(index[i], Fraction(1))])
             continue
-        acc: dict[TurnState, Fraction] = defaultdict(Fraction)
-        for after, p in moves.rolls[t]:
-            for nxt, q in resolve(after).items():
+        acc: dict[int, Fraction] = defaultdict(Fraction)
+        for child, p in zip(graph.kids[i], graph.probs[i]):
+            for nxt, q in resolve(child).items():
                 acc[nxt] += p * q
         row = []
         for nxt, p in acc.items():
             if nxt not in index:
-                index[nxt] = len(nodes)
-                nodes.append(nxt)
+                index[nxt] = len(order)
+                order.append(nxt)
             row.append((index[nxt], p))
         rows.append(row)
-    return TurnTable(rules, policy.name, context, nodes, rows)
+    return TurnTable(rules, policy.name, context, [graph.states[i] for i in order], rows)
 
 
 @lru_cache(maxsize=64)
@@ -386,24 +352,40 @@ def score_paths(rules: Rules) -> dict[int, tuple[Action, ...]]:
     """For every possible turn score, one sequence of actions that ends a turn with it.
 
     The match engine only ever reads a finished turn's score; the simulator posts a sampled
-    score by playing one of these sequences through the engine (a breadth-first search over
-    the engine's own moves, so every sequence is legal by construction).
+    score by playing one of these sequences through the engine.  The shortest line to each
+    score is found breadth first on the solver's turn graph; its rolls are then taken from the
+    engine's own outcomes (the first that leads along the line), so every sequence is legal by
+    construction.
     """
-    start = initial_turn(rules)
-    paths: dict[int, tuple[Action, ...]] = {}
-    seen = {start}
-    frontier: list[tuple[TurnState, tuple[Action, ...]]] = [(start, ())]
+    graph = turn_graph(rules)
+    parent = {0: -1}
+    finals: dict[int, int] = {}
+    frontier = [0]
     while frontier:
-        nxt_frontier: list[tuple[TurnState, tuple[Action, ...]]] = []
-        for t, path in frontier:
-            if t.phase is TurnPhase.DONE:
-                paths.setdefault(t.score, path)
+        later = []
+        for i in frontier:
+            if graph.kind[i] == FINAL_NODE:
+                finals.setdefault(graph.score[i], i)
                 continue
-            moves: list[Action] = [r for r, _ in chance_outcomes(t)] or list(legal_actions(t))
-            for a in moves:
-                nxt = apply(t, a)
-                if nxt not in seen:
-                    seen.add(nxt)
-                    nxt_frontier.append((nxt, (*path, a)))
-        frontier = nxt_frontier
-    return dict(sorted(paths.items()))
+            for c in graph.kids[i]:
+                if c not in parent:
+                    parent[c] = i
+                    later.append(c)
+        frontier = later
+    return {score: _line_to(graph, parent, node) for score, node in sorted(finals.items())}
+
+
+def _line_to(graph: TurnGraph, parent: dict[int, int], node: int) -> tuple[Action, ...]:
+    """The engine actions along the graph's line from the root to ``node``."""
+    line = [node]
+    while parent[line[-1]] >= 0:
+        line.append(parent[line[-1]])
+    line.reverse()
+    actions: list[Action] = []
+    for a, b in zip(line, line[1:]):
+        if graph.kind[a] == DECISION_NODE:
+            actions.append(graph.actions[a][graph.kids[a].index(b)])
+            continue
+        state, target = graph.states[a], graph.states[b]
+        actions.append(next(r for r, _ in chance_outcomes(state) if apply(state, r) == target))
+    return tuple(actions)

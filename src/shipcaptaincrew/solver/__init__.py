@@ -1,8 +1,13 @@
-"""Exact odds, the win-maximising strategy, and the round equilibrium -- all through the engine.
+"""Exact odds, the win-maximising strategy, and the round equilibrium.
 
-Nothing here re-implements a rule: :func:`.graph.turn_graph` walks the engine's
+The turn comes from the engine: :func:`.graph.turn_graph` walks the engine's
 ``legal_actions`` / ``chance_outcomes`` / ``apply`` once per rule set and compiles the turn into
-an indexed DAG; every question is then a linear pass over it with a reward per final score.
+an indexed DAG; every question about a turn is then a linear pass over it with a reward per
+final score.  The round is different: :mod:`.rounds` is an analytic model of how the engine
+resolves a round (the highest score wins, ties go to the tie-break, everyone failing replays
+the round or carries the pot), taking the rotation from :func:`~shipcaptaincrew.engine.rotation_step`
+and checked against the engine's own matches by an exact enumeration
+(``tests/test_solver_rounds_exact.py``); its docstring says where it stops.
 
 Turn odds
     :func:`turn_odds` (``never``, ``ev``, ``threshold:T``): completion by roll, score
@@ -23,7 +28,9 @@ The round (see :mod:`.rounds` for the full model)
     ``p_all_fail_per_round`` for ``optimal``, ``ev`` or ``threshold:T``.
 
 Advice
-    :func:`advise` lists every legal choice with ``win_probability`` and ``expected_score``.
+    :func:`advise` lists every legal choice with ``win_probability`` and ``expected_score``;
+    :class:`ContestView` is what a player sees of the contest (:func:`contest_view` reads it
+    off a match state), the input of every table lookup below.
 
 Table lookup (for vectorised simulators)
     ``graph = turn_graph(rules)`` numbers every turn state (``graph.node(state)``); a *choice
@@ -31,20 +38,23 @@ Table lookup (for vectorised simulators)
     the child in ``graph.kids[node]``), ``-1`` where nothing is chosen.
 
     * ``policy_choices(rules, "ev" | "never" | "threshold:T")`` -- one list for the policy;
-    * ``optimal_choices(rules, players, posted_max, tied, players_after)`` -- the
+    * ``optimal_choices(rules, ContestView(players, posted_max, tied, players_after))`` -- the
       win-maximising list for a contest of ``players`` seats where the highest posted score is
       ``posted_max`` with ``tied`` players at it (with ``posted_max = 0``: the number who
       played, all failed) and ``players_after`` still to play; ``sub=True`` for a tie-break
       replay;
-    * ``optimal_action(...)`` / ``policy_action(...)`` / ``ev_action(rules, turn)`` -- the
-      action for one turn state (stand, ``RerollCargo(keep=...)`` or a ``Take``).
+    * ``optimal_action(rules, view, turn)`` / ``policy_action(rules, policy, turn)`` /
+      ``ev_action(rules, turn)`` -- the action for one turn state (stand,
+      ``RerollCargo(keep=...)`` or a ``Take``).
 """
 
 from __future__ import annotations
 
-from .advice import Choice, ContestView, advise, contest_view, position_after_roll
+from .advice import Choice, advise, position_after_roll
 from .decisions import (
+    ContestView,
     NoChoiceError,
+    contest_view,
     ev_action,
     optimal_action,
     optimal_choices,
@@ -55,7 +65,7 @@ from .decisions import (
 )
 from .graph import PositionNotReachableError, TurnGraph, compile_turn, turn_graph
 from .odds import TurnOdds, turn_odds
-from .policies import Policy, UnknownPolicyError, parse_policy
+from .policies import Policy, PolicyKind, UnknownPolicyError, best_take, parse_policy
 from .rounds import Equilibrium, SolverError, cache_dir, clear_memory_cache, equilibrium
 
 __all__ = [
@@ -64,12 +74,14 @@ __all__ = [
     "Equilibrium",
     "NoChoiceError",
     "Policy",
+    "PolicyKind",
     "PositionNotReachableError",
     "SolverError",
     "TurnGraph",
     "TurnOdds",
     "UnknownPolicyError",
     "advise",
+    "best_take",
     "cache_dir",
     "clear_memory_cache",
     "compile_turn",

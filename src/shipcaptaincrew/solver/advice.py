@@ -16,12 +16,12 @@ from ..actions import Action, Roll
 from ..dice import InvalidDiceError, check_faces
 from ..engine import apply, dice_to_roll
 from ..rules import Rules
-from ..state import ROLE_NAMES, MatchState, Method, Purpose, TurnPhase, TurnState
-from .decisions import optimal_choices
+from ..state import ROLE_NAMES, MatchState, TurnPhase, TurnState
+from .decisions import ContestView, contest_view, optimal_choices, win_rewards
 from .graph import CHANCE_NODE, turn_graph
 from .rounds import SolverError
 
-__all__ = ["Choice", "ContestView", "advise", "contest_view", "position_after_roll"]
+__all__ = ["Choice", "advise", "position_after_roll"]
 
 
 @dataclass(frozen=True)
@@ -39,41 +39,6 @@ class Choice:
             "win_probability": self.win_probability,
             "expected_score": self.expected_score,
         }
-
-
-@dataclass(frozen=True)
-class ContestView:
-    """What the player at a decision sees of the contest (see :mod:`.rounds`)."""
-
-    players: int
-    posted_max: int
-    tied: int
-    players_after: int
-    #: A tie-break replay (everyone failing replays it, whatever ``all_fail`` says).
-    sub: bool = False
-    #: Solo practice: the score to reach.
-    target: int | None = None
-
-
-def _view(posted: Sequence[int], players_after: int, *, sub: bool = False) -> ContestView:
-    if players_after < 0:
-        raise SolverError(f"players after must be 0 or more, got {players_after}")
-    n = len(posted) + 1 + players_after
-    if n > 8:
-        raise SolverError(f"a round has at most 8 players, got {n} (posted + you + after)")
-    m = max(posted, default=0)
-    tied = sum(1 for x in posted if x == m)
-    return ContestView(n, m, tied, players_after, sub)
-
-
-def contest_view(state: MatchState) -> ContestView:
-    """The contest as the player to act sees it in a match."""
-    c = state.contest
-    if state.turn is None or c is None or c.method is not Method.TURN:
-        raise SolverError("no turn is being played in this match state")
-    if state.target is not None:
-        return ContestView(1, 0, 0, 0, target=state.target)
-    return _view(c.scores, state.players_after, sub=c.purpose is not Purpose.ROUND)
 
 
 def advise(
@@ -98,7 +63,7 @@ def advise(
         assert turn is not None
     else:
         turn = state
-        view = _view(tuple(posted or ()), players_after or 0)
+        view = ContestView.of_posted(tuple(posted or ()), players_after or 0)
     rules = turn.rules
     graph = turn_graph(rules)
     bad = [x for x in (posted or ()) if x not in graph.scores]
@@ -130,33 +95,11 @@ def _node_values(rules: Rules, view: ContestView) -> tuple[list[float], list[flo
         g = [1.0 if x > 0 else 0.0 for x in graph.scores]
         _, _, choice = graph.evaluate_lex(g)
     else:
-        choice = optimal_choices(
-            rules,
-            view.players,
-            view.posted_max,
-            view.tied,
-            view.players_after,
-            sub=view.sub,
-            target=view.target,
-        )
-        g = _rewards(rules, view)
+        choice = optimal_choices(rules, view)
+        g = win_rewards(rules, view)
     values, _ = graph.evaluate(g, choice)
     scores, _ = graph.evaluate([float(x) for x in graph.scores], choice)
     return values, scores
-
-
-def _rewards(rules: Rules, view: ContestView) -> list[float]:
-    from .decisions import win_rewards
-
-    return win_rewards(
-        rules,
-        view.players,
-        view.posted_max,
-        view.tied,
-        view.players_after,
-        sub=view.sub,
-        target=view.target,
-    )
 
 
 def position_after_roll(

@@ -16,11 +16,15 @@ Three evaluators share the graph: exact (:class:`fractions.Fraction`), plain flo
 NumPy evaluator that pushes a whole batch of reward vectors through at once (the round
 equilibrium needs one vector per table it can meet).  Ties between choices go to the *first*
 legal action (``stand`` before ``reroll``), so a player who gains nothing by rerolling stands.
+
+This is the project's one enumeration of the turn: the simulator's sampling tables
+(:mod:`shipcaptaincrew.sim.tables`) fold a bot's decisions into this same graph.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Any
@@ -38,15 +42,25 @@ __all__ = [
     "DECISION_NODE",
     "FINAL_NODE",
     "TIE_TOLERANCE",
+    "NodeKind",
     "PositionNotReachableError",
     "TurnGraph",
     "compile_turn",
     "turn_graph",
 ]
 
-FINAL_NODE = 0
-CHANCE_NODE = 1
-DECISION_NODE = 2
+
+class NodeKind(IntEnum):
+    """What a node of the turn graph is (integers, so kinds fit in NumPy arrays too)."""
+
+    FINAL = 0  #: the turn is over: a final score
+    CHANCE = 1  #: dice are due
+    DECISION = 2  #: the player chooses
+
+
+FINAL_NODE = NodeKind.FINAL
+CHANCE_NODE = NodeKind.CHANCE
+DECISION_NODE = NodeKind.DECISION
 
 #: Two float values closer than this (relative to their size) count as a tie.
 TIE_TOLERANCE = 1e-12
@@ -60,16 +74,15 @@ class PositionNotReachableError(ValueError):
 class TurnGraph:
     """One rule set's turn as a DAG; node 0 is the root, children have higher numbers.
 
-    ``kind[i]`` is :data:`FINAL_NODE`, :data:`CHANCE_NODE` or :data:`DECISION_NODE`;
-    ``kids[i]`` the children (distinct states: rolls leading to the same state are merged and
-    their probabilities added); ``probs[i]`` the exact chance probabilities; ``actions[i]`` the
-    legal actions of a decision node, in the engine's order, one per child; ``score[i]`` the
-    final score of a final node.
+    ``kind[i]`` is a :class:`NodeKind`; ``kids[i]`` the children (distinct states: rolls
+    leading to the same state are merged and their probabilities added); ``probs[i]`` the exact
+    chance probabilities; ``actions[i]`` the legal actions of a decision node, in the engine's
+    order, one per child; ``score[i]`` the final score of a final node.
     """
 
     rules: Rules
     states: list[TurnState]
-    kind: list[int]
+    kind: list[NodeKind]
     kids: list[tuple[int, ...]]
     probs: list[tuple[Fraction, ...]]
     actions: list[tuple[Action, ...]]
@@ -104,14 +117,6 @@ class TurnGraph:
             ) from None
 
     # -- evaluation -------------------------------------------------------------------------
-    def g_vector(self, g: dict[int, float] | list[float]) -> list[float]:
-        """Normalise a reward given per score (dict) or per position in :attr:`scores` (list)."""
-        if isinstance(g, dict):
-            return [float(g.get(s, 0.0)) for s in self.scores]
-        if len(g) != len(self.scores):
-            raise ValueError(f"reward vector needs {len(self.scores)} values, got {len(g)}")
-        return [float(x) for x in g]
-
     def evaluate(
         self, g: list[float], forced: list[int] | None = None
     ) -> tuple[list[float], list[int]]:
@@ -275,21 +280,6 @@ class TurnGraph:
         r, total = self.reach_counts(choice, start)
         return [Fraction(x, total) if x else Fraction(0) for x in r]
 
-    def reach_float(self, choice: list[int], start: int = 0) -> list[float]:
-        """:meth:`reach` in floats."""
-        r = [0.0] * len(self.states)
-        r[start] = 1.0
-        for i in range(start, len(self.states)):
-            if not r[i]:
-                continue
-            k = self.kind[i]
-            if k == CHANCE_NODE:
-                for p, c in zip(self.fprobs[i], self.kids[i]):
-                    r[c] += r[i] * p
-            elif k == DECISION_NODE:
-                r[self.kids[i][choice[i]]] += r[i]
-        return r
-
     def reduced(self) -> tuple[TurnGraph, list[int]]:
         """The graph with equivalent nodes merged, and each node's class in it.
 
@@ -353,130 +343,25 @@ class TurnGraph:
         return result
 
     # -- batched (NumPy) --------------------------------------------------------------------
-    def _levels(self) -> dict[str, Any]:
-        if "plan" in self._np:
-            return self._np
-        import numpy as np
-
-        n = len(self.states)
-        level = [0] * n
-        for i in range(n - 1, -1, -1):
-            if self.kids[i]:
-                level[i] = 1 + max(level[c] for c in self.kids[i])
-        top = max(level)
-        plan = []
-        for lv in range(1, top + 1):
-            nodes = [i for i in range(n) if level[i] == lv]
-            chance = [i for i in nodes if self.kind[i] == CHANCE_NODE]
-            dec = [i for i in nodes if self.kind[i] == DECISION_NODE]
-            c_kids = [c for i in chance for c in self.kids[i]]
-            c_p = [p for i in chance for p in self.fprobs[i]]
-            starts = []
-            pos = 0
-            for i in chance:
-                starts.append(pos)
-                pos += len(self.kids[i])
-            width = max((len(self.kids[i]) for i in dec), default=1)
-            pad = np.full((len(dec), width), n, dtype=np.int64)  # n = the sentinel row
-            for r, i in enumerate(dec):
-                pad[r, : len(self.kids[i])] = self.kids[i]
-            plan.append(
-                (
-                    np.array(chance, dtype=np.int64),
-                    np.array(c_kids, dtype=np.int64),
-                    np.array(c_p, dtype=np.float64),
-                    np.array(starts, dtype=np.int64),
-                    np.array(dec, dtype=np.int64),
-                    pad,
-                )
-            )
-        finals = np.array([i for i in range(n) if self.kind[i] == FINAL_NODE], dtype=np.int64)
-        fpos = np.array([self.score_pos[i] for i in finals], dtype=np.int64)
-        self._np.update(plan=plan, finals=finals, fpos=fpos)
-        return self._np
-
     def evaluate_batch(
         self, g: np.ndarray, forced: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Push a batch of reward vectors through at once (see :meth:`_evaluate_batch_nodes`).
+        """Push a batch of reward vectors through at once (see :mod:`.batch`).
 
-        Without ``forced`` the work is done on the :meth:`reduced` graph and the choices are
-        mapped back to every node.
+        Returns the values at the root (B,), the root's score distribution under the chosen
+        play (B, len(scores)) and the chosen child position per node (nodes, B).
         """
-        if forced is not None:
-            return self._evaluate_batch_nodes(g, forced)
-        import numpy as np
+        from .batch import evaluate_batch
 
-        red, cls = self.reduced()
-        v, dist, choice = red._evaluate_batch_nodes(g)
-        return v, dist, choice[np.asarray(cls, dtype=np.int64)]
-
-    def _evaluate_batch_nodes(
-        self, g: np.ndarray, forced: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Push a batch of reward vectors through at once.
-
-        ``g`` has shape (B, len(scores)).  ``forced`` (length = nodes, -1 = maximise) fixes
-        choices; near-ties go to the higher expected score, as in :meth:`evaluate_lex`.  Returns (values at the root (B,), the score distribution at the root under
-        the chosen play (B, len(scores)), and the chosen child position per node (nodes, B)).
-        """
-        import numpy as np
-
-        lv = self._levels()
-        n = len(self.states)
-        b = g.shape[0]
-        v = np.empty((n + 1, b))
-        v[n] = -np.inf
-        v[lv["finals"]] = g[:, lv["fpos"]].T
-        # Second objective for ties: the expected score (as in :meth:`evaluate_lex`).
-        e = np.empty((n + 1, b))
-        e[n] = -np.inf
-        e[lv["finals"]] = np.asarray(self.scores, dtype=np.float64)[lv["fpos"]][:, None]
-        choice = np.full((n, b), -1, dtype=np.int64)
-        cols = np.arange(b)
-        for chance, c_kids, c_p, starts, dec, pad in lv["plan"]:
-            if len(chance):
-                v[chance] = np.add.reduceat(v[c_kids] * c_p[:, None], starts, axis=0)
-                e[chance] = np.add.reduceat(e[c_kids] * c_p[:, None], starts, axis=0)
-            if len(dec):
-                vals = v[pad]  # (d, w, b)
-                best = vals.max(axis=1)
-                tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(best))
-                ok = vals >= (best - tol)[:, None, :]
-                ch = np.where(ok, e[pad], -np.inf).argmax(axis=1)  # near-best, best score
-                if forced is not None:
-                    f = forced[dec]
-                    ch = np.where(f[:, None] >= 0, f[:, None], ch)
-                choice[dec] = ch
-                v[dec] = np.take_along_axis(vals, ch[:, None, :], axis=1)[:, 0, :]
-                e[dec] = np.take_along_axis(e[pad], ch[:, None, :], axis=1)[:, 0, :]
-        # Forward: the chance of reaching each node under those choices.  Scatter-adds go
-        # through ``bincount`` over flat (node, column) indices, much faster than ``add.at``.
-        r = np.zeros((n, b))
-        r[0] = 1.0
-        size = n * b
-        for chance, c_kids, c_p, starts, dec, pad in reversed(lv["plan"]):
-            if len(chance):
-                counts = np.diff(np.append(starts, len(c_kids)))
-                parents = np.repeat(chance, counts)
-                flat = (c_kids[:, None] * b + cols[None, :]).ravel()
-                w = (r[parents] * c_p[:, None]).ravel()
-                r += np.bincount(flat, weights=w, minlength=size).reshape(n, b)
-            if len(dec):
-                child = pad[np.arange(len(dec))[:, None], choice[dec]]  # (d, b)
-                flat = (child * b + cols[None, :]).ravel()
-                r += np.bincount(flat, weights=r[dec].ravel(), minlength=size).reshape(n, b)
-        ns = len(self.scores)
-        flat = (lv["fpos"][:, None] * b + cols[None, :]).ravel()
-        dist = np.bincount(flat, weights=r[lv["finals"]].ravel(), minlength=ns * b)
-        dist = dist.reshape(ns, b).T
-        return v[0].copy(), dist, choice
+        return evaluate_batch(self, g, forced)
 
 
-def compile_turn(rules: Rules, root: TurnState | None = None) -> TurnGraph:
-    """Walk the engine from ``root`` (default: a new turn) and number every reachable state."""
-    start = root if root is not None else initial_turn(rules)
-    children: dict[TurnState, tuple[list[TurnState], list[Fraction], list[Action]]] = {}
+def compile_turn(rules: Rules) -> TurnGraph:
+    """Walk the engine from a new turn and number every reachable state, parents first."""
+    start = initial_turn(rules)
+    # state -> (kind, children, chance probabilities, legal actions)
+    found: dict[TurnState, tuple[NodeKind, list[TurnState], list[Fraction], tuple[Action, ...]]]
+    found = {}
     post: list[TurnState] = []
     # Iterative depth-first search producing a post-order (children before parents).
     stack: list[tuple[TurnState, bool]] = [(start, False)]
@@ -485,50 +370,40 @@ def compile_turn(rules: Rules, root: TurnState | None = None) -> TurnGraph:
         if done:
             post.append(s)
             continue
-        if s in children:
+        if s in found:
             continue
         if is_terminal(s):
-            children[s] = ([], [], [])
+            found[s] = (NodeKind.FINAL, [], [], ())
         elif is_chance(s):
             merged: dict[TurnState, Fraction] = {}
             for roll, p in chance_outcomes(s):
                 c = apply(s, roll)
-                merged[c] = merged.get(c, Fraction(0)) + p
-            children[s] = (list(merged), list(merged.values()), [])
+                merged[c] = merged[c] + p if c in merged else p
+            found[s] = (NodeKind.CHANCE, list(merged), list(merged.values()), ())
         else:
-            acts = list(legal_actions(s))
-            children[s] = ([apply(s, a) for a in acts], [], acts)
+            acts = legal_actions(s)
+            found[s] = (NodeKind.DECISION, [apply(s, a) for a in acts], [], acts)
         stack.append((s, True))
-        stack.extend((c, False) for c in children[s][0] if c not in children)
+        stack.extend((c, False) for c in found[s][1] if c not in found)
     order = post[::-1]  # reverse post-order: every parent before its children
     index = {s: i for i, s in enumerate(order)}
-    kind, kids, probs, acts_l, score = [], [], [], [], []
-    for s in order:
-        ch, ps, acts = children[s]
-        if is_terminal(s):
-            kind.append(FINAL_NODE)
-        elif is_chance(s):
-            kind.append(CHANCE_NODE)
-        else:
-            kind.append(DECISION_NODE)
-        kids.append(tuple(index[c] for c in ch))
-        probs.append(tuple(ps))
-        acts_l.append(tuple(acts))
-        score.append(s.score if is_terminal(s) else 0)
-    scores = tuple(sorted({score[i] for i in range(len(order)) if kind[i] == FINAL_NODE}))
+    rows = [found[s] for s in order]
+    kind = [k for k, _, _, _ in rows]
+    score = [s.score if k is NodeKind.FINAL else 0 for s, k in zip(order, kind)]
+    scores = tuple(sorted({x for x, k in zip(score, kind) if k is NodeKind.FINAL}))
     pos = {x: j for j, x in enumerate(scores)}
     return TurnGraph(
         rules=rules,
         states=order,
         kind=kind,
-        kids=kids,
-        probs=probs,
-        actions=acts_l,
+        kids=[tuple(index[c] for c in ch) for _, ch, _, _ in rows],
+        probs=[tuple(ps) for _, _, ps, _ in rows],
+        actions=[acts for _, _, _, acts in rows],
         score=score,
         index=index,
         scores=scores,
-        score_pos=[pos[x] if k == FINAL_NODE else -1 for x, k in zip(score, kind)],
-        fprobs=[tuple(float(p) for p in ps) for ps in probs],
+        score_pos=[pos[x] if k is NodeKind.FINAL else -1 for x, k in zip(score, kind)],
+        fprobs=[tuple(float(p) for p in ps) for _, _, ps, _ in rows],
     )
 
 

@@ -8,16 +8,19 @@
   :mod:`.rounds`).
 
 A cargo rule says nothing about wild-captain assignments.  Under ``never`` and
-``threshold:T`` a :class:`~shipcaptaincrew.actions.Take` follows the heuristic bots' rule
-(:func:`shipcaptaincrew.bots.base.best_take`: take the lowest faces, which leaves the highest
-dice free), so the exact odds of these policies are exactly the odds of the ``timid``, ``tip``
-and ``threshold:T`` bots; ``ev`` and ``optimal`` choose assignments by their own objective.
+``threshold:T`` a :class:`~shipcaptaincrew.actions.Take` follows :func:`best_take` (take the
+lowest faces, which leaves the highest dice free), the rule the heuristic bots play too
+(:mod:`shipcaptaincrew.bots.base` uses this very function), so the exact odds of these
+policies are exactly the odds of the ``timid``, ``tip`` and ``threshold:T`` bots; ``ev`` and
+``optimal`` choose assignments by their own objective.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 
 from ..actions import Action, RerollCargo, Stand, Take
@@ -25,10 +28,12 @@ from ..rules import Rules
 from .graph import DECISION_NODE, TurnGraph, turn_graph
 
 __all__ = [
+    "FIXED_KINDS",
     "MAX_THRESHOLD",
     "Policy",
+    "PolicyKind",
     "UnknownPolicyError",
-    "ev_choices",
+    "best_take",
     "fixed_choices",
     "parse_policy",
 ]
@@ -44,50 +49,67 @@ MAX_THRESHOLD = 113
 _THRESHOLD = re.compile(r"threshold:(-?\d+)")
 
 
+class PolicyKind(str, Enum):
+    """What a turn policy plays for (its name, or ``threshold`` with a number)."""
+
+    NEVER = "never"
+    EV = "ev"
+    THRESHOLD = "threshold"
+    OPTIMAL = "optimal"
+
+
+#: The policies that decide without looking at the table (one choice per turn state).
+FIXED_KINDS = (PolicyKind.NEVER, PolicyKind.EV, PolicyKind.THRESHOLD)
+
+
 @dataclass(frozen=True)
 class Policy:
-    """A parsed policy: ``kind`` is never, ev, optimal or threshold (with ``threshold``)."""
+    """A parsed policy: its kind, and the cargo threshold of ``threshold:T``."""
 
-    kind: str
+    kind: PolicyKind
     threshold: int = 0
 
     def __str__(self) -> str:
-        return f"threshold:{self.threshold}" if self.kind == "threshold" else self.kind
+        if self.kind is PolicyKind.THRESHOLD:
+            return f"threshold:{self.threshold}"
+        return str(self.kind.value)
 
 
-def parse_policy(
-    text: str | Policy, *, allow: tuple[str, ...] = ("never", "ev", "threshold")
-) -> Policy:
+def _kind_names(kinds: Sequence[PolicyKind]) -> str:
+    return ", ".join("threshold:T" if k is PolicyKind.THRESHOLD else k.value for k in kinds)
+
+
+def _read(text: str) -> Policy | None:
+    """The policy a text names, or None (a bare ``threshold`` names none: it needs T)."""
+    t = text.strip().lower()
+    m = _THRESHOLD.fullmatch(t)
+    if m:
+        return Policy(PolicyKind.THRESHOLD, int(m.group(1)))
+    kinds = {k.value: k for k in PolicyKind if k is not PolicyKind.THRESHOLD}
+    return Policy(kinds[t]) if t in kinds else None
+
+
+def parse_policy(text: str | Policy, *, allow: Sequence[PolicyKind] = FIXED_KINDS) -> Policy:
     """Read ``never``, ``ev``, ``optimal`` or ``threshold:T`` (only the kinds in ``allow``).
 
-    >>> parse_policy("threshold:8")
-    Policy(kind='threshold', threshold=8)
+    >>> str(parse_policy("threshold:8")), parse_policy("ev").kind is PolicyKind.EV
+    ('threshold:8', True)
     >>> parse_policy("greedy")
     Traceback (most recent call last):
     ...
     shipcaptaincrew.solver.policies.UnknownPolicyError: unknown policy 'greedy': use never, ev, threshold:T
     """
-    if isinstance(text, Policy):
-        p = text
-    else:
-        t = text.strip().lower()
-        m = _THRESHOLD.fullmatch(t)
-        if m:
-            p = Policy("threshold", int(m.group(1)))
-        elif t in ("never", "ev", "optimal"):
-            p = Policy(t)
-        else:
-            p = Policy("?")
-    if p.kind not in allow:
-        names = ", ".join("threshold:T" if a == "threshold" else a for a in allow)
-        if p.kind == "optimal":
+    p = text if isinstance(text, Policy) else _read(text)
+    if p is None or p.kind not in allow:
+        names = _kind_names(allow)
+        if p is not None and p.kind is PolicyKind.OPTIMAL:
             # Known, but it needs a table to win against (scc equilibrium / scc advise).
             raise UnknownPolicyError(
                 f"policy 'optimal' needs a round to win (use scc equilibrium or scc advise); "
                 f"here use {names}"
             )
         raise UnknownPolicyError(f"unknown policy {str(text)!r}: use {names}")
-    if p.kind == "threshold" and not 0 <= p.threshold <= MAX_THRESHOLD:
+    if p.kind is PolicyKind.THRESHOLD and not 0 <= p.threshold <= MAX_THRESHOLD:
         raise UnknownPolicyError(
             f"threshold:{p.threshold} is out of range: use 0..{MAX_THRESHOLD} "
             "(the cargo is 2..12; 13 or more always rerolls)"
@@ -95,10 +117,22 @@ def parse_policy(
     return p
 
 
-def _take_rule(acts: tuple[Action, ...]) -> int:
-    """The heuristic bots' assignment: lowest faces taken (kept in step with ``best_take``)."""
-    takes = [(sum(a.faces), a.faces, j) for j, a in enumerate(acts) if isinstance(a, Take)]
-    return min(takes)[2]
+def best_take(actions: Sequence[Action]) -> Take:
+    """Among wild-captain assignments, the one that sets aside the lowest faces.
+
+    Lower faces for the roles leave higher faces free for the cargo: a quick rule (not the
+    expected-score choice) shared by the ``never`` and ``threshold:T`` policies and the
+    heuristic bots, so that their exact odds are one and the same.  Equal sums go to the
+    lexicographically smallest faces.
+
+    >>> from shipcaptaincrew.actions import Stand
+    >>> str(best_take([Take((6, 1, 4)), Take((1, 1, 4)), Stand()]))
+    'take:114'
+    """
+    takes = [a for a in actions if isinstance(a, Take)]
+    if not takes:
+        raise ValueError("there is no wild-captain assignment among these actions")
+    return min(takes, key=lambda t: (sum(t.faces), t.faces))
 
 
 def _cargo_rule(graph: TurnGraph, policy: Policy) -> list[int]:
@@ -108,10 +142,10 @@ def _cargo_rule(graph: TurnGraph, policy: Policy) -> list[int]:
         if graph.kind[i] != DECISION_NODE:
             continue
         if any(isinstance(a, Take) for a in acts):
-            forced[i] = _take_rule(acts)
+            forced[i] = acts.index(best_take(acts))
             continue
         want: Stand | RerollCargo = Stand()
-        if policy.kind == "threshold" and sum(graph.states[i].cargo) < policy.threshold:
+        if policy.kind is PolicyKind.THRESHOLD and sum(graph.states[i].cargo) < policy.threshold:
             want = RerollCargo()
         forced[i] = acts.index(want)
     return forced
@@ -132,7 +166,7 @@ def fixed_choices(rules: Rules, policy: Policy | str) -> list[int]:
     if hit is not None:
         return hit
     graph = turn_graph(rules)
-    if p.kind == "ev":
+    if p.kind is PolicyKind.EV:
         # Maximised on the reduced graph (equivalent nodes merged, actions in the same order,
         # so a choice's position means the same) and mapped back: exact and many times faster
         # under wild captain, whose assignments multiply the nodes but not the futures.
@@ -144,8 +178,3 @@ def fixed_choices(rules: Rules, policy: Policy | str) -> list[int]:
         choice = _cargo_rule(graph, p)
     _FIXED[key] = choice
     return choice
-
-
-def ev_choices(rules: Rules) -> list[int]:
-    """The expected-score-maximising choice per decision node (see :func:`fixed_choices`)."""
-    return fixed_choices(rules, Policy("ev"))

@@ -1,4 +1,16 @@
-"""The round: n players, each maximising their own chance of winning it (or a fixed policy).
+"""The round: an analytic model of how the engine plays and resolves one.
+
+What this is
+------------
+Single turns are the engine's own (:func:`.graph.turn_graph` walks ``legal_actions`` /
+``chance_outcomes`` / ``apply``); a *round* is not walked.  Walking whole rounds through the
+engine means one copy of the turn for every table a player can meet, and the fixed points of
+replayed rounds on top.  Instead this module is a model, in closed form, of what the engine
+does once every seat has posted: the highest score wins, a tie goes to the rules' tie-break,
+everyone failing replays the round or carries the pot to the next, rotated round.  Those are
+statements about the engine's round resolution (``_resolve_round``, ``_contest_again``,
+``_finish_round``), re-stated here as equations -- a second description of the same rules, which
+is why it is checked against the engine rather than trusted (see *How it is checked*).
 
 The model
 ---------
@@ -13,7 +25,7 @@ A player who ends the turn with ``x`` wins with probability
 ``P(nobody after beats x and s of them tie it) * R(T, j)`` summed over ``s``, where
 ``T = t' + s`` is the final size of the group tied at ``x`` (``t'`` = the group including this
 player) and ``j = t'`` is this player's place in it: earlier tied players come first, later ones
-after, because the engine keeps play order in tie-breaks.
+after, as the engine keeps play order in tie-breaks.
 
 * ``tie_break=cargo_rolloff`` is a fair lottery: ``R(T, j) = 1/T``.
 * ``tie_break=replay`` is a smaller round of the same game among the ``T`` tied players in play
@@ -22,17 +34,39 @@ after, because the engine keeps play order in tie-breaks.
 * Everyone fails (all scores 0): in a sub-round, and in the main round under
   ``all_fail=replay``, the same round is played again by the same seats in the same order, so
   it is worth the seat's own win probability again.  Under ``all_fail=carry_pot`` the pot goes to
-  the winner of the next round, where the starter moves by ``rotation`` (left: seat ``i + 1``
-  starts, right: ``i - 1``, none: the same), so it is worth the seat's win probability in that
-  rotated round.
+  the winner of the next round, whose starter is ``rotation_step`` seats on in play order, so it
+  is worth the seat's win probability in that rotated round.
 
 These fixed points are solved by iteration to 1e-12 (at most :data:`MAX_ITERATIONS` steps; a
 :class:`SolverError` is raised instead of looping).  The same chain with a fixed policy for
 everyone (``ev``, ``never``, ``threshold:T``) gives that policy's equilibrium table: then every
-player's score distribution is the same whatever the table says.
+player's score distribution is the same whatever the table says.  Same-roll bonus makes scores
+above 12 possible; the cargo reroll limit and half cargo change the turn graph, not this model.
 
-Same-roll bonus makes scores above 12 possible; the cargo reroll limit and half cargo change
-the turn graph, not this model.
+What it takes from the engine
+-----------------------------
+The turn (every score and its odds under each choice) through :func:`.graph.turn_graph`; how
+far the start moves after a round through :func:`shipcaptaincrew.engine.rotation_step` (the
+one place the engine decides it).  The rest -- highest score wins, play order is kept among
+tied players, who replays after everyone fails -- is the model's reading of the engine.
+
+Where it stops
+--------------
+The model carries a pot for as long as everyone keeps failing.  In the engine, under
+``stakes=pot``, every seat antes each carried round, so after ``starting_chips // ante``
+rounds in a row without a winner nobody can ante and the match goes to the broke table.  That
+has probability ``p_all_fail_per_round ** (starting_chips // ante)`` (about 2e-7 for two
+classic seats with ten chips) and moves a seat's odds by at most as much; the model ignores it.
+
+How it is checked
+-----------------
+``tests/test_solver_rounds_exact.py`` enumerates the engine's own single-round matches
+(``initial_state`` / ``chance_outcomes`` / ``apply``, replays and carried rounds solved as a
+linear system, not iterated) for two and three seats under ``ev``, ``threshold:7`` and these
+optimal tables, over the tie-breaks, all-fail rules, rotations, stakes and turn variants, and
+requires every seat's win probability to agree to 1e-9 (and the broke table's effect to stay
+within the bound above).  ``tests/test_solver.py`` adds an independent two-player computation
+and rounds played through the engine.
 """
 
 from __future__ import annotations
@@ -47,7 +81,8 @@ from typing import Any
 from ..engine import rotation_step
 from ..rules import AllFail, Rules, TieBreak
 from .graph import turn_graph
-from .policies import Policy, fixed_choices, parse_policy
+from .policies import Policy, PolicyKind, parse_policy
+from .round_pass import TableValues, play, sweep, table_reach
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -56,7 +91,6 @@ __all__ = [
     "cache_dir",
     "clear_memory_cache",
     "equilibrium",
-    "round_table",
 ]
 
 #: Bound on fixed-point iterations (convergence is geometric; dozens suffice in practice).
@@ -68,9 +102,6 @@ _CACHE_VERSION = 1
 
 class SolverError(ValueError):
     """The solver cannot answer: bad arguments, or a fixed point that does not converge."""
-
-
-Table = tuple[int, int]  # (m, t)
 
 
 @dataclass
@@ -93,9 +124,7 @@ class Equilibrium:
     #: Probability that every player fails in one playing of the round.
     p_all_fail_per_round: float
     iterations: int
-    tables: dict[tuple[int, int, int], tuple[list[float], list[float], float]] = field(
-        default_factory=dict, repr=False
-    )
+    tables: TableValues = field(default_factory=dict, repr=False)
 
     def g(self, position: int, posted_max: int, tied: int) -> list[float]:
         """The reward vector (per score in :attr:`scores`) of a player at this table."""
@@ -106,6 +135,13 @@ class Equilibrium:
                 f"of {self.players}: impossible under {self.rules}"
             )
         return self.tables[key][0]
+
+    def table_reach(self) -> dict[tuple[int, int, int], float]:
+        """P(the player in position ``i`` meets table ``(m, t)``), keyed ``(i, m, t)``.
+
+        Position ``players`` is the table once everyone has played.
+        """
+        return table_reach(self.scores, self.players, self.tables)
 
     def to_json(self) -> dict[str, Any]:
         """The ``scc equilibrium --json`` object."""
@@ -203,7 +239,8 @@ def equilibrium(
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
         raise SolverError(f"players must be 1..8, got {players!r}")
-    pol = parse_policy(policy, allow=("optimal", "ev", "never", "threshold"))
+    kinds = (PolicyKind.OPTIMAL, PolicyKind.EV, PolicyKind.NEVER, PolicyKind.THRESHOLD)
+    pol = parse_policy(policy, allow=kinds)
     name = str(pol)
     if rules.all_fail is AllFail.REPLAY:
         sub = False  # the main round and a sub-round are the same game then
@@ -220,11 +257,6 @@ def equilibrium(
     return eq
 
 
-def round_table(rules: Rules, players: int, policy: str | Policy = "optimal") -> Equilibrium:
-    """Alias of :func:`equilibrium` for the main round (reads better at call sites)."""
-    return equilibrium(rules, players, policy)
-
-
 def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equilibrium:
     graph = turn_graph(rules)
     scores = graph.scores
@@ -232,7 +264,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         # A round of one: the lone player wins by completing the crew (no replay is modelled:
         # a replayed round of one would make every choice worth 1).
         g = [1.0 if x > 0 else 0.0 for x in scores]
-        d, v = _play(graph, pol, [g])
+        d, v = play(graph, pol, [g])
         return Equilibrium(
             rules, 1, str(pol), sub, scores, (1.0,), float(d[0][0]), 0, {(0, 0, 0): (g, d[0], v[0])}
         )
@@ -269,7 +301,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         def all_fail_share(i: int, w: list[float] = w) -> float:
             return w[(i - step) % n] if carry else w[i]
 
-        tables, new_w, p_fail, p_tie = _sweep(graph, pol, n, tie_share, all_fail_share)
+        tables, new_w, p_fail, p_tie = sweep(graph, pol, n, tie_share, all_fail_share)
         delta = max(abs(a - b) for a, b in zip(new_w, w))
         if delta < TOLERANCE:
             w = new_w
@@ -284,115 +316,6 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
     if abs(total - 1.0) > 1e-9:
         raise SolverError(f"seat win probabilities sum to {total}, not 1: solver fault")
     return Equilibrium(rules, n, str(pol), sub, scores, tuple(w), p_fail, iteration, tables)
-
-
-def _play(graph: Any, pol: Policy, gs: list[list[float]]) -> tuple[list[list[float]], list[float]]:
-    """Score distributions and values for reward vectors under the policy."""
-    if pol.kind == "optimal":
-        import numpy as np
-
-        v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
-        return d.tolist(), v.tolist()
-    dist = _fixed_distribution(graph.rules, pol)
-    return [dist] * len(gs), [sum(p * x for p, x in zip(dist, g)) for g in gs]
-
-
-_DIST: dict[tuple[Rules, Policy], list[float]] = {}
-
-
-def _fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
-    key = (rules, pol)
-    if key not in _DIST:
-        graph = turn_graph(rules)
-        reach = graph.reach(fixed_choices(rules, pol))
-        dist = [0.0] * len(graph.scores)
-        for i, r in enumerate(reach):
-            if graph.score_pos[i] >= 0:
-                dist[graph.score_pos[i]] += float(r)
-        _DIST[key] = dist
-    return _DIST[key]
-
-
-def _sweep(
-    graph: Any,
-    pol: Policy,
-    n: int,
-    tie_share: Any,
-    all_fail_share: Any,
-) -> tuple[
-    dict[tuple[int, int, int], tuple[list[float], list[float], float]], list[float], float, float
-]:
-    """One backward-induction pass given the tie and all-fail values.
-
-    Returns the tables, the seat odds, P(everyone fails) and P(everyone ties above 0).
-    """
-    scores: tuple[int, ...] = graph.scores
-    positive = [x for x in scores if x > 0]
-    ns = len(scores)
-    # h[(m, t)] for the players from position i on: list over s of
-    # P(none of them beats m, exactly s of them tie it).
-    h_next: dict[Table, list[float]] = {}
-
-    def states(i: int) -> list[Table]:
-        if i == 0:
-            return [(0, 0)]
-        return [(0, i)] + [(m, t) for m in positive for t in range(1, i + 1)]
-
-    for st in states(n):
-        h_next[st] = [1.0]
-    tables: dict[tuple[int, int, int], tuple[list[float], list[float], float]] = {}
-    for i in range(n - 1, -1, -1):
-        k = n - 1 - i
-        sts = states(i)
-        gs: list[list[float]] = []
-        for m, t in sts:
-            g = [0.0] * ns
-            for j, x in enumerate(scores):
-                if x > m:
-                    hv = h_next[(x, 1)]
-                    g[j] = sum(p * tie_share(1 + s, 1) for s, p in enumerate(hv))
-                elif x == m and m > 0:
-                    hv = h_next[(m, t + 1)]
-                    g[j] = sum(p * tie_share(t + 1 + s, t + 1) for s, p in enumerate(hv))
-                elif x == 0 and m == 0:
-                    g[j] = h_next[(0, i + 1)][k] * all_fail_share(i)
-            gs.append(g)
-        ds, vs = _play(graph, pol, gs)
-        h_cur: dict[Table, list[float]] = {}
-        for (m, t), g, d, v in zip(sts, gs, ds, vs):
-            tables[(i, m, t)] = (g, d, v)
-            p_eq = sum(p for x, p in zip(scores, d) if x == m)
-            p_below = sum(p for x, p in zip(scores, d) if x < m)
-            hv = [0.0] * (k + 2)
-            tied_next = h_next[(m, t + 1)]
-            for s, p in enumerate(tied_next):
-                hv[s + 1] += p_eq * p
-            if m > 0:
-                for s, p in enumerate(h_next[(m, t)]):
-                    hv[s] += p_below * p
-            h_cur[(m, t)] = hv
-        h_next = h_cur
-    # Forward: the chance of each table at each position, and each seat's win probability.
-    reach: dict[Table, float] = {(0, 0): 1.0}
-    w = [0.0] * n
-    for i in range(n):
-        nxt: dict[Table, float] = {}
-        for (m, t), r in reach.items():
-            _, d, v = tables[(i, m, t)]
-            w[i] += r * v
-            for x, p in zip(scores, d):
-                if not p:
-                    continue
-                if x > m:
-                    st = (x, 1)
-                elif x == m:
-                    st = (m, t + 1)
-                else:
-                    st = (m, t)
-                nxt[st] = nxt.get(st, 0.0) + r * p
-        reach = nxt
-    p_tie = sum(r for (m, t), r in reach.items() if m > 0 and t == n)
-    return tables, w, reach.get((0, n), 0.0), p_tie
 
 
 def _affine_fixed_point(

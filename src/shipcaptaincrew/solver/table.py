@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..rules import Rules
 from ..state import TurnPhase
-from .decisions import optimal_choices, policy_choices
+from .decisions import ContestView, optimal_choices, policy_choices
 from .graph import turn_graph
 
 __all__ = ["DecisionRow", "decision_table", "stand_from"]
@@ -95,7 +95,7 @@ def decision_table(rules: Rules, *, objective: str = "win", players: int = 2) ->
         beats = [0] + ([x for x in graph.scores if x > 0] if position > 0 else [])
         for m in beats:
             tied = position if m == 0 else 1
-            choices = optimal_choices(rules, players, m, tied, k)
+            choices = optimal_choices(rules, ContestView(players, m, tied, k))
             for left, d in sorted(_rows_for(rules, choices).items()):
                 rows.append(DecisionRow(left, k, m, d))
     return rows

@@ -1,0 +1,148 @@
+"""One pass of the round model (:mod:`.rounds`): backward induction given the tie values.
+
+:func:`sweep` takes what a tie and an all-fail round are worth to each seat (the fixed
+point's current guess, or exact values where the model has them) and returns every table's
+reward vector, score distribution and value, from the last seat back to the first, and then
+each seat's win probability forwards.  :mod:`.rounds` iterates it to the fixed point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..rules import Rules
+from .graph import TurnGraph, turn_graph
+from .policies import Policy, PolicyKind, fixed_choices
+
+__all__ = ["TableValues", "play", "sweep", "table_reach"]
+
+Table = tuple[int, int]  # (m, t)
+#: (position, m, t) -> (reward per score, score distribution, win probability).
+TableValues = dict[tuple[int, int, int], tuple[list[float], list[float], float]]
+
+
+def play(
+    graph: TurnGraph, pol: Policy, gs: list[list[float]]
+) -> tuple[list[list[float]], list[float]]:
+    """Score distributions and values for reward vectors under the policy."""
+    if pol.kind is PolicyKind.OPTIMAL:
+        import numpy as np
+
+        v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
+        return d.tolist(), v.tolist()
+    dist = _fixed_distribution(graph.rules, pol)
+    return [dist] * len(gs), [sum(p * x for p, x in zip(dist, g)) for g in gs]
+
+
+_DIST: dict[tuple[Rules, Policy], list[float]] = {}
+
+
+def _fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
+    key = (rules, pol)
+    if key not in _DIST:
+        graph = turn_graph(rules)
+        reach = graph.reach(fixed_choices(rules, pol))
+        dist = [0.0] * len(graph.scores)
+        for i, r in enumerate(reach):
+            if graph.score_pos[i] >= 0:
+                dist[graph.score_pos[i]] += float(r)
+        _DIST[key] = dist
+    return _DIST[key]
+
+
+def sweep(
+    graph: TurnGraph,
+    pol: Policy,
+    n: int,
+    tie_share: Callable[[int, int], float],
+    all_fail_share: Callable[[int], float],
+) -> tuple[TableValues, list[float], float, float]:
+    """One backward-induction pass given the tie and all-fail values.
+
+    Returns the tables, the seat odds, P(everyone fails) and P(everyone ties above 0).
+    """
+    tables = _backward(graph, pol, n, tie_share, all_fail_share)
+    reach = table_reach(graph.scores, n, tables)
+    w = [0.0] * n
+    for (i, m, t), r in reach.items():
+        if i < n:
+            w[i] += r * tables[(i, m, t)][2]
+    p_tie = sum(r for (i, m, t), r in reach.items() if i == n and m > 0 and t == n)
+    return tables, w, reach.get((n, 0, n), 0.0), p_tie
+
+
+def _tables_at(i: int, positive: list[int]) -> list[Table]:
+    """Every table (m, t) the player in position i can meet."""
+    if i == 0:
+        return [(0, 0)]
+    return [(0, i)] + [(m, t) for m in positive for t in range(1, i + 1)]
+
+
+def _backward(
+    graph: TurnGraph,
+    pol: Policy,
+    n: int,
+    tie_share: Callable[[int, int], float],
+    all_fail_share: Callable[[int], float],
+) -> TableValues:
+    """Each position's reward vector, score distribution and value at every table.
+
+    ``h[(m, t)]`` for the players from position i on is the list over s of P(none of them
+    beats m, exactly s of them tie it); it is built from the last seat back.
+    """
+    scores: tuple[int, ...] = graph.scores
+    positive = [x for x in scores if x > 0]
+    h_next: dict[Table, list[float]] = {st: [1.0] for st in _tables_at(n, positive)}
+    tables: TableValues = {}
+    for i in range(n - 1, -1, -1):
+        k = n - 1 - i
+        sts = _tables_at(i, positive)
+        gs: list[list[float]] = []
+        for m, t in sts:
+            g = [0.0] * len(scores)
+            for j, x in enumerate(scores):
+                if x > m:
+                    hv = h_next[(x, 1)]
+                    g[j] = sum(p * tie_share(1 + s, 1) for s, p in enumerate(hv))
+                elif x == m and m > 0:
+                    hv = h_next[(m, t + 1)]
+                    g[j] = sum(p * tie_share(t + 1 + s, t + 1) for s, p in enumerate(hv))
+                elif x == 0 and m == 0:
+                    g[j] = h_next[(0, i + 1)][k] * all_fail_share(i)
+            gs.append(g)
+        ds, vs = play(graph, pol, gs)
+        h_cur: dict[Table, list[float]] = {}
+        for (m, t), g, d, v in zip(sts, gs, ds, vs):
+            tables[(i, m, t)] = (g, d, v)
+            p_eq = sum(p for x, p in zip(scores, d) if x == m)
+            p_below = sum(p for x, p in zip(scores, d) if x < m)
+            hv = [0.0] * (k + 2)
+            for s, p in enumerate(h_next[(m, t + 1)]):
+                hv[s + 1] += p_eq * p
+            if m > 0:
+                for s, p in enumerate(h_next[(m, t)]):
+                    hv[s] += p_below * p
+            h_cur[(m, t)] = hv
+        h_next = h_cur
+    return tables
+
+
+def table_reach(
+    scores: tuple[int, ...], n: int, tables: TableValues
+) -> dict[tuple[int, int, int], float]:
+    """P(position i meets table (m, t)), for i = 0..n (n: the table after everyone played)."""
+    reach: dict[Table, float] = {(0, 0): 1.0}
+    out: dict[tuple[int, int, int], float] = {}
+    for i in range(n + 1):
+        for (m, t), r in reach.items():
+            out[(i, m, t)] = r
+        if i == n:
+            break
+        nxt: dict[Table, float] = {}
+        for (m, t), r in reach.items():
+            for x, p in zip(scores, tables[(i, m, t)][1]):
+                if p:
+                    st = (x, 1) if x > m else (m, t + 1) if x == m else (m, t)
+                    nxt[st] = nxt.get(st, 0.0) + r * p
+        reach = nxt
+    return out
