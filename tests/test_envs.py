@@ -21,6 +21,7 @@ import shipcaptaincrew.envs  # noqa: E402, F401  (registers ShipCaptainCrew-v0)
 from shipcaptaincrew import (  # noqa: E402
     HandOut,
     IllegalActionError,
+    InvalidSetupError,
     RerollCargo,
     Roll,
     Stand,
@@ -285,8 +286,11 @@ def test_rewards_win_pot_and_sips() -> None:
 def test_bad_reward_and_setups_are_refused() -> None:
     with pytest.raises(ValueError, match="stakes=pot"):
         ShipCaptainCrewEnv(rules="classic", reward="pot")
-    with pytest.raises(ValueError, match="1 to 7 bots"):
-        ShipCaptainCrewEnv(bots=["tip"] * 8)
+    for bots in ([], ["tip"] * 8):  # the engine's player bounds, with the agent's seat
+        with pytest.raises(
+            InvalidSetupError, match=rf"seats 2\.\.8 players \(001\.1\), got {len(bots) + 1}"
+        ):
+            ShipCaptainCrewEnv(bots=bots)
     with pytest.raises(ValueError, match="seat must be"):
         ShipCaptainCrewEnv(bots=["tip"], seat=2)
     for bad_seat in (True, 1.0, "1", np.int64(-1)):

@@ -12,7 +12,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, render_test, seed_test
 
-from shipcaptaincrew import IllegalActionError, legal_actions
+from shipcaptaincrew import IllegalActionError, InvalidSetupError, legal_actions
 from shipcaptaincrew.envs.encoding import action_index
 from shipcaptaincrew.envs.pettingzoo_env import env, raw_env
 
@@ -102,12 +102,14 @@ def test_raw_env_raises_on_illegal_ids_and_keeps_the_state() -> None:
 
 
 def test_bad_setups_are_refused() -> None:
-    with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
+    with pytest.raises(InvalidSetupError, match=r"a table seats 2\.\.8 players"):
         raw_env(players=9)
-    for bad in (True, 3.0, "3"):
-        with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
+    for bad in (True, np.bool_(True), 3.0, "3"):
+        with pytest.raises(InvalidSetupError, match=r"a table seats 2\.\.8 players"):
             raw_env(players=bad)  # type: ignore[arg-type]
     assert raw_env(players=np.int64(3)).possible_agents[-1] == "player_2"  # type: ignore[arg-type]
+    with pytest.raises(InvalidSetupError, match="tournament"):
+        raw_env(players=2, rules="classic(format=tournament)", match=True)
     with pytest.raises(ValueError, match="stakes=pot"):
         raw_env(reward="pot")
     with pytest.raises(ValueError, match="render_mode"):

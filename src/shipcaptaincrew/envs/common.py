@@ -16,6 +16,7 @@ inside ``step`` from the environment's seeded generator.
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -27,24 +28,28 @@ from ..engine import (
     TERMINAL,
     IllegalActionError,
     apply,
+    check_players,
     current_player,
     initial_state,
     legal_actions,
     sample_chance,
     seat_to_act,
 )
-from ..rules import Drinking, MatchFormat, Rules, Stakes, Starter, find_rules
+from ..formats import FormatKind, MatchFormat
+from ..rules import Drinking, Rules, Stakes, Starter, find_rules
 from ..state import MatchState, Phase, TurnPhase
 from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
 
 __all__ = [
     "REWARDS",
+    "Reward",
     "advance",
     "check_action",
     "check_reward",
     "is_turn_start",
     "make_rules",
     "new_match",
+    "player_count",
     "render_text",
     "resolve_bot",
     "reward_of",
@@ -52,9 +57,17 @@ __all__ = [
     "stopped_seat",
 ]
 
-#: How a finished episode is scored: ``win`` 1/0; ``pot`` the chips won or lost (stakes=pot);
-#: ``sips`` minus the sips drunk (a drinking rule set).
-REWARDS = ("win", "pot", "sips")
+
+class Reward(StrEnum):
+    """How a finished episode is scored."""
+
+    WIN = "win"  #: 1 for the winner, 0 for the others
+    POT = "pot"  #: the chips won or lost (stakes=pot)
+    SIPS = "sips"  #: minus the sips drunk (a rule set with a drinking mode)
+
+
+#: The reward names the environments accept.
+REWARDS = tuple(r.value for r in Reward)
 
 
 def make_rules(rules: Rules | str, match: bool) -> Rules:
@@ -63,20 +76,31 @@ def make_rules(rules: Rules | str, match: bool) -> Rules:
         rules = find_rules(rules)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value or its text, got {type(rules).__name__}")
-    if not match and rules.format.kind != "single":
-        rules = rules.replace(format=MatchFormat("single"))
+    if not match and rules.format.kind is not FormatKind.SINGLE:
+        rules = rules.replace(format=MatchFormat(FormatKind.SINGLE))
     return rules
 
 
-def check_reward(reward: str, rules: Rules) -> str:
+def player_count(rules: Rules, players: Any) -> int:
+    """``players`` as an int if a table under ``rules`` seats that many (the engine decides).
+
+    numpy integers are welcome (a count drawn with numpy); bools and floats are not.
+    """
+    if isinstance(players, np.integer) and not isinstance(players, np.bool_):
+        players = int(players)
+    return check_players(rules, players)
+
+
+def check_reward(reward: Reward | str, rules: Rules) -> Reward:
     """Validate the reward name against the rule set."""
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-    if reward == "pot" and rules.stakes is not Stakes.POT:
+    kind = Reward(reward)
+    if kind is Reward.POT and rules.stakes is not Stakes.POT:
         raise ValueError("reward='pot' needs a rule set with stakes=pot")
-    if reward == "sips" and rules.drinking is Drinking.NONE:
+    if kind is Reward.SIPS and rules.drinking is Drinking.NONE:
         raise ValueError("reward='sips' needs a rule set with a drinking mode")
-    return reward
+    return kind
 
 
 def new_match(rules: Rules, players: int, starter: int | None) -> MatchState:
@@ -174,13 +198,13 @@ def advance(
             state = apply(state, bots[player].choose(state, rng))
 
 
-def reward_of(state: MatchState, seat: int, reward: str, start: MatchState) -> float:
+def reward_of(state: MatchState, seat: int, reward: Reward, start: MatchState) -> float:
     """The episode's reward for ``seat`` once the match is over (0 before)."""
     if not state.is_over:
         return 0.0
-    if reward == "win":
+    if reward is Reward.WIN:
         return 1.0 if state.winner == seat else 0.0
-    if reward == "pot":
+    if reward is Reward.POT:
         return float(state.chips[seat] - start.chips[seat])
     return -float(state.sips[seat] - start.sips[seat])
 

@@ -41,6 +41,8 @@ import numpy as np
 
 from ..actions import Action, HandOut, RerollCargo, Stand, Take
 from ..engine import legal_actions, seat_to_act
+from ..facts import CARGO_DICE, DICE, FACES, MAX_PLAYERS, ROLES, ROLLS
+from ..options import OPTIONS
 from ..rules import Rules
 from ..state import MatchState, Phase, Purpose, TurnPhase, TurnState
 
@@ -65,23 +67,22 @@ __all__ = [
     "turn_of",
 ]
 
-#: The most seats a table has (001: 2-8 players).
-MAX_PLAYERS = 8
-
 STAND_ID = 0
 REROLL_ID = 1
 KEEP_BASE = 2
-TAKE_BASE = 8
+#: One keep id per face the kept die can show.
+TAKE_BASE = KEEP_BASE + len(FACES)
 #: Wild-captain patterns: ``True`` where the wild face fills the role, ``False`` for the real face.
 TAKE_PATTERNS: tuple[tuple[bool, ...], ...] = tuple(
-    p for k in (1, 2, 3) for p in product((False, True), repeat=k)
+    p for k in range(1, len(ROLES) + 1) for p in product((False, True), repeat=k)
 )
 SIP_BASE = TAKE_BASE + len(TAKE_PATTERNS)
+#: One sip id per seat of the largest table.
 NUM_ACTIONS = SIP_BASE + MAX_PLAYERS
 
 #: Every sorted roll of 1 to 5 dice, the chance outcomes an OpenSpiel game can meet.
 CHANCE_OUTCOMES: tuple[tuple[int, ...], ...] = tuple(
-    c for n in range(1, 6) for c in combinations_with_replacement(range(1, 7), n)
+    c for n in range(1, DICE + 1) for c in combinations_with_replacement(FACES, n)
 )
 NUM_CHANCE_OUTCOMES = len(CHANCE_OUTCOMES)
 _CHANCE_INDEX = {faces: i for i, faces in enumerate(CHANCE_OUTCOMES)}
@@ -93,6 +94,8 @@ _PURPOSES = (None, *Purpose)
 
 # Counters (totals, chips, sips, pot) are bounded by the int32 range in the observation space.
 _BIG = 2**31 - 1
+#: The highest face a die shows (0 in a dice field means no die).
+_TOP = max(FACES)
 
 
 class IllegalIndexError(ValueError):
@@ -123,7 +126,7 @@ def action_index(state: TurnState | MatchState, action: Action) -> int:
     if isinstance(action, Stand):
         return STAND_ID
     if isinstance(action, RerollCargo):
-        return REROLL_ID if action.keep is None else KEEP_BASE + action.keep - 1
+        return REROLL_ID if action.keep is None else KEEP_BASE + FACES.index(action.keep)
     if isinstance(action, Take):
         rules = state.rules
         pattern = tuple(rules.wild_captain and f == rules.wild_face for f in action.faces)
@@ -145,7 +148,7 @@ def index_action(state: TurnState | MatchState, index: int) -> Action | None:
     if index == REROLL_ID:
         return RerollCargo()
     if index < TAKE_BASE:
-        return RerollCargo(keep=index - KEEP_BASE + 1)
+        return RerollCargo(keep=FACES[index - KEEP_BASE])
     if index < SIP_BASE:
         turn = turn_of(state)
         if turn is None:
@@ -194,14 +197,14 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "to_act": (1, 0, players),
         "phase": (1, 0, len(OBS_PHASES) - 1),
         "contest": (1, 0, len(_PURPOSES) - 1),
-        "held": (3, 0, 6),
-        "cargo": (2, 0, 6),
-        "pending": (5, 0, 6),
-        "rolls_used": (1, 0, 3),
-        "cargo_rerolls": (1, 0, 2),
-        "bonus": (1, 0, 100),
+        "held": (len(ROLES), 0, _TOP),
+        "cargo": (CARGO_DICE, 0, _TOP),
+        "pending": (DICE, 0, _TOP),
+        "rolls_used": (1, 0, ROLLS),
+        "cargo_rerolls": (1, 0, OPTIONS["cargo_rerolls"].bounds[1]),
+        "bonus": (1, 0, OPTIONS["same_roll_bonus"].bounds[1]),
         "players_after": (1, 0, MAX_PLAYERS - 1),
-        "hand_out_left": (1, 0, 6),
+        "hand_out_left": (1, 0, _TOP),  # the captain's die says how many
         "posted": (players, -1, _BIG),
         "totals": (players, 0, _BIG),
         "chips": (players, 0, _BIG),
@@ -233,9 +236,9 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
         "to_act": players if to_act is None else to_act,
         "phase": _obs_phase(state),
         "contest": _PURPOSES.index(contest.purpose) if contest is not None else 0,
-        "held": _pad(turn.held, 3) if turn else [0, 0, 0],
-        "cargo": _pad(turn.cargo, 2) if turn else [0, 0],
-        "pending": _pad(turn.pending, 5) if turn else [0] * 5,
+        "held": _pad(turn.held if turn else (), len(ROLES)),
+        "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
+        "pending": _pad(turn.pending if turn else (), DICE),
         "rolls_used": turn.rolls_used if turn else 0,
         "cargo_rerolls": turn.cargo_rerolls if turn else 0,
         "bonus": turn.bonus if turn else 0,

@@ -37,11 +37,13 @@ from ..engine import apply, sample_chance
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
+    Reward,
     advance,
     check_action,
     check_reward,
     make_rules,
     new_match,
+    player_count,
     render_text,
     resolve_bot,
     reward_of,
@@ -96,7 +98,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
 
     :param rules: a :class:`~shipcaptaincrew.rules.Rules` or its text (``"classic"``,
         ``"classic(half_cargo=true)"``).
-    :param bots: the other seats, in seat order skipping the agent's (bots or specs).
+    :param bots: the other seats, in seat order skipping the agent's (bots or specs); with
+        the agent they make a table the engine seats
+        (:func:`~shipcaptaincrew.engine.check_players`).
     :param seat: the agent's seat, 0..len(bots).
     :param match: play the rule set's whole match format instead of one round.
     :param reward: ``win`` (1 for a win, else 0), ``pot`` (chips won or lost) or ``sips``
@@ -112,16 +116,14 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         bots: Sequence[Bot | str] = ("tip",),
         seat: int = 0,
         match: bool = False,
-        reward: str = "win",
+        reward: Reward | str = Reward.WIN,
         starter: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         self.rules = make_rules(rules, match)
         if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
             raise TypeError("bots must be a sequence of bots or bot specs, one per other seat")
-        self.players = len(bots) + 1
-        if not 2 <= self.players <= 8:
-            raise ValueError(f"a table needs 1 to 7 bots (2-8 players, 001), got {len(bots)}")
+        self.players = player_count(self.rules, len(bots) + 1)
         # numpy integers are welcome (a seat drawn with numpy); bools and floats are not.
         if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
             raise ValueError(f"seat must be 0..{self.players - 1}, got {seat!r}")
@@ -139,7 +141,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         self._dict_space = observation_space(self.players)
         self.observation_space = self._dict_space
         self.action_space = LegalDiscrete(NUM_ACTIONS, self)
-        # Validate the set-up once (player count, tournament size, starter seat).
+        # Validate the set-up once (the starter seat).
         new_match(self.rules, self.players, starter)
         self._state: MatchState | None = None
         self._start: MatchState | None = None

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment ``shipcaptaincrew_v0``: 2-8 agents at one table.
+"""PettingZoo AEC environment ``shipcaptaincrew_v0``: one agent per seat at one table.
 
 Follows the classic environments (``tictactoe_v3``, ``connect_four_v3``): :func:`env` wraps
 :class:`raw_env` in ``TerminateIllegalWrapper`` (an illegal action ends the game with reward
@@ -40,14 +40,17 @@ except ImportError as error:
     ) from error
 
 from ..engine import apply, sample_chance
+from ..facts import MIN_PLAYERS
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
+    Reward,
     advance,
     check_action,
     check_reward,
     make_rules,
     new_match,
+    player_count,
     render_text,
     reward_of,
     stop_mask,
@@ -70,7 +73,8 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """Every seat is an agent ``player_<seat>``.
 
-    :param players: 2..8 seats (001).
+    :param players: the seats; :func:`~shipcaptaincrew.engine.check_players` says how many a
+        table can have under ``rules``.
     :param rules: a :class:`~shipcaptaincrew.rules.Rules` or its text.
     :param match: play the rule set's match format instead of one round.
     :param reward: ``win``, ``pot`` (stakes=pot) or ``sips`` (a drinking rule set).
@@ -86,24 +90,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def __init__(
         self,
-        players: int = 2,
+        players: int = MIN_PLAYERS,
         rules: Rules | str = "classic",
         match: bool = False,
-        reward: str = "win",
+        reward: Reward | str = Reward.WIN,
         starter: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         EzPickle.__init__(self, players, rules, match, reward, starter, render_mode)
         super().__init__()
-        if isinstance(players, (bool, np.bool_)) or not isinstance(players, (int, np.integer)):
-            raise ValueError(f"players must be 2..8 (001), got {players!r}")
-        players = int(players)
-        if not 2 <= players <= 8:
-            raise ValueError(f"players must be 2..8 (001), got {players!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.rules = make_rules(rules, match)
-        self.players = players
+        self.players = players = player_count(self.rules, players)
         self.reward_kind = check_reward(reward, self.rules)
         self.starter = starter
         self.render_mode = render_mode
