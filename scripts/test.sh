@@ -13,6 +13,6 @@ else
 fi
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks examples
 echo "== ruff format --check"; .venv/bin/ruff format --check src tests benchmarks examples
-echo "== mypy --strict (core, solver, bots, i18n)"; .venv/bin/mypy
+echo "== mypy --strict"; .venv/bin/mypy
 echo "== pytest"; .venv/bin/pytest -p no:playwright "$@"
 echo "== pytest (browser: Chromium end to end)"; .venv/bin/pytest tests/web -m browser "$@"
