@@ -75,7 +75,7 @@ def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
     [
         (["6533"], "needs 5 dice"),
         (["65337"], "not a die face"),
-        (["65411", "11", "22", "33"], "at most three rolls"),
+        (["65411", "11", "22", "33"], "at most 3 rolls"),
         (["--set", "cargo_rerolls=1", "65411", "11", "22"], "forbids another cargo reroll"),
         (["--set", "colour=red", "65411"], "unknown option 'colour'"),
         (["--rules", "yahtzee", "65411"], "unknown preset"),
