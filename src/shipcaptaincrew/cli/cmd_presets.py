@@ -10,6 +10,7 @@ from the rules the engine plays by.  ``--json`` gives the same in English messag
 from __future__ import annotations
 
 import json
+import os
 from typing import Annotated, Any
 
 import typer
@@ -112,7 +113,7 @@ def presets(
 
     tr = translator(active_lang())
     con = Console(highlight=False)
-    if not con.is_terminal:
+    if not con.is_terminal and "COLUMNS" not in os.environ:
         con = Console(highlight=False, width=120)  # piped: do not squeeze into 80 columns
     t = Table(title=_("Presets"), show_lines=True)
     for col in (_("preset"), _("aliases"), _("changes from classic"), _("description")):

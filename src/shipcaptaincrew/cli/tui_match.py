@@ -164,7 +164,7 @@ class MatchRunner:
         g = self.game
         self.console.print(Rule(_("Ship, Captain and Crew")))
         title = rules_title(g.state.rules, self.tr)
-        self.console.print(_("Rules: {rules}").format(rules=title), markup=False)
+        self.console.print(_("Rules: {rules}").format(rules=title), markup=False, soft_wrap=True)
         if isinstance(g.dice, FairDice):
             self.console.print(
                 _(

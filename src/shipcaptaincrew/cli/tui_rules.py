@@ -59,7 +59,8 @@ def edit_options(
         if i == 0 or options[i - 1].group is not o.group
     }
     while True:
-        prompt.console.print(_("Rules: {rules}").format(rules=rules_title(rules, tr)), markup=False)
+        title = rules_title(rules, tr)
+        prompt.console.print(_("Rules: {rules}").format(rules=title), markup=False, soft_wrap=True)
         lines = [option_line(o, getattr(rules, o.name), tr) for o in options]
         k = prompt.pick(_("Option to change"), lines, enter=_("start"), headings=headings)
         if k is None:

@@ -205,8 +205,9 @@ def set_up_table(flags: TableFlags, players: Sequence[str] | None, *, companion:
     prompt = Prompter(console)
     rules = rules_from_flags(flags)
     starter = flags.starter
-    if starter is not None and starter.strip().isdigit() and int(starter) > MAX_PLAYERS:
-        _bad_starter(starter, MAX_PLAYERS)
+    if not players and starter is not None and starter.strip().isdigit():
+        if not 1 <= int(starter) <= MAX_PLAYERS:  # no table seats it: refuse before asking
+            _bad_starter(starter, MAX_PLAYERS)
     allow_bots = not companion
     try:
         seats = (
