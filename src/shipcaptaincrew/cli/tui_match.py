@@ -133,13 +133,11 @@ class MatchRunner:
             self.game.finish()
             self.console.print()
             self.console.print(Rule(_("Match ended early")))
-            self.console.print(summary_table(self.game.state, self.names, self.kinds))
-            self._log_lines()
+            self._summary()
             return 130 if isinstance(e, KeyboardInterrupt) else 0
         self.game.finish()
         self.console.print(Rule(_("Match over")))
-        self.console.print(summary_table(self.game.state, self.names, self.kinds))
-        self._log_lines()
+        self._summary()
         if isinstance(self.game.dice, FairDice):
             self.console.print(
                 _(
@@ -149,6 +147,16 @@ class MatchRunner:
                 markup=False,
             )
         return 0
+
+    def _summary(self) -> None:
+        """The standings, the rules they were played under, and where the log is."""
+        self.console.print(summary_table(self.game.state, self.names, self.kinds))
+        self._rules_line()
+        self._log_lines()
+
+    def _rules_line(self) -> None:
+        title = rules_title(self.game.state.rules, self.tr)
+        self.console.print(_("Rules: {rules}").format(rules=title), markup=False, soft_wrap=True)
 
     def _log_lines(self) -> None:
         self.console.print(
@@ -163,8 +171,7 @@ class MatchRunner:
     def _intro(self) -> None:
         g = self.game
         self.console.print(Rule(_("Ship, Captain and Crew")))
-        title = rules_title(g.state.rules, self.tr)
-        self.console.print(_("Rules: {rules}").format(rules=title), markup=False, soft_wrap=True)
+        self._rules_line()
         if isinstance(g.dice, FairDice):
             self.console.print(
                 _(

@@ -16,7 +16,6 @@ from ..actions import Action, HandOut, RerollCargo, Stand, Take
 from ..dice import remove_faces
 from ..engine import seat_to_act
 from ..i18n import _, active_lang, translator
-from ..i18n.rules_text import rules_title
 from ..rules import Drinking, Stakes
 from ..solver import Choice
 from ..state import ROLE_NAMES, MatchState, TurnPhase, TurnState
@@ -180,14 +179,9 @@ def advice_table(
 
 
 def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
-    """The end of the match: winner, totals, round wins, chips and sips, under which rules."""
+    """The end of the match: winner, totals, round wins, chips and sips."""
     rules = state.rules
-    table = Table(
-        title=_("Final standings"),
-        title_justify="left",
-        caption=rules_title(rules, translator(active_lang())),
-        caption_justify="left",
-    )
+    table = Table(title=_("Final standings"), title_justify="left")
     table.add_column("")
     table.add_column(_("player"))
     table.add_column(_("total"), justify="right")
