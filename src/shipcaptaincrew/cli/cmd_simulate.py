@@ -15,13 +15,9 @@ import typer
 
 from .app import app
 from .common import RulesOpt, SetOpt, error_text, fail, load_rules
+from .tui_options import FORMAT_HELP
 
-FormatOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--format", "-f", help="Match format: single, rounds:N, first_to:N or tournament."
-    ),
-]
+FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=FORMAT_HELP)]
 StakesOpt = Annotated[
     str | None,
     typer.Option(

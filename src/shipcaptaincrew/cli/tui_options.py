@@ -20,6 +20,7 @@ from .common import SetOpt
 from .option_words import format_spellings
 
 __all__ = [
+    "FORMAT_HELP",
     "DrinkingOpt",
     "FormatOpt",
     "LogOpt",
@@ -28,6 +29,7 @@ __all__ = [
     "StarterOpt",
     "TableFlags",
     "TieBreakOpt",
+    "or_list",
     "table_options",
 ]
 
@@ -42,20 +44,22 @@ RulesOrAsk = Annotated[
 ]
 
 
-def _or(words: list[str]) -> str:
+def or_list(words: list[str]) -> str:
+    """``a, b or c``: the spellings of a flag's values for its help text."""
     return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def _choices_help(name: str) -> str:
     """``--NAME``'s help: the option's help text and its choices (the option table's words)."""
     option = OPTIONS[name]
-    return f"{option.help[:1].upper()}{option.help[1:]}: {_or([c.value for c in option.choices])}."
+    return (
+        f"{option.help[:1].upper()}{option.help[1:]}: {or_list([c.value for c in option.choices])}."
+    )
 
 
-FormatOpt = Annotated[
-    str | None,
-    typer.Option("--format", help=f"Match format: {_or(format_spellings())}."),
-]
+#: ``--format``'s help, with every format kind's spelling.
+FORMAT_HELP = f"Match format: {or_list(format_spellings())}."
+FormatOpt = Annotated[str | None, typer.Option("--format", help=FORMAT_HELP)]
 StakesOpt = Annotated[str | None, typer.Option("--stakes", help=_choices_help("stakes"))]
 DrinkingOpt = Annotated[str | None, typer.Option("--drinking", help=_choices_help("drinking"))]
 TieBreakOpt = Annotated[str | None, typer.Option("--tie-break", help=_choices_help("tie_break"))]
