@@ -8,7 +8,7 @@ import pexpect
 
 from shipcaptaincrew.notation import MatchLog, replay
 
-from .tui_driver import spawn
+from .tui_driver import OPTIONS_MENU, menu_number, spawn
 
 END = "Replay it with: scc replay"
 
@@ -182,15 +182,14 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendline("Ola")
     child.expect(r"Regelsett \[1-4, Enter = 1\] ")
     child.sendline("3")  # skip-kaptein-mannskap
-    # format, stakes, ante, starting chips (the preset plays for a pot), drinking, tie-break,
-    # starter: each as the preset says
-    asked = 0
-    while child.expect([r"\[\d+-\d+, Enter = \d+\] ", "Flere valg som NØKKEL=VERDI"]) == 0:
-        child.sendline("")
-        asked += 1
-    assert asked == 7
-    child.sendline("format=single")
-    child.expect("Flere valg som NØKKEL=VERDI")
+    child.expect("Regler: Skip, kaptein og mannskap")
+    child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
+    assert "Kampformat: først til 50" in child.before and "Innsats: en pott" in child.before
+    child.sendline(menu_number(child.before, "Kampformat:"))
+    child.expect(r"Kampformat \[1-4, Enter = 3\] ")  # the preset's first_to:N
+    child.sendline(menu_number(child.before, "én runde (single)", whole=True))
+    child.expect(r"Regler: Skip, kaptein og mannskap · én runde")
+    child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
     child.sendline("")
     child.expect("Utkast: høyeste terning starter")
     child.expect("Kari: kast én terning om hvem som starter, og skriv øyetallet: ")
@@ -238,3 +237,21 @@ def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> No
     child.close()
     assert child.exitstatus == 130 and "Traceback" not in child.before
     assert MatchLog.load(log).players == ["Anna", "Bo"]
+
+
+def test_a_given_starter_is_not_asked_again(tmp_path: Path) -> None:
+    log = tmp_path / "starter.jsonl"
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--starter", "Bo", "--log", str(log)])
+    child.expect(r"Preset \[1-4, Enter = 1\] ")
+    child.sendline("")
+    child.expect("Rules: Classic 6-5-4 · chosen starter")
+    child.expect(OPTIONS_MENU)  # fifteen options: who starts is decided by --starter
+    assert "Who starts:" not in child.before and "15  Next round's starter" in child.before
+    child.sendline("")
+    child.expect("Bo starts round 1.")
+    child.expect("Bo: roll all 5 dice and type the faces: ")
+    assert "Who starts (002" not in child.before
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert MatchLog.load(log).rules == "classic(starter=chosen)"

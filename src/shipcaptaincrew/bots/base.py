@@ -3,8 +3,8 @@
 A bot is anything with ``name`` and ``choose(state, rng) -> action``: the terminal game, the
 web app, the simulator and the learning environments all drive bots through it.  Bots only
 *choose* among :func:`~shipcaptaincrew.engine.legal_actions`; they never roll dice and never
-re-implement a rule.  Every bot here also has ``explain(state) -> str``: one sentence with the
-numbers behind its choice.
+re-implement a rule.  Every bot also has ``explain(state)``: one translatable sentence
+(:mod:`.reasons`) with the numbers behind its choice.
 
 Besides stand / reroll, the engine can ask two other things: a wild-captain assignment
 (:class:`~shipcaptaincrew.actions.Take`) and, when the captain hands out sips, a recipient
@@ -24,8 +24,10 @@ from typing import Protocol, runtime_checkable
 from ..actions import Action, HandOut, RerollCargo, Stand, Take
 from ..dice import remove_faces
 from ..engine import legal_actions
+from ..messages import Message
 from ..solver import best_take
 from ..state import MatchState, Phase, TurnState
+from . import reasons
 
 __all__ = [
     "Bot",
@@ -53,6 +55,10 @@ class Bot(Protocol):
         """One of ``legal_actions(state)``."""
         ...
 
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """Why :meth:`choose` chooses what it does here, with its numbers (see :mod:`.reasons`)."""
+        ...
+
 
 def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
     acts = legal_actions(state)
@@ -76,12 +82,8 @@ def _turn(state: MatchState | TurnState) -> TurnState:
     return t
 
 
-def _explain_hand_out(state: MatchState) -> str:
-    a = hand_out_target(state)
-    return (
-        f"I hand this sip ({state.hand_out_left} left) to seat {a.to + 1}, "
-        f"who leads the others with a total of {state.totals[a.to]}."
-    )
+def _explain_hand_out(state: MatchState) -> Message:
+    return reasons.hand_out_leader(state.totals[hand_out_target(state).to])
 
 
 def _is_hand_out(state: MatchState | TurnState) -> bool:
@@ -97,15 +99,10 @@ class RandomBot:
         """A uniformly random legal action."""
         return rng.choice(_choices(state))
 
-    def explain(self, state: MatchState | TurnState) -> str:
-        """One sentence: how many choices the coin picks among."""
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """How many choices the coin picks among."""
         acts = legal_actions(state)
-        if not acts:
-            return "There is no decision to make here."
-        return (
-            f"I pick at random among {len(acts)} choices "
-            f"({', '.join(map(str, acts))}), each with probability 1/{len(acts)}."
-        )
+        return reasons.random_choice(len(acts)) if acts else reasons.no_decision()
 
 
 class ThresholdBot:
@@ -137,32 +134,22 @@ class ThresholdBot:
             return RerollCargo()
         return Stand()
 
-    def explain(self, state: MatchState | TurnState) -> str:
-        """One sentence: the cargo against the threshold."""
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """The cargo (the sum of the two cargo dice, as :meth:`choose` compares it, never the
+        score with a bonus) against the threshold; the assignment; or the random sip."""
         acts = legal_actions(state)
         if not acts:
-            return "There is no decision to make here."
+            return reasons.no_decision()
         if _is_hand_out(state):
-            return (
-                f"I hand this sip to a random one of the {len(acts)} other players "
-                f"(each with probability 1/{len(acts)})."
-            )
+            return reasons.hand_out_random(len(acts))
         t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             a = best_take(acts)
-            free = remove_faces(t.pending, a.faces) if isinstance(a, Take) else ()
-            return (
-                f"I set aside {a} from {t.pending}, which leaves the highest dice free "
-                f"({', '.join(map(str, free)) or 'none'})."
-            )
-        cargo = sum(t.cargo)
-        if cargo < self.threshold:
-            return (
-                f"My cargo of {cargo} is below my threshold of {self.threshold} with "
-                f"{t.rolls_left} roll{'s' if t.rolls_left != 1 else ''} left, so I reroll both "
-                "cargo dice."
-            )
-        return f"My cargo of {cargo} reaches my threshold of {self.threshold}, so I stand."
+            assert isinstance(a, Take)
+            return reasons.take_reason(sorted(remove_faces(t.pending, a.faces)))
+        return reasons.threshold_reason(
+            cargo=sum(t.cargo), threshold=self.threshold, can_reroll=RerollCargo() in acts
+        )
 
 
 class TimidBot(ThresholdBot):

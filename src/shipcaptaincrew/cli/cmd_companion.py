@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from .app import app
-from .tui_options import LangOpt, LogOpt, TableFlags, table_options
+from .common import LangOpt
+from .tui_options import LogOpt, TableFlags, table_options
 
 
 @app.command()
@@ -34,5 +35,5 @@ def companion(
     """
     from .tui_setup import set_up_table
 
-    t = set_up_table(table, player, lang=lang, companion=True)
+    t = set_up_table(table, player, companion=True)
     t.play(log=log, kind="companion", dice=None, delay=0.0, companion=True)

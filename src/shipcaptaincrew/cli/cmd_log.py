@@ -8,11 +8,13 @@ from typing import Annotated
 
 import typer
 
+from ..engine import check_players
+from ..facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
 from ..fair import verify_fair_rolls
 from ..narrate import transcript
 from ..notation import LogError, MatchLog, replay_states
 from .app import app
-from .common import RulesOpt, SetOpt, fail, load_rules
+from .common import LangOpt, RulesOpt, SetOpt, choose_language, fail, load_rules
 
 
 def _load(path: Path) -> MatchLog:
@@ -22,18 +24,25 @@ def _load(path: Path) -> MatchLog:
         fail(f"{path}: {e}")
 
 
+#: ``--lang`` of ``scc replay``: without it the transcript speaks the match's own language.
+ReplayLangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=f"Language of the transcript: {', '.join(LANGUAGES)} (default: the match's).",
+        callback=choose_language,
+        is_eager=True,
+    ),
+]
+
+
 @app.command()
 def replay(
     log: Annotated[Path, typer.Argument(help="An event log (JSON lines) written by a match.")],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the final state summary as JSON.")
     ] = False,
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang", help="Language of the transcript: en, de or nb (default: the match's)."
-        ),
-    ] = None,
+    lang: ReplayLangOpt = None,
 ) -> None:
     """Replay a match log with the engine and print a readable transcript."""
     m = _load(log)
@@ -59,13 +68,11 @@ def replay(
             )
         )
         return
-    from ..i18n import UnknownLanguageError, detect_lang, translator
+    from ..i18n import active_lang, translator
+    from ..i18n.rules_text import rules_title
 
-    try:
-        tr = translator(detect_lang(lang) if lang else m.lang)
-    except UnknownLanguageError as e:
-        fail(str(e))
-    typer.echo(f"# {m.rules} - {', '.join(m.players)}")
+    tr = translator(active_lang() if lang else m.lang)
+    typer.echo(f"# {rules_title(final.rules, tr)} - {', '.join(m.players)}")
     for line in transcript(states, m.players, tr):
         typer.echo(line)
     if not final.is_over:
@@ -75,6 +82,7 @@ def replay(
 @app.command()
 def verify(
     log: Annotated[Path, typer.Argument(help="An event log of a provably fair match.")],
+    lang: LangOpt = None,
 ) -> None:
     """Recompute every die of a provably fair match from its revealed seed.
 
@@ -99,9 +107,8 @@ def verify(
         replay_states(m)  # the dice are fair; the events must also follow the rules
     except LogError as e:
         fail(f"{log}: {e}")
-    from ..i18n import _, detect_lang, use
+    from ..i18n import _
 
-    use(detect_lang())
     n = sum(len(r) for r in m.rolls())
     typer.echo(
         _(
@@ -115,12 +122,15 @@ def verify(
 def demo(
     rules: RulesOpt = "schiff-kapitaen-crew",
     settings: SetOpt = None,
-    players: Annotated[int, typer.Option(help="Number of bot players (2-8).")] = 4,
+    players: Annotated[
+        int, typer.Option(help=f"Number of bot players ({MIN_PLAYERS}-{MAX_PLAYERS}).")
+    ] = 4,
     seed: Annotated[int, typer.Option(help="Seed for the dice (same seed, same match).")] = 654,
     fair: Annotated[
         bool, typer.Option(help="Use provably fair dice (seed revealed at the end).")
     ] = False,
     log: Annotated[Path | None, typer.Option(help="Where to write the event log.")] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Watch a scripted demo match between bots, printed as a transcript."""
     import random
@@ -130,13 +140,17 @@ def demo(
     from ..game import Game
 
     r = load_rules(rules, settings)
+    try:
+        check_players(r, players)
+    except ValueError as e:
+        fail(e)
     names = ["Anna", "Bo", "Cyrus", "Dana", "Erik", "Frida", "Gus", "Hanne"][:players]
     path = log or Path("logs") / f"demo-{seed}.jsonl"
     try:
         dice = FairDice(client_seeds=[str(seed)]) if fair else SeededDice(seed)
         game = Game(r, names, dice=dice, log_path=path, kinds=["bot"] * players)
     except ValueError as e:
-        fail(str(e))
+        fail(e)
     rng = random.Random(seed)
     bots = [TipBot() if i % 2 == 0 else TimidBot() for i in range(players)]
     while not game.is_over:
@@ -144,10 +158,9 @@ def demo(
             game.roll()
         else:
             game.push(bots[game.current_player()].choose(game.state, rng))
-    from ..i18n import _, detect_lang, translator, use
+    from ..i18n import _, active_lang, translator
 
-    use(detect_lang())
-    for line in transcript(replay_states(game.log), names, translator(detect_lang())):
+    for line in transcript(replay_states(game.log), names, translator(active_lang())):
         typer.echo(line)
     typer.echo(
         _("Event log: {path}").format(path=path)

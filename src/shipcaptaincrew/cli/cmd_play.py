@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from .app import app
-from .tui_options import LangOpt, LogOpt, TableFlags, table_options
+from .common import LangOpt
+from .tui_options import LogOpt, TableFlags, table_options
 
 
 @app.command()
@@ -41,7 +42,7 @@ def play(
     lang: LangOpt = None,
     log: LogOpt = None,
 ) -> None:
-    """Play a match in the terminal: 2-8 seats, any mix of people and bots.
+    """Play a match in the terminal: two to eight seats, any mix of people and bots.
 
     Missing flags are asked in a short set-up dialogue.  At a decision type the number of
     your choice, ? for the solver's advice, q (or Ctrl-D) to end the match; the event log is
@@ -50,7 +51,7 @@ def play(
     from ..fair import FairDice, SeededDice
     from .tui_setup import set_up_table
 
-    t = set_up_table(table, player, lang=lang, companion=False)
+    t = set_up_table(table, player, companion=False)
     if seed is None:
         seed = secrets.randbelow(10**9)
     dice = FairDice(client_seeds=[str(seed)]) if fair else SeededDice(seed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -95,7 +95,7 @@ def serve(
     shown = settings.public_url or f"http://{host}:{port}"
     extra = f", {workers} workers, redis {_safe(settings.redis_url)}" if settings.redis_url else ""
     typer.echo(f"Ship, Captain and Crew: {shown}/  (database: {_safe(settings.db_url)}{extra})")
-    options = dict(
+    options: dict[str, Any] = dict(
         host=host,
         port=port,
         log_config=log_config(settings.log_json),
@@ -116,7 +116,7 @@ def serve(
         del application
         uvicorn.run(
             "shipcaptaincrew.web.app:create_app_from_env", factory=True, workers=workers, **options
-        )  # type: ignore[arg-type]
+        )
         return
     # PostgreSQL writes run in writer threads; a shorter GIL switch interval lets them take
     # their turn within a fraction of a millisecond instead of up to 5 ms per hand-over.
@@ -126,7 +126,7 @@ def serve(
 
     heap.install(settings.gc_sweep_seconds)
     # No per-message compression: each broadcast would be compressed once per connection.
-    uvicorn.run(application, **options)  # type: ignore[arg-type]
+    uvicorn.run(application, **options)
 
 
 def _safe(url: str | None) -> str:

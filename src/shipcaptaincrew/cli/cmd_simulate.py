@@ -14,14 +14,10 @@ from typing import Annotated, Any
 import typer
 
 from .app import app
-from .common import RulesOpt, SetOpt, fail, load_rules
+from .common import RulesOpt, SetOpt, error_text, fail, load_rules
+from .tui_options import FORMAT_HELP
 
-FormatOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--format", "-f", help="Match format: single, rounds:N, first_to:N or tournament."
-    ),
-]
+FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=FORMAT_HELP)]
 StakesOpt = Annotated[
     str | None,
     typer.Option(
@@ -169,7 +165,7 @@ def simulate(
 
         check_setup(r, bots)
     except ValueError as e:
-        fail(str(e))
+        fail(e)
     from ..sim.run import simulate as run_simulation
 
     try:
@@ -178,7 +174,7 @@ def simulate(
                 r, bots, matches, seed=seed, workers=workers, dask=dask, progress=advance
             )
     except ValueError as e:
-        fail(str(e))
+        fail(e)
     summary = result.summary()
     if out is not None:
         from ..sim.plot import write_table
@@ -286,7 +282,11 @@ def sweep(
             raise ValueError(f"--bots {bots!r}: an empty bot name")
         counts = [int(x) for x in players.split(",")]
     except ValueError as e:
-        fail(str(e).replace("invalid literal for int() with base 10", "--players: not a count"))
+        fail(
+            error_text(e).replace(
+                "invalid literal for int() with base 10", "--players: not a count"
+            )
+        )
     from ..sim.sweep import sweep as run_sweep
     from ..sim.sweep import sweep_cells
 
@@ -305,7 +305,7 @@ def sweep(
                 progress=advance,
             )
     except ValueError as e:
-        fail(str(e))
+        fail(e)
     if out is not None:
         from ..sim.plot import write_table
 

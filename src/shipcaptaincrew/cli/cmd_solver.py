@@ -7,11 +7,13 @@ Rich tables or JSON.  Bad input exits with status 2 and one line on stderr.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..facts import MAX_PLAYERS, MIN_PLAYERS, ROLLS
 from .app import app
 from .common import RulesOpt, SetOpt, fail, load_rules
 
@@ -19,6 +21,7 @@ report_app = typer.Typer(help="Regenerate the published reports (docs/*.md and t
 app.add_typer(report_app, name="report")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+_PLAYERS_HELP = f"Players in the round ({MIN_PLAYERS}..{MAX_PLAYERS})."
 
 
 def _fmt(x: Any) -> str:
@@ -42,7 +45,7 @@ def odds(
     try:
         o = turn_odds(r, policy, exact=exact)
     except UnknownPolicyError as e:
-        fail(str(e))
+        fail(e)
     data = o.to_json()
     if as_json:
         typer.echo(json.dumps(data))
@@ -50,14 +53,14 @@ def odds(
     from rich.console import Console
     from rich.table import Table
 
-    show = (lambda x: str(x)) if exact else _fmt
+    show: Callable[[Any], str] = str if exact else _fmt
     con = Console()
     t = Table(title=f"One turn under {r}, policy {o.policy}")
     t.add_column("quantity")
     t.add_column("probability / value", justify="right")
     for i, p in enumerate(data["p_complete_by_roll"], 1):
         t.add_row(f"crew completed on roll {i}", show(p))
-    t.add_row("crew completed within 3 rolls", show(data["p_complete"]))
+    t.add_row(f"crew completed within {ROLLS} rolls", show(data["p_complete"]))
     t.add_row("expected score", show(data["expected_score"]))
     con.print(t)
     d = Table(title="Score distribution")
@@ -72,7 +75,7 @@ def odds(
 def strategy(
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
-    players: Annotated[int, typer.Option("--players", help="Players in the round (2..8).")] = 2,
+    players: Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)] = 2,
     objective: Annotated[
         str, typer.Option("--objective", help="win (best chance to win) or ev (best score).")
     ] = "win",
@@ -88,12 +91,12 @@ def strategy(
     r = load_rules(rules, settings)
     if objective not in ("win", "ev"):
         fail(f"unknown objective {objective!r}: use win or ev")
-    if not 2 <= players <= 8:
-        fail(f"--players must be 2..8, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        fail(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     try:
         rows = decision_table(r, objective=objective, players=players)
     except SolverError as e:
-        fail(str(e))
+        fail(e)
     if plot is not None:
         if plot.suffix.lower() != ".png":
             fail(f"--plot needs a .png file name, got {plot}")
@@ -225,7 +228,7 @@ def advise(
         turn = position_after_roll(r, n_held, faces, rolls_used)
         choices = solver_advise(turn, posted=scores, players_after=players_after)
     except ValueError as e:
-        fail(str(e))
+        fail(e)
     position = {
         "held": list(turn.held_roles),
         "cargo": list(turn.cargo) if turn.complete else None,
@@ -271,7 +274,7 @@ def advise(
 
 @app.command()
 def equilibrium(
-    players: Annotated[int, typer.Option("--players", help="Players in the round (2..8).")],
+    players: Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     policy: Annotated[
@@ -284,12 +287,12 @@ def equilibrium(
     from ..solver import equilibrium as solve
 
     r = load_rules(rules, settings)
-    if not 2 <= players <= 8:
-        fail(f"--players must be 2..8, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        fail(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     try:
         eq = solve(r, players, policy)
     except (UnknownPolicyError, SolverError) as e:
-        fail(str(e))
+        fail(e)
     data = eq.to_json()
     if as_json:
         typer.echo(json.dumps(data))

@@ -11,32 +11,31 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
 
-from ..actions import Action, HandOut, Roll, Take
+from ..actions import Action, Roll, Take
+from ..bots import make_bot, render_reason
 from ..engine import DiceSource, seat_to_act
 from ..fair import FairDice, TypedDice
 from ..game import Game
 from ..i18n import _, active_lang, translator
+from ..i18n.rules_text import rules_title
 from ..narrate import narrate_parts
 from ..rules import Rules
+from ..solver import advise
 from ..state import MatchState, Phase, Purpose, TurnPhase
 from ..turn import apply as turn_apply
+from .common import error_text
 from .tui_prompt import ADVICE, Prompter, QuitMatch
 from .tui_view import advice_table, describe_action, scoreboard, summary_table, turn_line
 
-__all__ = ["BotSpecError", "MatchRunner", "SeatSpec", "get_advice", "load_bot", "parse_seat"]
-
-
-class BotSpecError(ValueError):
-    """A bot name or difficulty that no bot answers to."""
+__all__ = ["MatchRunner", "SeatSpec", "parse_seat"]
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,7 @@ def parse_seat(text: str, index: int) -> SeatSpec:
         spec = (rest or t)[4:].strip().lower()
         if not spec:
             raise ValueError(_("'{text}': say which bot, e.g. bot:medium").format(text=t))
-        load_bot(spec)  # refuse an unknown bot now, not in the middle of the match
+        make_bot(spec)  # refuse an unknown bot now, not in the middle of the match
         label = name.strip() if rest else _("Bot {n}").format(n=index + 1)
         return SeatSpec(label, spec)
     if len(t) > 24:
@@ -79,129 +78,6 @@ def parse_seat(text: str, index: int) -> SeatSpec:
             _("'{text}' is too long for a name (24 characters at most)").format(text=t)
         )
     return SeatSpec(t)
-
-
-#: Bots this module can build from :mod:`shipcaptaincrew.bots.base` until ``make_bot`` exists.
-_FALLBACK = {
-    "random": "RandomBot",
-    "easy": "TimidBot",
-    "timid": "TimidBot",
-    "tip": "TipBot",
-    "medium": "TipBot",
-}
-
-
-def load_bot(spec: str) -> Any:
-    """A bot for a spec (``random|timid|tip|threshold:T|ev|optimal``, ``easy..perfect``).
-
-    Uses the bots package's ``make_bot`` when it offers one; otherwise the heuristic bots.
-    """
-    from .. import bots
-
-    make_bot: Callable[[str], Any] | None = getattr(bots, "make_bot", None)
-    if make_bot is not None:
-        try:
-            return make_bot(spec)
-        except ValueError as e:
-            raise BotSpecError(str(e)) from None
-    if spec.startswith("threshold:"):
-        try:
-            return bots.ThresholdBot(int(spec.split(":", 1)[1]))
-        except ValueError:
-            raise BotSpecError(
-                _("threshold:T needs a whole number T, got '{spec}'").format(spec=spec)
-            ) from None
-    if spec in _FALLBACK:
-        return getattr(bots, _FALLBACK[spec])()
-    raise BotSpecError(
-        _("unknown bot '{spec}'; available here: {names}").format(
-            spec=spec, names=", ".join([*_FALLBACK, "threshold:T"])
-        )
-    )
-
-
-def get_advice(state: MatchState) -> list[Any] | None:
-    """The solver's choices for this position, best first; None when there is no solver."""
-    try:
-        from ..solver import advise
-    except ImportError:
-        try:
-            from ..solver.advice import advise
-        except ImportError:
-            return None
-    result: list[Any] = advise(state)
-    return result
-
-
-def _expected_scores(turn: Any) -> dict[Action, float]:
-    """Each choice's expected turn score under the solver's best-expected-score policy.
-
-    The numbers the ``ev`` bot chooses by (the turn graph walks the engine; nothing here
-    knows a rule); empty when the solver is not installed.
-    """
-    try:
-        from ..solver import policy_choices, turn_graph
-    except ImportError:
-        return {}
-    graph = turn_graph(turn.rules)
-    e, _unused = graph.evaluate([float(x) for x in graph.scores], policy_choices(turn.rules, "ev"))
-    node = graph.node(turn)
-    return {a: float(e[c]) for a, c in zip(graph.actions[node], graph.kids[node], strict=True)}
-
-
-def _explain(bot: Any, state: MatchState, action: Action, names: Sequence[str]) -> str:
-    """The bot's one-sentence reason, in the player's language and the game's words.
-
-    The bots' own ``explain`` sentences are English and quote the engine's notation
-    (``take:154``, ``reroll:keep6``), so the terminal tells the reason from the catalogue
-    instead: solver bots with the solver's own numbers for their choice and the best other
-    one, heuristic bots by their rule of thumb.
-    """
-    name = getattr(bot, "name", "")
-    threshold = getattr(bot, "threshold", None)
-    turn = state.turn
-    if isinstance(action, HandOut):
-        return _("hands the sip to another player.")
-    if name == "optimal" and state.phase is Phase.TURN:
-        try:
-            choices = get_advice(state) or []
-        except ValueError:
-            choices = []
-        mine = next((c for c in choices if c.action == action), None)
-        others = [c for c in choices if c.action != action]
-        if mine is not None and others:
-            other = max(others, key=lambda c: c.win_probability)
-            return _("wins {mine} of the time; {other} would win {theirs}.").format(
-                mine=f"{mine.win_probability * 100:.1f} %",
-                other=describe_action(other.action, state, names),
-                theirs=f"{other.win_probability * 100:.1f} %",
-            )
-    if name == "ev" and turn is not None and state.phase is Phase.TURN:
-        values = _expected_scores(turn)
-        if action in values and len(values) > 1:
-            other_action, theirs = max(
-                ((a, v) for a, v in values.items() if a != action), key=lambda av: av[1]
-            )
-            return _("expects {mine:.2f} points; {other} would expect {theirs:.2f}.").format(
-                mine=values[action],
-                other=describe_action(other_action, state, names),
-                theirs=theirs,
-            )
-    if name == "optimal":
-        return _("the solver's choice for the best chance to win.")
-    if name == "ev":
-        return _("the solver's choice for the best expected score.")
-    if isinstance(action, Take):
-        return _("keeps the lowest dice for the roles, so the free dice stay high.")
-    if threshold is not None and turn is not None:
-        if threshold <= 0:
-            return _("always stands on the first cargo.")
-        if turn.score < threshold:
-            return _("cargo {score} is below {t}: worth another try.").format(
-                score=turn.score, t=threshold
-            )
-        return _("cargo {score} is {t} or more: good enough.").format(score=turn.score, t=threshold)
-    return _("chooses at random.")
 
 
 class MatchRunner:
@@ -226,7 +102,7 @@ class MatchRunner:
         self.seats = list(seats)
         self.names = [s.name for s in seats]
         self.kinds = [s.label for s in seats]
-        self.bots = [load_bot(s.bot) if s.bot is not None else None for s in seats]
+        self.bots = [make_bot(s.bot) if s.bot is not None else None for s in seats]
         self.delay = delay
         self.companion = companion
         self.rng = random.Random(seed)
@@ -257,13 +133,11 @@ class MatchRunner:
             self.game.finish()
             self.console.print()
             self.console.print(Rule(_("Match ended early")))
-            self.console.print(summary_table(self.game.state, self.names, self.kinds))
-            self._log_lines()
+            self._summary()
             return 130 if isinstance(e, KeyboardInterrupt) else 0
         self.game.finish()
         self.console.print(Rule(_("Match over")))
-        self.console.print(summary_table(self.game.state, self.names, self.kinds))
-        self._log_lines()
+        self._summary()
         if isinstance(self.game.dice, FairDice):
             self.console.print(
                 _(
@@ -273,6 +147,16 @@ class MatchRunner:
                 markup=False,
             )
         return 0
+
+    def _summary(self) -> None:
+        """The standings, the rules they were played under, and where the log is."""
+        self.console.print(summary_table(self.game.state, self.names, self.kinds))
+        self._rules_line()
+        self._log_lines()
+
+    def _rules_line(self) -> None:
+        title = rules_title(self.game.state.rules, self.tr)
+        self.console.print(_("Rules: {rules}").format(rules=title), markup=False, soft_wrap=True)
 
     def _log_lines(self) -> None:
         self.console.print(
@@ -287,7 +171,7 @@ class MatchRunner:
     def _intro(self) -> None:
         g = self.game
         self.console.print(Rule(_("Ship, Captain and Crew")))
-        self.console.print(_("Rules: {rules}").format(rules=g.log.rules), markup=False)
+        self._rules_line()
         if isinstance(g.dice, FairDice):
             self.console.print(
                 _(
@@ -321,9 +205,10 @@ class MatchRunner:
             if self.delay:
                 time.sleep(self.delay)
             action = bot.choose(state, self.rng)
+            what = describe_action(action, state, self.names)
+            why = render_reason(bot.explain(state), self.tr)
             self.console.print(
-                f"[italic]{escape(self.names[seat])}: {escape(describe_action(action, state, self.names))}"
-                f" - {escape(_explain(bot, state, action, self.names))}[/]"
+                f"[italic]{escape(self.names[seat])}: {escape(what)} - {escape(why)}[/]"
             )
         else:
             action = self._ask_human(state, acts)
@@ -412,14 +297,12 @@ class MatchRunner:
 
     def _show_advice(self, state: MatchState) -> None:
         try:
-            choices = get_advice(state)
+            choices = advise(state)
         except ValueError as e:
+            reason = error_text(e)
             self.console.print(
-                _("No advice for this position: {reason}").format(reason=e), markup=False
+                _("No advice for this position: {reason}").format(reason=reason), markup=False
             )
-            return
-        if choices is None:
-            self.console.print(_("Advice is unavailable: the solver is not installed."))
             return
         if not choices:
             self.console.print(_("There is nothing to advise here."))

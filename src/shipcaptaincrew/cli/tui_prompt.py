@@ -4,18 +4,21 @@ Every question loops until it gets an answer it can use: letters where a number 
 empty line, a number out of range, the wrong count of dice faces -- each gets one clear line
 saying what is wrong and the same question again.  End of input (Ctrl-D) or ``q`` raises
 :class:`QuitMatch`, which the match loop turns into a clean ending (the event log is already on
-disk, line by line); Ctrl-C does the same through :class:`KeyboardInterrupt`.
+disk, line by line); Ctrl-C does the same through :class:`KeyboardInterrupt`.  A refusal of
+the core (a :class:`~shipcaptaincrew.errors.GameError`, e.g. a rule set that cannot work) is
+said in the player's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..i18n import _
+from .common import error_text
 
 __all__ = ["ADVICE", "Prompter", "QuitMatch", "parse_int"]
 
@@ -64,18 +67,26 @@ class Prompter:
             raise QuitMatch
         return text
 
-    def complain(self, message: str) -> None:
-        """One line saying what was wrong with the answer."""
-        self.console.print(f"[red]{escape(message)}[/]")
+    def complain(self, message: str | BaseException) -> None:
+        """One line saying what was wrong with the answer (a refusal in the player's language)."""
+        text = message if isinstance(message, str) else error_text(message)
+        self.console.print(f"[red]{escape(text)}[/]")
 
     def ask(self, prompt: str, parse: Callable[[str], T]) -> T:
-        """Ask until ``parse`` accepts the answer; its ``ValueError`` message is the complaint."""
+        """Ask until ``parse`` accepts the answer; its ``ValueError`` is the complaint."""
         while True:
             text = self.line(prompt)
             try:
                 return parse(text)
             except ValueError as e:
-                self.complain(str(e))
+                self.complain(e)
+
+    def _menu(self, options: Sequence[str], headings: Mapping[int, str] | None) -> None:
+        width = len(str(len(options)))
+        for i, text in enumerate(options):
+            if headings and i in headings:
+                self.console.print(f"[bold]{escape(headings[i])}[/]")
+            self.console.print(f"  [bold cyan]{i + 1:>{width}}[/]  {escape(text)}")
 
     def choose(
         self,
@@ -84,22 +95,43 @@ class Prompter:
         *,
         advice: bool = False,
         default: int | None = None,
+        headings: Mapping[int, str] | None = None,
     ) -> int:
-        """A numbered menu; returns the index chosen (or :data:`ADVICE` for ``?``)."""
-        for i, text in enumerate(options, 1):
-            self.console.print(f"  [bold cyan]{i}[/]  {escape(text)}")
+        """A numbered menu; returns the index chosen (or :data:`ADVICE` for ``?``).
+
+        ``headings`` maps an index to a heading printed above that option.
+        """
+        self._menu(options, headings)
         if advice:
             label = _("advice: the solver rates each choice")
             self.console.print(f"  [bold cyan]?[/]  {escape(label)}")
-        n = len(options)
-        hint = f"1-{n}" + (", ?" if advice else "")
-        if default is not None:
-            hint += ", " + _("Enter = {n}").format(n=default + 1)
+        enter = None if default is None else _("Enter = {n}").format(n=default + 1)
+        k = self._pick(prompt, len(options), advice=advice, enter=enter, default=default)
+        assert k is not None  # Enter is an answer only when it has a default
+        return k
 
-        def parse(text: str) -> int:
+    def pick(
+        self,
+        prompt: str,
+        options: Sequence[str],
+        *,
+        enter: str,
+        headings: Mapping[int, str] | None = None,
+    ) -> int | None:
+        """A numbered menu where Enter means ``enter`` (e.g. "start"): the index, or None."""
+        self._menu(options, headings)
+        hint = _("Enter = {n}").format(n=enter)
+        return self._pick(prompt, len(options), advice=False, enter=hint, default=None)
+
+    def _pick(
+        self, prompt: str, n: int, *, advice: bool, enter: str | None, default: int | None
+    ) -> int | None:
+        hint = f"1-{n}" + (", ?" if advice else "") + (f", {enter}" if enter else "")
+
+        def parse(text: str) -> int | None:
             if text == "?" and advice:
                 return ADVICE
-            if text == "" and default is not None:
+            if text == "" and enter is not None:
                 return default
             if not text:
                 raise ValueError(_("Please type a number from 1 to {n}.").format(n=n))

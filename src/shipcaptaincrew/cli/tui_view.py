@@ -8,16 +8,17 @@ apart from the free ones even on a terminal without colour (``TERM=dumb`` or ``N
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 
 from ..actions import Action, HandOut, RerollCargo, Stand, Take
 from ..dice import remove_faces
-from ..i18n import _
+from ..engine import seat_to_act
+from ..i18n import _, active_lang, translator
 from ..rules import Drinking, Stakes
-from ..state import ROLE_NAMES, MatchState, Phase, TurnPhase, TurnState
+from ..solver import Choice
+from ..state import ROLE_NAMES, MatchState, TurnPhase, TurnState
 
 __all__ = [
     "ROLE_STYLES",
@@ -132,7 +133,7 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
     if rules.drinking is not Drinking.NONE:
         table.add_column(_("sips"), justify="right")
     table.add_column(_("wins"), justify="right")
-    acting = _acting_seat(state)
+    acting = seat_to_act(state)
     posted = state.posted_scores
     for seat, name in enumerate(names):
         mark = "▶" if seat == acting else ""
@@ -159,29 +160,20 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
     return table
 
 
-def _acting_seat(state: MatchState) -> int | None:
-    if state.phase in (Phase.HAND_OUT, Phase.HAND_OUT_ROLL):
-        return state.round_winner
-    if state.is_over or state.contest is None:
-        return None
-    return state.contest.seat
-
-
 def advice_table(
-    choices: Sequence[Any], state: MatchState | TurnState, names: Sequence[str]
+    choices: Sequence[Choice], state: MatchState | TurnState, names: Sequence[str]
 ) -> Table:
-    """The solver's rating of each choice, best first (``win_probability``, ``expected_score``)."""
+    """The solver's rating of each choice, best first, in the language's numbers."""
+    tr = translator(active_lang())
     table = Table(title=_("Advice"), title_justify="left")
     table.add_column(_("choice"))
     table.add_column(_("chance to win"), justify="right")
     table.add_column(_("expected score"), justify="right")
     for c in choices:
-        wp = getattr(c, "win_probability", None)
-        ev = getattr(c, "expected_score", None)
         table.add_row(
             describe_action(c.action, state, names),
-            "-" if wp is None else f"{float(wp) * 100:.1f} %",
-            "-" if ev is None else f"{float(ev):.2f}",
+            tr.percent(c.win_probability),
+            tr.number(c.expected_score, 2),
         )
     return table
 
