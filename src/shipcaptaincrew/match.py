@@ -82,7 +82,9 @@ def _select(
 
 
 def _tie_method(rules: Rules) -> Method:
-    return Method.TURN if rules.tie_break is TieBreak.REPLAY else Method.CARGO
+    # tie_break=round and no_winner speak of a round; ties for the match, a final place or
+    # a broke table's chips are broken with tie-break turns.
+    return Method.CARGO if rules.tie_break is TieBreak.CARGO_ROLLOFF else Method.TURN
 
 
 def _contest_again(
