@@ -39,7 +39,7 @@ def test_the_round_opener_is_the_seat_that_plays_first_in_a_tournament_final_002
     rules = CHOSEN.replace(format="tournament", rotation="next")
     s = play_round(initial_state(rules, 4), [9, 8, 2, 3])
     s = turn(turn(turn(s, 8), 2), 3)  # seats 1, 2, 3 of round 2; seat 0 plays last
-    s, own, table = last_turn(s, 9)  # totals 18, 16, 4, 6: Anna and Bo play the final
+    s, _, table = last_turn(s, 9)  # totals 18, 16, 4, 6: Anna and Bo play the final
     assert s.starter == 2 and s.round_seats == (0, 1)
     said = [str(m) for m in table]
     assert "Anna starts round 3." in said and "Cy starts round 3." not in said
@@ -51,7 +51,7 @@ def test_the_round_opener_skips_a_seat_that_cannot_ante_001_16() -> None:
     rules = CHOSEN.replace(stakes="pot", starting_chips=2, rotation="none", format="rounds:3")
     s = play_round(initial_state(rules, 3, starter=1), {1: 2, 2: 3, 0: 9})  # chips 4, 1, 1
     s = turn(turn(s, 2), 9)  # Bo and Cy of round 2; Anna plays last
-    s, own, table = last_turn(s, 3)  # Cy wins: chips 3, 0, 3
+    s, _, table = last_turn(s, 3)  # Cy wins: chips 3, 0, 3
     assert s.starter == 1 and s.round_seats == (2, 0)
     said = [str(m) for m in table]
     assert "Cy starts round 3." in said and "Bo starts round 3." not in said

@@ -33,7 +33,7 @@ from .actions import (
     Take,
 )
 from .engine import seat_to_act
-from .messages import N_, NP_, Message
+from .messages import N_, NP_, Message, Plural
 from .rules import HandOutAmount
 from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
@@ -103,20 +103,12 @@ def narrate_parts(
                 "Captain {name} rolls {face} and hands out {sips} sips.",
             )
         )
-        params = {"name": who, "face": action.faces[0], "sips": after.hand_out_left}
-        out.append(Message(ids[0], params, plural=ids[1], count="sips"))
+        out.append(_counted(ids, "sips", name=who, face=action.faces[0], sips=after.hand_out_left))
     elif isinstance(action, (HandOut, HandOutSplit)):
         shares = action.shares if isinstance(action, HandOutSplit) else ((action.to, 1),)
         for to, n in shares:
-            params = {"name": who, "other": names[to], "sips": n}
-            out.append(
-                Message(
-                    N_("{name} gives a sip to {other}."),
-                    params,
-                    plural=N_("{name} gives {sips} sips to {other}."),
-                    count="sips",
-                )
-            )
+            ids = NP_("{name} gives a sip to {other}.", "{name} gives {sips} sips to {other}.")
+            out.append(_counted(ids, "sips", name=who, other=names[to], sips=n))
     elif isinstance(action, StopHandOut):
         out.append(Message(N_("{name} hands out no more sips."), {"name": who}))
     elif isinstance(action, NextRound):
@@ -201,8 +193,13 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message
     return out, outcome
 
 
-def _chips(msgid: str, plural: str, **params: object) -> Message:
-    return Message(msgid, dict(params), plural=plural, count="chips")
+def _counted(ids: Plural, count: str, **params: object) -> Message:
+    """A plural pair counted by the parameter ``count`` (gettext's ``ngettext``)."""
+    return Message(ids[0], dict(params), plural=ids[1], count=count)
+
+
+#: Who takes a pot, counted in chips.
+_POT = NP_("{name} takes the pot of one chip.", "{name} takes the pot of {chips} chips.")
 
 
 def _round_result(
@@ -222,14 +219,7 @@ def _round_result(
             )
         ]
         if pot_won:
-            out.append(
-                _chips(
-                    N_("{name} takes the pot of one chip."),
-                    N_("{name} takes the pot of {chips} chips."),
-                    name=names[winner],
-                    chips=pot_won,
-                )
-            )
+            out.append(_counted(_POT, "chips", name=names[winner], chips=pot_won))
         return out
     if all_failed:
         return [Message(N_("Round {n}: nobody completed a crew; the pot stays."), {"n": n})]
@@ -266,14 +256,8 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
             out += _round_result(r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names)
         for s, sips in enumerate(r.sips):
             if sips:
-                out.append(
-                    Message(
-                        N_("{name} drinks a sip."),
-                        {"name": names[s], "sips": sips},
-                        plural=N_("{name} drinks {sips} sips."),
-                        count="sips",
-                    )
-                )
+                ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
+                out.append(_counted(ids, "sips", name=names[s], sips=sips))
     out += _contest_messages(before, after, names)
     if after.finalists and not before.finalists:
         out.append(Message(N_("Final: {names}."), {"names": _names(names, after.finalists)}))
@@ -299,12 +283,7 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
         else:
             if after.match_pot_won:
                 out.append(
-                    _chips(
-                        N_("{name} takes the pot of one chip."),
-                        N_("{name} takes the pot of {chips} chips."),
-                        name=names[after.winner],
-                        chips=after.match_pot_won,
-                    )
+                    _counted(_POT, "chips", name=names[after.winner], chips=after.match_pot_won)
                 )
             out.append(Message(N_("{name} wins the match!"), {"name": names[after.winner]}))
     return out
