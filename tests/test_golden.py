@@ -30,7 +30,7 @@ CASES: list[tuple[str, str, int, int]] = [
     *[(name, name, 4, 11) for name in PRESETS],
     ("format-single-pot", "classic(stakes=pot,ante=2,starting_chips=5)", 3, 5),
     ("format-rounds-3", "classic(format=rounds:3,tie_break=cargo_rolloff)", 3, 7),
-    # The chips version of 001 (stakes=pot), one option away from the preset since R3.
+    # The chips version of 001 (stakes=pot), one option away from the preset (001.2).
     (
         "format-first-to-20",
         "skip-kaptein-mannskap(stakes=pot,format=first_to:20,starting_chips=3)",

@@ -1,4 +1,4 @@
-"""Between turns and rounds: the captain's hand-out (000.24) and a session's decision (R2).
+"""Between turns and rounds: the captain's hand-out (000.24) and a session's decision.
 
 These are the match's two decision nodes that are no turn: the round's winner handing out
 sips, and -- under ``format=session`` -- the next round's first player calling another round

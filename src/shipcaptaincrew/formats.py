@@ -40,7 +40,7 @@ class FormatKind(StrEnum):
     TOURNAMENT = "tournament"
     #: The first to win N rounds wins (not in the sheets).
     WINS = "wins"
-    #: Round after round until the table stops; then the highest total wins (000.17, R2).
+    #: Round after round until the table stops; then the highest total wins (000.17).
     SESSION = "session"
 
 
@@ -134,7 +134,7 @@ FORMAT_KINDS: dict[FormatKind, KindSpec] = {
             (1, 1000),
             3,
         ),
-        # 000.17/003.17 read as a run of rounds (R2): see docs/rules.md, "one round or a run of
+        # 000.17/003.17 read as a run of rounds: see docs/rules.md, "one round or a run of
         # rounds".
         KindSpec(
             FormatKind.SESSION,

@@ -151,7 +151,7 @@ def _resolve_round(state: MatchState) -> MatchState:
         # One tie, all tie: nobody wins; the tied were not beaten, so they do not drink.
         return _finish_round(state, None, spared=top)
     if tie_break is TieBreak.ROUND:
-        # 001.17 (R5): the tied players play a round of their own next.
+        # 001.17: the tied players play a round of their own next.
         return _finish_round(evolve(state, tied=top), None, spared=top)
     # 000/001/003: the tied players replay; 002: they roll their two cargo dice.
     return _contest_again(state, Purpose.ROUND_TIE, top, 1, (), 0)
@@ -285,7 +285,7 @@ def after_round(state: MatchState) -> MatchState:
         state, results=state.results + (result,), contest=None, phase=Phase.TURN, hand_out_left=0
     )
     if state.tied:
-        # 001.17 (R5): the tied play their own round before the format looks at the match;
+        # 001.17: the tied play their own round before the format looks at the match;
         # with fewer than two of them able to ante, the tie stands and the pot rides on.
         if len(able(state, state.tied)) >= 2:
             return start_round(state)
@@ -327,7 +327,7 @@ def after_round(state: MatchState) -> MatchState:
                 return _contest_again(state, Purpose.FINAL_PLACES, straddle, free, through, 0)
             return start_round(_rotate(evolve(state, finalists=in_play_order(state, through))))
     if fmt.kind is FormatKind.SESSION:
-        # 000.17 (R2): the next round's first player calls another round or stop; a table
+        # 000.17: the next round's first player calls another round or stop; a table
         # where fewer than two can ante ends at once (start_round says how).
         state = _rotate(state)
         if len(able(state, tuple(range(state.players)))) < 2:

@@ -294,7 +294,7 @@ _register(
     ),
 )
 _register(
-    # 000.17 speaks of the next round, so the table plays on until it stops (R2).
+    # 000.17 speaks of the next round, so the table plays on until it stops.
     Rules(
         name="schiff-kapitaen-crew",
         rotation=Rotation.PREVIOUS,
@@ -309,7 +309,7 @@ _register(
     ),
 )
 _register(
-    # 001.2 offers points or chips (R3): the preset writes points down; stakes=pot plays for chips.
+    # 001.2 offers points or chips: the preset writes points down; stakes=pot plays for chips.
     Rules(name="skip-kaptein-mannskap", format=MatchFormat(FormatKind.FIRST_TO, 50)),
     N_("Skip, kaptein og mannskap"),
     N_(

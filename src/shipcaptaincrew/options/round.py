@@ -39,7 +39,7 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                 ),
                 ("002.21",),
             ),
-            # 001.17 read as a real round (R5): see docs/rules.md, "tie-break turns or a real
+            # 001.17 read as a real round: see docs/rules.md, "tie-break turns or a real
             # round".
             Choice(
                 "round",

@@ -81,7 +81,7 @@ STAKES_OPTIONS: tuple[Option, ...] = (
                 ),
                 ("001.16", "002.22"),
             ),
-            # 002.28 read as one growing pot (R4): see docs/rules.md, "a pot per round, or one
+            # 002.28 read as one growing pot: see docs/rules.md, "a pot per round, or one
             # growing pot".
             Choice(
                 "match",
@@ -152,7 +152,7 @@ STAKES_OPTIONS: tuple[Option, ...] = (
                 N_("- The captain hands out every sip the die shows."),
                 ("000.24", "003.24"),
             ),
-            # 000.24 read with its "may" (R6): see docs/rules.md, "how many sips does the
+            # 000.24 read with its "may": see docs/rules.md, "how many sips does the
             # captain hand out".
             Choice(
                 "up_to",

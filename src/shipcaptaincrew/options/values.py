@@ -28,7 +28,7 @@ class TieBreak(StrEnum):
     REPLAY = "replay"
     #: The tied players roll their two cargo dice (002.21).
     CARGO_ROLLOFF = "cargo_rolloff"
-    #: The tied players play a real round of the match among themselves (001.17, R5).
+    #: The tied players play a real round of the match among themselves (001.17).
     ROUND = "round"
     #: "One tie, all tie": nobody wins the round and the pot rides on (not in the sheets).
     NO_WINNER = "no_winner"
@@ -73,7 +73,7 @@ class PotTo(StrEnum):
 
     #: Each round's winner takes that round's pot (001.16, 002.22).
     ROUND = "round"
-    #: The antes build up all match and the match winner takes them (002.28, R4).
+    #: The antes build up all match and the match winner takes them (002.28).
     MATCH = "match"
 
 
@@ -91,5 +91,5 @@ class HandOutAmount(StrEnum):
 
     #: Exactly the die's number.
     EXACT = "exact"
-    #: At most the die's number: the captain may stop early (000.24, R6).
+    #: At most the die's number: the captain may stop early (000.24).
     UP_TO = "up_to"
