@@ -86,11 +86,28 @@ def _states(rules_name: str, players: int, seed: int, **opts: object):  # type: 
         s = apply(s, bots[p].choose(s, rng))
 
 
+@pytest.mark.parametrize("name", ["random", "timid", "tip", "threshold:9", "ev", "optimal"])
+def test_every_bot_is_up_for_another_round_of_a_session(name: str) -> None:
+    """000.17 (a run of rounds): between the rounds of a session a bot calls another round."""
+    s = initial_state(find_rules("schiff-kapitaen-crew").replace(starter="chosen"), 2)
+    rng = random.Random(3)
+    while s.phase is not Phase.ANOTHER_ROUND:
+        s = apply(
+            s, sample_chance(s, rng) if current_player(s) == -1 else make_bot("tip").choose(s, rng)
+        )
+    bot = make_bot(name)
+    assert str(bot.choose(s, rng)) == "next_round"
+    assert render_reason(bot.explain(s)) == "is up for another round: on to round 2."
+
+
 @pytest.mark.parametrize(
     "rules_name,opts",
     [
         ("classic", {}),
-        ("schiff-kapitaen-crew", {"drinking": "captain_hands_out", "half_cargo": True}),
+        (
+            "schiff-kapitaen-crew",
+            {"drinking": "captain_hands_out", "half_cargo": True, "format": "rounds:3"},
+        ),
         ("ship-captain-crew", {"wild_captain": True}),
         ("skip-kaptein-mannskap", {"format": "rounds:2", "cargo_rerolls": 1}),
     ],

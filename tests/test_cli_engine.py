@@ -125,7 +125,7 @@ def test_presets_json_is_the_option_table() -> None:
         assert p["options"] == PRESETS[p["name"]].changed_from(PRESETS["classic"])
     by_name = {p["name"]: p["options"] for p in data["presets"]}
     assert by_name["classic"] == {}
-    assert by_name["skip-kaptein-mannskap"] == {"stakes": "pot", "format": "first_to:50"}
+    assert by_name["skip-kaptein-mannskap"] == {"format": "first_to:50"}  # R3: for points
     assert [o["name"] for o in data["options"]] == list(OPTIONS)
     for o in data["options"]:
         option = OPTIONS[o["name"]]
@@ -143,7 +143,14 @@ def test_presets_json_is_the_option_table() -> None:
         elif option.kind is OptionType.NUMBER:
             assert o["bounds"] == list(option.bounds) and o["choices"] is None
         elif option.kind is OptionType.FORMAT:
-            assert o["choices"] == ["single", "rounds:N", "first_to:N", "tournament"]
+            assert o["choices"] == [
+                "single",
+                "rounds:N",
+                "first_to:N",
+                "tournament",
+                "wins:N",
+                "session",
+            ]
             assert {k["kind"]: k["bounds"] for k in o["kinds"]}["rounds"] == [1, 1000]
         else:
             assert o["choices"] is None and o["bounds"] is None

@@ -178,7 +178,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendline("Kari")
     child.expect(r"Navn på spiller 2 \(Enter = Spiller 2\): ")
     child.sendline("bot:hard")
-    child.expect("følgesvennen er for folk med ekte terninger: ingen boter")
+    child.expect("bordhjelperen er for folk med ekte terninger: ingen boter")
     child.sendline("Ola")
     child.expect(r"Regelsett \[1-4, Enter = 1\] ")
     child.sendline("3")  # skip-kaptein-mannskap
@@ -191,7 +191,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.expect(r"Regler: Skip, kaptein og mannskap · én runde")
     child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
     child.sendline("")
-    child.expect("Utkast: høyeste terning starter")
+    child.expect("Kast om start: høyeste terning starter")
     child.expect("Kari: kast én terning om hvem som starter, og skriv øyetallet: ")
     child.sendline("4")
     child.expect("Ola: kast én terning om hvem som starter")

@@ -339,7 +339,10 @@ def test_step_after_the_end_and_before_reset() -> None:
 def test_same_seed_same_episode_and_bots_objects() -> None:
     def play(seed: int) -> list[tuple[object, ...]]:
         env = ShipCaptainCrewEnv(
-            rules="skip-kaptein-mannskap", bots=[TipBot(), "random"], match=True, reward="pot"
+            rules="skip-kaptein-mannskap(stakes=pot)",
+            bots=[TipBot(), "random"],
+            match=True,
+            reward="pot",
         )
         env.action_space.seed(seed)
         obs, _ = env.reset(seed=seed)

@@ -230,7 +230,7 @@ def test_captain_hands_out_the_sips(tmp_path: Path) -> None:
             ("LANG", "nb_NO.UTF-8"),
             [
                 "Skip, kaptein og mannskap",
-                "Utkast",
+                "Kast om start",
                 "kast igjen",
                 "stå eller kaste lasten på nytt?",
                 "Sluttstilling",

@@ -38,6 +38,7 @@ from .base import (
     TimidBot,
     TipBot,
     best_take,
+    between_rounds,
     hand_out_target,
 )
 from .reasons import render_reason
@@ -56,6 +57,7 @@ __all__ = [
     "TipBot",
     "UnknownBotError",
     "best_take",
+    "between_rounds",
     "hand_out_target",
     "make_bot",
     "render_reason",

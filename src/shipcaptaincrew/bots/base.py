@@ -6,14 +6,17 @@ web app, the simulator and the learning environments all drive bots through it. 
 re-implement a rule.  Every bot also has ``explain(state)``: one translatable sentence
 (:mod:`.reasons`) with the numbers behind its choice.
 
-Besides stand / reroll, the engine can ask two other things: a wild-captain assignment
-(:class:`~shipcaptaincrew.actions.Take`) and, when the captain hands out sips, a recipient
-(:class:`~shipcaptaincrew.actions.HandOut`).  The heuristic bots take the assignment that
-leaves the highest dice free (:func:`best_take`; the solver's ``never`` and ``threshold:T``
-policies make the same choice, so their exact odds are these bots' odds) and hand each sip to
-a random other player (seeded transcripts rely on that draw).  The solver-backed bots
-(:mod:`.solver_bots`) choose assignments exactly and hand sips to the match leader
-(:func:`hand_out_target`).
+Besides stand / reroll, the engine can ask three other things: a wild-captain assignment
+(:class:`~shipcaptaincrew.actions.Take`); when the captain hands out sips, a recipient
+(:class:`~shipcaptaincrew.actions.HandOut`); and in a session, whether another round is
+played.  The heuristic bots take the assignment that leaves the highest dice free
+(:func:`best_take`; the solver's ``never`` and ``threshold:T`` policies make the same choice,
+so their exact odds are these bots' odds) and hand each sip to a random other player (seeded
+transcripts rely on that draw).  The solver-backed bots (:mod:`.solver_bots`) choose
+assignments exactly and hand sips to the match leader (:func:`hand_out_target`).  A bot hands
+out every sip the die allows (never stops early under ``hand_out=up_to``: a sip handed out
+changes nobody's chance) and is always up for another round: a session is ended by the
+people at the table, or by the program that plays only bots (it caps the rounds).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..actions import Action, HandOut, NextRound, RerollCargo, Stand, Take
 from ..dice import remove_faces
 from ..engine import legal_actions
 from ..messages import Message
@@ -37,6 +40,7 @@ __all__ = [
     "TimidBot",
     "TipBot",
     "best_take",
+    "between_rounds",
     "hand_out_target",
 ]
 
@@ -61,10 +65,20 @@ class Bot(Protocol):
 
 
 def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
+    """The legal actions a bot picks among: every one, but the early stop of a hand-out."""
     acts = legal_actions(state)
     if not acts:
         raise NoDecisionError("there is no decision to make in this state")
+    if _is_hand_out(state):
+        return tuple(a for a in acts if isinstance(a, HandOut))
     return acts
+
+
+def between_rounds(state: MatchState | TurnState) -> Action | None:
+    """What every bot says when a session asks for another round (None at any other point)."""
+    if isinstance(state, MatchState) and state.phase is Phase.ANOTHER_ROUND:
+        return NextRound()
+    return None
 
 
 def hand_out_target(state: MatchState) -> HandOut:
@@ -96,13 +110,16 @@ class RandomBot:
     name = "random"
 
     def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
-        """A uniformly random legal action."""
-        return rng.choice(_choices(state))
+        """A uniformly random legal action (another round, in a session)."""
+        return between_rounds(state) or rng.choice(_choices(state))
 
     def explain(self, state: MatchState | TurnState) -> Message:
         """How many choices the coin picks among."""
-        acts = legal_actions(state)
-        return reasons.random_choice(len(acts)) if acts else reasons.no_decision()
+        if not legal_actions(state):
+            return reasons.no_decision()
+        if between_rounds(state) is not None:
+            return reasons.another_round(len(state.results) + 1)
+        return reasons.random_choice(len(_choices(state)))
 
 
 class ThresholdBot:
@@ -127,6 +144,9 @@ class ThresholdBot:
         acts = _choices(state)
         if _is_hand_out(state):
             return rng.choice(acts)  # any other player
+        again = between_rounds(state)
+        if again is not None:
+            return again
         t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             return best_take(acts)
@@ -137,11 +157,13 @@ class ThresholdBot:
     def explain(self, state: MatchState | TurnState) -> Message:
         """The cargo (the sum of the two cargo dice, as :meth:`choose` compares it, never the
         score with a bonus) against the threshold; the assignment; or the random sip."""
-        acts = legal_actions(state)
-        if not acts:
+        if not legal_actions(state):
             return reasons.no_decision()
+        acts = _choices(state)
         if _is_hand_out(state):
             return reasons.hand_out_random(len(acts))
+        if between_rounds(state) is not None:
+            return reasons.another_round(len(state.results) + 1)
         t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             a = best_take(acts)

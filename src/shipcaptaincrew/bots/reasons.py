@@ -170,6 +170,11 @@ def hand_out_leader(total: int) -> Message:
     )
 
 
+def another_round(n: int) -> Message:
+    """Any bot, asked whether the session goes on: always up for another round (round ``n``)."""
+    return Message(N_("is up for another round: on to round {n}."), {"n": n})
+
+
 def take_reason(free: Sequence[int]) -> Message:
     """The heuristic assignment: the lowest dice for the roles, the highest left free."""
     return Message(

@@ -16,7 +16,15 @@ from ..messages import Message
 from ..solver import Choice, advise, policy_action, turn_graph
 from ..state import MatchState, TurnState
 from . import reasons
-from .base import NoDecisionError, _choices, _explain_hand_out, _is_hand_out, _turn, hand_out_target
+from .base import (
+    NoDecisionError,
+    _choices,
+    _explain_hand_out,
+    _is_hand_out,
+    _turn,
+    between_rounds,
+    hand_out_target,
+)
 
 __all__ = ["EVBot", "OptimalBot"]
 
@@ -32,6 +40,9 @@ class EVBot:
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return hand_out_target(state)
+        again = between_rounds(state)
+        if again is not None:
+            return again
         t = _turn(state)
         return policy_action(t.rules, "ev", t)
 
@@ -51,6 +62,8 @@ class EVBot:
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
+        if between_rounds(state) is not None:
+            return reasons.another_round(len(state.results) + 1)
         t = _turn(state)
         best = self.choose(state, random.Random(0))
         vals = self._values(t)
@@ -77,6 +90,9 @@ class OptimalBot:
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return hand_out_target(state)
+        again = between_rounds(state)
+        if again is not None:
+            return again
         _turn(state)
         ranked = self.advice(state)
         if not ranked:
@@ -94,6 +110,8 @@ class OptimalBot:
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
+        if between_rounds(state) is not None:
+            return reasons.another_round(len(state.results) + 1)
         _turn(state)
         ranked = self.advice(state)
         best = ranked[0]
