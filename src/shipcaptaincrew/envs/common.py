@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..actions import Action, StopMatch
+from ..bots import SESSION_ROUNDS as BOTS_SESSION_ROUNDS
 from ..bots import Bot, make_bot
 from ..engine import (
     CHANCE,
@@ -78,8 +79,9 @@ class Reward(StrEnum):
 #: The reward names the environments accept.
 REWARDS = tuple(r.value for r in Reward)
 
-#: The rounds a session lasts at most in an environment (its ``session_rounds`` default).
-SESSION_ROUNDS = 5
+#: The rounds a session lasts at most in an environment (its ``session_rounds`` default): the
+#: same number every program that plays a session without people uses.
+SESSION_ROUNDS = BOTS_SESSION_ROUNDS
 #: A capped session is at most ``rounds:N``, so the cap takes that format's bounds.
 _SESSION_BOUNDS = FORMAT_KINDS[FormatKind.ROUNDS].bounds
 
