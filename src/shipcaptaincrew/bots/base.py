@@ -99,7 +99,7 @@ def session_call(state: MatchState, rounds: int = SESSION_ROUNDS) -> Action | No
 
 def _another_round(state: MatchState | TurnState) -> Message:
     assert isinstance(state, MatchState)  # only a match asks for another round
-    return _another_round(state)
+    return reasons.another_round(len(state.results) + 1)
 
 
 def hand_out_target(state: MatchState) -> HandOut:
