@@ -278,10 +278,10 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.expect("Rules: Classic 6-5-4")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Match format:"))
-    child.expect(r"Match format \[1-4, Enter = 1\] ")
+    child.expect(r"Match format \[1-6, Enter = 1\] ")
     child.sendline(menu_number(child.before, "tournament: "))  # two players: refused
     child.expect("the tournament \\(002.29\\) needs at least 3 players for a final of two")
-    child.expect(r"Match format \[1-4, Enter = 1\] ")
+    child.expect(r"Match format \[1-6, Enter = 1\] ")
     child.sendline(menu_number(child.before, "a number of rounds"))
     child.expect(r"a number of rounds, highest total wins: N \[1-1000, Enter = 3\] ")
     child.sendline("three")
@@ -326,12 +326,17 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     assert replay(m).is_over
 
 
+#: Option -> the value another option needs of it (``pot_to`` needs ``stakes=pot``), tried first.
+_NEEDED = {o.requires[0]: o.requires[1] for o in OPTIONS.values() if o.requires is not None}
+
+
 def _candidates(option: Option, current: Any) -> list[Any]:
     """Values other than ``current`` to try for an option, as a player might pick them."""
     if option.kind is OptionType.FLAG:
         return [not current]
     if option.kind is OptionType.CHOICE:
-        return [c.value for c in option.choices if c.value != option.text(current)]
+        values = [c.value for c in option.choices if c.value != option.text(current)]
+        return sorted(values, key=lambda v: v != _NEEDED.get(option.name))
     if option.kind is OptionType.NUMBER:
         lo, hi = option.bounds
         values: list[Any] = [hi, *range(lo, min(hi, lo + 10) + 1)]
@@ -431,7 +436,7 @@ def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
     for args, message in [
         (["play", "-p", "Anna", "-p", "bot:nobody"], "unknown bot 'nobody'"),
         (["play", "-p", "Anna", "-p", "Bo", "--format", "forever"], "unknown match format"),
-        (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'anna'"),
+        (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'Anna'"),
         (["play", "-p", "Anna", "-p", "Bo", "--lang", "fr"], "unknown language 'fr'"),
         (
             ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--starter", "9"],
