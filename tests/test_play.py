@@ -70,6 +70,14 @@ def test_three_round_match_two_people_and_a_bot_with_a_tie_break(tmp_path: Path)
     assert "Bot 3 (tip)" in out
     assert "Final standings" in out and "wins the match!" in out
     assert "[6]" in out and "rolls left:" in out  # the dice are on screen
+    for n in (1, 2, 3):  # each round's opener is said once (by the engine's narration)
+        assert out.count(f"starts round {n}.") == 1, n
+    # The board is drawn when it changes -- once a round and once a tie-break -- not before
+    # every turn, and its legend says what the markers mean.
+    boards = out.count("▶ plays now")
+    assert 3 <= boards <= 3 + sum(r.tie_breaks for r in offline.state.results), boards
+    assert boards < out.count("'s turn") + out.count("'s tie-break turn")
+    assert "★ started the round" in out
     # The log on disk replays to the state the engine reached with the same seed and choices.
     final = replay(MatchLog.load(log))
     assert final == offline.state
@@ -104,6 +112,43 @@ def test_nonsense_is_answered_and_ctrl_d_ends_cleanly_with_a_log(tmp_path: Path)
     m = MatchLog.load(log)
     assert m.events and not replay(m).is_over  # the log so far, and it replays
     assert m.kinds == ["human", "bot:easy"]
+
+
+def test_a_decision_takes_the_actions_notation_too(tmp_path: Path) -> None:
+    rules = find_rules("classic")
+    seats: list[str | None] = [None, "timid"]
+    seed = find_seed(rules, seats, lambda g: len(human_decisions(g, seats)) >= 1)
+    child = spawn(_play_args(rules, ["Anna", "bot:timid"], seed, tmp_path / "n.jsonl"))
+    child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
+    child.sendline("reroll:keep6")  # no half cargo: not among the choices
+    child.expect("'reroll:keep6' is not a number")
+    child.sendline("reroll")
+    child.expect("Anna rerolls both cargo dice.")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+
+
+def test_a_person_rolls_with_enter(tmp_path: Path) -> None:
+    # Without --fast nothing rolls on its own: each roll waits for Enter.
+    log = tmp_path / "enter.jsonl"
+    args = ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--seed", "1"]
+    child = spawn([*args, "--log", str(log)])
+    child.expect(r"Anna: press Enter to roll the die\. ")
+    child.sendline("x")
+    child.expect(r"Press Enter to roll \(q ends the match\)\.")
+    child.expect(r"Anna: press Enter to roll the die\. ")
+    assert "rolls" not in child.before.split("Press Enter")[0]  # nothing rolled yet
+    child.sendline("")
+    child.expect(r"Anna rolls \d to decide who starts\.")
+    child.expect(r"Bo: press Enter to roll the die\. ")
+    child.sendline("")
+    child.expect(r"Bo rolls \d to decide who starts\.")
+    child.expect(r"(Anna|Bo): press Enter to roll (the die|5 dice)\. ")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert [e["type"] for e in MatchLog.load(log).events] == ["roll", "roll"]
 
 
 def test_advice_lists_every_choice_with_its_chance_to_win(tmp_path: Path) -> None:

@@ -319,7 +319,11 @@ def advise(
     if turn.complete:
         held_txt += ", " + _("cargo {a} + {b}").format(a=turn.cargo[0], b=turn.cargo[1])
     posted_txt = ", ".join(map(str, scores)) or _("nothing")
-    after = plural(NP_("one to play after", "{n} to play after"), players_after)
+    after = (
+        plural(NP_("one to play after", "{n} to play after"), players_after)
+        if players_after
+        else _("nobody to play after")
+    )
     con.print(
         _("After roll {n}: held {held}; posted {posted}; {after}.").format(
             n=turn.rolls_used, held=held_txt, posted=posted_txt, after=after
