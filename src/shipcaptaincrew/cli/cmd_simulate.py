@@ -17,7 +17,7 @@ import typer
 from ..i18n import _, active_lang, translator
 from ..messages import NP_
 from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
 from .tui_options import FORMAT_HELP
 
 FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=FORMAT_HELP)]
@@ -226,7 +226,6 @@ def _print_summary(summary: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..i18n.rules_text import rules_title
     from ..rules import Rules
 
     tr = translator(active_lang())
@@ -242,7 +241,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
         seed=summary["seed"],
         rounds=tr.number(summary["mean_rounds"], 2),
     )
-    title = rules_title(Rules.from_str(summary["rules"]), tr)
+    title = rules_name(Rules.from_str(summary["rules"]))
     con.print(f"[bold]{escape(title)}[/]: {escape(head)}")
     for heading, rows in (
         (_("Per bot"), [{"name": k, **v} for k, v in summary["bots"].items()]),

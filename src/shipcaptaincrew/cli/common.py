@@ -30,6 +30,7 @@ __all__ = [
     "fail",
     "load_rules",
     "plural",
+    "rules_name",
     "start_language",
 ]
 
@@ -93,6 +94,13 @@ def plural(ids: Plural, n: int, **params: object) -> str:
     here, so every language picks its plural form from its catalogue.
     """
     return Message.of(ids, n=n, **params).render(translator(active_lang()))
+
+
+def rules_name(rules: Rules) -> str:
+    """A rule set's name for people in the active language ("Classic 6-5-4 · half cargo")."""
+    from ..i18n.rules_text import rules_title
+
+    return rules_title(rules, translator(active_lang()))
 
 
 def fail(message: str | BaseException, code: int = 2) -> NoReturn:

@@ -214,10 +214,11 @@ class MatchRunner:
         seat = g.current_player()
         acts = g.legal_actions()
         bot = self.bots[seat]
+        speaker = seat
         if len(acts) == 1:
             action = acts[0]
         elif state.phase is Phase.ANOTHER_ROUND:
-            action = self._another_round(state, seat, acts)
+            speaker, action = self._another_round(state, seat, acts)
         elif bot is not None:
             if self.delay:
                 time.sleep(self.delay)
@@ -226,7 +227,7 @@ class MatchRunner:
         else:
             action = self._ask_human(state, acts)
         self.game.push(action)
-        self._report(state, action)
+        self._report(state, action, speaker)
 
     def _say_why(self, seat: int, action: Action, state: MatchState) -> None:
         bot = self.bots[seat]
@@ -235,8 +236,11 @@ class MatchRunner:
         why = render_reason(bot.explain(state), self.tr)
         self.console.print(f"[italic]{escape(self.names[seat])}: {escape(what)} - {escape(why)}[/]")
 
-    def _another_round(self, state: MatchState, seat: int, acts: Sequence[Action]) -> Action:
-        """Another round or stop: the opener if a person, else a person for the table."""
+    def _another_round(
+        self, state: MatchState, seat: int, acts: Sequence[Action]
+    ) -> tuple[int, Action]:
+        """Another round or stop: who answers and the answer (the opener if a person, else
+        the first person after it, for the table)."""
         n = len(self.names)
         people = sorted((s for s in range(n) if self.bots[s] is None), key=lambda s: (s - seat) % n)
         if not people:  # a table of bots: play on for as long as a simulated session
@@ -246,7 +250,7 @@ class MatchRunner:
             assert bot is not None
             action = session_call(state) or bot.choose(state, self.rng)
             self._say_why(seat, action, state)
-            return action
+            return seat, action
         if people[0] != seat:
             self.console.print(
                 _("{bot} opens the next round; {name} answers for the table.").format(
@@ -254,7 +258,8 @@ class MatchRunner:
                 ),
                 markup=False,
             )
-        return ask_another_round(self.prompt, state, acts, self.names[people[0]], self.names)
+        name = self.names[people[0]]
+        return people[0], ask_another_round(self.prompt, state, acts, name, self.names)
 
     def _bot_at(self, seat: int | None) -> bool:
         return seat is not None and self.bots[seat] is not None
@@ -305,10 +310,19 @@ class MatchRunner:
         elif state.phase in (Phase.HAND_OUT_ROLL, Phase.ANOTHER_ROUND):
             self._board_if_changed(state)
 
-    def _report(self, before: MatchState, action: Action) -> None:
-        """Tell what the action (already pushed) did, and show the dice."""
+    def _report(self, before: MatchState, action: Action, speaker: int | None = None) -> None:
+        """Tell what the action (already pushed) did, and show the dice.
+
+        ``speaker``: who made the choice when it was not the seat's own (a person calling
+        another round for a bot): the step is told in that person's name.
+        """
         after = self.game.state
         own, table = narrate_parts(before, action, after, self.names)
+        acting = seat_to_act(before)
+        if speaker is not None and acting is not None and speaker != acting:
+            names = list(self.names)
+            names[acting] = self.names[speaker]
+            own = narrate_parts(before, action, after, names)[0]
         for m in own:
             self.console.print(m.render(self.tr), markup=False)
         if (

@@ -89,7 +89,8 @@ class Prompter:
         if self.answers is None:
             return self.console.input(f"[bold]{escape(prompt)}[/] ")
         text = next(self.answers, None)
-        if text is None:
+        if text is None:  # the script ends: the question stays on screen, unanswered
+            self.console.print(f"[bold]{escape(prompt)}[/]")
             raise EOFError
         self.console.print(f"[bold]{escape(prompt)}[/] {escape(text)}")
         return text
