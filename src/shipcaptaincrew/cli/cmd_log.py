@@ -157,7 +157,7 @@ def demo(
     from ..bots import TimidBot, TipBot
     from ..fair import FairDice, SeededDice
     from ..game import Game
-    from ..sim.match import SESSION_ROUNDS, session_call
+    from ..bots import SESSION_ROUNDS, session_call
 
     r = load_rules(rules, settings)
     try:

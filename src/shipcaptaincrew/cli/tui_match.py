@@ -11,7 +11,7 @@ least of all -- scrolls past unseen; bots pause briefly instead.  The scoreboard
 when what it shows changes (a new round, a tie-break, new totals), not before every turn.
 Under ``format=session`` bots are always up for another round, so when a bot opens the next
 round a person at the table answers "another round?" for it; a table of bots only stops
-after :data:`~shipcaptaincrew.sim.match.SESSION_ROUNDS` rounds, as a simulated one does.
+after :data:`~shipcaptaincrew.bots.SESSION_ROUNDS` rounds, as a simulated one does.
 """
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ class MatchRunner:
         n = len(self.names)
         people = sorted((s for s in range(n) if self.bots[s] is None), key=lambda s: (s - seat) % n)
         if not people:  # a table of bots: play on for as long as a simulated session
-            from ..sim.match import session_call
+            from ..bots import session_call
 
             bot = self.bots[seat]
             assert bot is not None
