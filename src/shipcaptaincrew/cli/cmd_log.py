@@ -154,10 +154,9 @@ def demo(
     """
     import random
 
-    from ..bots import TimidBot, TipBot
+    from ..bots import SESSION_ROUNDS, TimidBot, TipBot, session_call
     from ..fair import FairDice, SeededDice
     from ..game import Game
-    from ..bots import SESSION_ROUNDS, session_call
 
     r = load_rules(rules, settings)
     try:
