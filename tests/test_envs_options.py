@@ -13,9 +13,11 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+need_module("gymnasium")
+need_module("pettingzoo")
+pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew import find_rules, legal_actions  # noqa: E402
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
