@@ -27,6 +27,7 @@ import asyncio
 import json
 import random
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -186,6 +187,9 @@ class Soak:
                 problem = check_connection(conn, story[m.lang], final, self.fig)
                 if problem:
                     self.fig.problems.append(f"{code} seat {m.seat} ({m.lang}): {problem}")
+                    dump = Path(tempfile.gettempdir()) / f"scc-soak-{code}-{m.seat}-{n}.json"
+                    dump.write_text(json.dumps({"messages": conn, "story": story[m.lang]}))
+                    self.fig.problems.append(f"  (its messages and the events: {dump})")
             last = m.last_room()
             if last.get("version") != len(log.events) or last.get("status") != "over":
                 self.fig.problems.append(
@@ -283,7 +287,12 @@ def check_connection(
     want = [line for ev in story[start:last] for line in ev]
     if kept == want or (not final and want[: len(kept)] == kept):
         return ""
-    return f"narration {kept[-6:]} is not the events {start + 1}..{last}: {want[-6:]}"
+    i = next((i for i, (a, b) in enumerate(zip(kept, want, strict=False)) if a != b), None)
+    i = min(len(kept), len(want)) if i is None else i
+    return (
+        f"narration ({len(kept)} lines) is not the events {start + 1}..{last} ({len(want)} "
+        f"lines); from line {i}: {kept[i : i + 3]} != {want[i : i + 3]}"
+    )
 
 
 class Member:
