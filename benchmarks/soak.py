@@ -214,8 +214,8 @@ class Soak:
         print(
             f"  events checked        {f.events_checked} (x each client), pictures {f.pictures_checked}"
         )
-        print(f"  pictures before a connection's first picture  {f.early_pictures}")
-        print(f"  new state before its lines  {f.late_narration}")
+        print(f"  early pictures        {f.early_pictures} (live, before a connection's first)")
+        print(f"  lines after the state {f.late_narration} (a new version shown before its lines)")
         print(f"  refusals              {dict(f.refusals) or 'none'}")
         print(f"  tracebacks in logs    {tracebacks}")
         if tracebacks:
