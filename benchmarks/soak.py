@@ -65,6 +65,7 @@ class Figures:
     redis_restarts: int = 0
     reconnects: int = 0
     recovery: list[float] = field(default_factory=list)
+    failed: Counter[str] = field(default_factory=Counter)  # connections lost or refused, by error
     events_checked: int = 0
     pictures_checked: int = 0
     early_pictures: int = 0  # live pictures that reached a connection before its first one
@@ -201,6 +202,7 @@ class Soak:
     def report(self, seconds: float) -> None:
         f = self.fig
         worst = max(f.recovery, default=0.0)
+        median = sorted(f.recovery)[len(f.recovery) // 2] if f.recovery else 0.0
         logs = [w.log.read_text(errors="replace") for w in self.workers]
         tracebacks = sum(text.count("Traceback") for text in logs)
         print(f"soak: {seconds:.0f} s, {len(self.workers)} workers, {self.args.tables} tables")
@@ -210,7 +212,12 @@ class Soak:
         print(f"  worker kills          {f.kills} (SIGKILL)")
         print(f"  Redis restarts        {f.redis_restarts}")
         print(f"  reconnects            {f.reconnects}")
-        print(f"  max recovery          {worst:.2f} s (connection lost -> first picture again)")
+        print(
+            f"  recovery              max {worst:.2f} s, median {median:.2f} s (lost -> table again)"
+        )
+        print(
+            f"  failed attempts       {dict(f.failed) or 'none'} (to a worker that had just died)"
+        )
         print(
             f"  events checked        {f.events_checked} (x each client), pictures {f.pictures_checked}"
         )
@@ -304,6 +311,8 @@ class Member:
         self.conns: list[list[dict[str, Any]]] = []
         self.ws: ClientConnection | None = None
         self.changed = asyncio.Event()
+        #: When the connection was lost (None while connected and shown the table).
+        self.lost: float | None = None
 
     def last_room(self) -> dict[str, Any]:
         rooms = [m["room"] for c in self.conns for m in c if m["type"] == "room"]
@@ -312,7 +321,6 @@ class Member:
     async def run(self) -> None:
         """Stay at the table (reconnecting like the page does) until the match is over."""
         player = asyncio.create_task(self.play()) if self.token else None
-        lost: float | None = None
         try:
             while self.last_room().get("status") != "over":
                 live = self.soak.live()
@@ -320,17 +328,17 @@ class Member:
                     await asyncio.sleep(0.2)
                     continue
                 try:
-                    await self.session(self.soak.rng.choice(live), lost)
-                except (OSError, WebSocketException, TimeoutError):
-                    pass
+                    await self.session(self.soak.rng.choice(live))
+                except (OSError, WebSocketException, TimeoutError) as e:
+                    self.soak.fig.failed[type(e).__name__] += 1
                 if self.last_room().get("status") != "over":
-                    lost = lost or time.monotonic()
+                    self.lost = self.lost or time.monotonic()
                     await asyncio.sleep(0.1)
         finally:
             if player is not None:
                 player.cancel()
 
-    async def session(self, worker: Worker, lost: float | None) -> None:
+    async def session(self, worker: Worker) -> None:
         """One connection, until it drops or the match is over (then a moment more: lines
         may follow the final picture, as they follow any picture)."""
         async with connect(f"{worker.ws}/ws/rooms/{self.code}", open_timeout=5) as ws:
@@ -353,10 +361,10 @@ class Member:
                     if m["code"] not in EXPECTED_REFUSALS:
                         self.soak.fig.problems.append(f"{self.code}: refused {m}")
                 elif m["type"] == "room":
-                    if lost is not None:
+                    if self.lost is not None:
                         self.soak.fig.reconnects += 1
-                        self.soak.fig.recovery.append(time.monotonic() - lost)
-                        lost = None
+                        self.soak.fig.recovery.append(time.monotonic() - self.lost)
+                        self.lost = None
                     if m["room"]["status"] == "over" and over is None:
                         over = time.monotonic()
                 self.changed.set()
