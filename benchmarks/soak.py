@@ -215,9 +215,7 @@ class Soak:
         print(
             f"  recovery              max {worst:.2f} s, median {median:.2f} s (lost -> table again)"
         )
-        print(
-            f"  failed attempts       {dict(f.failed) or 'none'} (to a worker that had just died)"
-        )
+        print(f"  lost or refused       {dict(f.failed) or 'none'} (connections, by error)")
         print(
             f"  events checked        {f.events_checked} (x each client), pictures {f.pictures_checked}"
         )
