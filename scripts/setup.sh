@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Set up .venv/ from the lockfile (uv.lock): exactly the locked versions, never a fresh resolve.
+# Set up .venv/ from the lock files (requirements/*.txt, made by scripts/lock.sh): exactly the
+# locked versions, each file checked against its hash; never a fresh resolve.
 #
-#   bash scripts/setup.sh          everything: every extra, the dev tools (pytest, ruff, mypy,
-#                                  Playwright) and axe-core (npm ci in tests/web) for the tests
+#   bash scripts/setup.sh          everything (requirements/all.txt): every extra, the dev tools
+#                                  (pytest, ruff, mypy, Playwright), and axe-core (npm ci in
+#                                  tests/web) for the tests
 #   bash scripts/setup.sh run      only what the main job needs: the package and its web extra
+#                                  (requirements/web.txt)
 #
 # Idempotent; safe to run again.  "run" adds what is missing and removes nothing; the full set-up
 # makes .venv match the lock exactly (a package left over from elsewhere is removed).
@@ -53,13 +56,18 @@ if [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" != "$UV_VERSION" ];
   .venv/bin/python -m pip install -qq --disable-pip-version-check "uv==$UV_VERSION"
 fi
 
-export UV_PYTHON_DOWNLOADS=never UV_PROJECT_ENVIRONMENT=.venv
+export UV_PYTHON_DOWNLOADS=never
 unset VIRTUAL_ENV
+uv=(.venv/bin/uv pip --quiet)
 if [ "$profile" = run ]; then
-  # --locked: stop if pyproject.toml changed without `uv lock` (the lock would not be the truth).
-  .venv/bin/uv sync --locked --python .venv/bin/python --no-dev --extra web --inexact
+  "${uv[@]}" install --python .venv/bin/python -r requirements/web.txt
 else
-  .venv/bin/uv sync --locked --python .venv/bin/python --all-extras
+  # sync: the environment becomes exactly the lock (anything else is removed).
+  "${uv[@]}" sync --python .venv/bin/python requirements/all.txt
+fi
+# The package itself, editable, built with the locked setuptools (its dependencies are in place).
+"${uv[@]}" install --python .venv/bin/python --no-deps --build-constraints requirements/build.txt -e .
+if [ "$profile" = all ]; then
   if ! command -v npm >/dev/null 2>&1; then
     echo "setup.sh: npm is missing (the browser tests' accessibility audit needs axe-core);" >&2
     echo "          install the system packages first: sudo bash scripts/system-deps.sh" >&2
@@ -69,4 +77,4 @@ else
   (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 fi
 .venv/bin/python -c "import shipcaptaincrew"
-echo "setup.sh: .venv ($profile) from uv.lock: $(.venv/bin/python -V), $(.venv/bin/uv --version)"
+echo "setup.sh: .venv ($profile) from requirements/: $(.venv/bin/python -V), $(.venv/bin/uv --version)"

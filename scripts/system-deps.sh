@@ -8,7 +8,7 @@
 #   redis-server   the scale-out tests start their own on loopback, without persistence
 #   nodejs, npm    npm ci installs axe-core (tests/web/package-lock.json) for the accessibility audit
 #   util-linux     runuser: PostgreSQL refuses to run as root, so the tests start it as postgres
-# The Python packages come from uv.lock (scripts/setup.sh), never from here.
+# The Python packages come from the lock files in requirements/ (scripts/setup.sh), never here.
 #
 #   sudo bash scripts/system-deps.sh           install what is missing
 #   bash scripts/system-deps.sh --check        only say what is missing (exit 1 if anything is)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run every check of the project from a fresh clone: system packages (installed when root), the
-# full set-up from uv.lock, lint, types, the test suite with doctests, then the browser tests in
-# a pytest process of their own (pytest-playwright's event loop would break later asyncio tests
-# in the same process).  SCC_REQUIRE_ALL=1 turns every "component missing" skip into a failure:
+# full set-up from the lock files, lint, types, the test suite with doctests, then the browser
+# tests in a pytest process of their own (pytest-playwright's event loop would break later
+# asyncio tests in the same process).  SCC_REQUIRE_ALL=1 turns every "component missing" skip into a failure:
 # here a broken install must fail the run, not turn it green with whole suites skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."

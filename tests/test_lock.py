@@ -1,10 +1,11 @@
-"""The environment running the tests is exactly uv.lock: same packages, same versions.
+"""The lock files (requirements/*.txt) against what is installed and against pyproject.toml.
 
-``scripts/setup.sh`` builds ``.venv`` from the lock (every extra and the dev group, which is
-what the test suite needs); in CI that is a fresh environment of a fresh clone.  Reading the
-lock here, independently of uv, and comparing it with what is installed (what ``pip freeze``
-lists) catches a lock that does not install what it says, a package installed beside it, and
-a ``pyproject.toml`` whose extras drifted from the lock.
+``scripts/setup.sh`` builds ``.venv`` from ``requirements/all.txt`` (every extra and the dev
+group, which is what the test suite needs); in CI that is a fresh environment of a fresh
+clone.  Comparing the lock with what the running interpreter has installed (what ``pip
+freeze`` lists) catches a lock that does not install what it says and a package installed
+beside it; comparing it with ``pyproject.toml`` catches a dependency changed there without
+``scripts/lock.sh``.
 """
 
 from __future__ import annotations
@@ -13,58 +14,43 @@ import re
 import tomllib
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
+import pytest
 from packaging.markers import Marker
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
+LOCKS = ROOT / "requirements"
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = "shipcaptaincrew"
 #: Installed by ``python -m venv`` (pip, and setuptools on older Pythons) or by setup.sh to
 #: install the rest (uv, at the version pyproject.toml requires: checked below).
 BOOTSTRAP = {"pip", "setuptools", "uv"}
+EXTRAS = [e for e in PYPROJECT["project"]["optional-dependencies"] if e != "all"]
 
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _applies(dep: dict[str, Any]) -> bool:
-    return "marker" not in dep or Marker(dep["marker"]).evaluate()
+def pins(path: Path) -> list[tuple[str, str, Marker | None]]:
+    """(name, version, marker) of every pin in a lock file (``name==version ; marker``)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^ ;\\]+)(?: ; ([^\\]+?))?\s*\\?$", line)
+        if m:
+            marker = Marker(m[3]) if m[3] else None
+            out.append((_norm(m[1]), m[2], marker))
+    assert out, f"no pins in {path}"
+    return out
 
 
-def locked_for_this_interpreter(lock: dict[str, Any]) -> dict[str, str]:
-    """{name: version} of every package the lock installs here with every extra and group."""
-    by_name: dict[str, list[dict[str, Any]]] = {}
-    for pkg in lock["package"]:
-        by_name.setdefault(pkg["name"], []).append(pkg)
-
-    def entry(dep: dict[str, Any]) -> dict[str, Any]:
-        candidates = by_name[dep["name"]]
-        if "version" in dep:  # a name locked at two versions (split by markers) says which
-            candidates = [p for p in candidates if p["version"] == dep["version"]]
-        assert len(candidates) == 1, f"cannot tell which {dep['name']} the lock means: {dep}"
-        return candidates[0]
-
-    project = by_name[PROJECT][0]
-    todo = list(project.get("dependencies", []))
-    for deps in project.get("optional-dependencies", {}).values():
-        todo += deps
-    for deps in project.get("dev-dependencies", {}).values():
-        todo += deps
+def here(path: Path) -> dict[str, str]:
+    """{name: version} a lock file installs on this interpreter and platform."""
     chosen: dict[str, str] = {}
-    seen: set[tuple[str, str, str]] = set()
-    while todo:
-        dep = todo.pop()
-        if not _applies(dep):
-            continue
-        pkg = entry(dep)
-        for extra in ["", *dep.get("extra", [])]:
-            if (pkg["name"], pkg["version"], extra) in seen:
-                continue
-            seen.add((pkg["name"], pkg["version"], extra))
-            optional = pkg.get("optional-dependencies", {})
-            todo += optional.get(extra, []) if extra else pkg.get("dependencies", [])
-        assert chosen.setdefault(pkg["name"], pkg["version"]) == pkg["version"], pkg["name"]
+    for name, version, marker in pins(path):
+        if marker is None or marker.evaluate():
+            assert chosen.setdefault(name, version) == version, f"{name} pinned twice in {path}"
     return chosen
 
 
@@ -78,20 +64,53 @@ def installed() -> dict[str, str]:
 
 
 def test_the_environment_is_exactly_the_lock() -> None:
-    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
-    want = locked_for_this_interpreter(lock)
+    want = here(LOCKS / "all.txt")
     have = installed()
-    assert have.pop(PROJECT) == next(p["version"] for p in lock["package"] if p["name"] == PROJECT)
+    assert have.pop(PROJECT) == PYPROJECT["project"]["version"]
     extra = {n: v for n, v in have.items() if n not in want and n not in BOOTSTRAP}
     missing = {n: v for n, v in want.items() if n not in have}
     wrong = {n: (have[n], v) for n, v in want.items() if n in have and have[n] != v}
     assert not missing, f"locked but not installed (run scripts/setup.sh): {missing}"
     assert not wrong, f"installed version differs from the lock (installed, locked): {wrong}"
     assert not extra, f"installed but not in the lock: {extra}"
-    assert len(want) > 50  # every extra and the dev tools, not a partial walk
 
 
 def test_uv_is_the_version_the_project_requires() -> None:
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    required = pyproject["tool"]["uv"]["required-version"].removeprefix("==")
+    required = PYPROJECT["tool"]["uv"]["required-version"].removeprefix("==")
     assert installed().get("uv") == required, "setup.sh installs uv at [tool.uv] required-version"
+
+
+def _declared(extra: str | None) -> list[Requirement]:
+    """The requirements pyproject.toml declares for one extra (None: every extra and dev)."""
+    project = PYPROJECT["project"]
+    reqs = list(project["dependencies"])
+    for name, deps in project["optional-dependencies"].items():
+        if extra is None or name == extra:
+            reqs += [d for d in deps if not d.startswith(PROJECT)]
+    if extra is None:
+        reqs += PYPROJECT["dependency-groups"]["dev"]
+    return [Requirement(r) for r in reqs]
+
+
+@pytest.mark.parametrize("extra", [None, *EXTRAS], ids=["all", *EXTRAS])
+def test_each_lock_file_pins_what_pyproject_declares(extra: str | None) -> None:
+    """Every declared requirement is pinned, at a version its bounds allow, and each extra's
+    file agrees with all.txt: so pyproject.toml cannot change without scripts/lock.sh."""
+    path = LOCKS / f"{extra or 'all'}.txt"
+    locked: dict[str, set[str]] = {}
+    for name, version, _ in pins(path):
+        locked.setdefault(name, set()).add(version)
+    for req in _declared(extra):
+        name = _norm(req.name)
+        assert name in locked, f"{path.name}: {req} is not locked (run scripts/lock.sh)"
+        bad = {v for v in locked[name] if not req.specifier.contains(v, prereleases=True)}
+        assert not bad, f"{path.name}: {name} {bad} outside {req} (run scripts/lock.sh)"
+    everything = {(n, v) for n, v, _ in pins(LOCKS / "all.txt")}
+    assert {(n, v) for n, v, _ in pins(path)} <= everything, f"{path.name} differs from all.txt"
+
+
+def test_the_build_is_locked_too() -> None:
+    """The editable install builds with these, not with the newest setuptools of the day."""
+    locked = {n: v for n, v, _ in pins(LOCKS / "build.txt")}
+    for req in map(Requirement, PYPROJECT["build-system"]["requires"]):
+        assert req.specifier.contains(locked[_norm(req.name)]), req
