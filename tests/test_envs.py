@@ -13,7 +13,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-gym = pytest.importorskip("gymnasium")
+from .need import need_module
+
+gym = need_module("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 

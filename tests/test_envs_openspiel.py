@@ -9,7 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew import Roll, apply, chance_outcomes, find_rules, legal_actions  # noqa: E402
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402

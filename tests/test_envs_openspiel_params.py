@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import given, settings
 
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
 from shipcaptaincrew.envs.common import SESSION_ROUNDS  # noqa: E402

@@ -16,9 +16,11 @@ import warnings
 import numpy as np
 import pytest
 
-gym = pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+gym = need_module("gymnasium")
+need_module("pettingzoo")
+pyspiel = need_module("pyspiel")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402

@@ -9,9 +9,11 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+need_module("gymnasium")
+need_module("pettingzoo")
+pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew import Roll, Stand, apply, find_rules, initial_state  # noqa: E402
 from shipcaptaincrew.actions import HandOut, NextRound, StopHandOut, StopMatch  # noqa: E402
