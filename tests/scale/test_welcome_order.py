@@ -14,14 +14,12 @@ import asyncio
 import json
 from typing import Any
 
-import pytest
-
 from shipcaptaincrew.web.db import open_database
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
 
-from .conftest import PgCluster, RedisServer
+from .conftest import SERVER_SEED, PgCluster, RedisServer
 
 
 class Peer:
@@ -73,7 +71,12 @@ class Table:
     and gates on the relay's two publishes: a connection's announcement and a move's."""
 
     async def open(self, pg: PgCluster, redis: RedisServer) -> Table:
-        settings = Settings(db_url=pg.new_database(), redis_url=redis.url, bot_delay=0)
+        settings = Settings(
+            db_url=pg.new_database(),
+            redis_url=redis.url,
+            bot_delay=0,
+            fixed_server_seed=SERVER_SEED,
+        )
         self.svc = svc = MatchService(settings, open_database(settings.sqlalchemy_url()))
         await svc.startup()
         code, self.host = await svc.create_room(
@@ -110,13 +113,13 @@ def test_a_move_broadcast_while_the_newcomer_announces_itself_comes_after_its_we
             joining = asyncio.create_task(
                 t.svc.connect(t.room, bo, Hello(type="hello", token=t.guest))
             )
-            await asyncio.wait_for(announcing.entered.wait(), 10)
+            await asyncio.wait_for(announcing.entered.wait(), 60)
             assert not joining.done()
             # Bo's connection is registered and its announcement is in flight: Anna rolls.
             await t.svc.receive(t.room, anna, t.roll())
             assert t.room.version == 1
             announcing.opened.set()
-            await asyncio.wait_for(joining, 10)
+            await asyncio.wait_for(joining, 60)
 
             kinds = [m["type"] for m in bo.got]
             assert kinds[0] == "welcome", kinds
@@ -129,11 +132,6 @@ def test_a_move_broadcast_while_the_newcomer_announces_itself_comes_after_its_we
     asyncio.run(scenario())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the server's fix is not in yet: a connection's first picture can hold an event "
-    "whose broadcast is still to come (remove this mark when it is)",
-)
 def test_no_event_reaches_a_newcomer_twice(pg: PgCluster, redis_server: RedisServer) -> None:
     """A move committed while a connection joins: in its first picture or after it, not both.
 
@@ -153,14 +151,14 @@ def test_no_event_reaches_a_newcomer_twice(pg: PgCluster, redis_server: RedisSer
             joining = asyncio.create_task(
                 t.svc.connect(t.room, bo, Hello(type="hello", token=t.guest))
             )
-            await asyncio.wait_for(announcing.entered.wait(), 10)
+            await asyncio.wait_for(announcing.entered.wait(), 60)
             publishing = t.move.hold()
             rolling = asyncio.create_task(t.svc.receive(t.room, anna, t.roll()))
-            await asyncio.wait_for(publishing.entered.wait(), 10)  # committed, not yet broadcast
+            await asyncio.wait_for(publishing.entered.wait(), 60)  # committed, not yet broadcast
             announcing.opened.set()
-            await asyncio.wait_for(joining, 10)
+            await asyncio.wait_for(joining, 60)
             publishing.opened.set()
-            await asyncio.wait_for(rolling, 10)
+            await asyncio.wait_for(rolling, 60)
 
             kept: list[str] = []
             for m in bo.got:
