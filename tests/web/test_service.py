@@ -7,8 +7,8 @@ import json
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -185,11 +185,19 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_rate_limiter_refills() -> None:
-    r = RateLimiter(rate=100.0, burst=3)
+def test_rate_limiter_refills(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a clock the test sets: on the real one, a pause anywhere in the burst (a busy
+    machine) could refill a token and let the fourth message through."""
+    now = [100.0]
+    monkeypatch.setattr(transport, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    r = RateLimiter(rate=4.0, burst=3)  # (quarter seconds: exact in binary)
     assert [r.allow() for _ in range(4)] == [True, True, True, False]
-    time.sleep(0.03)
-    assert r.allow()
+    now[0] += 0.125  # half a token
+    assert not r.allow()
+    now[0] += 0.125
+    assert r.allow() and not r.allow()
+    now[0] += 10.0  # a long pause refills up to the burst, no further
+    assert [r.allow() for _ in range(4)] == [True, True, True, False]
 
 
 def test_view_offers_exactly_the_engine_choices() -> None:
