@@ -3,9 +3,10 @@
 Scaled out, a new connection announces itself to the other workers through Redis, and a move
 publishes its commit; both publishes yield to the event loop, and whatever is broadcast
 meanwhile reaches every connection registered with the room.  Here the real Redis publishes
-are held at gates (wrapping the relay's methods) so that the interleavings that once made
-``test_fuzz.py`` and ``benchmarks/soak.py`` fail now and then happen every time: no broadcast
-may overtake the welcome, and no event may reach a newcomer twice.
+are held at gates (wrapping the relay's methods), and a newcomer's welcome at a slow line, so
+that the interleavings that once made ``test_fuzz.py`` and ``benchmarks/soak.py`` fail now and
+then happen every time: no broadcast may overtake the welcome or the first picture, and no
+event may reach a newcomer twice.
 """
 
 from __future__ import annotations
@@ -64,6 +65,20 @@ class Gate:
             held.entered.set()
             await held.opened.wait()
         return await self.publish(*args)
+
+
+class SlowPeer(Peer):
+    """A phone on a slow line: its first send (the welcome) waits at ``first`` until opened."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = Hold()
+
+    async def send_text(self, data: str) -> None:
+        if not self.first.entered.is_set():
+            self.first.entered.set()
+            await self.first.opened.wait()
+        await super().send_text(data)
 
 
 class Table:
@@ -126,6 +141,40 @@ def test_a_move_broadcast_while_the_newcomer_announces_itself_comes_after_its_we
             assert bo.got[0]["seat"] == 1
             # The roll did reach Bo while it was joining (so the order was really put to the test).
             assert any(m["type"] == "room" and m["room"]["version"] == 1 for m in bo.got[1:])
+        finally:
+            await t.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_move_made_while_the_welcome_is_on_its_way_comes_after_the_first_picture(
+    pg: PgCluster, redis_server: RedisServer
+) -> None:
+    """The welcome and the first picture go out before the connection joins the broadcasts,
+    and under the room's lock: a move sent meanwhile waits for both, however slow the line."""
+
+    async def scenario() -> None:
+        t = await Table().open(pg, redis_server)
+        try:
+            anna = await t.svc.connect(t.room, Peer(), Hello(type="hello", token=t.host))
+            bo = SlowPeer()
+            joining = asyncio.create_task(
+                t.svc.connect(t.room, bo, Hello(type="hello", token=t.guest))
+            )
+            await asyncio.wait_for(bo.first.entered.wait(), 60)
+            # Bo's welcome is on its way: the room is locked for it, so Anna's roll waits.
+            assert t.room.lock.locked()
+            rolling = asyncio.create_task(t.svc.receive(t.room, anna, t.roll()))
+            await asyncio.sleep(0)
+            assert not rolling.done() and t.room.version == 0
+            bo.first.opened.set()
+            await asyncio.wait_for(joining, 60)
+            await asyncio.wait_for(rolling, 60)
+
+            seen = [(m["type"], m.get("history"), m.get("room", {}).get("version")) for m in bo.got]
+            assert seen[:2] == [("welcome", None, None), ("room", True, 0)], seen
+            assert bo.got[1]["room"]["players"][1]["online"]  # the first picture shows Bo in
+            assert ("room", None, 1) in seen[2:], seen  # the roll, broadcast after
         finally:
             await t.close()
 
