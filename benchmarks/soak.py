@@ -82,7 +82,8 @@ class Soak:
         self.redis = RedisServer().start()
         db = self.pg.new_database()
         env = {"SCC_BOT_DELAY": str(args.bot_delay)}
-        self.workers = [Worker(db, self.redis.url, **env) for _ in range(args.workers)]
+        # A fresh server seed per room, as in production: every match's dice differ.
+        self.workers = [Worker(db, self.redis.url, seed=None, **env) for _ in range(args.workers)]
         for w in self.workers:
             w.start()
         self.started = time.monotonic()

@@ -11,6 +11,8 @@ shift || true
 export SCC_REQUIRE_ALL=1
 out=$(mktemp -t scc-network-run.XXXXXX)
 start=$(date +%s)
+# The count belongs to one version of the code: say which (and whether it had changes).
+echo "repeat-network-tests: $n runs of $(git describe --always --dirty 2>/dev/null || echo 'an unknown version') from $(date -u +%H:%M:%S) UTC"
 for i in $(seq 1 "$n"); do
   t0=$(date +%s)
   if ! .venv/bin/pytest -p no:playwright -m "not browser" tests/web tests/scale "$@" >"$out" 2>&1; then

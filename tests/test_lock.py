@@ -1,16 +1,20 @@
 """The lock files (requirements/*.txt) against what is installed and against pyproject.toml.
 
 ``scripts/setup.sh`` builds ``.venv`` from ``requirements/all.txt`` (every extra and the dev
-group, which is what the test suite needs); in CI that is a fresh environment of a fresh
-clone.  Comparing the lock with what the running interpreter has installed (what ``pip
-freeze`` lists) catches a lock that does not install what it says and a package installed
-beside it; comparing it with ``pyproject.toml`` catches a dependency changed there without
-``scripts/lock.sh``.
+group, which is what the test suite needs).  A virtual environment made here from nothing
+and filled from the lock the way setup.sh fills it must ``pip freeze`` to exactly the lock:
+that catches a lock that does not install what it says (a pin missing for this platform, a
+dependency left out).  Comparing the lock with what the running interpreter has installed
+catches a package installed beside it; comparing it with ``pyproject.toml`` catches a
+dependency changed there without ``scripts/lock.sh``.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -18,6 +22,8 @@ from pathlib import Path
 import pytest
 from packaging.markers import Marker
 from packaging.requirements import Requirement
+
+from tests.need import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCKS = ROOT / "requirements"
@@ -73,6 +79,45 @@ def test_the_environment_is_exactly_the_lock() -> None:
     assert not missing, f"locked but not installed (run scripts/setup.sh): {missing}"
     assert not wrong, f"installed version differs from the lock (installed, locked): {wrong}"
     assert not extra, f"installed but not in the lock: {extra}"
+
+
+def test_a_fresh_venv_from_the_lock_freezes_to_exactly_the_lock(tmp_path: Path) -> None:
+    """``python -m venv``, then the lock installed as setup.sh installs it (``uv pip sync``,
+    every file checked against its hash): ``pip freeze`` lists exactly the locked versions,
+    nothing else but the venv's own pip and setuptools, and ``pip check`` finds every
+    dependency satisfied."""
+    uv = Path(sys.executable).parent / "uv"
+    if not uv.exists():
+        missing(f"uv is not installed beside {sys.executable} (bash scripts/setup.sh)")
+    venv = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    python = str(venv / "bin" / "python")
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    env.pop("VIRTUAL_ENV", None)
+    sync = [str(uv), "pip", "sync", "--quiet", "--python", python, str(LOCKS / "all.txt")]
+    done = subprocess.run(sync, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    freeze = subprocess.run(
+        [python, "-m", "pip", "freeze", "--all", "--disable-pip-version-check"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    frozen: dict[str, str] = {}
+    for line in freeze:
+        name, sep, version = line.partition("==")
+        assert sep, f"pip freeze lists something not installed from an index: {line}"
+        frozen[_norm(name)] = version
+    want = here(LOCKS / "all.txt")
+    venv_own = {n: v for n, v in frozen.items() if n in BOOTSTRAP and n not in want}
+    assert {n: v for n, v in frozen.items() if n not in venv_own} == want
+    assert set(venv_own) <= {"pip", "setuptools"}, venv_own
+    # sync installs what the lock lists and nothing more: every dependency of every locked
+    # package must therefore be locked too, at a version it accepts.
+    check = [python, "-m", "pip", "check", "--disable-pip-version-check"]
+    checked = subprocess.run(check, env=env, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_uv_is_the_version_the_project_requires() -> None:

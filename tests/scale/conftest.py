@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.need import missing
-from tests.web.conftest import PG_BIN, SCC, free_port
+from tests.web.conftest import PG_BIN, SCC, SERVER_SEED, free_port
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -199,7 +199,11 @@ def redis_server() -> Iterator[RedisServer]:
 class Worker:
     """One ``scc serve`` process on the shared database and Redis, on its own port."""
 
-    def __init__(self, db: str, redis: str, workers: int = 1, **env: str) -> None:
+    def __init__(
+        self, db: str, redis: str, workers: int = 1, seed: str | None = SERVER_SEED, **env: str
+    ) -> None:
+        """``seed``: the server seed of every room (None: a fresh secret one per room, as in
+        production; the soak wants every match's dice different)."""
         self.db, self.redis, self.workers = db, redis, workers
         self.port = free_port()
         self.env = {
@@ -209,8 +213,11 @@ class Worker:
             "SCC_RATE_BURST": "1000",
             "SCC_FAILOVER_GRACE": "1.0",
             "SCC_LOG_JSON": "true",
+            "SCC_FIXED_SERVER_SEED": seed or "",
             **env,
         }
+        if not self.env["SCC_FIXED_SERVER_SEED"]:
+            del self.env["SCC_FIXED_SERVER_SEED"]
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkstemp(prefix="scc-worker-", suffix=".log")[1])
 
@@ -246,16 +253,18 @@ class Worker:
                 stderr=out,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + 40
+        # Generous: on a loaded machine a cold start (imports, the schema) takes its time.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"worker exited: {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/readyz", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.kill()  # not left running behind the failed test
         raise RuntimeError(f"worker did not become ready: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:
@@ -376,7 +385,7 @@ class Client:
     async def send_raw(self, text: str) -> None:
         await self.ws.send(text)
 
-    async def until(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
+    async def until(self, predicate: Any, timeout: float = 60.0) -> dict[str, Any]:
         """Wait until the newest room picture satisfies ``predicate``."""
         end = time.monotonic() + timeout
         while not (self.room and predicate(self.room)):
@@ -395,7 +404,7 @@ class Client:
                 pass
         return self.room
 
-    async def next_reply(self, after: int, timeout: float = 10.0) -> dict[str, Any]:
+    async def next_reply(self, after: int, timeout: float = 60.0) -> dict[str, Any]:
         """The first error, pong or advice message received after index ``after``."""
         end = time.monotonic() + timeout
         while True:
@@ -406,6 +415,25 @@ class Client:
             left = end - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"{self.name}: no reply after message {after}")
+            with __import__("contextlib").suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    async def settle(self, after: int, earlier: int = 0, timeout: float = 60.0) -> None:
+        """Send a ping and wait for its pong: the messages from index ``after`` on then hold
+        ``earlier + 1`` pongs (``earlier``: the pings sent since ``after``, answered first).
+
+        The server answers one connection's messages one at a time, in order, so by then
+        everything sent before this ping has been answered or played: no waiting on a clock.
+        """
+        await self.send(type="ping")
+        end = time.monotonic() + timeout
+        while sum(1 for m in self.messages[after:] if m["type"] == "pong") <= earlier:
+            if self.closed is not None:
+                raise AssertionError(f"{self.name}: connection closed ({self.closed})")
+            self._changed.clear()
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.name}: no pong within {timeout} s")
             with __import__("contextlib").suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), left)
 

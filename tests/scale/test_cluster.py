@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import signal
 from typing import Any
 
 import httpx
@@ -139,18 +142,9 @@ def test_same_seat_twice_on_two_workers_one_move_applied(cluster: list[Worker]) 
                 await asyncio.gather(*(c.send(**msg) for c in pair))
                 room = await bo.until(lambda r, v=version: r["version"] > v)
                 assert room["version"] == version + 1 or room["match"]["actor"] != 0
-                # Exactly one applied: the other connection is refused.
-                for _ in range(100):
-                    replies = [
-                        m
-                        for c, k in zip(pair, marks)
-                        for m in c.messages[k:]
-                        if m["type"] == "error"
-                    ]
-                    if replies:
-                        break
-                    await asyncio.sleep(0.05)
-                await asyncio.sleep(0.2)  # a second refusal (or a second move) would show by now
+                # Exactly one applied: the other connection is refused.  Once both have
+                # answered a ping, every reply to the move is in (no waiting on the clock).
+                await asyncio.gather(*(c.settle(k) for c, k in zip(pair, marks)))
                 replies = [
                     m for c, k in zip(pair, marks) for m in c.messages[k:] if m["type"] == "error"
                 ]
@@ -184,18 +178,28 @@ def test_same_seat_twice_on_two_workers_one_move_applied(cluster: list[Worker]) 
 def test_workers_flag_serves_one_port_from_several_processes(
     pg: PgCluster, redis_server: RedisServer
 ) -> None:
-    """``scc serve --workers 2``: one port, two worker processes, a match played through it."""
+    """``scc serve --workers 2``: one port, two worker processes, a match played through it.
+
+    Which worker accepts a new connection is up to the kernel's scheduling (the one that is
+    ready first, often the one that just answered; the second may still be starting), so the
+    test does not hope for a spread: it stops the worker that answered (SIGSTOP) and asks
+    again on a new connection, which only the other worker of the same port can then accept.
+    """
     server = Worker(pg.new_database(), redis_server.url, workers=2)
     server.start()
+    assert server.proc is not None
     try:
-        pids: set[Any] = set()
+        first = httpx.get(server.url + "/healthz", timeout=10).json()["pid"]
+        assert first != server.proc.pid and os.getpgid(first) == server.proc.pid
+        os.kill(first, signal.SIGSTOP)
+        try:
+            second = httpx.get(server.url + "/healthz", timeout=60).json()["pid"]
+        finally:
+            # (Stopped long enough, the supervisor replaces it: then it is gone already.)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(first, signal.SIGCONT)
+        assert second != first and os.getpgid(second) == server.proc.pid
         with httpx.Client(base_url=server.url, timeout=10) as api:
-            for _ in range(60):  # new connections land on either worker
-                with httpx.Client(base_url=server.url, timeout=10) as fresh:
-                    pids.add(fresh.get("/healthz").json()["pid"])
-                if len(pids) == 2:
-                    break
-            assert len(pids) == 2, pids
             ready = api.get("/readyz").json()
             assert ready["checks"] == {"database": "ok", "redis": "ok"}
             code, tokens = make_room(api, ["Anna", "Bo"], bots=["easy"])

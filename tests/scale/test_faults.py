@@ -89,7 +89,7 @@ def test_bot_whose_worker_died_is_played_by_the_other(make_cluster: Any) -> None
         room = await drive({0: anna}, watcher=anna, stop=lambda r: r["match"]["actor"] == 1)
         a.kill()
         version = room["version"]
-        room = await watcher.until(lambda r: r["version"] > version, timeout=20)
+        room = await watcher.until(lambda r: r["version"] > version, timeout=60)
         anna = await Client(b.ws, code, tokens[0], "anna@B").open()
         final = await drive({0: anna}, watcher=watcher)
         with httpx.Client(base_url=b.url, timeout=10) as api:

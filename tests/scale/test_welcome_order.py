@@ -3,9 +3,10 @@
 Scaled out, a new connection announces itself to the other workers through Redis, and a move
 publishes its commit; both publishes yield to the event loop, and whatever is broadcast
 meanwhile reaches every connection registered with the room.  Here the real Redis publishes
-are held at gates (wrapping the relay's methods) so that the interleavings that once made
-``test_fuzz.py`` and ``benchmarks/soak.py`` fail now and then happen every time: no broadcast
-may overtake the welcome, and no event may reach a newcomer twice.
+are held at gates (wrapping the relay's methods), and a newcomer's welcome at a slow line, so
+that the interleavings that once made ``test_fuzz.py`` and ``benchmarks/soak.py`` fail now and
+then happen every time: no broadcast may overtake the welcome or the first picture, and no
+event may reach a newcomer twice.
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import asyncio
 import json
 from typing import Any
 
-import pytest
-
 from shipcaptaincrew.web.db import open_database
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
 
-from .conftest import PgCluster, RedisServer
+from .conftest import SERVER_SEED, PgCluster, RedisServer
 
 
 class Peer:
@@ -68,12 +67,31 @@ class Gate:
         return await self.publish(*args)
 
 
+class SlowPeer(Peer):
+    """A phone on a slow line: its first send (the welcome) waits at ``first`` until opened."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = Hold()
+
+    async def send_text(self, data: str) -> None:
+        if not self.first.entered.is_set():
+            self.first.entered.set()
+            await self.first.opened.wait()
+        await super().send_text(data)
+
+
 class Table:
     """A scaled-out service (real PostgreSQL and Redis) with Anna and Bo at a started table,
     and gates on the relay's two publishes: a connection's announcement and a move's."""
 
     async def open(self, pg: PgCluster, redis: RedisServer) -> Table:
-        settings = Settings(db_url=pg.new_database(), redis_url=redis.url, bot_delay=0)
+        settings = Settings(
+            db_url=pg.new_database(),
+            redis_url=redis.url,
+            bot_delay=0,
+            fixed_server_seed=SERVER_SEED,
+        )
         self.svc = svc = MatchService(settings, open_database(settings.sqlalchemy_url()))
         await svc.startup()
         code, self.host = await svc.create_room(
@@ -110,13 +128,13 @@ def test_a_move_broadcast_while_the_newcomer_announces_itself_comes_after_its_we
             joining = asyncio.create_task(
                 t.svc.connect(t.room, bo, Hello(type="hello", token=t.guest))
             )
-            await asyncio.wait_for(announcing.entered.wait(), 10)
+            await asyncio.wait_for(announcing.entered.wait(), 60)
             assert not joining.done()
             # Bo's connection is registered and its announcement is in flight: Anna rolls.
             await t.svc.receive(t.room, anna, t.roll())
             assert t.room.version == 1
             announcing.opened.set()
-            await asyncio.wait_for(joining, 10)
+            await asyncio.wait_for(joining, 60)
 
             kinds = [m["type"] for m in bo.got]
             assert kinds[0] == "welcome", kinds
@@ -129,11 +147,40 @@ def test_a_move_broadcast_while_the_newcomer_announces_itself_comes_after_its_we
     asyncio.run(scenario())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the server's fix is not in yet: a connection's first picture can hold an event "
-    "whose broadcast is still to come (remove this mark when it is)",
-)
+def test_a_move_made_while_the_welcome_is_on_its_way_comes_after_the_first_picture(
+    pg: PgCluster, redis_server: RedisServer
+) -> None:
+    """The welcome and the first picture go out before the connection joins the broadcasts,
+    and under the room's lock: a move sent meanwhile waits for both, however slow the line."""
+
+    async def scenario() -> None:
+        t = await Table().open(pg, redis_server)
+        try:
+            anna = await t.svc.connect(t.room, Peer(), Hello(type="hello", token=t.host))
+            bo = SlowPeer()
+            joining = asyncio.create_task(
+                t.svc.connect(t.room, bo, Hello(type="hello", token=t.guest))
+            )
+            await asyncio.wait_for(bo.first.entered.wait(), 60)
+            # Bo's welcome is on its way: the room is locked for it, so Anna's roll waits.
+            assert t.room.lock.locked()
+            rolling = asyncio.create_task(t.svc.receive(t.room, anna, t.roll()))
+            await asyncio.sleep(0)
+            assert not rolling.done() and t.room.version == 0
+            bo.first.opened.set()
+            await asyncio.wait_for(joining, 60)
+            await asyncio.wait_for(rolling, 60)
+
+            seen = [(m["type"], m.get("history"), m.get("room", {}).get("version")) for m in bo.got]
+            assert seen[:2] == [("welcome", None, None), ("room", True, 0)], seen
+            assert bo.got[1]["room"]["players"][1]["online"]  # the first picture shows Bo in
+            assert ("room", None, 1) in seen[2:], seen  # the roll, broadcast after
+        finally:
+            await t.close()
+
+    asyncio.run(scenario())
+
+
 def test_no_event_reaches_a_newcomer_twice(pg: PgCluster, redis_server: RedisServer) -> None:
     """A move committed while a connection joins: in its first picture or after it, not both.
 
@@ -153,14 +200,14 @@ def test_no_event_reaches_a_newcomer_twice(pg: PgCluster, redis_server: RedisSer
             joining = asyncio.create_task(
                 t.svc.connect(t.room, bo, Hello(type="hello", token=t.guest))
             )
-            await asyncio.wait_for(announcing.entered.wait(), 10)
+            await asyncio.wait_for(announcing.entered.wait(), 60)
             publishing = t.move.hold()
             rolling = asyncio.create_task(t.svc.receive(t.room, anna, t.roll()))
-            await asyncio.wait_for(publishing.entered.wait(), 10)  # committed, not yet broadcast
+            await asyncio.wait_for(publishing.entered.wait(), 60)  # committed, not yet broadcast
             announcing.opened.set()
-            await asyncio.wait_for(joining, 10)
+            await asyncio.wait_for(joining, 60)
             publishing.opened.set()
-            await asyncio.wait_for(rolling, 10)
+            await asyncio.wait_for(rolling, 60)
 
             kept: list[str] = []
             for m in bo.got:

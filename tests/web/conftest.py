@@ -27,6 +27,10 @@ PG_BIN = max(
 )
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
+#: Every room a test server creates uses this server seed (``Settings.fixed_server_seed``), so
+#: its dice, and the bots' choices drawn from the seed, are the same on every run: a failure
+#: comes back when the test is run again.  A test may still pass another seed.
+SERVER_SEED = "5eed" * 16
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -173,7 +177,13 @@ def make_client(db_url: str) -> Iterator[Any]:
 
     def make(**overrides: Any) -> Any:
         # Scripted players act far faster than people; only the rate-limit test limits them.
-        options = {"bot_delay": 0.0, "rate_per_second": 1000.0, "rate_burst": 1000, **overrides}
+        options = {
+            "bot_delay": 0.0,
+            "rate_per_second": 1000.0,
+            "rate_burst": 1000,
+            "fixed_server_seed": SERVER_SEED,
+            **overrides,
+        }
         settings = Settings(db_url=db_url, **options)
         client = TestClient(create_app(settings))
         client.__enter__()
@@ -276,8 +286,14 @@ class LiveServer:
         self, db: str, port: int | None = None, bot_delay: float = 0.0, **env: str
     ) -> None:
         self.db, self.port = db, port or free_port()
-        self.env = {**os.environ, "SCC_BOT_DELAY": str(bot_delay), **env}
+        self.env = {
+            **os.environ,
+            "SCC_BOT_DELAY": str(bot_delay),
+            "SCC_FIXED_SERVER_SEED": SERVER_SEED,
+            **env,
+        }
         self.proc: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkstemp(prefix="scc-server-", suffix=".log")[1])
 
     @property
     def url(self) -> str:
@@ -286,24 +302,28 @@ class LiveServer:
     def start(self) -> LiveServer:
         import httpx
 
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", SCC, "serve", "--port", str(self.port), "--db", self.db],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 30
+        # The server's log goes to a file: a pipe nobody reads fills up (64 KiB) and then
+        # blocks the server in the middle of a test.
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", SCC, "serve", "--port", str(self.port), "--db", self.db],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=out,
+            )
+        # Generous: on a loaded machine a cold start (imports, the schema) takes its time.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}"
-                )
+                self.proc = None
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/api/bots", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not come up within 30 s")
+        self.kill()  # not left running behind the failed test
+        raise RuntimeError(f"server did not come up within 120 s: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:
         """Stop the process abruptly (SIGKILL): nothing gets a chance to flush or say goodbye."""
@@ -313,13 +333,16 @@ class LiveServer:
             self.proc = None
 
     def stop(self) -> None:
+        """Stop the process (SIGTERM, then SIGKILL after 10 s) and remove its log."""
         if self.proc is not None:
             self.proc.terminate()
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(10)
             self.proc = None
+        self.log.unlink(missing_ok=True)
 
 
 @pytest.fixture

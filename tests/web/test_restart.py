@@ -16,16 +16,16 @@ from .conftest import LiveServer
 class WsPlayer:
     def __init__(self, server: LiveServer, code: str, token: str | None) -> None:
         self.ws = connect(
-            f"ws://127.0.0.1:{server.port}/ws/rooms/{code}", open_timeout=10
+            f"ws://127.0.0.1:{server.port}/ws/rooms/{code}", open_timeout=60
         ).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token}))
-        self.seat = json.loads(self.ws.recv(10))["seat"]
+        self.seat = json.loads(self.ws.recv(60))["seat"]
         self.room: dict[str, Any] = {}
         self.lines: list[str] = []
 
     def until(self, predicate: Any) -> dict[str, Any]:
         while not (self.room and predicate(self.room)):
-            msg = json.loads(self.ws.recv(10))
+            msg = json.loads(self.ws.recv(60))
             if msg["type"] == "room":
                 self.room = msg["room"]
                 self.lines += msg["lines"]

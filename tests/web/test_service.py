@@ -7,8 +7,8 @@ import json
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -21,6 +21,8 @@ from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLim
 from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.views import legal
+
+from .conftest import SERVER_SEED
 
 
 class Quick:
@@ -43,7 +45,7 @@ class Stuck(Quick):
 
 async def two_seat_room(path: Path) -> tuple[MatchService, str, str]:
     """A service on a SQLite file with Anna (host, who starts) and Bo seated; (service, code, host's token)."""
-    s = Settings(db_url=f"sqlite:///{path}", bot_delay=0)
+    s = Settings(db_url=f"sqlite:///{path}", bot_delay=0, fixed_server_seed=SERVER_SEED)
     svc = MatchService(s, open_database(s.sqlalchemy_url()))
     code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen"]))
     await svc.join(code, JoinRoom(name="Bo"))
@@ -100,7 +102,12 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         # (Moves come as fast as the loop turns: no rate limit in the way.)
-        s = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0, rate_burst=10_000)
+        s = Settings(
+            db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            bot_delay=0,
+            rate_burst=10_000,
+            fixed_server_seed=SERVER_SEED,
+        )
         svc = MatchService(s, open_database(s.sqlalchemy_url()))
         code, host = await svc.create_room(
             CreateRoom(name="Anna", settings=["starter=chosen", "format=rounds:8"])
@@ -178,11 +185,19 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_rate_limiter_refills() -> None:
-    r = RateLimiter(rate=100.0, burst=3)
+def test_rate_limiter_refills(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a clock the test sets: on the real one, a pause anywhere in the burst (a busy
+    machine) could refill a token and let the fourth message through."""
+    now = [100.0]
+    monkeypatch.setattr(transport, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    r = RateLimiter(rate=4.0, burst=3)  # (quarter seconds: exact in binary)
     assert [r.allow() for _ in range(4)] == [True, True, True, False]
-    time.sleep(0.03)
-    assert r.allow()
+    now[0] += 0.125  # half a token
+    assert not r.allow()
+    now[0] += 0.125
+    assert r.allow() and not r.allow()
+    now[0] += 10.0  # a long pause refills up to the burst, no further
+    assert [r.allow() for _ in range(4)] == [True, True, True, False]
 
 
 def test_view_offers_exactly_the_engine_choices() -> None:
@@ -325,7 +340,7 @@ def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
 
     async def grow_and_watch(threshold: int) -> tuple[int, int]:
-        s = Settings(db_url=f"sqlite:///{path}")
+        s = Settings(db_url=f"sqlite:///{path}", fixed_server_seed=SERVER_SEED)
         svc = MatchService(s, open_database(s.sqlalchemy_url()))
         code, _ = await svc.create_room(CreateRoom(name="Anna"))
         room = svc.room(code)
@@ -342,7 +357,13 @@ def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path) -> None:
                 }
             )
         task = asyncio.create_task(checkpoints(engine, every=0.01, threshold=threshold))
-        await asyncio.sleep(0.5)
+        if threshold > 1:
+            await asyncio.sleep(0.5)  # some fifty looks at the log, none of them moving it
+        else:  # however slow the machine, the move comes (or the bound fails the test)
+            for _ in range(6000):
+                if path.stat().st_size > before + 100_000:
+                    break
+                await asyncio.sleep(0.01)
         task.cancel()
         after = path.stat().st_size
         appender.close()

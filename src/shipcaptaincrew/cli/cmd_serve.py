@@ -12,6 +12,9 @@ from ..messages import NP_
 from .app import app
 from .common import LangOpt, fail, plural
 
+#: Seconds a worker of ``--workers N`` may take to answer the supervisor before it counts as hung.
+WORKER_HEALTHCHECK_SECONDS = 30
+
 
 @app.command()
 def serve(
@@ -143,7 +146,14 @@ def serve(
                 os.environ[f"SCC_{name.upper()}"] = str(value)
         del application
         uvicorn.run(
-            "shipcaptaincrew.web.app:create_app_from_env", factory=True, workers=workers, **options
+            "shipcaptaincrew.web.app:create_app_from_env",
+            factory=True,
+            workers=workers,
+            # The supervisor takes a worker that does not answer its ping in time for hung and
+            # replaces it.  With uvicorn's 5 s, a loaded machine killed every worker that was
+            # still starting (imports, the app) and started another: the server never came up.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+            **options,
         )
         return
     # PostgreSQL writes run in writer threads; a shorter GIL switch interval lets them take

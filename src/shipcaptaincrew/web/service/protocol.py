@@ -40,28 +40,44 @@ class Protocol:
         self.settings, self.cluster, self.play = settings, cluster, play
 
     async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
-        """Register a connection after its hello; a bad token is refused, no token = spectator."""
-        seat = room.seat_of(hello.token)
-        if hello.token and seat is None:
-            raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
+        """Register a connection after its hello; a bad token is refused, no token = spectator.
+
+        The welcome and the first picture (the story so far) are sent, and the connection
+        joins the room's broadcasts, all under the room's lock.  Every event is appended to
+        the story and broadcast under that lock too (:meth:`.play.Play.step`,
+        :meth:`.cluster.Cluster.sync`), so each event reaches a newcomer exactly once: in its
+        first picture if it was broadcast before, in a broadcast if it comes after.  Without
+        the lock a move could sit between its commit and its broadcast (awaiting the relay's
+        publish) while a newcomer's first picture already told it, and its broadcast then
+        told it again; and a broadcast could reach a connection before its welcome.
+        """
+        token_hash = hash_token(hello.token) if hello.token else None
         conn = Connection(
             ws,
-            seat,
+            None,
             hello.lang,
             RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
-            token_hash=hash_token(hello.token) if hello.token else None,
+            token_hash=token_hash,
         )
-        if self.settings.scaled:
-            async with room.lock:
-                await self.cluster.sync(room)
-        # The welcome goes out before the connection joins the room's broadcasts: a picture
-        # broadcast meanwhile (another worker's presence report, say) must not overtake it.
-        await conn.send({"type": "welcome", "seat": seat})
-        room.conns.add(conn)
+        async with room.lock:
+            await self.cluster.sync(room)
+            conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)
+            if token_hash is not None and conn.seat is None:
+                raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
+            await conn.send({"type": "welcome", "seat": conn.seat})
+            online, spectators = room.presence()  # as it is once this connection is in
+            if conn.seat is None:
+                spectators += 1
+            else:
+                online |= {conn.seat}
+            picture = room.public(presence=(online, spectators))
+            history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
+            await conn.send({"type": "room", "room": picture, "lines": history, "history": True})
+            room.conns.add(conn)
+        # Who is online changed: the other workers and everyone here are told (a picture with
+        # no narration, so it may go out outside the lock; the relay's publish may take long).
         await self.cluster.announce(room)
-        history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
-        await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
-        await broadcast_room(room)  # presence changed
+        await broadcast_room(room)
         return conn
 
     async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
