@@ -53,6 +53,9 @@ WHY_ROUND = N_("{name} won the round.")
 WHY_FINAL = N_("{name} won the final.")
 WHY_NO_WINNER = N_("The match ended without a winner.")
 
+#: The narration's line before a move the turn timer made for an absent person.
+TIMER_PLAYED = N_("Time is up for {name}: the turn timer plays for them.")
+
 #: Names listed in a sentence: "Anna, Bo and Cy".
 AND_LIST = N_("{names} and {last}")
 

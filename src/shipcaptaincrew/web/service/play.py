@@ -18,17 +18,17 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from ...actions import Action
 from ...engine import apply, is_chance, legal_actions, sample_chance
 from ...errors import GameError
-from ...narrate import Message, narrate
 from ...notation import event_for
 from ...state import MatchState
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
 from ..models import Result, RoomStatus
 from ..settings import Settings
+from ..words import Line
 from . import stats
 from .broadcast import broadcast_room, room_text
 from .cluster import Cluster
-from .room import Ahead, LiveRoom
+from .room import BY_TIMER, Ahead, LiveRoom, narration
 from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
@@ -51,10 +51,11 @@ class Play:
         #: Sets the room's next automatic move going (see :class:`.autoplay.AutoPlay`).
         self.schedule = schedule
 
-    async def step(self, room: LiveRoom, action: Action | None) -> None:
+    async def step(self, room: LiveRoom, action: Action | None, by_timer: bool = False) -> None:
         """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
 
-        The caller holds the room's lock.
+        ``by_timer``: the turn timer plays it for an absent person (the stored event, the
+        narration and the moment say so).  The caller holds the room's lock.
         """
         before = room.state
         assert before is not None and room.dice is not None
@@ -67,7 +68,9 @@ class Play:
         ahead = room.ahead.get(action)
         if ahead is not None and not (ahead.before is before and ahead.names == room.names):
             ahead = None
-        messages: list[Message] | None = None
+        if ahead is not None and by_timer:
+            ahead = None  # (its event, narration and moment are the player's own)
+        messages: list[Line] | None = None
         if ahead is not None:
             after, event, messages = ahead.after, ahead.event, ahead.messages
             story, moment = ahead.story, ahead.moment
@@ -78,7 +81,9 @@ class Play:
                 room.dice.count = count
                 raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
             event = event_for(before, action)
-            story, moment = room.story.step(before, action, after, room.names)
+            if by_timer:
+                event = {**event, **BY_TIMER}
+            story, moment = room.story.step(before, action, after, room.names, by_timer)
         try:
             await self._commit(room, event, after, ahead)
         except IntegrityError:
@@ -103,7 +108,7 @@ class Play:
         room.state, room.ahead, room.story = after, {}, story
         room.events.append(event)
         if messages is None:
-            messages = narrate(before, action, after, room.names)
+            messages = narration(before, action, after, room.names, by_timer)
         room.recent.append(messages)
         if after.is_over:
             room.finish()
@@ -118,7 +123,7 @@ class Play:
             and room.presence() == ahead.presence
         ):
             texts = ahead.texts  # drawn for this very moment
-        await broadcast_room(room, messages, texts, moment)
+        await broadcast_room(room, messages, texts, moment, by_timer)
         self.look_ahead_soon(room)
 
     async def _commit(
@@ -170,7 +175,7 @@ class Play:
     def _play_ahead(self, room: LiveRoom, state: MatchState, action: Action) -> Ahead:
         """One move played out by the engine, with its picture drawn if it can be."""
         after = apply(state, action)
-        messages = narrate(state, action, after, room.names)
+        messages = narration(state, action, after, room.names, False)
         story, moment = room.story.step(state, action, after, room.names)
         texts, presence = None, None
         if not after.is_over and room.turn_timer is None and not self.settings.scaled:

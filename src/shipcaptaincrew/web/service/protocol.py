@@ -56,6 +56,7 @@ class Protocol:
         await conn.send(room.welcome(seat))
         room.conns.add(conn)
         await self.cluster.announce(room)
+        self.cluster.presence_changed(room)
         history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
         await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
         await broadcast_room(room)  # presence changed
@@ -66,6 +67,7 @@ class Protocol:
         conn.open = False
         room.conns.discard(conn)
         await self.cluster.announce(room)
+        self.cluster.presence_changed(room)
         await broadcast_room(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
