@@ -50,6 +50,8 @@ class AutoPlay:
             return
         seat = seat_to_act(room.state)
         assert seat is not None
+        if is_chance(room.state) and not room.fair:
+            return  # real dice: somebody at the table rolls them and types the faces
         if room.seats[seat].kind is SeatKind.BOT:
             delay = self.settings.bot_delay
         elif room.turn_timer:

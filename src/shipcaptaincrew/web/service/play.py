@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ...actions import Action
 from ...engine import apply, is_chance, legal_actions, sample_chance
-from ...errors import GameError
+from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
 from ...state import MatchState
 from .. import errors as E
@@ -57,14 +57,21 @@ class Play:
         ``by_timer``: the turn timer plays it for an absent person (the stored event, the
         narration and the moment say so).  The caller holds the room's lock.
         """
-        before = room.state
-        assert before is not None and room.dice is not None
+        before, dice = room.state, room.dice
+        assert before is not None
         if not self.cluster.up:
             # Committing now would leave the other workers' players blind: refuse instead.
             raise unavailable(E.RELAY)
-        count = room.dice.count
+        count = dice.count if dice is not None else 0
+
+        def undo() -> None:
+            """Nothing was played: the same fair dice are due again."""
+            if dice is not None:
+                dice.count = count
+
         if action is None:
-            action = sample_chance(before, room.dice)
+            assert dice is not None, "a table with real dice is given the faces"
+            action = sample_chance(before, dice)
         ahead = room.ahead.get(action)
         if ahead is not None and not (ahead.before is before and ahead.names == room.names):
             ahead = None
@@ -77,8 +84,11 @@ class Play:
         else:
             try:
                 after = apply(before, action)
+            except InvalidDiceError as e:  # faces typed at a table with real dice
+                undo()
+                raise RoomError(ErrorCode.BAD_DICE, E.BAD_FACES, 400, problem=e) from None
             except GameError as e:
-                room.dice.count = count
+                undo()
                 raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
             event = event_for(before, action)
             if by_timer:
@@ -89,7 +99,7 @@ class Play:
         except IntegrityError:
             # Another worker committed this event number first: ours is not played.  Catch up
             # with what it did, so the player sees the table as it now is.
-            room.dice.count = count
+            undo()
             log.info(
                 "move lost a race to another worker",
                 extra={"room": room.code, "version": room.version},
@@ -97,13 +107,13 @@ class Play:
             await self.cluster.sync(room)
             raise RoomError(ErrorCode.STALE, E.STALE, 409) from None
         except DBAPIError as e:
-            room.dice.count = count  # nothing committed (one transaction): the same dice again
+            undo()  # nothing committed (one transaction)
             log.warning(
                 "database unavailable", extra={"room": room.code, "error": str(e.orig or e)[:200]}
             )
             raise unavailable(E.DATABASE) from None
         except Exception:
-            room.dice.count = count  # nothing happened: the same dice are due again
+            undo()
             raise
         room.state, room.ahead, room.story = after, {}, story
         room.events.append(event)
@@ -156,17 +166,21 @@ class Play:
         here like the seed they come from.
         """
         state, dice = room.state, room.dice
-        if state is None or dice is None or state.is_over or room.status is not RoomStatus.PLAYING:
+        if state is None or state.is_over or room.status is not RoomStatus.PLAYING:
             return
         try:
-            dice.prepare()
             if is_chance(state):
+                if dice is None:  # real dice: nobody knows the faces before they are typed
+                    return
+                dice.prepare()
                 count = dice.count
                 try:
                     actions: list[Action] = [sample_chance(state, dice)]
                 finally:
                     dice.count = count
             else:
+                if dice is not None:
+                    dice.prepare()
                 actions = list(legal_actions(state))[: self.AHEAD_CHOICES]
             room.ahead = {a: self._play_ahead(room, state, a) for a in actions}
         except Exception:  # a look-ahead must never cost a move: step works it out itself

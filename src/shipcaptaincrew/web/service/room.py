@@ -23,7 +23,7 @@ from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from ..models import PERSON_LABEL, RoomStatus, SeatKind
+from ..models import PERSON_LABEL, DiceSource, RoomStatus, SeatKind
 from ..moments import Story
 from ..party import seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
@@ -140,6 +140,8 @@ class LiveRoom:
     server_seed: str
     #: The host's seat (seat 0 at first).
     host: int = 0
+    #: Fair dice rolled here, or real dice whose faces the players type.
+    dice_source: DiceSource = DiceSource.FAIR
     state: MatchState | None = None
     #: What the table remembers beyond the engine's state: ties, the last round, the podium.
     story: Story = field(default_factory=Story)
@@ -166,14 +168,16 @@ class LiveRoom:
 
     # -- the match ------------------------------------------------------------------------
     def begin(self) -> None:
-        """The match starts: the first state, and the dice from the seeds (fixed from now on).
+        """The match starts: the first state, and the fair dice from the seeds (fixed from now
+        on; a table with real dice has none).
 
         Raises the engine's ``InvalidSetupError`` (and changes nothing) if the rules cannot be
         played by this many seats.
         """
         state = initial_state(self.rules, len(self.seats), starter=self.first_seat())
         self.status, self.state = RoomStatus.PLAYING, state
-        self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
+        if self.dice_source is DiceSource.FAIR:
+            self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
 
     def advance(self, events: list[dict[str, Any]]) -> Advanced:
         """Play committed events on, as the engine replays them; returns what to tell the table.
@@ -184,7 +188,7 @@ class LiveRoom:
         counter and the status follow.
         """
         before = self.state
-        assert before is not None and self.dice is not None
+        assert before is not None
         told = Advanced([], None, False)
         dice = 0
         replayed = replay_events(before, events, start=len(self.events))
@@ -199,16 +203,22 @@ class LiveRoom:
             before = after
         self.state = before
         self.events += events
-        self.dice.count += dice
+        if self.dice is not None:
+            self.dice.count += dice
         if before.is_over:
             self.finish()
         return told
 
     def finish(self) -> None:
-        """The match is over: the seed may be shown."""
-        assert self.dice is not None
+        """The match is over: the seed of fair dice may be shown."""
         self.status = RoomStatus.OVER
-        self.dice.reveal()
+        if self.dice is not None:
+            self.dice.reveal()
+
+    @property
+    def fair(self) -> bool:
+        """The server rolls this room's dice (committed before the match, checkable after)."""
+        return self.dice_source is DiceSource.FAIR
 
     @property
     def version(self) -> int:
@@ -235,15 +245,18 @@ class LiveRoom:
             players=self.names,
             kinds=[s.label for s in self.seats],
             starter=self.first_seat(),
+            # (Real dice are "typed" dice in the log's words, as scc companion writes them.)
             dice={
                 "source": "fair",
                 "commitment": self.commitment,
                 "client_seeds": self.client_seeds,
-            },
+            }
+            if self.fair
+            else {"source": "typed"},
             lang=self.lang,
             events=list(self.events),
         )
-        if self.status is RoomStatus.OVER:
+        if self.status is RoomStatus.OVER and self.fair:
             log.server_seed = self.server_seed
         return log
 
@@ -342,9 +355,11 @@ class LiveRoom:
             "host": self.host,
             "players": [self._player(i, online) for i in range(len(self.seats))],
             "spectators": spectators,
-            "commitment": self.commitment,
-            "client_seeds": self.client_seeds,
-            "server_seed": self.server_seed if over else None,
+            # The fair dice: the commitment now, the seed at the end (real dice have neither).
+            "dice_source": self.dice_source.value,
+            "commitment": self.commitment if self.fair else None,
+            "client_seeds": self.client_seeds if self.fair else [],
+            "server_seed": self.server_seed if over and self.fair else None,
             # Round results travel once, with the summary; during play the totals say enough.
             "match": None if state is None else state_view(state, results=state.is_over),
             "moment": moment,

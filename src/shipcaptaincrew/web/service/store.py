@@ -30,7 +30,7 @@ from ...rules import Rules
 from ...state import MatchState
 from .. import errors as E
 from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
-from ..models import Event, Result, Room, RoomStatus, Seat
+from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
 from .room import LiveRoom, SeatInfo
@@ -148,6 +148,7 @@ class Store:
                 seats=_seats(row),
                 server_seed=row.server_seed,
                 host=row.host,
+                dice_source=DiceSource(row.dice),
             )
         if room.status is not RoomStatus.LOBBY:
             room.begin()
@@ -171,6 +172,7 @@ class Store:
                 commitment=hashlib.sha256(seed).hexdigest(),
                 client_seeds=[req.client_seed] if req.client_seed else [],
                 revealed=False,
+                dice=req.dice.value,
             )
             room.seats.append(_seat_row(0, host))
             db.add(room)
