@@ -372,7 +372,7 @@ class Client:
     async def send(self, **msg: Any) -> None:
         await self.ws.send(json.dumps(msg))
 
-    async def send_raw(self, text: str) -> None:
+    async def send_raw(self, text: str | bytes) -> None:
         await self.ws.send(text)
 
     async def until(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
