@@ -26,12 +26,13 @@ from fractions import Fraction
 from typing import Protocol, TypeVar, overload
 
 from . import turn as _turn
-from .actions import Action, HandOut, Roll
+from .actions import Action, NextRound, Roll, StopMatch
+from .between import decider, go_on, hand_out, hand_out_actions
 from .dice import check_faces, roll_distribution
 from .errors import IllegalActionError, InvalidSetupError
 from .facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS, TOURNAMENT_MIN_PLAYERS
 from .formats import FormatKind
-from .match import hand_out, post, rotation_step, start_round
+from .match import post, rotation_step, start_round
 from .messages import N_
 from .rules import Drinking, Rules, Stakes, Starter
 from .state import (
@@ -63,6 +64,7 @@ __all__ = [
     "is_chance",
     "is_terminal",
     "legal_actions",
+    "opening_chips",
     "returns",
     "rotation_step",
     "sample_chance",
@@ -164,13 +166,12 @@ def initial_state(
                 starter=repr(starter),
             )
     zeros = (0,) * players
-    chips = (rules.starting_chips,) * players if rules.stakes is Stakes.POT else zeros
     state = MatchState(
         rules=rules,
         players=players,
         phase=Phase.TURN,
         totals=zeros,
-        chips=chips,
+        chips=opening_chips(rules, players),
         sips=zeros,
         wins=zeros,
         round_sips=zeros,
@@ -181,6 +182,16 @@ def initial_state(
         contest = Contest(Purpose.STARTER, Method.DIE, tuple(range(players)))
         return evolve(state, phase=Phase.ROLL_OFF, contest=contest)
     return start_round(evolve(state, starter=starter or 0, round_no=0))
+
+
+def opening_chips(rules: Rules, players: int) -> tuple[int, ...]:
+    """The chips each seat sits down with: the stack of ``stakes=pot``, nothing otherwise.
+
+    One fact for the match's first state and for anyone who counts chips won afterwards (the
+    web's statistics): the first state may already hold the first round's ante in the pot, so
+    its ``chips`` are not the stacks the seats opened with.
+    """
+    return (rules.starting_chips if rules.stakes is Stakes.POT else 0,) * players
 
 
 # -- queries ------------------------------------------------------------------------------------
@@ -205,13 +216,17 @@ def current_player(state: TurnState | MatchState) -> int:
     if state.phase is Phase.HAND_OUT:
         assert state.round_winner is not None
         return state.round_winner
+    if state.phase is Phase.ANOTHER_ROUND:
+        return decider(state)
     return CHANCE
 
 
 def seat_to_act(state: MatchState) -> int | None:
-    """The seat at the table: whose turn, roll or hand-out it is (None when over)."""
+    """The seat at the table: whose turn, roll, hand-out or call it is (None when over)."""
     if state.phase in (Phase.HAND_OUT, Phase.HAND_OUT_ROLL):
         return state.round_winner
+    if state.phase is Phase.ANOTHER_ROUND:
+        return decider(state)
     if state.phase is Phase.MATCH_OVER or state.contest is None:
         return None
     return state.contest.seat
@@ -245,7 +260,9 @@ def legal_actions(state: TurnState | MatchState) -> tuple[Action, ...]:
         assert state.turn is not None
         return _turn.legal_actions(state.turn)
     if state.phase is Phase.HAND_OUT:
-        return tuple(HandOut(s) for s in state.round_seats if s != state.round_winner)
+        return hand_out_actions(state)
+    if state.phase is Phase.ANOTHER_ROUND:
+        return (NextRound(), StopMatch())
     return ()
 
 
@@ -303,6 +320,8 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
         return evolve(state, turn=t)
     if state.phase is Phase.HAND_OUT:
         return hand_out(state, action)
+    if state.phase is Phase.ANOTHER_ROUND:
+        return go_on(state, action)
     # The remaining phases are chance nodes that roll one or two plain dice.
     if not isinstance(action, Roll):
         raise IllegalActionError(
