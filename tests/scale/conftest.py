@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.need import missing
-from tests.web.conftest import PG_BIN, SCC, free_port
+from tests.web.conftest import PG_BIN, SCC, SEED, free_port
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -209,6 +209,7 @@ class Worker:
             "SCC_RATE_BURST": "1000",
             "SCC_FAILOVER_GRACE": "1.0",
             "SCC_LOG_JSON": "true",
+            "SCC_FIXED_SERVER_SEED": SEED,
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None
