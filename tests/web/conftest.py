@@ -37,8 +37,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "browser: Playwright end-to-end tests (run in their own pytest process)"
     )
     config.addinivalue_line("markers", "postgres: needs the PostgreSQL server binaries")
-    # Starlette's TestClient still runs on httpx; the notice is about its future, not our code.
-    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

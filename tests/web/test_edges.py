@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +70,10 @@ def _next(ws: Any, kind: str) -> dict[str, Any]:
 def test_unreadable_frames_get_a_clear_answer_and_no_traceback(sqlite_url: str) -> None:
     server = LiveServer(sqlite_url).start()
     try:
-        assert httpx.head(server.url + "/").status_code == 200
-        assert httpx.head(server.url + "/healthz").status_code == 200
-        api = httpx.Client(base_url=server.url, timeout=10)
-        code = api.post("/api/rooms", json={"name": "Anna", "lang": "de"}).json()["code"]
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            assert api.head("/").status_code == 200
+            assert api.head("/healthz").status_code == 200
+            code = api.post("/api/rooms", json={"name": "Anna", "lang": "de"}).json()["code"]
         url = f"ws://127.0.0.1:{server.port}/ws/rooms/{code}"
         with connect(url) as ws:
             ws.send(b"\x00\x01binary")  # before the hello: in the table's language
@@ -100,5 +102,18 @@ def test_unreadable_frames_get_a_clear_answer_and_no_traceback(sqlite_url: str) 
         proc = server.proc
         server.stop()
     assert proc is not None and proc.stderr is not None
-    log = proc.stderr.read().decode()
+    with proc.stderr:
+        log = proc.stderr.read().decode()
     assert "Traceback" not in log and "KeyError" not in log, log
+
+
+def test_the_test_client_runs_on_httpx2_without_a_deprecation() -> None:
+    """Starlette's TestClient warns when it falls back on plain httpx: the dev tools install
+    httpx2 (fixed at the cause, not silenced), so importing it under ``-W error`` works."""
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import starlette.testclient"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
