@@ -280,9 +280,14 @@ class LiveServer:
     """``scc serve`` in a subprocess (a real server process that a test can stop and restart)."""
 
     def __init__(
-        self, db: str, port: int | None = None, bot_delay: float = 0.0, **env: str
+        self,
+        db: str,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        args: tuple[str, ...] = (),
+        **env: str,
     ) -> None:
-        self.db, self.port = db, port or free_port()
+        self.db, self.port, self.args = db, port or free_port(), args
         self.env = {
             **os.environ,
             "SCC_BOT_DELAY": str(bot_delay),
@@ -299,7 +304,17 @@ class LiveServer:
         import httpx
 
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", SCC, "serve", "--port", str(self.port), "--db", self.db],
+            [
+                sys.executable,
+                "-c",
+                SCC,
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                *self.args,
+            ],
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

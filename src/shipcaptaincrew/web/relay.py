@@ -215,8 +215,10 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
-def log_config(json_logs: bool, level: str = "info") -> dict[str, Any]:
-    """A ``logging.config`` dict for the server and uvicorn: JSON lines or plain text on stderr."""
+def log_config(json_logs: bool, level: str = "info", access: bool = False) -> dict[str, Any]:
+    """A ``logging.config`` dict for the server and uvicorn: JSON lines or plain text on stderr.
+
+    ``access``: uvicorn's line for every request and WebSocket is kept (off by default)."""
     import time
 
     JsonFormatter.converter = time.gmtime
@@ -248,6 +250,10 @@ def log_config(json_logs: bool, level: str = "info") -> dict[str, Any]:
                 "level": level.upper() if json_logs else "WARNING",
                 "propagate": False,
             },
-            "uvicorn.access": {"handlers": ["default"], "level": "WARNING", "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["default"],
+                "level": "INFO" if access else "WARNING",
+                "propagate": False,
+            },
         },
     }
