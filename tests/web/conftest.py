@@ -179,6 +179,8 @@ def make_client(db_url: str) -> Iterator[Any]:
             "rate_per_second": 1000.0,
             "rate_burst": 1000,
             "fixed_server_seed": SEED,
+            # Tests open many rooms from one address (the limit's own tests set it).
+            "rooms_per_hour": 0,
             **overrides,
         }
         settings = Settings(db_url=db_url, **options)
@@ -292,6 +294,7 @@ class LiveServer:
             **os.environ,
             "SCC_BOT_DELAY": str(bot_delay),
             "SCC_FIXED_SERVER_SEED": SEED,
+            "SCC_ROOMS_PER_HOUR": "0",
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None
