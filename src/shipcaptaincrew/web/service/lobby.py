@@ -19,7 +19,8 @@ from ..settings import Settings
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .play import Play
-from .room import LiveRoom, SeatInfo, hash_token
+from .room import LiveRoom
+from .seats import SeatInfo, hash_token
 from .store import Store
 
 #: Seat tokens: 32 random bytes (256 bits), URL-safe.

@@ -33,7 +33,8 @@ from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
 from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
-from .room import LiveRoom, Meta, SeatInfo
+from .room import LiveRoom
+from .seats import Meta, SeatInfo
 from .sqlite import EventAppender, checkpoints
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
