@@ -106,6 +106,10 @@ class Relay:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.publish(CHANNEL, payload), 1.0)
 
+    async def publish_presence(self, code: str, version: int, presence: dict[str, Any]) -> None:
+        """Tell the other workers who is connected to this room here (best effort)."""
+        await self.publish_note(code, version, NoteKind.PRESENCE, presence)
+
     async def publish(self, code: str, version: int) -> None:
         """Tell the other workers that a room changed (after the change is committed)."""
         payload = json.dumps({"code": code, "version": version, "origin": self.origin})
