@@ -31,7 +31,15 @@ from served import server
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Lower is better for these figures (latencies); higher for the rest (throughput).
-LOWER_IS_BETTER = ("table p50", "table p99", "floor p50", "floor p99", "errors")
+LOWER_IS_BETTER = (
+    "table p50",
+    "table p99",
+    "floor p50",
+    "floor p99",
+    "p99 / floor",
+    "bytes a picture",
+    "errors",
+)
 
 
 def main() -> None:
@@ -62,7 +70,7 @@ def main() -> None:
                 ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False
             )
     print(f"\n{args.players} players, {args.rounds} rounds of {args.seconds:.0f} s: medians")
-    print(f"{'figure':<14} {'before':>10} {'after':>10} {'after/before':>13}")
+    print(f"{'figure':<16} {'before':>10} {'after':>10} {'after/before':>13}")
     for key in runs["before"][0]:
         before = statistics.median(f[key] for f in runs["before"])
         after = statistics.median(f[key] for f in runs["after"])
@@ -70,7 +78,7 @@ def main() -> None:
         ratio = after / before if before else float("nan")
         better = "lower is better" if key in LOWER_IS_BETTER else "higher is better"
         print(
-            f"{key:<14} {before * scale:>8.2f}{unit:>2} {after * scale:>8.2f}{unit:>2} "
+            f"{key:<16} {before * scale:>8.2f}{unit:>2} {after * scale:>8.2f}{unit:>2} "
             f"{ratio:>12.2f}x  ({better})"
         )
 
