@@ -156,14 +156,9 @@ def serve(
     if workers > 1:
         # uvicorn starts each worker from an import string; they read the same settings from
         # the environment, share the listening socket, and the supervisor restarts any that dies.
-        import json
         import os
 
-        for name, value in settings.model_dump().items():
-            if value is not None:
-                # (A list is read back from the environment as JSON.)
-                text = json.dumps(value) if isinstance(value, list) else str(value)
-                os.environ[f"SCC_{name.upper()}"] = text
+        os.environ.update(settings.environment())
         del application
         uvicorn.run(
             "shipcaptaincrew.web.app:create_app_from_env", factory=True, workers=workers, **options

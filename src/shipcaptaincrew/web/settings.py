@@ -6,6 +6,7 @@ tests build their own (a temporary SQLite file, no bot pause) without touching t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pydantic import Field
@@ -88,6 +89,15 @@ class Settings(BaseSettings):
         frame over the limit still reaches the app and is answered with a message; only a
         frame beyond this is cut by the transport unread (1009)."""
         return 16 * self.max_frame_bytes
+
+    def environment(self) -> dict[str, str]:
+        """These settings as the ``SCC_*`` variables that :class:`Settings` reads back the
+        same (a list as JSON): how ``scc serve --workers K`` hands them to its workers."""
+        return {
+            f"SCC_{name.upper()}": json.dumps(value) if isinstance(value, list) else str(value)
+            for name, value in self.model_dump().items()
+            if value is not None
+        }
 
     @property
     def sweep_seconds(self) -> float:
