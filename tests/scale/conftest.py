@@ -214,6 +214,8 @@ class Worker:
             "SCC_FAILOVER_GRACE": "1.0",
             "SCC_LOG_JSON": "true",
             "SCC_FIXED_SERVER_SEED": seed or "",
+            # Tests open many rooms from one address (the limit's own tests set it).
+            "SCC_ROOMS_PER_HOUR": "0",
             **env,
         }
         if not self.env["SCC_FIXED_SERVER_SEED"]:
@@ -382,7 +384,7 @@ class Client:
     async def send(self, **msg: Any) -> None:
         await self.ws.send(json.dumps(msg))
 
-    async def send_raw(self, text: str) -> None:
+    async def send_raw(self, text: str | bytes) -> None:
         await self.ws.send(text)
 
     async def until(self, predicate: Any, timeout: float = 60.0) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
 from shipcaptaincrew.web.models import Event, Room
+from shipcaptaincrew.web.party import REACTIONS
 
 from .conftest import Player, open_table
 
@@ -102,11 +103,71 @@ def test_full_match_with_bot_summary_and_verify(
     assert all(r["matches"] == 1 for r in board.values())
 
 
+def test_the_picture_tells_the_table_what_happened(client: Any, players: list[Player]) -> None:
+    """Moments on the broadcasts of the events that make them, the last round's card on every
+    picture after it, the podium at the end, names and levels in each player's language."""
+    r = client.post(
+        "/api/rooms",
+        json={"name": "Anna", "settings": ["format=rounds:2", "starter=chosen"], "avatar": "🐙"},
+    )
+    code, host = r.json()["code"], r.json()["token"]
+    bo = client.post(f"/api/rooms/{code}/join", json={"name": "Bo", "color": 5}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers={"X-Seat-Token": host})
+    a, b = Player(client, code, host), Player(client, code, bo, lang="de")
+    players += [a, b]
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": bo}))
+        welcome = ws.receive_json()
+    assert welcome == {
+        "type": "welcome",
+        "seat": 1,
+        "host": 0,
+        "you": {"seat": 1, "name": "Bo"},
+        "reactions": list(REACTIONS),
+    }
+    assert a.room["host"] == 0 and a.room["title"] == "Classic 6-5-4 · 2 rounds · chosen starter"
+    assert b.room["title"] == "Klassisches 6-5-4 · 2 Runden · gewählter Startspieler"
+    looks = [(p["color"], p["avatar"], p["level"]) for p in a.room["players"]]
+    assert looks[0][1] == "🐙" and looks[1][0] == 5 and looks[2][2] == "easy"
+    assert a.room["players"][2]["level_label"] == "Easy"
+    assert b.room["players"][2]["level_label"] == "Leicht"
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": host})
+    final = play_out({0: a, 1: b}, a)
+    pictures = [m["room"] for m in a.seen if m["type"] == "room" and m["room"]["match"]]
+    moments = [p["moment"] for p in pictures if p["moment"]]
+    kinds = [m["kind"] for m in moments]
+    assert kinds.count("turn_end") >= 3 and kinds.count("round_end") >= 1
+    assert kinds[-1] == "match_end" and moments[-1]["round"]["kind"] == "round_end"
+    for m in moments:
+        assert m["kind"] != "turn_end" or m["text"].startswith(
+            tuple(p["name"] for p in final["players"])
+        )
+    first_round = next(m for m in moments if m["kind"] == "round_end")
+    later = [p for p in pictures if p["match"]["rounds_played"] >= 1]
+    assert all(p["last_result"]["round_no"] >= 1 for p in later)
+    assert later[0]["last_result"] == {
+        k: v for k, v in first_round.items() if k not in ("turn", "rolloff")
+    }
+    podium = final["podium"]
+    assert podium["winner"] == final["match"]["winner"] and len(podium["ranking"]) == 3
+    assert podium["decided_by"] in ("totals", "tie_break") and podium["why"]
+    assert b.until(lambda r: r["podium"])["podium"]["why"] != podium["why"]  # in German for Bo
+    # A picture that follows no event holds no moment (a reload draws last_result instead).
+    again = Player(client, code, None)
+    players.append(again)
+    assert again.room["moment"] is None and again.room["podium"] == podium
+
+
 def test_tie_break_is_played_out(client: Any, players: list[Player]) -> None:
-    """A 3-round match between two bots and a person, until one ends in a tie-break contest."""
+    """A 3-round match between two bots and a person, until one ends in a tie-break contest
+    (each attempt with dice of its own: the server's seed is fixed, the client seed is not)."""
     for attempt in range(40):
         code, tokens = open_table(
-            client, [f"Ann{attempt}"], ["easy", "easy"], settings=["format=rounds:3"]
+            client,
+            [f"Ann{attempt}"],
+            ["easy", "easy"],
+            settings=["format=rounds:3"],
+            client_seed=f"attempt {attempt}",
         )
         a = Player(client, code, tokens[0])
         players.append(a)
@@ -169,6 +230,35 @@ def test_refusals_go_to_that_player_only(client: Any, players: list[Player]) -> 
     b.until(lambda r: r["version"] == 1)
     assert [m["code"] for m in b.seen if m["type"] == "error"] == ["not_your_turn"]
     assert [m["code"] for m in spectator.seen if m["type"] == "error"] == ["spectator"]
+
+
+def test_refusals_are_in_the_connection_s_language(client: Any, players: list[Player]) -> None:
+    """The server's own sentence and the engine's refusal inside it, both in German."""
+    code, tokens = open_table(client, ["Anna", "Bo"], settings=["starter=chosen"])
+    a, b = Player(client, code, tokens[0], lang="de"), Player(client, code, tokens[1], lang="nb")
+    players += [a, b]
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    a.until(lambda r: r["status"] == "playing")
+    b.send(type="roll", version=0)
+    assert b.next("error")["message"] == "Det er ikke din tur."
+    a.send(type="act", action="jump", version=0)
+    err = a.next("error")
+    assert err["code"] == "not_an_action" and "is not an action" not in err["message"]
+    assert err["message"].startswith("Das ist in diesem Spiel keine Wahl")
+    a.send(type="act", action="stand")
+    err = a.next("error")
+    assert err == {
+        "type": "error",
+        "code": "invalid",
+        "message": "Version: Bitte ausfüllen.",
+        "field": "version",
+    }
+    a.send(type="roll", version=0, faces=[6, 5, 4, 3, 2])  # a fair room: the server rolls
+    assert a.next("error")["code"] == "bad_dice"
+    a.send(type="hello", lang="en")  # a change of language applies from now on
+    b.send(type="hello", lang="en")
+    b.send(type="roll", version=0)
+    assert b.next("error")["message"] == "It is not your turn."
 
 
 def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
@@ -277,6 +367,60 @@ def test_turn_timer_plays_for_an_absent_player(client: Any, players: list[Player
     client.portal.call(service.schedule, room)  # restart the running 5 s timer
     final = watcher.until(lambda r: r["match"]["over"], limit=5000)
     assert final["match"]["winner"] in (0, 1)
+    # Every move was the timer's, and the table was told so: the message, its first line and
+    # each turn's moment.
+    moves = [m for m in watcher.seen if m["type"] == "room" and m["lines"] and not m.get("history")]
+    assert moves and all(m["by_timer"] for m in moves)
+    assert all(m["lines"][0].startswith("Time is up for ") for m in moves)
+    turns = [
+        m["room"]["moment"] for m in moves if (m["room"]["moment"] or {}).get("kind") == "turn_end"
+    ]
+    assert turns and all(t["by_timer"] for t in turns)
+    # The stored events say so too, so a newcomer's story says it after a restart as well.
+    log = client.get(f"/api/matches/{code}/log").text
+    assert log.count('"by": "timer"') == final["version"]
+    late = Player(client, code, None, lang="de")
+    players.append(late)
+    assert late.lines and late.lines[0].startswith("Die Zeit ist um für ")
+
+
+def test_the_host_s_role_passes_on_when_the_host_stays_away(
+    make_client: Any, players: list[Player]
+) -> None:
+    client = make_client(host_grace=0.2)
+    code, tokens = open_table(client, ["Anna", "Bo", "Cy"])
+    anna, bo = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    players += [anna, bo]
+    assert bo.room["host"] == 0
+    anna.close()
+    players.remove(anna)
+    assert bo.until(lambda r: r["host"] != 0)["host"] == 1  # Cy is not online: Bo, next after
+    as_bo, as_anna = {"X-Seat-Token": tokens[1]}, {"X-Seat-Token": tokens[0]}
+    assert client.post(f"/api/rooms/{code}/bots", json={}, headers=as_bo).status_code == 201
+    assert client.post(f"/api/rooms/{code}/bots", json={}, headers=as_anna).json()["code"] == (
+        "not_host"
+    )
+    back = Player(client, code, tokens[0])  # Anna comes back: Bo stays host
+    players.append(back)
+    assert back.room["host"] == 1
+    assert client.delete(f"/api/rooms/{code}/seats/1", headers=as_bo).json()["code"] == "host_seat"
+    assert client.delete(f"/api/rooms/{code}/seats/0", headers=as_bo).status_code == 200
+    assert client.get(f"/api/rooms/{code}").json()["host"] == 0  # Bo moved up to seat 0
+    assert client.post(f"/api/rooms/{code}/start", headers=as_bo).status_code == 200
+
+
+def test_joining_a_finished_room_says_so(client: Any, players: list[Player]) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"])
+    a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    players += [a, b]
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    r = client.post(f"/api/rooms/{code}/join", json={"name": "Late"})
+    assert r.json()["code"] == "started" and "next match" in r.json()["detail"]
+    play_out({0: a, 1: b}, a)
+    r = client.post(f"/api/rooms/{code}/join?lang=nb", json={"name": "Later"})
+    assert r.status_code == 409 and r.json()["code"] == "over"
+    assert r.json()["replay"] == f"/replay/{code}" and f"/replay/{code}" in r.json()["detail"]
+    assert r.json()["detail"].startswith("Denne kampen er over")
 
 
 def test_restart_resumes_from_the_database(make_client: Any, players: list[Player]) -> None:

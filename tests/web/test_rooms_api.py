@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from shipcaptaincrew.web.party import AVATARS
+
 from .conftest import open_table
 
 HTML_NAME = "<img src=x onerror=alert(1)>"
@@ -31,7 +33,21 @@ def test_create_room_and_public_view(client: Any) -> None:
     room = client.get(f"/api/rooms/{code.lower()}").json()  # codes are case-insensitive
     assert room["code"] == code and room["status"] == "lobby" and room["lang"] == "de"
     assert room["rules"] == "ship-captain-crew(wild_captain=true)"
-    assert room["players"] == [{"seat": 0, "name": "Anna", "kind": "human", "online": False}]
+    assert room["players"] == [
+        {
+            "seat": 0,
+            "name": "Anna",
+            "kind": "human",
+            "online": False,
+            "color": 0,
+            "avatar": AVATARS[0],
+            "level": None,
+            "level_label": None,
+            "rematch": False,
+        }
+    ]
+    assert room["rematch"] is None  # (play again is for after the match)
+    assert room["title"] == "Ship Captain Crew · wild captain" and room["host"] == 0
     assert room["hints"] is False and room["turn_timer"] == 30
     assert len(room["commitment"]) == 64 and room["server_seed"] is None
     assert token not in r.text.replace(token, "", 1)
@@ -43,19 +59,39 @@ def test_names_are_stored_as_plain_text(client: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "where"),
+    ("body", "field", "english"),
     [
-        ({"name": ""}, "name"),
-        ({"name": "x" * 33}, "name"),
-        ({"name": "\u0007\u0008"}, "name"),
-        ({"name": "A", "lang": "fr"}, "lang"),
-        ({"name": "A", "turn_timer": 1}, "turn_timer"),
-        ({"name": "A", "dice": [6, 6, 6]}, "dice"),
+        ({"name": ""}, "name", "Your name: this must not be empty."),
+        ({"name": "x" * 33}, "name", "Your name: at most 32 characters, please."),
+        ({"name": "\u0007\u0008"}, "name", "Your name: please use at least one visible character."),
+        ({"name": "A", "lang": "fr"}, "lang", "Language: this must be one of en, de, nb."),
+        ({"name": "A", "turn_timer": 1}, "turn_timer", "Turn timer: this must be at least 5."),
+        ({"name": "A", "dice": [6, 6, 6]}, "dice", "Dice: this must be one of fair, physical."),
+        ({}, "name", "Your name: please fill this in."),
     ],
 )
-def test_create_room_validation(client: Any, body: dict[str, Any], where: str) -> None:
+def test_create_room_validation(
+    client: Any, body: dict[str, Any], field: str, english: str
+) -> None:
+    """Each problem is one sentence naming the field, in the request's language."""
     r = client.post("/api/rooms", json=body)
-    assert r.status_code == 422 and where in r.json()["detail"]
+    assert r.status_code == 422
+    assert r.json() == {"code": "invalid", "detail": english, "field": field}
+    german = client.post("/api/rooms?lang=de", json=body).json()["detail"]
+    norwegian = client.post("/api/rooms", json=body, headers={"X-Lang": "nb"}).json()["detail"]
+    assert german != english and norwegian != english and "{" not in german + norwegian
+
+
+def test_unknown_fields_and_languages_of_refusals(client: Any) -> None:
+    r = client.post("/api/rooms", json={"name": "A", "colour": "red"})
+    assert r.json()["detail"] == "There is no field colour in this message."
+    # The browser's Accept-Language alone decides nothing: ?lang= or X-Lang does.
+    r = client.post("/api/rooms", json={"name": ""}, headers={"Accept-Language": "de-DE"})
+    assert r.json()["detail"] == "Your name: this must not be empty."
+    assert (
+        client.post("/api/rooms?lang=de", json={"name": ""}).json()["detail"]
+        == "Dein Name: Das darf nicht leer sein."
+    )
 
 
 def test_bad_rules_are_named(client: Any) -> None:
@@ -170,7 +206,9 @@ def test_meta_endpoints_and_pages(client: Any) -> None:
 
 
 def test_no_endpoint_accepts_dice(client: Any) -> None:
-    """The API schema has no field through which a client could supply faces."""
-    spec = client.get("/api/openapi.json").json()
-    text = str(spec["components"]["schemas"])
-    assert "faces" not in text and "dice" not in text.lower().replace("bot", "")
+    """No REST schema has a field through which a client could supply faces; a room only says
+    where its dice come from (the faces of real dice travel over the table's WebSocket)."""
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    assert "faces" not in str(schemas)
+    assert schemas["DiceSource"]["enum"] == ["fair", "physical"]
+    assert [k for k in schemas if "dice" in str(schemas[k]).lower()] == ["CreateRoom", "DiceSource"]

@@ -39,6 +39,15 @@ class SeatKind(Enum):
     BOT = "bot"
 
 
+class DiceSource(StrEnum):
+    """Where a room's dice come from; ``rooms.dice`` stores the value."""
+
+    #: The server rolls provably fair dice (committed seed, revealed at the end).
+    FAIR = "fair"
+    #: Real dice at a real table: the acting player (or the host) types the faces rolled.
+    PHYSICAL = "physical"
+
+
 #: What ``seats.kind`` (and the room picture, the log and the statistics) call a person's seat;
 #: a bot's seat is called by its bot spec ("easy", "threshold:8"), which says which bot plays.
 PERSON_LABEL = "human"
@@ -73,8 +82,22 @@ class Room(Base):
     client_seeds: Mapped[list[str]] = mapped_column(JSON, default=list)
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The host's seat (seat 0 at first; handed on when the host stays away).
+    host: Mapped[int] = mapped_column(Integer, default=0)
+    #: A :class:`DiceSource` value.
+    dice: Mapped[str] = mapped_column(String(16), default=DiceSource.FAIR.value)
+    #: Once over: the seats whose person confirmed "play again".
+    rematch: Mapped[list[int]] = mapped_column(JSON, default=list)
+    #: Seats spectators asked for at the next match: ``{"name", "token_hash", "color",
+    #: "avatar"}`` each (the token itself only ever went to the spectator).
+    next_seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    #: The room this table plays its next match in (set once, when everyone confirmed).
+    next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Who opened the room, as a hash of the client's address: what the hourly limit on new
+    #: rooms counts, kept only for that hour (None: older, or a rematch's room).
+    created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"
@@ -94,6 +117,9 @@ class Seat(Base):
     #: :data:`PERSON_LABEL` or a bot spec such as "easy" or "threshold:8".
     kind: Mapped[str] = mapped_column(String(32), default=PERSON_LABEL)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: The colour (an index into the pages' palette) and avatar chosen at the join (None: by seat).
+    color: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    avatar: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     room: Mapped[Room] = relationship(back_populates="seats")
 

@@ -6,6 +6,7 @@ tests build their own (a temporary SQLite file, no bot pause) without touching t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pydantic import Field
@@ -30,11 +31,18 @@ class Settings(BaseSettings):
     db_url: str = Field(default_factory=default_db_url)
     #: Seconds a bot waits before it acts, so people can follow (0 in tests).
     bot_delay: float = 0.9
-    #: Largest WebSocket message a client may send, in bytes.
+    #: Largest WebSocket message a client may send, in bytes (a longer one is refused, and the
+    #: connection stays).
     max_message_bytes: int = 2048
+    #: Largest WebSocket frame read at all: a longer one is answered with a clear message and
+    #: the connection is closed (1009).  The transport reads up to :attr:`ws_max_size`.
+    max_frame_bytes: int = 65536
     #: Per-connection rate limit: sustained messages per second, and the burst allowed.
     rate_per_second: float = 8.0
     rate_burst: int = 20
+    #: Emoji reactions per connection: sustained per second, and the burst allowed.
+    reaction_rate: float = 1.0
+    reaction_burst: int = 3
     #: Seats per room (the rules allow 2..8 players).
     max_seats: int = 8
     #: Base URL used in join links and QR codes when the server sits behind a proxy ("" = from the request).
@@ -50,13 +58,51 @@ class Settings(BaseSettings):
     #: Seconds a worker that did not make the last move waits, beyond the bot pause, before it
     #: plays a bot or a turn timer itself (it takes over only if the mover's worker went away).
     failover_grace: float = 2.0
+    #: Seconds the host may be offline, while someone else is at the table, before the next
+    #: person online becomes host.
+    host_grace: float = Field(default=30.0, ge=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
+    #: Log a line for every request and WebSocket (``scc serve --access-log``).
+    access_log: bool = False
+    #: Origins (``https://example.org``) whose pages may open the live table besides the
+    #: server's own (a page whose Origin names the very host it connects to); ``"*"``: any.
+    #: A browser always says where a page comes from, so a page elsewhere cannot play at a
+    #: table in its visitor's name (``scc serve --allow-origin``).
+    allowed_origins: list[str] = Field(default_factory=list)
+    #: New rooms one client address may open in an hour (0 = no limit).
+    rooms_per_hour: int = Field(default=30, ge=0)
+    #: Unfinished rooms (in the lobby or playing) the server holds at once (0 = no limit).
+    max_open_rooms: int = Field(default=5000, ge=0)
+    #: Seconds an unfinished room may go without a move (a lobby: since it was opened) before
+    #: it expires and is deleted; finished matches and their logs are kept (0 = never).
+    room_idle_seconds: float = Field(default=86400.0, ge=0)
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;
     #: 0 = never; ``scc serve`` only).
     gc_sweep_seconds: float = Field(default=3600.0, ge=0)
+
+    @property
+    def ws_max_size(self) -> int:
+        """What the WebSocket transport (uvicorn) accepts: well above the frame limit, so a
+        frame over the limit still reaches the app and is answered with a message; only a
+        frame beyond this is cut by the transport unread (1009)."""
+        return 16 * self.max_frame_bytes
+
+    def environment(self) -> dict[str, str]:
+        """These settings as the ``SCC_*`` variables that :class:`Settings` reads back the
+        same (a list as JSON): how ``scc serve --workers K`` hands them to its workers."""
+        return {
+            f"SCC_{name.upper()}": json.dumps(value) if isinstance(value, list) else str(value)
+            for name, value in self.model_dump().items()
+            if value is not None
+        }
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often idle rooms are looked for: a quarter of the idle time, at most 10 min."""
+        return min(max(self.room_idle_seconds / 4, 0.05), 600.0)
 
     @property
     def scaled(self) -> bool:

@@ -1,21 +1,29 @@
 """/ws/rooms/{code}: the live table.
 
 The first message must be a ``hello`` (with the seat token, or without one to watch); then
-``act``, ``roll``, ``advice`` and ``ping``.  Refusals go back to the sender only.
+``act``, ``roll``, ``advice``, ``react``, ``rematch``, ``seat_next`` and ``ping``.  Refusals go
+back to the sender only.  A frame the table cannot read at all -- binary, or longer than
+``max_frame_bytes`` -- is answered with a ``bad_message`` error in the connection's language
+(and the oversized one then closed with 1009), never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from ...facts import DEFAULT_LANG
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
+from ..invalid import invalid
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import MatchService
+from ..service.transport import dumps
+from ..settings import Settings
 
 router = APIRouter(tags=["live"])
 
@@ -23,8 +31,65 @@ router = APIRouter(tags=["live"])
 HELLO_TIMEOUT = 10.0
 
 
-async def _error(ws: WebSocket, err: RoomError) -> None:
-    await ws.send_json({"type": "error", "code": err.code.value, "message": err.render()})
+async def _error(ws: WebSocket, err: RoomError, lang: str) -> None:
+    await ws.send_text(dumps(err.message(lang)))
+
+
+class Unreadable(Exception):
+    """A frame the table cannot read: its refusal, and whether the socket must be closed."""
+
+    def __init__(self, err: RoomError, close: bool) -> None:
+        super().__init__(err.msgid)
+        self.err, self.close = err, close
+
+
+async def _frame(ws: WebSocket, limit: int) -> str:
+    """The next text frame; raises :class:`Unreadable` for a binary or an oversized one."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise Unreadable(RoomError(ErrorCode.BAD_MESSAGE, E.BINARY_FRAME, 400), close=False)
+    size = len(text.encode("utf-8", "replace"))
+    if size > limit:
+        err = RoomError(ErrorCode.BAD_MESSAGE, E.FRAME_TOO_BIG, 413, size=size, limit=limit)
+        raise Unreadable(err, close=True)
+    return str(text)
+
+
+async def _unreadable(ws: WebSocket, bad: Unreadable, lang: str) -> bool:
+    """Answer an unreadable frame; whether the connection goes on."""
+    await _error(ws, bad.err, lang)
+    if bad.close:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1009)
+    return not bad.close
+
+
+def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
+    """Whether a page from ``origin`` may open the live table (see ``Settings.allowed_origins``).
+
+    A browser always sends ``Origin``; a program need not, and no page is then involved.  The
+    server's own pages name the host they connect to (behind a TLS proxy the scheme differs,
+    the host does not), or the public address the server is reached at.
+    """
+    if origin is None:
+        return True
+    allowed = settings.allowed_origins
+    if "*" in allowed:
+        return True
+    own = [o for o in (settings.public_url,) if o]
+    wanted = {_origin(o) for o in [*allowed, *own]}
+    if _origin(origin) in wanted:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL or origin, in lower case."""
+    parts = urlsplit(url.strip().rstrip("/"))
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 @router.websocket("/ws/rooms/{code}")
@@ -35,11 +100,25 @@ async def table(ws: WebSocket, code: str) -> None:
     try:
         room = service.room(code)
     except RoomError as err:
-        await _error(ws, err)
+        await _error(ws, err, DEFAULT_LANG)
         await ws.close(code=4404)
         return
+    origin = ws.headers.get("origin")
+    if not origin_allowed(origin, ws.headers.get("host"), service.settings):
+        bad = RoomError(ErrorCode.BAD_ORIGIN, E.BAD_ORIGIN, 403, origin=(origin or "")[:200])
+        await _error(ws, bad, room.lang)
+        await ws.close(code=4403)
+        return
+    limit = service.settings.max_frame_bytes
     try:
-        raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        async with asyncio.timeout(HELLO_TIMEOUT):  # one deadline, whatever comes meanwhile
+            while True:
+                try:
+                    raw = await _frame(ws, limit)
+                    break
+                except Unreadable as bad:
+                    if not await _unreadable(ws, bad, room.lang):
+                        return
         if len(raw) > service.settings.max_message_bytes:
             raise RoomError(ErrorCode.TOO_BIG, E.TOO_BIG, 413)
         hello = CLIENT_MESSAGE.validate_json(raw)
@@ -51,21 +130,29 @@ async def table(ws: WebSocket, code: str) -> None:
             await ws.close()
         return
     except ValidationError as e:
-        await _error(ws, RoomError(ErrorCode.INVALID, E.INVALID, 422, reason=e.errors()[0]["msg"]))
+        # Before a hello there is no chosen language yet: the table's own.
+        await _error(ws, invalid(e.errors(), tagged=True), room.lang)
         await ws.close(code=4400)
         return
     except RoomError as err:
-        await _error(ws, err)
+        await _error(ws, err, room.lang)
         await ws.close(code=4403 if err.status == 403 else 4400)
         return
     try:
         while True:
-            raw = await ws.receive_text()
+            try:
+                raw = await _frame(ws, limit)
+            except Unreadable as bad:
+                if await _unreadable(ws, bad, conn.lang):
+                    continue
+                break
             await service.receive(room, conn, raw)
     except WebSocketDisconnect:
         pass
     finally:
-        await service.disconnect(room, conn)
+        # Shielded: when the handler is cancelled (the server closing the socket's task),
+        # everyone else must still see this player go (presence, the host's clock, play again).
+        await asyncio.shield(service.disconnect(room, conn))
 
 
 #: Echo groups for the benchmark floor: group name -> open sockets.

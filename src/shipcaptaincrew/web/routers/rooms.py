@@ -6,9 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from ..deps import ServiceDep, TokenDep
+from ..deps import LangDep, ServiceDep, TokenDep
 from ..models import RoomStatus
 from ..schemas import AddBot, CreateRoom, JoinRoom
+from ..service.transport import dumps
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -22,15 +23,18 @@ def join_link(request: Request, code: str) -> str:
 @router.post("", status_code=201)
 async def create_room(req: CreateRoom, request: Request, service: ServiceDep) -> dict[str, Any]:
     """Open a table; the creator is the host in seat 0 and gets the seat token (only they do)."""
-    code, token = await service.create_room(req)
+    address = request.client.host if request.client is not None else None
+    code, token = await service.create_room(req, address)
     return {"code": code, "seat": 0, "token": token, "link": join_link(request, code)}
 
 
 @router.get("/{code}")
-async def get_room(code: str, request: Request, service: ServiceDep) -> dict[str, Any]:
-    """The public picture of a table (no tokens; the seed only once the match is over)."""
+async def get_room(code: str, request: Request, service: ServiceDep, lang: LangDep) -> Response:
+    """The public picture of a table (no tokens; the seed only once the match is over), its
+    texts in the request's language."""
     room = await service.fresh_room(code)
-    return {**room.public(), "link": join_link(request, room.code)}
+    picture = {**room.public(), "link": join_link(request, room.code)}
+    return Response(dumps(picture, lang), media_type="application/json")
 
 
 @router.post("/{code}/join", status_code=201)

@@ -8,7 +8,8 @@ by replaying its events with the engine, so a restart resumes where the table wa
 the workers catch up with each other the same way (:mod:`.cluster`).
 
 The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
-:mod:`.autoplay` (bots and turn timers), :mod:`.cluster` (other workers and presence),
+:mod:`.autoplay` (bots and turn timers), :mod:`.host` (the host's role handed on when the host
+stays away), :mod:`.nextmatch` (play again), :mod:`.cluster` (other workers and presence),
 :mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
 (sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
 """
@@ -17,25 +18,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ...narrate import Message
 from ..models import RoomStatus
 from ..relay import Relay
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..settings import Settings
+from ..words import Line
 from . import broadcast
 from .autoplay import AutoPlay
 from .cluster import Cluster
+from .host import HostWatch
 from .lobby import Lobby
+from .nextmatch import NextMatch
 from .play import Play
 from .protocol import Protocol
 from .room import LiveRoom
 from .store import Store
 from .transport import Connection, Sender
+from .upkeep import Upkeep
+
+log = logging.getLogger("shipcaptaincrew.web")
 
 
 class MatchService:
@@ -54,7 +61,12 @@ class MatchService:
         self.play = Play(settings, self.store, self.cluster, self.schedule)
         self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
-        self.protocol = Protocol(settings, self.cluster, self.play)
+        self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
+        self.protocol = Protocol(settings, self.cluster, self.play, self.next)
+        self.host = HostWatch(settings, self.store, self.cluster)
+        self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room)
+        self.cluster.presence_changed = self._presence_changed
+        self.cluster.next_match = self.next.moved
 
     @property
     def relay(self) -> Relay | None:
@@ -65,6 +77,7 @@ class MatchService:
     async def startup(self) -> None:
         """Load every unfinished match and set its bots and timers going again."""
         self.store.start()
+        self.upkeep.start()
         await self.cluster.start()
         for code in self.store.playing():
             # Scaled out, the workers already running keep their tables going: a newcomer
@@ -80,9 +93,23 @@ class MatchService:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(room.lock.acquire(), max(0.01, deadline - time.monotonic()))
                 room.lock.release()
+        await self.upkeep.stop()
         await self.cluster.stop()
         await self.autoplay.stop(list(self.rooms.values()))
+        await self.host.stop(list(self.rooms.values()))
         await self.store.close()
+        people = sum(len(r.conns) for r in self.rooms.values())
+        log.info(
+            "shut down: %d tables in memory, %d connections; every move is in the database",
+            len(self.rooms),
+            people,
+            extra={"rooms": len(self.rooms), "connections": people},
+        )
+
+    async def _stop_room(self, room: LiveRoom) -> None:
+        """Stop a room's bot, turn timer and host watch (before it is forgotten)."""
+        await self.autoplay.stop([room])
+        await self.host.stop([room])
 
     # -- rooms ----------------------------------------------------------------------------
     def room(self, code: str) -> LiveRoom:
@@ -111,6 +138,11 @@ class MatchService:
                 await self.cluster.sync(room)
         return room
 
+    def _presence_changed(self, room: LiveRoom) -> None:
+        """Who is online changed: the host's clock and the rematch look again."""
+        self.host.check(room)
+        self.next.check(room)
+
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.
 
@@ -120,9 +152,11 @@ class MatchService:
         self.autoplay.schedule(room, failover)
 
     # -- the lobby ------------------------------------------------------------------------
-    async def create_room(self, req: CreateRoom) -> tuple[str, str]:
-        """A new room with its host in seat 0; returns (join code, host's seat token)."""
-        return self.lobby.create_room(req)
+    async def create_room(self, req: CreateRoom, address: str | None = None) -> tuple[str, str]:
+        """A new room with its host in seat 0; returns (join code, host's seat token).
+
+        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`)."""
+        return self.lobby.create_room(req, self.upkeep.admit(address))
 
     async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""
@@ -157,6 +191,6 @@ class MatchService:
         """The translation function for a language (cached by the i18n layer)."""
         return broadcast.translate(lang, domain)
 
-    def lines(self, messages: list[Message], lang: str) -> list[str]:
+    def lines(self, messages: list[Line], lang: str) -> list[str]:
         """Narration in a language, as the table's "room" messages carry it."""
         return broadcast.lines(messages, lang)

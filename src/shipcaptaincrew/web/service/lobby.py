@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 
-from ...bots import UnknownBotError, make_bot
+from ...bots import DIFFICULTIES, UnknownBotError, make_bot
 from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
 from .. import errors as E
@@ -19,7 +19,8 @@ from ..settings import Settings
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .play import Play
-from .room import LiveRoom, SeatInfo, hash_token
+from .room import LiveRoom
+from .seats import SeatInfo, hash_token
 from .store import Store
 
 #: Seat tokens: 32 random bytes (256 bits), URL-safe.
@@ -32,15 +33,19 @@ class Lobby:
     def __init__(self, settings: Settings, store: Store, cluster: Cluster, play: Play) -> None:
         self.settings, self.store, self.cluster, self.play = settings, store, cluster, play
 
-    def create_room(self, req: CreateRoom) -> tuple[str, str]:
-        """A new room with its host in seat 0; returns (join code, host's seat token)."""
+    def create_room(self, req: CreateRoom, created_by: str | None = None) -> tuple[str, str]:
+        """A new room with its host in seat 0; returns (join code, host's seat token).
+
+        ``created_by``: who opened it, as :mod:`.upkeep` keeps it."""
         try:
             rules = find_rules(req.preset).with_settings(req.settings)
         except InvalidRulesError as e:
-            raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=str(e)) from None
+            raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=e) from None
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        host = SeatInfo(req.name, SeatKind.PERSON, hash_token(token))
-        return self.store.create(req, rules, host), token
+        host = SeatInfo(
+            req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
+        )
+        return self.store.create(req, rules, host, created_by), token
 
     async def join(self, room: LiveRoom, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""
@@ -48,7 +53,9 @@ class Lobby:
             await self.cluster.sync(room)
             self._open(room)
             token = secrets.token_urlsafe(TOKEN_BYTES)
-            seat = SeatInfo(req.name, SeatKind.PERSON, hash_token(token))
+            seat = SeatInfo(
+                req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
+            )
             return await self._add_seat(room, seat, req.client_seed), token
 
     async def add_bot(self, room: LiveRoom, token: str | None, req: AddBot) -> int:
@@ -59,8 +66,14 @@ class Lobby:
             self._open(room)
             try:
                 make_bot(req.level)
-            except UnknownBotError as e:
-                raise RoomError(ErrorCode.BAD_BOT, E.BAD_BOT, 400, reason=str(e)) from None
+            except UnknownBotError:
+                raise RoomError(
+                    ErrorCode.BAD_BOT,
+                    E.BAD_BOT,
+                    400,
+                    level=req.level,
+                    levels=", ".join(DIFFICULTIES),
+                ) from None
             taken = {s.name for s in room.seats}
             n = 1
             while f"Bot {n}" in taken:
@@ -75,10 +88,12 @@ class Lobby:
             self._not_started(room)
             if not 0 <= seat < len(room.seats):
                 raise RoomError(ErrorCode.BAD_SEAT, E.BAD_SEAT, 404, seat=seat)
-            if seat == 0:
+            if seat == room.host:
                 raise RoomError(ErrorCode.HOST_SEAT, E.HOST_SEAT, 400)
-            self.store.remove_seat(room, seat)
+            host = room.host - 1 if seat < room.host else room.host
+            self.store.remove_seat(room, seat, host)
             del room.seats[seat]
+            room.host = host
             for c in room.conns:  # everyone after the removed seat moved up one
                 if c.seat is not None:
                     if c.seat == seat:
@@ -86,7 +101,7 @@ class Lobby:
                     elif c.seat > seat:
                         c.seat -= 1
             for c in list(room.conns):
-                await c.send({"type": "welcome", "seat": c.seat})
+                await c.send(room.welcome(c.seat))
             await self.cluster.publish(room)
             await broadcast_room(room)
 
@@ -101,7 +116,7 @@ class Lobby:
             try:
                 room.begin()
             except InvalidSetupError as e:
-                raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 409, reason=str(e)) from None
+                raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 409, reason=e) from None
             try:
                 self.store.mark_playing(room)
             except RoomError:
@@ -117,10 +132,14 @@ class Lobby:
         seat = room.seat_of(token)
         if seat is None:
             raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
-        if seat != 0:
+        if seat != room.host:
             raise RoomError(ErrorCode.NOT_HOST, E.NOT_HOST, 403)
 
     def _not_started(self, room: LiveRoom) -> None:
+        """The room is still in its lobby: a finished one says so, with its replay's address."""
+        if room.status is RoomStatus.OVER:
+            replay = f"/replay/{room.code}"
+            raise RoomError(ErrorCode.OVER, E.FINISHED, 409, {"replay": replay}, replay=replay)
         if room.status is not RoomStatus.LOBBY:
             raise RoomError(ErrorCode.STARTED, E.STARTED, 409)
 

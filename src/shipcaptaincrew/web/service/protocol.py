@@ -14,14 +14,19 @@ from pydantic import ValidationError
 
 from ...actions import Action, InvalidActionError, Roll, parse_action
 from ...engine import is_chance, legal_actions, seat_to_act
+from ...state import MatchState
 from .. import errors as E
+from .. import texts as T
 from ..errors import ErrorCode, RoomError, unavailable
+from ..invalid import invalid
 from ..models import RoomStatus
-from ..players import advise
-from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, RollDice
+from ..players import HAND_OUT, advise
+from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, React, Rematch, RollDice, SeatNext
 from ..settings import Settings
-from .broadcast import broadcast_room, lines, translate
+from ..words import Words
+from .broadcast import broadcast_room, lines
 from .cluster import Cluster
+from .nextmatch import NextMatch, carried
 from .play import Play
 from .room import LiveRoom, hash_token
 from .transport import Connection, RateLimiter, Sender
@@ -29,15 +34,13 @@ from .transport import Connection, RateLimiter, Sender
 log = logging.getLogger("shipcaptaincrew.web")
 
 
-def _illegal(reason: str) -> RoomError:
-    return RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=reason)
-
-
 class Protocol:
     """One connection's conversation with its table."""
 
-    def __init__(self, settings: Settings, cluster: Cluster, play: Play) -> None:
+    def __init__(self, settings: Settings, cluster: Cluster, play: Play, after: NextMatch) -> None:
         self.settings, self.cluster, self.play = settings, cluster, play
+        #: Play again and seats for the next match.
+        self.after = after
 
     async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
         """Register a connection after its hello; a bad token is refused, no token = spectator.
@@ -58,13 +61,15 @@ class Protocol:
             hello.lang,
             RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
             token_hash=token_hash,
+            token=hello.token,
+            reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
         )
         async with room.lock:
             await self.cluster.sync(room)
             conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)
             if token_hash is not None and conn.seat is None:
                 raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
-            await conn.send({"type": "welcome", "seat": conn.seat})
+            await conn.send(room.welcome(conn.seat))
             online, spectators = room.presence()  # as it is once this connection is in
             if conn.seat is None:
                 spectators += 1
@@ -77,6 +82,9 @@ class Protocol:
         # Who is online changed: the other workers and everyone here are told (a picture with
         # no narration, so it may go out outside the lock; the relay's publish may take long).
         await self.cluster.announce(room)
+        self.cluster.presence_changed(room)
+        if room.next_code is not None and conn.seat in carried(room, room.rematch):
+            await self.after.moved(room, conn)  # back after the next match was made: on to it
         await broadcast_room(room)
         return conn
 
@@ -85,13 +93,12 @@ class Protocol:
         conn.open = False
         room.conns.discard(conn)
         await self.cluster.announce(room)
+        self.cluster.presence_changed(room)
         await broadcast_room(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
         """Tell one connection (only) why its message was refused."""
-        await conn.send(
-            {"type": "error", "code": err.code.value, "message": err.render(translate(conn.lang))}
-        )
+        await conn.send(err.message(conn.lang))
 
     async def receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
         """Handle one message from a connection; refusals go to that connection only."""
@@ -101,7 +108,7 @@ class Protocol:
             await self.refuse(conn, err)
         except Exception:  # a bug must cost one message, never the connection or the server
             log.exception("message failed", extra={"room": room.code})
-            await self.refuse(conn, unavailable("game service"))
+            await self.refuse(conn, unavailable(E.SERVICE))
 
     async def _receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
         if len(raw.encode("utf-8", "replace")) > self.settings.max_message_bytes:
@@ -111,21 +118,31 @@ class Protocol:
         try:
             msg = CLIENT_MESSAGE.validate_json(raw)
         except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-            reason = f"{where}: {first['msg']}"
-            raise RoomError(ErrorCode.INVALID, E.INVALID, 422, reason=reason) from None
+            raise invalid(e.errors(), tagged=True) from None
         if isinstance(msg, Ping):
             await conn.send({"type": "pong"})
         elif isinstance(msg, Hello):
             conn.lang = msg.lang
         elif isinstance(msg, Advice):
             await self._advice(room, conn, msg)
+        elif isinstance(msg, React):
+            await self._react(room, conn, msg)
+        elif isinstance(msg, Rematch):
+            await self.after.confirm(room, conn, msg)
+        elif isinstance(msg, SeatNext):
+            await self.after.seat_next(room, conn, msg)
         else:
             await self._move(room, conn, msg)
 
+    async def _react(self, room: LiveRoom, conn: Connection, msg: React) -> None:
+        """An emoji for everyone at the table, on every worker (never stored)."""
+        assert conn.reactions is not None
+        if not conn.reactions.allow():
+            raise RoomError(ErrorCode.RATE, E.REACTION_RATE, 429)
+        await self.cluster.react(room, conn.seat, msg.emoji)
+
     async def _move(self, room: LiveRoom, conn: Connection, msg: Act | RollDice) -> None:
-        """A roll request or a choice: checked against the table, then played."""
+        """A roll or a choice: checked against the table, then played."""
         if conn.seat is None:
             raise RoomError(ErrorCode.SPECTATOR, E.SPECTATOR, 403)
         async with room.lock:
@@ -134,29 +151,50 @@ class Protocol:
             if state is None:
                 raise RoomError(ErrorCode.NOT_STARTED, E.NOT_STARTED, 409)
             if room.status is not RoomStatus.PLAYING:
-                raise RoomError(ErrorCode.OVER, E.ILLEGAL, 409, reason="the match is over")
-            if seat_to_act(state) != conn.seat:
-                raise RoomError(ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_TURN, 409)
+                raise RoomError(ErrorCode.OVER, E.MATCH_OVER, 409)
+            typed = isinstance(msg, RollDice) and not room.fair
+            # Real dice may be typed by the player whose dice are due or by the host (for a
+            # bot, or one phone passed round the table).
+            actor = seat_to_act(state)
+            if conn.seat not in ({actor, room.host} if typed else {actor}):
+                raise RoomError(
+                    ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_DICE if typed else E.NOT_YOUR_TURN, 409
+                )
             if msg.version != room.version:
                 raise RoomError(ErrorCode.STALE, E.STALE, 409)
-            action: Action | None = None
-            if isinstance(msg, RollDice):
-                if not is_chance(state):
-                    raise _illegal("no dice are due")
-            else:
-                try:
-                    action = parse_action(msg.action)
-                except InvalidActionError as e:
-                    raise RoomError(
-                        ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=str(e)
-                    ) from None
-                if isinstance(action, Roll):
-                    raise _illegal("the server rolls every die; send a roll request")
-                if is_chance(state):
-                    raise _illegal("the dice are due first")
-                if action not in legal_actions(state):
-                    raise _illegal(f"{msg.action} is not among the choices now")
+            action = (
+                self._roll(room, state, msg)
+                if isinstance(msg, RollDice)
+                else self._choice(state, msg)
+            )
             await self.play.step(room, action)
+
+    def _roll(self, room: LiveRoom, state: MatchState, msg: RollDice) -> Roll | None:
+        """The roll asked for: None (the server rolls fair dice), or the real dice typed in
+        (the engine checks their count and faces when it plays them)."""
+        if room.fair and msg.faces is not None:
+            raise RoomError(ErrorCode.BAD_DICE, E.NO_FACES_HERE, 400)
+        if not is_chance(state):
+            raise RoomError(ErrorCode.ILLEGAL, E.NO_DICE_DUE, 400)
+        if room.fair:
+            return None
+        if msg.faces is None:
+            raise RoomError(ErrorCode.BAD_DICE, E.TYPE_THE_DICE, 400)
+        return Roll(tuple(msg.faces))
+
+    def _choice(self, state: MatchState, msg: Act) -> Action:
+        """The choice sent, if it is one the engine lists for this player now."""
+        try:
+            action = parse_action(msg.action)
+        except InvalidActionError as e:
+            raise RoomError(ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=e) from None
+        if isinstance(action, Roll):
+            raise RoomError(ErrorCode.ILLEGAL, E.SERVER_ROLLS, 400)
+        if is_chance(state):
+            raise RoomError(ErrorCode.ILLEGAL, E.DICE_FIRST, 400)
+        if action not in legal_actions(state):
+            raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, action=msg.action)
+        return action
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
         if not room.hints:
@@ -169,18 +207,13 @@ class Protocol:
         if seat_to_act(state) != conn.seat or is_chance(state):
             raise RoomError(ErrorCode.NO_ADVICE, E.NO_ADVICE, 409)
         choices = await asyncio.to_thread(advise, state)
+        hand_out = any(c["method"] == HAND_OUT for c in choices)
         await conn.send(
             {
                 "type": "advice",
                 "version": msg.version,
-                "choices": [
-                    {
-                        "action": c.action,
-                        "win_probability": c.win_probability,
-                        "expected_score": c.expected_score,
-                        "method": c.method,
-                    }
-                    for c in choices
-                ],
+                "choices": choices,
+                # Why a hand-out's advice has no numbers, in the connection's language.
+                "note": Words(T.HAND_OUT_ADVICE) if hand_out else None,
             }
         )

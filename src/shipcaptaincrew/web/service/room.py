@@ -8,56 +8,63 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import random
 import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...actions import Action, Roll
-from ...engine import initial_state
+from ...engine import initial_state, seat_to_act
 from ...fair import FairDice
-from ...narrate import Message, narrate
+from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from ..models import PERSON_LABEL, RoomStatus, SeatKind
+from ..models import DiceSource, RoomStatus, SeatKind
+from ..moments import Story, bot_explained
+from ..party import REACTIONS, seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
+from ..texts import LEVEL_LABELS, TIMER_PLAYED
 from ..views import state_view
+from ..words import Line, Title, Words
+from .seats import Meta, SeatInfo
+
+# (.protocol takes hash_token from here.)
+from .seats import hash_token as hash_token
 from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40
+#: What a stored event made by the turn timer (for an absent person) says of itself; the
+#: engine and the event log's readers ignore the key.
+BY_TIMER = {"by": "timer"}
 
 
-def hash_token(token: str) -> str:
-    """Tokens are stored and compared as SHA-256 hashes only."""
-    return hashlib.sha256(token.encode()).hexdigest()
+def by_timer(event: dict[str, Any]) -> bool:
+    """Whether a stored event was made by the turn timer."""
+    return event.get("by") == BY_TIMER["by"]
 
 
-@dataclass
-class SeatInfo:
-    """A seat as the live room knows it."""
+def narration(
+    before: MatchState, action: Action, after: MatchState, names: list[str], timer: bool
+) -> list[Line]:
+    """An event's narration; a move the turn timer made says so first."""
+    lines: list[Line] = list(narrate(before, action, after, names))
+    if timer:
+        seat = seat_to_act(before)
+        lines.insert(0, Words(TIMER_PLAYED, {"name": names[seat] if seat is not None else ""}))
+    return lines
 
-    name: str
-    kind: SeatKind
-    token_hash: str | None
-    #: A bot's spec (a difficulty such as "medium", or a bot name): which bot plays the seat.
-    bot: str | None = None
 
-    @classmethod
-    def stored(cls, name: str, label: str, token_hash: str | None) -> SeatInfo:
-        """A seat from its row (``label``: the stored kind, see :data:`.models.PERSON_LABEL`)."""
-        if label == PERSON_LABEL:
-            return cls(name, SeatKind.PERSON, token_hash)
-        return cls(name, SeatKind.BOT, token_hash, bot=label)
+class Advanced(NamedTuple):
+    """What events taken in from the database tell the table: their narration, the newest
+    moment among them and whether the turn timer made one."""
 
-    @property
-    def label(self) -> str:
-        """What the database, the picture, the log and the statistics call this seat's kind."""
-        return PERSON_LABEL if self.bot is None else self.bot
+    lines: list[Line]
+    moment: dict[str, Any] | None
+    by_timer: bool
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,10 @@ class Ahead:
     action: Action
     after: MatchState
     event: dict[str, Any]
-    messages: list[Message]
+    messages: list[Line]
+    #: The table's story after the move, and the move's moment (see :mod:`..moments`).
+    story: Story
+    moment: dict[str, Any] | None
     #: The broadcast of ``after`` per language, drawn for this presence (None: not drawn).
     texts: dict[str, str] | None = None
     presence: tuple[frozenset[int], int] | None = None
@@ -93,14 +103,27 @@ class LiveRoom:
     client_seeds: list[str]
     seats: list[SeatInfo]
     server_seed: str
+    #: The host's seat (seat 0 at first).
+    host: int = 0
+    #: Once over, "play again": the seats that confirmed, the seats spectators asked for, and
+    #: the next match's room once it is made (see :mod:`.nextmatch`).
+    rematch: tuple[int, ...] = ()
+    next_seats: tuple[SeatInfo, ...] = ()
+    next_code: str | None = None
+    #: Fair dice rolled here, or real dice whose faces the players type.
+    dice_source: DiceSource = DiceSource.FAIR
     state: MatchState | None = None
+    #: What the table remembers beyond the engine's state: ties, the last round, the podium.
+    story: Story = field(default_factory=Story)
     dice: FairDice | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
-    recent: deque[list[Message]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    recent: deque[list[Line]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     conns: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     deadline: float | None = None
+    #: The clock that hands the host's role on while the host is away (see :mod:`.host`).
+    host_task: asyncio.Task[None] | None = None
     #: Bots choose with a generator seeded from the secret seed: a match is reproducible.
     rng: random.Random = field(init=False, repr=False)
     #: The next moves worked out while the player thinks (the roll due, or each choice),
@@ -113,19 +136,28 @@ class LiveRoom:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.server_seed)
 
+    def apply(self, meta: Meta) -> bool:
+        """Take in the host and "play again" as the database has them; whether they changed."""
+        now = Meta(self.host, self.rematch, self.next_seats, self.next_code)
+        self.host, self.rematch = meta.host, meta.rematch
+        self.next_seats, self.next_code = meta.next_seats, meta.next_code
+        return meta != now
+
     # -- the match ------------------------------------------------------------------------
     def begin(self) -> None:
-        """The match starts: the first state, and the dice from the seeds (fixed from now on).
+        """The match starts: the first state, and the fair dice from the seeds (fixed from now
+        on; a table with real dice has none).
 
         Raises the engine's ``InvalidSetupError`` (and changes nothing) if the rules cannot be
         played by this many seats.
         """
         state = initial_state(self.rules, len(self.seats), starter=self.first_seat())
         self.status, self.state = RoomStatus.PLAYING, state
-        self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
+        if self.dice_source is DiceSource.FAIR:
+            self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
 
-    def advance(self, events: list[dict[str, Any]]) -> list[Message]:
-        """Play committed events on, as the engine replays them; returns their narration.
+    def advance(self, events: list[dict[str, Any]]) -> Advanced:
+        """Play committed events on, as the engine replays them; returns what to tell the table.
 
         The one way a room takes in events it did not play itself: at start-up (every event
         of the match) and, scaled out, the moves another worker committed.  The engine checks
@@ -133,28 +165,44 @@ class LiveRoom:
         counter and the status follow.
         """
         before = self.state
-        assert before is not None and self.dice is not None
-        messages: list[Message] = []
+        assert before is not None
+        told = Advanced([], None, False)
         dice = 0
-        for after, action in replay_events(before, events, start=len(self.events)):
-            lines = narrate(before, action, after, self.names)
+        replayed = replay_events(before, events, start=len(self.events))
+        for no, ((after, action), event) in enumerate(zip(replayed, events, strict=True), 1):
+            timer = by_timer(event)
+            lines = narration(before, action, after, self.names, timer)
             self.recent.append(lines)
-            messages += lines
+            self.story, moment = self.story.step(before, action, after, self.names, timer)
+            if no == len(events):  # the newest move: if a bot's, why the bot made it
+                moment = bot_explained(moment, before, action, self.bot_of(before))
+            told = Advanced(told.lines + lines, moment or told.moment, told.by_timer or timer)
             if isinstance(action, Roll):
                 dice += len(action.faces)
             before = after
         self.state = before
         self.events += events
-        self.dice.count += dice
+        if self.dice is not None:
+            self.dice.count += dice
         if before.is_over:
             self.finish()
-        return messages
+        return told
+
+    def bot_of(self, state: MatchState) -> str | None:
+        """The spec of the bot choosing in ``state`` (None: a person's turn, or none)."""
+        seat = seat_to_act(state)
+        return None if seat is None else self.seats[seat].bot
 
     def finish(self) -> None:
-        """The match is over: the seed may be shown."""
-        assert self.dice is not None
+        """The match is over: the seed of fair dice may be shown."""
         self.status = RoomStatus.OVER
-        self.dice.reveal()
+        if self.dice is not None:
+            self.dice.reveal()
+
+    @property
+    def fair(self) -> bool:
+        """The server rolls this room's dice (committed before the match, checkable after)."""
+        return self.dice_source is DiceSource.FAIR
 
     @property
     def version(self) -> int:
@@ -181,19 +229,33 @@ class LiveRoom:
             players=self.names,
             kinds=[s.label for s in self.seats],
             starter=self.first_seat(),
+            # (Real dice are "typed" dice in the log's words, as scc companion writes them.)
             dice={
                 "source": "fair",
                 "commitment": self.commitment,
                 "client_seeds": self.client_seeds,
-            },
+            }
+            if self.fair
+            else {"source": "typed"},
             lang=self.lang,
             events=list(self.events),
         )
-        if self.status is RoomStatus.OVER:
+        if self.status is RoomStatus.OVER and self.fair:
             log.server_seed = self.server_seed
         return log
 
     # -- who is here ----------------------------------------------------------------------
+    def welcome(self, seat: int | None) -> dict[str, Any]:
+        """The first message of a connection (and again when its seat moved): who it is."""
+        you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
+        return {
+            "type": "welcome",
+            "seat": seat,
+            "host": self.host,
+            "you": you,
+            "reactions": list(REACTIONS),
+        }
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (None if it belongs to none)."""
         if not token:
@@ -229,44 +291,101 @@ class LiveRoom:
 
     # -- the picture ----------------------------------------------------------------------
     @functools.cached_property
-    def _rules_view(self) -> tuple[str, dict[str, Any]]:
-        """The rules as text and options: fixed for the room's life, so built once, not per move."""
-        return str(self.rules), self.rules.options()
+    def _rules_view(self) -> tuple[str, dict[str, Any], Title]:
+        """The rules as text, options and human name: fixed for the room's life, so built
+        once, not per move."""
+        return str(self.rules), self.rules.options(), Title(self.rules)
+
+    def confirmed(self) -> list[int]:
+        """Once over, the seats that want to play again: the persons who said so, and bots."""
+        if self.status is not RoomStatus.OVER:
+            return []
+        bots = {i for i, s in enumerate(self.seats) if s.kind is SeatKind.BOT}
+        return sorted(bots | set(self.rematch))
+
+    def awaited(self, online: frozenset[int]) -> list[int]:
+        """Once over, the persons online whose "play again" the rematch still waits for."""
+        if self.status is not RoomStatus.OVER or self.next_code is not None:
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind is SeatKind.PERSON and i in online and i not in self.rematch
+        ]
+
+    def _rematch_view(self, online: frozenset[int]) -> dict[str, Any] | None:
+        if self.status is not RoomStatus.OVER and not self.next_seats:
+            return None
+        return {
+            "confirmed": self.confirmed(),
+            "needed": self.awaited(online),
+            "next_code": self.next_code,
+            # Spectators who asked for a seat at the next match.
+            "next_seats": [
+                {"name": s.name, "color": s.color, "avatar": s.avatar} for s in self.next_seats
+            ],
+        }
+
+    def _player(self, seat: int, online: frozenset[int], confirmed: list[int]) -> dict[str, Any]:
+        s = self.seats[seat]
+        label = LEVEL_LABELS.get(s.bot) if s.bot is not None else None
+        return {
+            "seat": seat,
+            "name": s.name,
+            "kind": s.label,
+            "online": s.kind is SeatKind.BOT or seat in online,
+            "color": seat_color(seat, s.color),
+            "avatar": seat_avatar(seat, s.avatar),
+            # A bot's difficulty (or its spec, for a bot seated by name) and its name.
+            "level": s.bot,
+            "level_label": s.bot if label is None else Words(label),
+            "rematch": seat in confirmed,
+        }
 
     def public(
-        self, after: MatchState | None = None, presence: tuple[frozenset[int], int] | None = None
+        self,
+        after: MatchState | None = None,
+        presence: tuple[frozenset[int], int] | None = None,
+        story: Story | None = None,
+        moment: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Everything anyone at (or watching) the table may see; never a token or the seed early.
 
-        ``after``: the picture as it will be once this state (one event on) is played, which
-        the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
+        ``after`` and ``story``: the picture as it will be once this state (one event on) is
+        played, which the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
+        ``moment``: what the event that led here means for the table (see :mod:`..moments`;
+        None for a picture that follows no event, such as someone coming online).  The texts
+        in it are :class:`~..words.Words`, said in each connection's language when sent.
         """
         online, spectators = self.presence() if presence is None else presence
         state = self.state if after is None else after
+        story = self.story if story is None else story
         over = self.status is RoomStatus.OVER
+        rules, options, title = self._rules_view
+        confirmed = self.confirmed()
         return {
             "code": self.code,
             "status": self.status.value,
             "version": self.version if after is None else self.version + 1,
-            "rules": self._rules_view[0],
-            "options": self._rules_view[1],
+            "rules": rules,
+            "title": title,
+            "options": options,
             "lang": self.lang,
             "hints": self.hints,
             "turn_timer": self.turn_timer,
             "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
-            "players": [
-                {
-                    "seat": i,
-                    "name": s.name,
-                    "kind": s.label,
-                    "online": s.kind is SeatKind.BOT or i in online,
-                }
-                for i, s in enumerate(self.seats)
-            ],
+            "host": self.host,
+            "players": [self._player(i, online, confirmed) for i in range(len(self.seats))],
             "spectators": spectators,
-            "commitment": self.commitment,
-            "client_seeds": self.client_seeds,
-            "server_seed": self.server_seed if over else None,
+            # The fair dice: the commitment now, the seed at the end (real dice have neither).
+            "dice_source": self.dice_source.value,
+            "commitment": self.commitment if self.fair else None,
+            "client_seeds": self.client_seeds if self.fair else [],
+            "server_seed": self.server_seed if over and self.fair else None,
             # Round results travel once, with the summary; during play the totals say enough.
             "match": None if state is None else state_view(state, results=state.is_over),
+            "moment": moment,
+            "last_result": story.last_result,
+            "podium": story.podium,
+            "rematch": self._rematch_view(online),
         }

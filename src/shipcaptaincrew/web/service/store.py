@@ -18,10 +18,11 @@ import logging
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -29,10 +30,11 @@ from ...rules import Rules
 from ...state import MatchState
 from .. import errors as E
 from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
-from ..models import Event, Result, Room, RoomStatus, Seat
+from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
-from .room import LiveRoom, SeatInfo
+from .room import LiveRoom
+from .seats import Meta, SeatInfo
 from .sqlite import EventAppender, checkpoints
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
@@ -41,9 +43,22 @@ CODE_LENGTH = 6
 
 log = logging.getLogger("shipcaptaincrew.web")
 
-#: What another worker changed in a room: (status, client seeds, seats) while the room is in
-#: the lobby (else None), and the events this worker has not read yet.
-Delta = tuple[tuple[RoomStatus, list[str], list[SeatInfo]] | None, list[dict[str, Any]]]
+#: What another worker changed in a room: (status, client seeds, seats, host) while the room is
+#: in the lobby (else None), and the events this worker has not read yet.
+Lobby = tuple[RoomStatus, list[str], list[SeatInfo], int]
+Delta = tuple[Lobby | None, list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Table:
+    """How a room plays, besides who sits at it: what a rematch carries to the next room."""
+
+    rules: Rules
+    lang: str
+    hints: bool
+    turn_timer: int | None
+    starter: int | None
+    dice: DiceSource
 
 
 @contextlib.contextmanager
@@ -58,7 +73,7 @@ def guarded() -> Iterator[None]:
         raise RoomError(ErrorCode.CONFLICT, CONFLICT, 409) from None
     except DBAPIError as e:
         log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
-        raise unavailable("database") from None
+        raise unavailable(E.DATABASE) from None
 
 
 def _now() -> datetime:
@@ -66,7 +81,18 @@ def _now() -> datetime:
 
 
 def _seats(row: Room) -> list[SeatInfo]:
-    return [SeatInfo.stored(s.name, s.kind, s.token_hash) for s in row.seats]
+    return [SeatInfo.stored(s.name, s.kind, s.token_hash, s.color, s.avatar) for s in row.seats]
+
+
+def _seat_row(position: int, seat: SeatInfo) -> Seat:
+    return Seat(
+        position=position,
+        name=seat.name,
+        kind=seat.label,
+        token_hash=seat.token_hash,
+        color=seat.color,
+        avatar=seat.avatar,
+    )
 
 
 class Store:
@@ -127,35 +153,59 @@ class Store:
                 client_seeds=list(row.client_seeds),
                 seats=_seats(row),
                 server_seed=row.server_seed,
+                dice_source=DiceSource(row.dice),
             )
+            room.apply(Meta.of(row))
         if room.status is not RoomStatus.LOBBY:
             room.begin()
             room.advance([dict(e) for e in events])
         return room
 
-    def create(self, req: CreateRoom, rules: Rules, host: SeatInfo) -> str:
-        """Store a new room with its host in seat 0; returns its join code (new, unique)."""
+    def create(
+        self, req: CreateRoom, rules: Rules, host: SeatInfo, created_by: str | None = None
+    ) -> str:
+        """Store a new room with its host in seat 0; returns its join code (new, unique).
+
+        ``created_by``: who opened it (see :mod:`.upkeep`)."""
+        table = Table(rules, req.lang, req.hints, req.turn_timer, req.starter, req.dice)
+        seeds = [req.client_seed] if req.client_seed else []
+        with guarded(), self.sessions() as db, db.begin():
+            room = self.new_room(db, table, [host], RoomStatus.LOBBY, client_seeds=seeds)
+            room.created_by = created_by
+            return room.code
+
+    def new_room(
+        self,
+        db: Session,
+        table: Table,
+        seats: list[SeatInfo],
+        status: RoomStatus,
+        host: int = 0,
+        client_seeds: list[str] | None = None,
+    ) -> Room:
+        """Add a room with a new code, a fresh secret seed and these seats (in ``db``'s
+        transaction, which the caller commits)."""
         fixed = self.fixed_server_seed
         seed = bytes.fromhex(fixed) if fixed else secrets.token_bytes(32)
-        with guarded(), self.sessions() as db, db.begin():
-            room = Room(
-                code=self._new_code(db),
-                rules=str(rules),
-                lang=req.lang,
-                hints=req.hints,
-                turn_timer=req.turn_timer,
-                starter=req.starter,
-                status=RoomStatus.LOBBY.value,
-                server_seed=seed.hex(),
-                commitment=hashlib.sha256(seed).hexdigest(),
-                client_seeds=[req.client_seed] if req.client_seed else [],
-                revealed=False,
-            )
-            room.seats.append(
-                Seat(position=0, name=host.name, kind=host.label, token_hash=host.token_hash)
-            )
-            db.add(room)
-        return room.code
+        room = Room(
+            code=self._new_code(db),
+            rules=str(table.rules),
+            lang=table.lang,
+            hints=table.hints,
+            turn_timer=table.turn_timer,
+            starter=table.starter,
+            status=status.value,
+            server_seed=seed.hex(),
+            commitment=hashlib.sha256(seed).hexdigest(),
+            client_seeds=client_seeds or [],
+            revealed=False,
+            dice=table.dice.value,
+            host=host,
+        )
+        room.seats.extend(_seat_row(i, seat) for i, seat in enumerate(seats))
+        db.add(room)
+        db.flush()
+        return room
 
     def _new_code(self, db: Session) -> str:
         while True:
@@ -167,23 +217,20 @@ class Store:
         """Store the room's next seat (and, if given, the client seeds it now has)."""
         position = len(room.seats)
         with guarded(), self.sessions() as db, db.begin():
-            db.add(
-                Seat(
-                    room_id=room.id,
-                    position=position,
-                    name=seat.name,
-                    kind=seat.label,
-                    token_hash=seat.token_hash,
-                )
-            )
+            row = _seat_row(position, seat)
+            row.room_id = room.id
+            db.add(row)
             if client_seeds is not None:
-                row = db.get(Room, room.id)
-                assert row is not None
-                row.client_seeds = client_seeds
+                stored = db.get(Room, room.id)
+                assert stored is not None
+                stored.client_seeds = client_seeds
 
-    def remove_seat(self, room: LiveRoom, seat: int) -> None:
-        """Delete a seat; the later seats move up one."""
+    def remove_seat(self, room: LiveRoom, seat: int, host: int) -> None:
+        """Delete a seat; the later seats move up one (and the host's seat is now ``host``)."""
         with guarded(), self.sessions() as db, db.begin():
+            stored = db.get(Room, room.id)
+            assert stored is not None
+            stored.host = host
             db.execute(delete(Seat).where(Seat.room_id == room.id, Seat.position == seat))
             db.flush()
             rows = db.scalars(
@@ -202,6 +249,21 @@ class Store:
             assert row is not None
             row.status = RoomStatus.PLAYING.value
 
+    def read_meta(self, room: LiveRoom) -> Meta:
+        """The room's :class:`Meta` as the database has it."""
+        with self.sessions() as db:
+            row = db.get(Room, room.id)
+            assert row is not None
+            return Meta.of(row)
+
+    def hand_over(self, room: LiveRoom, host: int, to: int) -> bool:
+        """Make seat ``to`` the host if ``host`` still is (another worker may have been first)."""
+        with guarded(), self.sessions() as db, db.begin():
+            done = db.execute(
+                update(Room).where(Room.id == room.id, Room.host == host).values(host=to)
+            )
+            return bool(cast(CursorResult[Any], done).rowcount)
+
     def read_delta(self, room: LiveRoom) -> Delta:
         """From the database: the lobby (while in the lobby) and the events this room lacks."""
         with self.sessions() as db:
@@ -210,7 +272,7 @@ class Store:
                 row = db.scalar(select(Room).where(Room.id == room.id))
                 if row is None:
                     raise RoomError(ErrorCode.NOT_FOUND, E.NOT_FOUND, 404, code=room.code)
-                lobby = (RoomStatus(row.status), list(row.client_seeds), _seats(row))
+                lobby = (RoomStatus(row.status), list(row.client_seeds), _seats(row), row.host)
             events = db.scalars(
                 select(Event.payload)
                 .where(Event.room_id == room.id, Event.seq >= len(room.events))
