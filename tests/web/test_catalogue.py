@@ -12,9 +12,10 @@ from babel.messages.pofile import read_po
 from shipcaptaincrew.i18n import LOCALE_DIR, translator
 from shipcaptaincrew.web import errors
 from shipcaptaincrew.web.strings import UI_STRINGS
+from shipcaptaincrew.web.texts import TEXTS
 
 ERROR_IDS = tuple(v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str))
-IDS = set(UI_STRINGS) | set(ERROR_IDS)
+IDS = set(UI_STRINGS) | set(ERROR_IDS) | set(TEXTS)
 STATIC = Path(errors.__file__).with_name("static")
 
 

@@ -171,6 +171,35 @@ def test_refusals_go_to_that_player_only(client: Any, players: list[Player]) -> 
     assert [m["code"] for m in spectator.seen if m["type"] == "error"] == ["spectator"]
 
 
+def test_refusals_are_in_the_connection_s_language(client: Any, players: list[Player]) -> None:
+    """The server's own sentence and the engine's refusal inside it, both in German."""
+    code, tokens = open_table(client, ["Anna", "Bo"], settings=["starter=chosen"])
+    a, b = Player(client, code, tokens[0], lang="de"), Player(client, code, tokens[1], lang="nb")
+    players += [a, b]
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    a.until(lambda r: r["status"] == "playing")
+    b.send(type="roll", version=0)
+    assert b.next("error")["message"] == "Det er ikke din tur."
+    a.send(type="act", action="jump", version=0)
+    err = a.next("error")
+    assert err["code"] == "not_an_action" and "is not an action" not in err["message"]
+    assert err["message"].startswith("Das ist in diesem Spiel keine Wahl")
+    a.send(type="act", action="stand")
+    err = a.next("error")
+    assert err == {
+        "type": "error",
+        "code": "invalid",
+        "message": "Version: Bitte ausfüllen.",
+        "field": "version",
+    }
+    a.send(type="roll", version=0, faces=[6, 5, 4, 3, 2])  # a fair room: the server rolls
+    assert a.next("error")["code"] == "bad_dice"
+    a.send(type="hello", lang="en")  # a change of language applies from now on
+    b.send(type="hello", lang="en")
+    b.send(type="roll", version=0)
+    assert b.next("error")["message"] == "It is not your turn."
+
+
 def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
     code, tokens = open_table(client, ["Anna", "Bo"], ["easy"])
     assert all(len(t) >= 22 for t in tokens)  # token_urlsafe(32): 256 bits

@@ -43,19 +43,39 @@ def test_names_are_stored_as_plain_text(client: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "where"),
+    ("body", "field", "english"),
     [
-        ({"name": ""}, "name"),
-        ({"name": "x" * 33}, "name"),
-        ({"name": "\u0007\u0008"}, "name"),
-        ({"name": "A", "lang": "fr"}, "lang"),
-        ({"name": "A", "turn_timer": 1}, "turn_timer"),
-        ({"name": "A", "dice": [6, 6, 6]}, "dice"),
+        ({"name": ""}, "name", "Your name: this must not be empty."),
+        ({"name": "x" * 33}, "name", "Your name: at most 32 characters, please."),
+        ({"name": "\u0007\u0008"}, "name", "Your name: please use at least one visible character."),
+        ({"name": "A", "lang": "fr"}, "lang", "Language: this must be one of en, de, nb."),
+        ({"name": "A", "turn_timer": 1}, "turn_timer", "Turn timer: this must be at least 5."),
+        ({"name": "A", "dice": [6, 6, 6]}, "dice", "There is no field dice in this message."),
+        ({}, "name", "Your name: please fill this in."),
     ],
 )
-def test_create_room_validation(client: Any, body: dict[str, Any], where: str) -> None:
+def test_create_room_validation(
+    client: Any, body: dict[str, Any], field: str, english: str
+) -> None:
+    """Each problem is one sentence naming the field, in the request's language."""
     r = client.post("/api/rooms", json=body)
-    assert r.status_code == 422 and where in r.json()["detail"]
+    assert r.status_code == 422
+    assert r.json() == {"code": "invalid", "detail": english, "field": field}
+    german = client.post("/api/rooms?lang=de", json=body).json()["detail"]
+    norwegian = client.post("/api/rooms", json=body, headers={"X-Lang": "nb"}).json()["detail"]
+    assert german != english and norwegian != english and "{" not in german + norwegian
+
+
+def test_unknown_fields_and_languages_of_refusals(client: Any) -> None:
+    r = client.post("/api/rooms", json={"name": "A", "colour": "red"})
+    assert r.json()["detail"] == "There is no field colour in this message."
+    # The browser's Accept-Language alone decides nothing: ?lang= or X-Lang does.
+    r = client.post("/api/rooms", json={"name": ""}, headers={"Accept-Language": "de-DE"})
+    assert r.json()["detail"] == "Your name: this must not be empty."
+    assert (
+        client.post("/api/rooms?lang=de", json={"name": ""}).json()["detail"]
+        == "Dein Name: Das darf nicht leer sein."
+    )
 
 
 def test_bad_rules_are_named(client: Any) -> None:

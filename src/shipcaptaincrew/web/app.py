@@ -17,12 +17,15 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException
 
+from . import errors as E
 from .db import open_database
-from .errors import UNAVAILABLE, ErrorCode, RoomError
+from .deps import request_lang
+from .errors import ErrorCode, RoomError, unavailable
+from .invalid import invalid
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
-from .schemas import LANGS
 from .service import MatchService
 from .settings import Settings
 
@@ -61,29 +64,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.service = service
 
+    # Every refusal is one sentence in the request's language (see deps.request_lang).
+    def answer(request: Request, err: RoomError) -> JSONResponse:
+        return JSONResponse(err.body(request_lang(request)), status_code=err.status)
+
     @app.exception_handler(RoomError)
     async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
-        lang = request.headers.get("Accept-Language", "en")[:2]
-        tr = service.translate(lang if lang in LANGS else "en", "web")
-        return JSONResponse(
-            {"code": exc.code.value, "detail": exc.render(tr)}, status_code=exc.status
-        )
+        return answer(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        return JSONResponse(
-            {"code": ErrorCode.INVALID.value, "detail": f"{where}: {first['msg']}"}, status_code=422
-        )
+        return answer(request, invalid(exc.errors()))
 
     @app.exception_handler(DBAPIError)
     async def _db_down(request: Request, exc: DBAPIError) -> JSONResponse:
         # Nothing was committed (each change is one transaction): say so, and to try again.
-        return JSONResponse(
-            {"code": ErrorCode.UNAVAILABLE.value, "detail": UNAVAILABLE.format(what="database")},
-            status_code=503,
-        )
+        return answer(request, unavailable(E.DATABASE))
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 404:
+            err = RoomError(ErrorCode.NOT_FOUND, E.NO_SUCH_PATH, 404)
+        elif exc.status_code == 405:
+            err = RoomError(ErrorCode.INVALID, E.NO_SUCH_METHOD, 405, method=request.method)
+        else:
+            return JSONResponse({"detail": exc.detail}, exc.status_code, headers=exc.headers)
+        return JSONResponse(err.body(request_lang(request)), err.status, headers=exc.headers)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, object]:

@@ -1,9 +1,21 @@
-"""Refusals with a message id (translated in the ``web`` catalogue) and an HTTP status."""
+"""Refusals with a message id (translated in the ``web`` catalogue) and an HTTP status.
+
+A refusal is rendered in one language (:meth:`RoomError.render`): its own sentence comes from
+the ``web`` catalogue, and a parameter that is a refusal of the core (a
+:class:`~shipcaptaincrew.errors.GameError`, or its :class:`~shipcaptaincrew.messages.Message`)
+is rendered with the ``scc`` catalogue, so "Diese Runde braucht 3 Würfel" reaches a German
+player whole, not half in English.  A parameter marked :class:`Label` is a ``web`` message id
+itself (a field's name in a validation refusal).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
+
+from ..errors import GameError
+from ..i18n import translator
+from ..messages import Message
 
 
 class ErrorCode(StrEnum):
@@ -36,6 +48,13 @@ class ErrorCode(StrEnum):
     INVALID = "invalid"
     HELLO_FIRST = "hello_first"
     NOT_OVER = "not_over"
+    BAD_LANG = "bad_lang"
+    #: A binary frame, or a frame over the WebSocket frame limit (then the socket is closed).
+    BAD_MESSAGE = "bad_message"
+    #: Dice faces that cannot be, faces sent where the server rolls, or none where it does not.
+    BAD_DICE = "bad_dice"
+    #: A rematch or a seat for the next match that cannot be had (yet).
+    NO_REMATCH = "no_rematch"
 
 
 def N_(msgid: str) -> str:
@@ -43,24 +62,68 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-class RoomError(ValueError):
-    """A request the room refuses: ``code`` for programs, ``msgid`` + ``params`` for people."""
+class Label(str):
+    """A ``web`` message id used as a parameter of a refusal (translated with it)."""
 
-    def __init__(self, code: ErrorCode, msgid: str, status: int = 400, /, **params: object) -> None:
+    __slots__ = ()
+
+
+class RoomError(ValueError):
+    """A request the room refuses: ``code`` for programs, ``msgid`` + ``params`` for people.
+
+    ``extra``: more fields for the answer's body (a finished room's replay link, say).
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        msgid: str,
+        status: int = 400,
+        /,
+        extra: dict[str, Any] | None = None,
+        **params: object,
+    ) -> None:
         self.code = code
         self.msgid = msgid
         self.status = status
         self.params = params
-        super().__init__(msgid.format(**params))
+        self.extra = extra or {}
+        super().__init__(self.render())
 
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """The message in a language (``translate`` maps an English id to its translation)."""
-        text = translate(self.msgid) if translate else self.msgid
-        return text.format(**self.params)
+    def render(self, lang: str | None = None) -> str:
+        """The refusal in a language (English without one; see the module docstring)."""
+        web, scc = translator(lang, "web"), translator(lang, "scc")
+
+        def value(v: object) -> object:
+            if isinstance(v, GameError):
+                return v.render(scc)
+            if isinstance(v, Message):
+                return v.render(scc)
+            if isinstance(v, Label):
+                return web(v)
+            return v
+
+        return web(self.msgid).format(**{k: value(v) for k, v in self.params.items()})
+
+    def body(self, lang: str | None = None) -> dict[str, Any]:
+        """The JSON answer of a REST refusal."""
+        return {"code": self.code.value, "detail": self.render(lang), **self.extra}
+
+    def message(self, lang: str | None = None) -> dict[str, Any]:
+        """The WebSocket ``error`` message of this refusal."""
+        return {
+            "type": "error",
+            "code": self.code.value,
+            "message": self.render(lang),
+            **self.extra,
+        }
 
 
 # Every refusal, so the catalogue lists them (the service raises them by these ids).
 NOT_FOUND = N_("There is no room with the code {code}.")
+#: A path the server has no page or answer for.
+NO_SUCH_PATH = N_("There is nothing at this address.")
+NO_SUCH_METHOD = N_("This address does not answer {method} requests.")
 #: A scaled-out server that cannot reach its database or Redis (issue 8).
 UNAVAILABLE = N_(
     "The server cannot reach its {what} right now: nothing was played. Try again in a moment."
@@ -69,29 +132,103 @@ UNAVAILABLE = N_(
 CONFLICT = N_("Someone else changed the table at the same moment: look again and retry.")
 STALE = N_("The table has moved on since you looked: your choice was not played.")
 NOT_YOUR_TURN = N_("It is not your turn.")
+#: ``reason``: the engine's own refusal, in the player's language.
 ILLEGAL = N_("That is not allowed now: {reason}")
+NO_DICE_DUE = N_("That is not allowed now: no dice are due.")
+DICE_FIRST = N_("That is not allowed now: the dice are due first.")
+SERVER_ROLLS = N_("The server rolls every die here: send a roll request.")
+NOT_A_CHOICE = N_("That is not allowed now: {action} is not among the choices.")
+MATCH_OVER = N_("The match is over.")
 NOT_AN_ACTION = N_("That is not a choice in this game: {reason}")
 SPECTATOR = N_("Spectators can watch but not play.")
 NOT_HOST = N_("Only the host can do that.")
 BAD_TOKEN = N_("That seat token is not valid for this room.")
-STARTED = N_("The match has already started.")
+STARTED = N_("The match has already started: you can watch it and take a seat for the next match.")
+#: Joining a finished room (``extra`` carries the replay's address).
+FINISHED = N_("This match is over. Its replay is at {replay}.")
 NOT_STARTED = N_("The match has not started yet.")
 FULL = N_("The table is full ({n} seats).")
 NAME_TAKEN = N_("The name {name} is already taken at this table.")
 TOO_FEW = N_("At least two players are needed to start.")
+#: ``reason``: the core's refusal of the rule set or the set-up.
 BAD_RULES = N_("These rules cannot be used: {reason}")
-BAD_BOT = N_("Unknown bot: {reason}")
+BAD_BOT = N_("There is no bot called {level}: choose one of {levels}.")
 BAD_SEAT = N_("There is no seat {seat} to remove.")
 HOST_SEAT = N_("The host's own seat cannot be removed.")
 HINTS_OFF = N_("The host turned hints off for this table.")
 NO_ADVICE = N_("There is no choice to advise on right now.")
 RATE = N_("Too many messages: slow down.")
 TOO_BIG = N_("That message is too large.")
-INVALID = N_("That message could not be read: {reason}")
 HELLO_FIRST = N_("Say hello first.")
 NOT_OVER = N_("The match is not over yet: the seed is revealed at the end.")
+BAD_LANG = N_("There is no language {lang}: choose one of {langs}.")
+#: WebSocket frames the server cannot read at all.
+BINARY_FRAME = N_("This table talks in text messages: a binary message cannot be read.")
+FRAME_TOO_BIG = N_(
+    "That message is far too large ({size} bytes; at most {limit}): the connection is closed."
+)
+#: Physical dice: ``problem`` is the engine's refusal of the faces.
+BAD_FACES = N_("Type the dice again: {problem}.")
+TYPE_THE_DICE = N_("This table plays with real dice: type the faces you rolled.")
+NOT_YOUR_DICE = N_("Only the player whose dice are due, or the host, can type them.")
+NO_FACES_HERE = N_("The server rolls the dice at this table: send a roll without faces.")
+#: Rematch and seats for the next match.
+REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
+REMATCH_DONE = N_("The next match has begun already: join it at the code {code}.")
+SEATED_ALREADY = N_("You have a seat already.")
+REACTION_RATE = N_("Not so fast with the reactions.")
+
+# -- refusals of a message that does not fit its form (pydantic's checks, one sentence each) --
+# ``field``: the field's name (one of the labels below, or the raw key of an unknown field);
+# "this" stands for it, so the sentence holds whatever the name's number and gender.
+MISSING = N_("{field}: please fill this in.")
+EMPTY = N_("{field}: this must not be empty.")
+BLANK = N_("{field}: please use at least one visible character.")
+TOO_LONG = N_("{field}: at most {limit} characters, please.")
+TOO_MANY = N_("{field}: at most {limit} entries, please.")
+NOT_ALLOWED_CHARS = N_("{field}: this contains characters that are not allowed.")
+NOT_A_NUMBER = N_("{field}: this must be a whole number.")
+NOT_TEXT = N_("{field}: this must be text.")
+NOT_A_FLAG = N_("{field}: this must be true or false.")
+NOT_A_LIST = N_("{field}: this must be a list.")
+WRONG_KIND = N_("{field}: this is the wrong kind of value.")
+AT_LEAST = N_("{field}: this must be at least {limit}.")
+AT_MOST = N_("{field}: this must be at most {limit}.")
+ONE_OF = N_("{field}: this must be one of {choices}.")
+UNKNOWN_FIELD = N_("There is no field {field} in this message.")
+NOT_JSON = N_("That message is not valid JSON.")
+UNKNOWN_TYPE = N_("There is no message of type {kind}.")
+NO_TYPE = N_("The message needs a type.")
+NOT_VALID = N_("{field}: this is not valid.")
+
+# -- the fields' names in those sentences --
+FIELD_NAME = N_("Your name")
+FIELD_LANG = N_("Language")
+FIELD_RULES = N_("Rules")
+FIELD_SETTINGS = N_("Rule options")
+FIELD_HINTS = N_("Hints")
+FIELD_TIMER = N_("Turn timer")
+FIELD_STARTER = N_("Starting seat")
+FIELD_SEED = N_("Your dice seed")
+FIELD_DICE = N_("Dice")
+FIELD_LEVEL = N_("Bot level")
+FIELD_TOKEN = N_("Seat token")
+FIELD_ACTION = N_("Choice")
+FIELD_VERSION = N_("Version")
+FIELD_FACES = N_("Faces")
+FIELD_EMOJI = N_("Reaction")
+FIELD_COLOR = N_("Colour")
+FIELD_AVATAR = N_("Avatar")
+FIELD_TYPE = N_("Message type")
+FIELD_REQUEST = N_("Request")
+
+#: What :data:`UNAVAILABLE` says is away.
+DATABASE = N_("database")
+RELAY = N_("live relay (Redis)")
+SERVICE = N_("game service")
 
 
 def unavailable(what: str) -> RoomError:
-    """The refusal for a move that could not be made because a backing service is down."""
-    return RoomError(ErrorCode.UNAVAILABLE, UNAVAILABLE, 503, what=what)
+    """The refusal for a move that could not be made because a backing service is down
+    (``what``: :data:`DATABASE`, :data:`RELAY` or :data:`SERVICE`)."""
+    return RoomError(ErrorCode.UNAVAILABLE, UNAVAILABLE, 503, what=Label(what))

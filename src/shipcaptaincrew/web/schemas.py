@@ -1,34 +1,55 @@
 """Every message a client may send, as pydantic models with size limits.
 
 A WebSocket frame is checked for size before it is parsed, then parsed into exactly one of the
-:data:`ClientMessage` shapes; anything else is refused with a message naming the problem.  The
-server never accepts dice from a client: no schema has a field for them.
+:data:`ClientMessage` shapes; anything else is refused with a sentence naming the problem
+(:mod:`.invalid`).  The server rolls every die: a ``roll`` with ``faces`` is refused.
+
+Languages and bot levels are the project's own lists (:data:`~shipcaptaincrew.facts.LANGUAGES`,
+:data:`~shipcaptaincrew.bots.DIFFICULTIES`), never typed again here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-LANGS = ("en", "de", "nb")
-#: Bot difficulties offered in the room (any spec ``make_bot`` accepts is also allowed).
-BOT_LEVELS = ("easy", "medium", "hard", "perfect")
-
-Name = Annotated[str, Field(min_length=1, max_length=32)]
-Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_\-]+$")]
+from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
+from .invalid import blank, one_of
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+def _check_member(choices: Sequence[str]) -> Callable[[object], object]:
+    def check(value: object) -> object:
+        if not isinstance(value, str) or value not in choices:
+            raise one_of(choices)
+        return value
+
+    return check
+
+
+def _member(choices: Sequence[str]) -> AfterValidator:
+    """A text that must be one of ``choices`` (refused with the list, in any language)."""
+    return AfterValidator(_check_member(choices))
 
 
 def _clean_name(value: str) -> str:
     """Names are plain text: control characters go, whitespace collapses (escaping is on output)."""
     text = " ".join("".join(ch for ch in value if ch.isprintable()).split())
     if not text:
-        raise ValueError("a name needs at least one visible character")
+        raise blank()
     return text
+
+
+#: A catalogue language (``en``, ``de``, ``nb``).
+Lang = Annotated[str, _member(LANGUAGES), Field(json_schema_extra={"enum": list(LANGUAGES)})]
+Name = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_clean_name)]
+Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_\-]+$")]
+Version = Annotated[int, Field(ge=0)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
 class CreateRoom(_Strict):
@@ -40,15 +61,14 @@ class CreateRoom(_Strict):
     settings: list[Annotated[str, Field(max_length=64)]] = Field(
         default_factory=list, max_length=20
     )
-    lang: Literal["en", "de", "nb"] = "en"
+    #: The room's language: the creator's page language (refusals and texts default to it).
+    lang: Lang = DEFAULT_LANG
     hints: bool = True
     #: Seconds a person has to act before a safe default is played (None: wait forever).
     turn_timer: int | None = Field(default=None, ge=5, le=600)
     #: Starting seat when the rules say ``starter=chosen``.
-    starter: int | None = Field(default=None, ge=0, le=7)
+    starter: int | None = Field(default=None, ge=0, le=MAX_PLAYERS - 1)
     client_seed: str = Field(default="", max_length=64)
-
-    _name = field_validator("name")(classmethod(lambda cls, v: _clean_name(v)))
 
 
 class JoinRoom(_Strict):
@@ -57,11 +77,9 @@ class JoinRoom(_Strict):
     name: Name
     client_seed: str = Field(default="", max_length=64)
 
-    _name = field_validator("name")(classmethod(lambda cls, v: _clean_name(v)))
-
 
 class AddBot(_Strict):
-    """POST /api/rooms/{code}/bots (host only)."""
+    """POST /api/rooms/{code}/bots (host only): a difficulty, or any spec ``make_bot`` reads."""
 
     level: str = Field(default="medium", min_length=1, max_length=32, pattern=r"^[a-z0-9:.]+$")
 
@@ -71,29 +89,32 @@ class Hello(_Strict):
 
     type: Literal["hello"]
     token: Token | None = None
-    lang: Literal["en", "de", "nb"] = "en"
+    lang: Lang = DEFAULT_LANG
 
 
 class Act(_Strict):
-    """A choice (``stand``, ``reroll``, ``reroll:keep5``, ``take:61``, ``sip:2``) at ``version``."""
+    """A choice at ``version``: any canonical action text the engine lists (``stand``,
+    ``reroll:keep5``, ``take:61``, ``sip:2``; hand-out splits may use ``,`` and ``x``)."""
 
     type: Literal["act"]
-    action: str = Field(min_length=1, max_length=24, pattern=r"^[a-z0-9:]+$")
-    version: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9:,x_]+$")
+    version: Version
 
 
 class RollDice(_Strict):
-    """Ask the server to roll the dice that are due (the server picks the faces)."""
+    """Roll the dice that are due (the server rolls them)."""
 
     type: Literal["roll"]
-    version: int = Field(ge=0)
+    version: Version
+    #: Faces a client would like: refused (with a clear message) where the server rolls.
+    faces: list[int] | None = Field(default=None, max_length=16)
 
 
 class Advice(_Strict):
     """Ask for each choice's win probability (refused when the host turned hints off)."""
 
     type: Literal["advice"]
-    version: int = Field(ge=0)
+    version: Version
 
 
 class Ping(_Strict):
@@ -102,5 +123,6 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | RollDice | Advice | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | RollDice | Advice | Ping] = TypeAdapter(ClientMessage)
+Message = Hello | Act | RollDice | Advice | Ping
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)

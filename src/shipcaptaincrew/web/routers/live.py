@@ -12,8 +12,10 @@ import contextlib
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from ...facts import DEFAULT_LANG
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
+from ..invalid import invalid
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import MatchService
 
@@ -23,8 +25,8 @@ router = APIRouter(tags=["live"])
 HELLO_TIMEOUT = 10.0
 
 
-async def _error(ws: WebSocket, err: RoomError) -> None:
-    await ws.send_json({"type": "error", "code": err.code.value, "message": err.render()})
+async def _error(ws: WebSocket, err: RoomError, lang: str) -> None:
+    await ws.send_json(err.message(lang))
 
 
 @router.websocket("/ws/rooms/{code}")
@@ -35,7 +37,7 @@ async def table(ws: WebSocket, code: str) -> None:
     try:
         room = service.room(code)
     except RoomError as err:
-        await _error(ws, err)
+        await _error(ws, err, DEFAULT_LANG)
         await ws.close(code=4404)
         return
     try:
@@ -51,11 +53,12 @@ async def table(ws: WebSocket, code: str) -> None:
             await ws.close()
         return
     except ValidationError as e:
-        await _error(ws, RoomError(ErrorCode.INVALID, E.INVALID, 422, reason=e.errors()[0]["msg"]))
+        # Before a hello there is no chosen language yet: the table's own.
+        await _error(ws, invalid(e.errors(), tagged=True), room.lang)
         await ws.close(code=4400)
         return
     except RoomError as err:
-        await _error(ws, err)
+        await _error(ws, err, room.lang)
         await ws.close(code=4403 if err.status == 403 else 4400)
         return
     try:

@@ -8,10 +8,9 @@ from fastapi import APIRouter, Query, Response
 
 from .. import errors as E
 from .. import queries
-from ..deps import DbDep, ServiceDep
+from ..deps import DbDep, LangDep, ServiceDep
 from ..errors import ErrorCode, RoomError
 from ..models import RoomStatus
-from ..schemas import LANGS
 from ..service import LiveRoom, MatchService
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -33,10 +32,10 @@ async def list_matches(db: DbDep, limit: int = Query(50, ge=1, le=500)) -> list[
 
 
 @router.get("/{code}/replay")
-async def replay(code: str, service: ServiceDep, lang: str = Query("en")) -> dict[str, Any]:
+async def replay(code: str, service: ServiceDep, lang: LangDep) -> dict[str, Any]:
     """Every step of a finished match, with the words in the chosen language."""
     room = await _finished(service, code)
-    return queries.replay_view(room, service.translate(lang if lang in LANGS else "en", "scc"))
+    return queries.replay_view(room, service.translate(lang, "scc"))
 
 
 @router.get("/{code}/verify")

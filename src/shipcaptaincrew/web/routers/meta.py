@@ -1,17 +1,42 @@
-"""/api/presets, /api/bots, /api/i18n/{lang}: what the pages need to draw themselves."""
+"""/api/options, /api/rules-text, /api/presets, /api/bots, /api/i18n/{lang}: what the pages
+need to draw themselves, every label in the page's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Query
 
-from ...rules import PRESET_DESCRIPTIONS, PRESETS
-from ..deps import ServiceDep
-from ..schemas import BOT_LEVELS, LANGS
+from ...bots import DIFFICULTIES
+from ...errors import InvalidRulesError
+from ...facts import LANGUAGES
+from ...rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
+from .. import errors as E
+from ..deps import LangDep, ServiceDep
+from ..errors import ErrorCode, RoomError
+from ..forms import option_table, rules_view
 from ..strings import UI_STRINGS
 
 router = APIRouter(prefix="/api", tags=["meta"])
+
+
+@router.get("/options")
+async def options(lang: LangDep) -> dict[str, Any]:
+    """The create form's option table (options, formats, presets, bot levels, dice sources),
+    labels translated; built from the core's tables, never typed in a page."""
+    return option_table(lang)
+
+
+@router.get("/rules-text")
+async def rules_text(
+    lang: LangDep, rules: str = Query("classic", min_length=1, max_length=400)
+) -> dict[str, str]:
+    """A rule set's human name and complete rules (Markdown) in a language ("how to play")."""
+    try:
+        parsed = find_rules(rules)
+    except InvalidRulesError as e:
+        raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=e) from None
+    return rules_view(parsed, lang)
 
 
 @router.get("/presets")
@@ -26,13 +51,15 @@ async def presets() -> list[dict[str, Any]]:
 @router.get("/bots")
 async def bots() -> list[str]:
     """Bot difficulties the host can seat."""
-    return list(BOT_LEVELS)
+    return list(DIFFICULTIES)
 
 
 @router.get("/i18n/{lang}")
 async def strings(lang: str, service: ServiceDep) -> dict[str, str]:
     """The pages' strings in a language (English id -> translation)."""
-    if lang not in LANGS:
-        raise HTTPException(404, f"unknown language {lang[:8]!r}; known: {', '.join(LANGS)}")
+    if lang not in LANGUAGES:
+        raise RoomError(
+            ErrorCode.BAD_LANG, E.BAD_LANG, 404, lang=lang[:8], langs=", ".join(LANGUAGES)
+        )
     tr = service.translate(lang, "web")
     return {s: tr(s) for s in UI_STRINGS}

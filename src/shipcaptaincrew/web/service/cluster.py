@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError
 
 from ...narrate import Message
+from .. import errors as E
 from ..errors import RoomError, unavailable
 from ..models import RoomStatus
 from ..relay import PRESENCE_EVERY, Relay
@@ -90,7 +91,7 @@ class Cluster:
             lobby, events = await asyncio.to_thread(self.store.read_delta, room)
         except DBAPIError as e:
             log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
-            raise unavailable("database") from None
+            raise unavailable(E.DATABASE) from None
         changed = False
         if lobby is not None:
             status, seeds, seats = lobby

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 
-from ...bots import UnknownBotError, make_bot
+from ...bots import DIFFICULTIES, UnknownBotError, make_bot
 from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
 from .. import errors as E
@@ -37,7 +37,7 @@ class Lobby:
         try:
             rules = find_rules(req.preset).with_settings(req.settings)
         except InvalidRulesError as e:
-            raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=str(e)) from None
+            raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=e) from None
         token = secrets.token_urlsafe(TOKEN_BYTES)
         host = SeatInfo(req.name, SeatKind.PERSON, hash_token(token))
         return self.store.create(req, rules, host), token
@@ -59,8 +59,14 @@ class Lobby:
             self._open(room)
             try:
                 make_bot(req.level)
-            except UnknownBotError as e:
-                raise RoomError(ErrorCode.BAD_BOT, E.BAD_BOT, 400, reason=str(e)) from None
+            except UnknownBotError:
+                raise RoomError(
+                    ErrorCode.BAD_BOT,
+                    E.BAD_BOT,
+                    400,
+                    level=req.level,
+                    levels=", ".join(DIFFICULTIES),
+                ) from None
             taken = {s.name for s in room.seats}
             n = 1
             while f"Bot {n}" in taken:
@@ -101,7 +107,7 @@ class Lobby:
             try:
                 room.begin()
             except InvalidSetupError as e:
-                raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 409, reason=str(e)) from None
+                raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 409, reason=e) from None
             try:
                 self.store.mark_playing(room)
             except RoomError:

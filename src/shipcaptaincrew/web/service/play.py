@@ -16,7 +16,8 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ...actions import Action
-from ...engine import IllegalActionError, apply, is_chance, legal_actions, sample_chance
+from ...engine import apply, is_chance, legal_actions, sample_chance
+from ...errors import GameError
 from ...narrate import Message, narrate
 from ...notation import event_for
 from ...state import MatchState
@@ -59,7 +60,7 @@ class Play:
         assert before is not None and room.dice is not None
         if not self.cluster.up:
             # Committing now would leave the other workers' players blind: refuse instead.
-            raise unavailable("live relay (Redis)")
+            raise unavailable(E.RELAY)
         count = room.dice.count
         if action is None:
             action = sample_chance(before, room.dice)
@@ -72,9 +73,9 @@ class Play:
         else:
             try:
                 after = apply(before, action)
-            except (IllegalActionError, ValueError) as e:
+            except GameError as e:
                 room.dice.count = count
-                raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=str(e)) from None
+                raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
             event = event_for(before, action)
         try:
             await self._commit(room, event, after, ahead)
@@ -93,7 +94,7 @@ class Play:
             log.warning(
                 "database unavailable", extra={"room": room.code, "error": str(e.orig or e)[:200]}
             )
-            raise unavailable("database") from None
+            raise unavailable(E.DATABASE) from None
         except Exception:
             room.dice.count = count  # nothing happened: the same dice are due again
             raise

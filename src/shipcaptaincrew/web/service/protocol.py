@@ -16,21 +16,18 @@ from ...actions import Action, InvalidActionError, Roll, parse_action
 from ...engine import is_chance, legal_actions, seat_to_act
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
+from ..invalid import invalid
 from ..models import RoomStatus
 from ..players import advise
 from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, RollDice
 from ..settings import Settings
-from .broadcast import broadcast_room, lines, translate
+from .broadcast import broadcast_room, lines
 from .cluster import Cluster
 from .play import Play
 from .room import LiveRoom, hash_token
 from .transport import Connection, RateLimiter, Sender
 
 log = logging.getLogger("shipcaptaincrew.web")
-
-
-def _illegal(reason: str) -> RoomError:
-    return RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=reason)
 
 
 class Protocol:
@@ -73,9 +70,7 @@ class Protocol:
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
         """Tell one connection (only) why its message was refused."""
-        await conn.send(
-            {"type": "error", "code": err.code.value, "message": err.render(translate(conn.lang))}
-        )
+        await conn.send(err.message(conn.lang))
 
     async def receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
         """Handle one message from a connection; refusals go to that connection only."""
@@ -85,7 +80,7 @@ class Protocol:
             await self.refuse(conn, err)
         except Exception:  # a bug must cost one message, never the connection or the server
             log.exception("message failed", extra={"room": room.code})
-            await self.refuse(conn, unavailable("game service"))
+            await self.refuse(conn, unavailable(E.SERVICE))
 
     async def _receive(self, room: LiveRoom, conn: Connection, raw: str) -> None:
         if len(raw.encode("utf-8", "replace")) > self.settings.max_message_bytes:
@@ -95,10 +90,7 @@ class Protocol:
         try:
             msg = CLIENT_MESSAGE.validate_json(raw)
         except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-            reason = f"{where}: {first['msg']}"
-            raise RoomError(ErrorCode.INVALID, E.INVALID, 422, reason=reason) from None
+            raise invalid(e.errors(), tagged=True) from None
         if isinstance(msg, Ping):
             await conn.send({"type": "pong"})
         elif isinstance(msg, Hello):
@@ -118,28 +110,30 @@ class Protocol:
             if state is None:
                 raise RoomError(ErrorCode.NOT_STARTED, E.NOT_STARTED, 409)
             if room.status is not RoomStatus.PLAYING:
-                raise RoomError(ErrorCode.OVER, E.ILLEGAL, 409, reason="the match is over")
+                raise RoomError(ErrorCode.OVER, E.MATCH_OVER, 409)
             if seat_to_act(state) != conn.seat:
                 raise RoomError(ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_TURN, 409)
             if msg.version != room.version:
                 raise RoomError(ErrorCode.STALE, E.STALE, 409)
             action: Action | None = None
             if isinstance(msg, RollDice):
+                if msg.faces is not None:
+                    raise RoomError(ErrorCode.BAD_DICE, E.NO_FACES_HERE, 400)
                 if not is_chance(state):
-                    raise _illegal("no dice are due")
+                    raise RoomError(ErrorCode.ILLEGAL, E.NO_DICE_DUE, 400)
             else:
                 try:
                     action = parse_action(msg.action)
                 except InvalidActionError as e:
                     raise RoomError(
-                        ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=str(e)
+                        ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=e
                     ) from None
                 if isinstance(action, Roll):
-                    raise _illegal("the server rolls every die; send a roll request")
+                    raise RoomError(ErrorCode.ILLEGAL, E.SERVER_ROLLS, 400)
                 if is_chance(state):
-                    raise _illegal("the dice are due first")
+                    raise RoomError(ErrorCode.ILLEGAL, E.DICE_FIRST, 400)
                 if action not in legal_actions(state):
-                    raise _illegal(f"{msg.action} is not among the choices now")
+                    raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, action=msg.action)
             await self.play.step(room, action)
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:

@@ -58,7 +58,7 @@ def guarded() -> Iterator[None]:
         raise RoomError(ErrorCode.CONFLICT, CONFLICT, 409) from None
     except DBAPIError as e:
         log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
-        raise unavailable("database") from None
+        raise unavailable(E.DATABASE) from None
 
 
 def _now() -> datetime:
