@@ -2,7 +2,6 @@
 // (GET /api/options): every option, choice, bound, label and bot level comes from there, none
 // is written here.  ?rules=CANONICAL-RULES-TEXT fills the form in.
 import { api, boot, h, saveSeatToken, t } from "./common.js";
-import { markdown } from "./md.js";
 
 const $ = (id) => document.getElementById(id);
 let table = null;          // the option table from the server
@@ -182,6 +181,7 @@ async function howToPlay() {
   $("rules-dialog-h").textContent = $("rules-title").textContent;
   $("rules-text").replaceChildren(h("p", {}, "…"));
   dialog.showModal();
+  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
   try {
     const r = await api(`/api/rules-text?rules=${encodeURIComponent(canonical())}`);
     $("rules-dialog-h").textContent = r.title;

@@ -52,7 +52,14 @@ function restOf(faces, held) {
   return left;
 }
 
-/** A short line over the felt (the round's winner, a roll-off die). */
+/** A roll-off die (or a cargo tie-break pair) that settled its contest: who rolled what. */
+export function rolloffMoment(m, players) {
+  const p = players[m.seat];
+  return h("div", { class: "moment", role: "status" },
+    h("div", { class: "row" }, avatar(p, { dot: false }), h("b", {}, p.name), m.faces.map((f) => die(f, { size: "mid" }))));
+}
+
+/** A short line over the felt (the round's winner). */
 export function lineMoment(text, good = true) {
   return h("div", { class: "moment", role: "status" }, h("p", { class: `line ${good ? "good" : ""}` }, text));
 }

@@ -2,10 +2,10 @@
 // podium).  The server is authoritative: this page sends intentions with the version it saw
 // and draws the pictures it gets back.
 import { adoptLang, api, boot, codeFromPath, forgetSeatToken, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { loadBotLevels, lobbyView, nameForm } from "./lobby.js";
-import { markdown } from "./md.js";
-import { bubble, holdMoment, lineMoment, podiumView, reactionBar, resultCard, turnMoment } from "./moments.js";
+import { bubble, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
 import { actionButtons, adviceList, banner, fairPanel, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
@@ -24,7 +24,7 @@ let seenVersion = -1;     // the newest picture whose moment was staged
 let freshResult = null;   // round number of the result card that just arrived
 let freshPodium = false;
 let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
-let rolloffKey = "";
+let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
 
 const ctx = {
@@ -32,7 +32,7 @@ const ctx = {
   get you() { return you; },
   toast,
   personal,
-  reconnect: () => { if (ws) ws.close(); },
+  reconnect: () => reconnect(),
   hostCall,
 };
 
@@ -70,23 +70,32 @@ function setOnline(up) {
   if (room) render();
 }
 
+let reconnectTimer = null;
+function reconnectIn(ms) {
+  clearTimeout(reconnectTimer);
+  reconnectTimer = setTimeout(connect, ms);
+}
+
 function connect() {
+  clearTimeout(reconnectTimer);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${encodeURIComponent(code)}`);
-  ws.addEventListener("open", () => {
+  const sock = new WebSocket(`${proto}://${location.host}/ws/rooms/${encodeURIComponent(code)}`);
+  ws = sock;
+  sock.addEventListener("open", () => {
     retry = 0;
     lastHeard = Date.now();
     send({ type: "hello", token: seatToken(code) || null, lang: lang() });
   });
-  ws.addEventListener("message", (ev) => {
+  sock.addEventListener("message", (ev) => {
+    if (sock !== ws) return;
     lastHeard = Date.now();
     if (typeof ev.data !== "string") return;
     const msg = JSON.parse(ev.data);
+    if (msg.type !== "error") setOnline(true);
     if (msg.type === "welcome") {
       you = msg.seat ?? (msg.you ? msg.you.seat : null);
       reactions = msg.reactions || reactions;
     } else if (msg.type === "room") {
-      setOnline(true);
       const next = msg.room;
       queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
     } else if (msg.type === "error") {
@@ -104,7 +113,8 @@ function connect() {
       location.href = `/r/${encodeURIComponent(msg.code)}`;
     }
   });
-  ws.addEventListener("close", (ev) => {
+  sock.addEventListener("close", (ev) => {
+    if (sock !== ws) return;  // an older line, already replaced
     if (ev.code === 4404) {
       $("lobby").hidden = false;
       $("lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
@@ -118,8 +128,15 @@ function connect() {
     }
     setOnline(false);
     retry = Math.min(retry + 1, 5);
-    setTimeout(connect, ev.code === 4403 ? 0 : 250 * 2 ** retry);
+    reconnectIn(ev.code === 4403 || wanted ? 0 : 250 * 2 ** retry);
+    wanted = false;
   });
+}
+
+let wanted = false;  // the next close is ours (a new seat token): reconnect at once
+function reconnect() {
+  wanted = true;
+  if (ws) ws.close();
 }
 
 // A phone that lost its network may keep a dead socket open for minutes: ping, and give up on
@@ -131,7 +148,10 @@ setInterval(() => {
   else if (quiet > 15000) send({ type: "ping" });
 }, 5000);
 addEventListener("offline", () => setOnline(false));
-addEventListener("online", () => { if (ws && ws.readyState !== WebSocket.OPEN) connect(); });
+addEventListener("online", () => {
+  if (ws && ws.readyState === WebSocket.OPEN) send({ type: "ping" });  // the pong says we are back
+  else connect();
+});
 
 async function onRoom(next, lines, history) {
   const before = room;
@@ -176,6 +196,9 @@ function stage(moment, before) {
     if (you !== null && moment.sips && moment.sips[you]) setTimeout(sound.sip, 600);
   } else if (moment.kind === "rolloff") {
     rolloffs[moment.seat] = moment.faces;
+    rolledOff = moment.seat;
+    const c = room.match.contest;
+    if (!c || c.method === "turn") holdMoment(box, () => rolloffMoment(moment, room.players), { sounds: { land: sound.land }, hold: 1400 });
   } else if (moment.kind === "match_end") {
     freshPodium = true;
     sound.win();
@@ -213,8 +236,6 @@ function renderPlay(before) {
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   renderTimer();
   // The felt (or, at the end, the podium).
-  const key = match.contest ? `${match.contest.purpose}:${match.contest.seats.join(",")}:${match.round_no}` : "";
-  if (key !== rolloffKey) { rolloffKey = key; if (!match.contest || !Object.keys(match.contest.posted).length) rolloffs = {}; }
   if (match.over) {
     $("felt-slot").replaceChildren();
     const focusPodium = freshPodium || !$("podium");
@@ -234,6 +255,11 @@ function renderPlay(before) {
     const view = match.turn ? felt(match, players, room.options) : { el: contestFelt(match, players, rolloffs), play: null };
     $("felt-slot").replaceChildren(view.el);
     if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land: sound.land });
+    if (rolledOff !== null) {
+      sound.rattle(2);
+      tumble(view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`), sound.land);
+      rolledOff = null;
+    }
   }
   // The round-result card: fresh when its round just ended, folded later.
   const result = room.last_result;
@@ -332,6 +358,7 @@ async function howToPlay() {
   $("rules-dialog-h").textContent = room.title || room.rules;
   $("rules-text").replaceChildren(h("p", {}, "…"));
   dialog.showModal();
+  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
   try {
     const text = await api(`/api/rules-text?rules=${encodeURIComponent(room.rules)}`);
     $("rules-dialog-h").textContent = text.title || room.title || room.rules;

@@ -156,8 +156,10 @@ function contestArea(match, players, rolloffs = {}) {
     h("p", { class: "hint" }, cargo ? t("Tie-break: the two cargo dice decide.") : t("One die each: the highest starts.")),
     h("ul", { class: "contest", "aria-label": t("Tie-break") }, c.seats.map((s) => {
       const posted = c.posted[String(s)];
-      const faces = rolloffs[s] || (cargo ? null : posted === undefined ? null : [posted]);
-      return h("li", { class: "contender" + (match.actor === s ? " now" : "") },
+      // The dice the moments showed, while they still add up to what this contest posted.
+      const seen = rolloffs[s] && rolloffs[s].reduce((a, b) => a + b, 0) === posted ? rolloffs[s] : null;
+      const faces = posted === undefined ? null : seen || (cargo ? null : [posted]);
+      return h("li", { class: "contender" + (match.actor === s ? " now" : ""), "data-seat": s },
         avatar(players[s], { dot: false }),
         h("span", { class: "name" }, players[s].name),
         faces ? faces.map((f) => die(f, { size: "mid" })) : posted === undefined ? blank("mid") : null,
