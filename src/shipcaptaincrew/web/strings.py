@@ -129,6 +129,8 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Reroll the cargo"),
     N_("Keep {face}, reroll the other"),
     N_("Set aside"),
+    N_("(wild)"),
+    N_("{name} is the captain and hands out the sips."),
     N_("Give a sip to {name}"),
     N_("Advice"),
     N_("Win chance"),

@@ -30,7 +30,6 @@ export function stageLine(room) {
   return [
     h("span", {}, stageText(match, room.options)),
     pot ? h("span", { class: "pot" }, "💰 ", t("Pot: {n}", { n: num(match.pot) })) : null,
-    match.hand_out_left ? h("span", {}, "🍺 ", t("Sips to hand out: {n}", { n: match.hand_out_left })) : null,
   ];
 }
 
@@ -81,7 +80,7 @@ export function actionButtons(room, you, { online, physical, act, sendFaces, ask
   for (const a of match.legal) {
     if (a === "roll" && physical) { out.push(facesEntry(match, room.players, you, sendFaces)); continue; }
     if (!mine) continue;
-    const label = actionLabel(a, match, room.players);
+    const label = actionLabel(a, match, room.players, room.options);
     const sub = a.startsWith("take:") ? t("Set aside") : null;
     out.push(h("button", { type: "button", "data-action": a, class: match.legal.length === 1 || a === "roll" ? "primary-action" : "",
       disabled: !online, onclick: () => act(a) }, label, sub ? h("small", {}, sub) : null));
@@ -95,9 +94,10 @@ export function actionButtons(room, you, { online, physical, act, sendFaces, ask
 
 /** Advice: each choice's chance of winning, in the page's number format; or the server's note
  * when the choice changes nobody's chance (a sip handed out). */
-export function adviceList(msg, match, players) {
+export function adviceList(msg, room) {
+  const { match, players } = room;
   const items = msg.choices.map((c) => {
-    const what = actionLabel(c.action, match, players);
+    const what = actionLabel(c.action, match, players, room.options);
     const chance = c.win_probability === null || c.win_probability === undefined ? "" : `: ${t("Win chance")} ${percent(c.win_probability)}`;
     const score = c.expected_score === null || c.expected_score === undefined ? "" : ` · ${t("Score")} ≈ ${num(c.expected_score, 1)}`;
     return h("li", {}, what + chance + score);

@@ -343,7 +343,7 @@ function renderTimer() {
 
 function showAdvice(msg) {
   if (!room || msg.version !== room.version) return;
-  $("advice-box").replaceChildren(adviceList(msg, room.match, room.players));
+  $("advice-box").replaceChildren(adviceList(msg, room));
 }
 
 async function hostCall(path, method, body) {

@@ -66,7 +66,7 @@ export function askText(match) {
 }
 
 /** The button text for an action the engine lists (the canonical text stays in data-action). */
-export function actionLabel(action, match, players) {
+export function actionLabel(action, match, players, options = {}) {
   const turn = match && match.turn;
   if (action === "roll") {
     if (match && match.phase === "roll_off") return t("Roll for the start");
@@ -83,7 +83,8 @@ export function actionLabel(action, match, players) {
   if (m) {
     // Faces fill the next missing roles in order (actions.Take): say which die becomes which.
     const start = turn ? turn.held.length : 0;
-    return m[1].split("").map((f, i) => `${roleLabel(ROLES[start + i] || "crew")} ${f}`).join(" · ");
+    const wild = options && options.wild_captain ? options.wild_face : null;
+    return m[1].split("").map((f, i) => `${roleLabel(ROLES[start + i] || "crew")} ${f}${+f === wild ? ` ${t("(wild)")}` : ""}`).join(" · ");
   }
   m = action.match(/^sip:(\d+)$/);
   if (m) return t("Give a sip to {name}", { name: players[+m[1]] ? players[+m[1]].name : m[1] });
@@ -147,8 +148,20 @@ function beatText(match, players) {
   return h("span", {}, t("To beat: {n} ({name})", { n: best.score, name: players[best.seat].name }));
 }
 
+/** The captain's hand-out: how many sips are left to give, and who got how many so far. */
+function handOutArea(match, players) {
+  const captain = players[match.actor];
+  const got = players.filter((p, i) => match.round_sips && match.round_sips[i] > 0);
+  return h("div", { class: "handout" },
+    h("p", { class: "sips-left", "aria-label": t("Sips to hand out: {n}", { n: match.hand_out_left }) },
+      h("span", { "aria-hidden": "true" }, "🍺 ×"), " ", h("b", {}, String(match.hand_out_left ?? ""))),
+    captain ? h("p", { class: "hint" }, t("{name} is the captain and hands out the sips.", { name: captain.name })) : null,
+    got.length ? h("p", { class: "hint" }, t("Sips"), ": ", got.map((p) => `${p.name} ${match.round_sips[p.seat]}`).join(" · ")) : null);
+}
+
 /** A roll-off (one die each) or a cargo tie-break (two dice each): every contender's dice. */
 function contestArea(match, players, rolloffs = {}) {
+  if (match.phase === "hand_out" || match.phase === "hand_out_roll") return handOutArea(match, players);
   const c = match.contest;
   if (!c || c.method === "turn") return h("div", { class: "tray" }, Array.from({ length: DICE }, () => blank()));
   const cargo = c.method === "cargo";
