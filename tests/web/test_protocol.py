@@ -102,6 +102,55 @@ def test_full_match_with_bot_summary_and_verify(
     assert all(r["matches"] == 1 for r in board.values())
 
 
+def test_the_picture_tells_the_table_what_happened(client: Any, players: list[Player]) -> None:
+    """Moments on the broadcasts of the events that make them, the last round's card on every
+    picture after it, the podium at the end, names and levels in each player's language."""
+    r = client.post(
+        "/api/rooms",
+        json={"name": "Anna", "settings": ["format=rounds:2", "starter=chosen"], "avatar": "🐙"},
+    )
+    code, host = r.json()["code"], r.json()["token"]
+    bo = client.post(f"/api/rooms/{code}/join", json={"name": "Bo", "color": 5}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers={"X-Seat-Token": host})
+    a, b = Player(client, code, host), Player(client, code, bo, lang="de")
+    players += [a, b]
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": bo}))
+        welcome = ws.receive_json()
+    assert welcome == {"type": "welcome", "seat": 1, "host": 0, "you": {"seat": 1, "name": "Bo"}}
+    assert a.room["host"] == 0 and a.room["title"] == "Classic 6-5-4 · 2 rounds · chosen starter"
+    assert b.room["title"] == "Klassisches 6-5-4 · 2 Runden · gewählter Startspieler"
+    looks = [(p["color"], p["avatar"], p["level"]) for p in a.room["players"]]
+    assert looks[0][1] == "🐙" and looks[1][0] == 5 and looks[2][2] == "easy"
+    assert a.room["players"][2]["level_label"] == "Easy"
+    assert b.room["players"][2]["level_label"] == "Leicht"
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": host})
+    final = play_out({0: a, 1: b}, a)
+    pictures = [m["room"] for m in a.seen if m["type"] == "room" and m["room"]["match"]]
+    moments = [p["moment"] for p in pictures if p["moment"]]
+    kinds = [m["kind"] for m in moments]
+    assert kinds.count("turn_end") >= 3 and kinds.count("round_end") >= 1
+    assert kinds[-1] == "match_end" and moments[-1]["round"]["kind"] == "round_end"
+    for m in moments:
+        assert m["kind"] != "turn_end" or m["text"].startswith(
+            tuple(p["name"] for p in final["players"])
+        )
+    first_round = next(m for m in moments if m["kind"] == "round_end")
+    later = [p for p in pictures if p["match"]["rounds_played"] >= 1]
+    assert all(p["last_result"]["round_no"] >= 1 for p in later)
+    assert later[0]["last_result"] == {
+        k: v for k, v in first_round.items() if k not in ("turn", "rolloff")
+    }
+    podium = final["podium"]
+    assert podium["winner"] == final["match"]["winner"] and len(podium["ranking"]) == 3
+    assert podium["decided_by"] in ("totals", "tie_break") and podium["why"]
+    assert b.until(lambda r: r["podium"])["podium"]["why"] != podium["why"]  # in German for Bo
+    # A picture that follows no event holds no moment (a reload draws last_result instead).
+    again = Player(client, code, None)
+    players.append(again)
+    assert again.room["moment"] is None and again.room["podium"] == podium
+
+
 def test_tie_break_is_played_out(client: Any, players: list[Player]) -> None:
     """A 3-round match between two bots and a person, until one ends in a tie-break contest."""
     for attempt in range(40):

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from shipcaptaincrew.web.party import AVATARS
+
 from .conftest import open_table
 
 HTML_NAME = "<img src=x onerror=alert(1)>"
@@ -31,7 +33,19 @@ def test_create_room_and_public_view(client: Any) -> None:
     room = client.get(f"/api/rooms/{code.lower()}").json()  # codes are case-insensitive
     assert room["code"] == code and room["status"] == "lobby" and room["lang"] == "de"
     assert room["rules"] == "ship-captain-crew(wild_captain=true)"
-    assert room["players"] == [{"seat": 0, "name": "Anna", "kind": "human", "online": False}]
+    assert room["players"] == [
+        {
+            "seat": 0,
+            "name": "Anna",
+            "kind": "human",
+            "online": False,
+            "color": 0,
+            "avatar": AVATARS[0],
+            "level": None,
+            "level_label": None,
+        }
+    ]
+    assert room["title"] == "Ship Captain Crew · wild captain" and room["host"] == 0
     assert room["hints"] is False and room["turn_timer"] == 30
     assert len(room["commitment"]) == 64 and room["server_seed"] is None
     assert token not in r.text.replace(token, "", 1)

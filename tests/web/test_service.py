@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from shipcaptaincrew.engine import initial_state, legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.web.db import open_database
+from shipcaptaincrew.web.moments import Story
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
 from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
@@ -127,7 +128,9 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                 # A look-ahead made for another state (equal or not, but not this one) is unused.
                 [ahead] = room.ahead.values()
                 fake = initial_state(room.rules, 2, starter=0)
-                room.ahead = {ahead.action: Ahead(fake, room.names, ahead.action, fake, {}, [])}
+                room.ahead = {
+                    ahead.action: Ahead(fake, room.names, ahead.action, fake, {}, [], Story(), None)
+                }
                 await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
                 assert room.events[-1] == ahead.event and room.state == ahead.after
                 used += 1
@@ -150,9 +153,10 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                 assert quick.got[-1] == transport.dumps(
                     {
                         "type": "room",
-                        "room": room.public(),
+                        "room": room.public(moment=ahead.moment),
                         "lines": svc.lines(room.recent[-1], "en"),
-                    }
+                    },
+                    "en",
                 )
                 used += 1
             else:

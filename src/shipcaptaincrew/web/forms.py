@@ -18,6 +18,7 @@ from ..i18n import translator
 from ..i18n.rules_text import rules_text, rules_title
 from ..options import OPTIONS, Group, Option, OptionType
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
+from .party import AVATARS, COLORS
 from .texts import GROUP_LABELS, LEVEL_LABELS
 
 
@@ -70,6 +71,8 @@ def option_table(lang: str) -> dict[str, Any]:
             for level, bot in DIFFICULTIES.items()
         ],
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
+        "avatars": list(AVATARS),
+        "colors": COLORS,
     }
 
 

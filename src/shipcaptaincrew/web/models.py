@@ -73,6 +73,8 @@ class Room(Base):
     client_seeds: Mapped[list[str]] = mapped_column(JSON, default=list)
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The host's seat (seat 0 at first; handed on when the host stays away).
+    host: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -94,6 +96,9 @@ class Seat(Base):
     #: :data:`PERSON_LABEL` or a bot spec such as "easy" or "threshold:8".
     kind: Mapped[str] = mapped_column(String(32), default=PERSON_LABEL)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: The colour (an index into the pages' palette) and avatar chosen at the join (None: by seat).
+    color: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    avatar: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     room: Mapped[Room] = relationship(back_populates="seats")
 

@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from .invalid import blank, one_of
+from .party import AVATARS, COLORS
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:
@@ -46,6 +47,8 @@ Lang = Annotated[str, _member(LANGUAGES), Field(json_schema_extra={"enum": list(
 Name = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_clean_name)]
 Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_\-]+$")]
 Version = Annotated[int, Field(ge=0)]
+Color = Annotated[int, Field(ge=0, le=COLORS - 1)]
+Avatar = Annotated[str, Field(max_length=16), _member(AVATARS)]
 
 
 class _Strict(BaseModel):
@@ -69,6 +72,9 @@ class CreateRoom(_Strict):
     #: Starting seat when the rules say ``starter=chosen``.
     starter: int | None = Field(default=None, ge=0, le=MAX_PLAYERS - 1)
     client_seed: str = Field(default="", max_length=64)
+    #: The host's colour (an index into the pages' palette) and avatar (None: by seat).
+    color: Color | None = None
+    avatar: Avatar | None = None
 
 
 class JoinRoom(_Strict):
@@ -76,6 +82,8 @@ class JoinRoom(_Strict):
 
     name: Name
     client_seed: str = Field(default="", max_length=64)
+    color: Color | None = None
+    avatar: Avatar | None = None
 
 
 class AddBot(_Strict):

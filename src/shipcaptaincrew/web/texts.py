@@ -28,8 +28,37 @@ GROUP_LABELS: dict[Group, str] = {
     Group.ROUND: N_("The round"),
 }
 
+# -- moments: the one-liners a page holds on screen after a turn, a round, a match ----------
+#: A turn that ends with a full crew, and one that ends without.
+TURN_SCORED = N_("{name}: {score}!")
+TURN_NO_CREW = N_("{name}: no crew, 0")
+#: A round's result.
+ROUND_WON = N_("Round {n}: {name} wins with {score}.")
+ROUND_ALL_FAILED = N_("Round {n}: nobody completed a crew.")
+ROUND_NO_WINNER = N_("Round {n}: no winner.")
+#: Why the round went to its winner when the top score was tied (``method``: the core's word
+#: for the tie-break, "cargo dice" say).
+ROUND_TIE_WHY = N_("{names} tied with {score}; the tie-break by {method} went to {name}.")
+
+# -- the podium: why the winner won ---------------------------------------------------------
+WHY_TOTALS = N_("{name} won with the most points: {total}.")
+WHY_TOTALS_NOT_CHIPS = N_(
+    "{name} won with the most points: {total}. Points decide this match, not chips."
+)
+WHY_TIE_TOTALS = N_("{names} tied with {total} points; the tie-break by {method} went to {name}.")
+WHY_TIE_CHIPS = N_("{names} tied with {chips} chips; the tie-break by {method} went to {name}.")
+WHY_LAST_WITH_CHIPS = N_("{name} won: nobody else had the chips to ante.")
+WHY_MOST_CHIPS = N_("{name} won with the most chips once nobody could ante: {chips}.")
+WHY_ROUND = N_("{name} won the round.")
+WHY_FINAL = N_("{name} won the final.")
+WHY_NO_WINNER = N_("The match ended without a winner.")
+
+#: Names listed in a sentence: "Anna, Bo and Cy".
+AND_LIST = N_("{names} and {last}")
+
 #: Every message id of this module.
 TEXTS: tuple[str, ...] = (
     *LEVEL_LABELS.values(),
     *GROUP_LABELS.values(),
+    *(v for k, v in list(globals().items()) if k.isupper() and isinstance(v, str)),
 )

@@ -6,9 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from ..deps import ServiceDep, TokenDep
+from ..deps import LangDep, ServiceDep, TokenDep
 from ..models import RoomStatus
 from ..schemas import AddBot, CreateRoom, JoinRoom
+from ..service.transport import dumps
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -27,10 +28,12 @@ async def create_room(req: CreateRoom, request: Request, service: ServiceDep) ->
 
 
 @router.get("/{code}")
-async def get_room(code: str, request: Request, service: ServiceDep) -> dict[str, Any]:
-    """The public picture of a table (no tokens; the seed only once the match is over)."""
+async def get_room(code: str, request: Request, service: ServiceDep, lang: LangDep) -> Response:
+    """The public picture of a table (no tokens; the seed only once the match is over), its
+    texts in the request's language."""
     room = await service.fresh_room(code)
-    return {**room.public(), "link": join_link(request, room.code)}
+    picture = {**room.public(), "link": join_link(request, room.code)}
+    return Response(dumps(picture, lang), media_type="application/json")
 
 
 @router.post("/{code}/join", status_code=201)

@@ -29,7 +29,8 @@ def room_text(picture: dict[str, Any], messages: list[Message] | None, lang: str
             "type": "room",
             "room": picture,
             "lines": lines(messages, lang) if messages else [],
-        }
+        },
+        lang,
     )
 
 
@@ -37,10 +38,12 @@ async def broadcast_room(
     room: LiveRoom,
     messages: list[Message] | None = None,
     made: dict[str, str] | None = None,
+    moment: dict[str, Any] | None = None,
 ) -> None:
     """Send the room to everyone (one JSON text per language, built once).
 
-    ``made``: texts already drawn for this very moment (by the look-ahead), per language.
+    ``made``: texts already drawn for this very moment (by the look-ahead), per language;
+    ``moment``: what the event just played means for the table (see :mod:`..moments`).
     """
     texts = dict(made or {})
     public = None
@@ -49,7 +52,7 @@ async def broadcast_room(
         text = texts.get(c.lang)
         if text is None:
             if public is None:
-                public = room.public()
+                public = room.public(moment=moment)
             text = texts[c.lang] = room_text(public, messages, c.lang)
         batch.append((c, text))
     await send_all(batch)

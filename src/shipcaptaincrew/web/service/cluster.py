@@ -94,10 +94,15 @@ class Cluster:
             raise unavailable(E.DATABASE) from None
         changed = False
         if lobby is not None:
-            status, seeds, seats = lobby
-            if seats != room.seats or seeds != room.client_seeds or status is not room.status:
+            status, seeds, seats, host = lobby
+            if (status, seeds, seats, host) != (
+                room.status,
+                room.client_seeds,
+                room.seats,
+                room.host,
+            ):
                 changed = True
-                room.client_seeds, room.seats = seeds, seats
+                room.client_seeds, room.seats, room.host = seeds, seats, host
                 for c in room.conns:  # seats may have moved up after a removal
                     c.seat = room.seat_of_hash(c.token_hash)
             if status is not RoomStatus.LOBBY:

@@ -39,7 +39,9 @@ class Lobby:
         except InvalidRulesError as e:
             raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=e) from None
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        host = SeatInfo(req.name, SeatKind.PERSON, hash_token(token))
+        host = SeatInfo(
+            req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
+        )
         return self.store.create(req, rules, host), token
 
     async def join(self, room: LiveRoom, req: JoinRoom) -> tuple[int, str]:
@@ -48,7 +50,9 @@ class Lobby:
             await self.cluster.sync(room)
             self._open(room)
             token = secrets.token_urlsafe(TOKEN_BYTES)
-            seat = SeatInfo(req.name, SeatKind.PERSON, hash_token(token))
+            seat = SeatInfo(
+                req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
+            )
             return await self._add_seat(room, seat, req.client_seed), token
 
     async def add_bot(self, room: LiveRoom, token: str | None, req: AddBot) -> int:
@@ -81,10 +85,12 @@ class Lobby:
             self._not_started(room)
             if not 0 <= seat < len(room.seats):
                 raise RoomError(ErrorCode.BAD_SEAT, E.BAD_SEAT, 404, seat=seat)
-            if seat == 0:
+            if seat == room.host:
                 raise RoomError(ErrorCode.HOST_SEAT, E.HOST_SEAT, 400)
-            self.store.remove_seat(room, seat)
+            host = room.host - 1 if seat < room.host else room.host
+            self.store.remove_seat(room, seat, host)
             del room.seats[seat]
+            room.host = host
             for c in room.conns:  # everyone after the removed seat moved up one
                 if c.seat is not None:
                     if c.seat == seat:
@@ -92,7 +98,7 @@ class Lobby:
                     elif c.seat > seat:
                         c.seat -= 1
             for c in list(room.conns):
-                await c.send({"type": "welcome", "seat": c.seat})
+                await c.send(room.welcome(c.seat))
             await self.cluster.publish(room)
             await broadcast_room(room)
 
@@ -123,7 +129,7 @@ class Lobby:
         seat = room.seat_of(token)
         if seat is None:
             raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
-        if seat != 0:
+        if seat != room.host:
             raise RoomError(ErrorCode.NOT_HOST, E.NOT_HOST, 403)
 
     def _not_started(self, room: LiveRoom) -> None:

@@ -70,6 +70,7 @@ class Play:
         messages: list[Message] | None = None
         if ahead is not None:
             after, event, messages = ahead.after, ahead.event, ahead.messages
+            story, moment = ahead.story, ahead.moment
         else:
             try:
                 after = apply(before, action)
@@ -77,6 +78,7 @@ class Play:
                 room.dice.count = count
                 raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
             event = event_for(before, action)
+            story, moment = room.story.step(before, action, after, room.names)
         try:
             await self._commit(room, event, after, ahead)
         except IntegrityError:
@@ -98,7 +100,7 @@ class Play:
         except Exception:
             room.dice.count = count  # nothing happened: the same dice are due again
             raise
-        room.state, room.ahead = after, {}
+        room.state, room.ahead, room.story = after, {}, story
         room.events.append(event)
         if messages is None:
             messages = narrate(before, action, after, room.names)
@@ -116,7 +118,7 @@ class Play:
             and room.presence() == ahead.presence
         ):
             texts = ahead.texts  # drawn for this very moment
-        await broadcast_room(room, messages, texts)
+        await broadcast_room(room, messages, texts, moment)
         self.look_ahead_soon(room)
 
     async def _commit(
@@ -169,11 +171,12 @@ class Play:
         """One move played out by the engine, with its picture drawn if it can be."""
         after = apply(state, action)
         messages = narrate(state, action, after, room.names)
+        story, moment = room.story.step(state, action, after, room.names)
         texts, presence = None, None
         if not after.is_over and room.turn_timer is None and not self.settings.scaled:
             # (A turn timer or the other workers' presence make the picture time-dependent.)
             presence = room.presence()
-            picture = room.public(after, presence)
+            picture = room.public(after, presence, story, moment)
             texts = {
                 lang: room_text(picture, messages, lang) for lang in {c.lang for c in room.conns}
             }
@@ -181,4 +184,6 @@ class Play:
         ready = None
         if self.store.appender is not None:
             ready = {"payload": self.store.appender.stored("payload", event)}
-        return Ahead(state, room.names, action, after, event, messages, texts, presence, ready)
+        return Ahead(
+            state, room.names, action, after, event, messages, story, moment, texts, presence, ready
+        )

@@ -53,7 +53,7 @@ class Protocol:
                 await self.cluster.sync(room)
         # The welcome goes out before the connection joins the room's broadcasts: a picture
         # broadcast meanwhile (another worker's presence report, say) must not overtake it.
-        await conn.send({"type": "welcome", "seat": seat})
+        await conn.send(room.welcome(seat))
         room.conns.add(conn)
         await self.cluster.announce(room)
         history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]

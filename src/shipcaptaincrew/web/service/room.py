@@ -24,8 +24,12 @@ from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
 from ..models import PERSON_LABEL, RoomStatus, SeatKind
+from ..moments import Story
+from ..party import seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
+from ..texts import LEVEL_LABELS
 from ..views import state_view
+from ..words import Title, Words
 from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
@@ -46,13 +50,23 @@ class SeatInfo:
     token_hash: str | None
     #: A bot's spec (a difficulty such as "medium", or a bot name): which bot plays the seat.
     bot: str | None = None
+    #: The colour and avatar chosen at the join (None: the seat's own, by its number).
+    color: int | None = None
+    avatar: str | None = None
 
     @classmethod
-    def stored(cls, name: str, label: str, token_hash: str | None) -> SeatInfo:
+    def stored(
+        cls,
+        name: str,
+        label: str,
+        token_hash: str | None,
+        color: int | None = None,
+        avatar: str | None = None,
+    ) -> SeatInfo:
         """A seat from its row (``label``: the stored kind, see :data:`.models.PERSON_LABEL`)."""
         if label == PERSON_LABEL:
-            return cls(name, SeatKind.PERSON, token_hash)
-        return cls(name, SeatKind.BOT, token_hash, bot=label)
+            return cls(name, SeatKind.PERSON, token_hash, None, color, avatar)
+        return cls(name, SeatKind.BOT, token_hash, label, color, avatar)
 
     @property
     def label(self) -> str:
@@ -70,6 +84,9 @@ class Ahead:
     after: MatchState
     event: dict[str, Any]
     messages: list[Message]
+    #: The table's story after the move, and the move's moment (see :mod:`..moments`).
+    story: Story
+    moment: dict[str, Any] | None
     #: The broadcast of ``after`` per language, drawn for this presence (None: not drawn).
     texts: dict[str, str] | None = None
     presence: tuple[frozenset[int], int] | None = None
@@ -93,7 +110,11 @@ class LiveRoom:
     client_seeds: list[str]
     seats: list[SeatInfo]
     server_seed: str
+    #: The host's seat (seat 0 at first).
+    host: int = 0
     state: MatchState | None = None
+    #: What the table remembers beyond the engine's state: ties, the last round, the podium.
+    story: Story = field(default_factory=Story)
     dice: FairDice | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     recent: deque[list[Message]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
@@ -140,6 +161,7 @@ class LiveRoom:
             lines = narrate(before, action, after, self.names)
             self.recent.append(lines)
             messages += lines
+            self.story, _ = self.story.step(before, action, after, self.names)
             if isinstance(action, Roll):
                 dice += len(action.faces)
             before = after
@@ -194,6 +216,11 @@ class LiveRoom:
         return log
 
     # -- who is here ----------------------------------------------------------------------
+    def welcome(self, seat: int | None) -> dict[str, Any]:
+        """The first message of a connection (and again when its seat moved): who it is."""
+        you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
+        return {"type": "welcome", "seat": seat, "host": self.host, "you": you}
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (None if it belongs to none)."""
         if not token:
@@ -229,44 +256,66 @@ class LiveRoom:
 
     # -- the picture ----------------------------------------------------------------------
     @functools.cached_property
-    def _rules_view(self) -> tuple[str, dict[str, Any]]:
-        """The rules as text and options: fixed for the room's life, so built once, not per move."""
-        return str(self.rules), self.rules.options()
+    def _rules_view(self) -> tuple[str, dict[str, Any], Title]:
+        """The rules as text, options and human name: fixed for the room's life, so built
+        once, not per move."""
+        return str(self.rules), self.rules.options(), Title(self.rules)
+
+    def _player(self, seat: int, online: frozenset[int]) -> dict[str, Any]:
+        s = self.seats[seat]
+        label = LEVEL_LABELS.get(s.bot) if s.bot is not None else None
+        return {
+            "seat": seat,
+            "name": s.name,
+            "kind": s.label,
+            "online": s.kind is SeatKind.BOT or seat in online,
+            "color": seat_color(seat, s.color),
+            "avatar": seat_avatar(seat, s.avatar),
+            # A bot's difficulty (or its spec, for a bot seated by name) and its name.
+            "level": s.bot,
+            "level_label": s.bot if label is None else Words(label),
+        }
 
     def public(
-        self, after: MatchState | None = None, presence: tuple[frozenset[int], int] | None = None
+        self,
+        after: MatchState | None = None,
+        presence: tuple[frozenset[int], int] | None = None,
+        story: Story | None = None,
+        moment: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Everything anyone at (or watching) the table may see; never a token or the seed early.
 
-        ``after``: the picture as it will be once this state (one event on) is played, which
-        the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
+        ``after`` and ``story``: the picture as it will be once this state (one event on) is
+        played, which the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
+        ``moment``: what the event that led here means for the table (see :mod:`..moments`;
+        None for a picture that follows no event, such as someone coming online).  The texts
+        in it are :class:`~..words.Words`, said in each connection's language when sent.
         """
         online, spectators = self.presence() if presence is None else presence
         state = self.state if after is None else after
+        story = self.story if story is None else story
         over = self.status is RoomStatus.OVER
+        rules, options, title = self._rules_view
         return {
             "code": self.code,
             "status": self.status.value,
             "version": self.version if after is None else self.version + 1,
-            "rules": self._rules_view[0],
-            "options": self._rules_view[1],
+            "rules": rules,
+            "title": title,
+            "options": options,
             "lang": self.lang,
             "hints": self.hints,
             "turn_timer": self.turn_timer,
             "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
-            "players": [
-                {
-                    "seat": i,
-                    "name": s.name,
-                    "kind": s.label,
-                    "online": s.kind is SeatKind.BOT or i in online,
-                }
-                for i, s in enumerate(self.seats)
-            ],
+            "host": self.host,
+            "players": [self._player(i, online) for i in range(len(self.seats))],
             "spectators": spectators,
             "commitment": self.commitment,
             "client_seeds": self.client_seeds,
             "server_seed": self.server_seed if over else None,
             # Round results travel once, with the summary; during play the totals say enough.
             "match": None if state is None else state_view(state, results=state.is_over),
+            "moment": moment,
+            "last_result": story.last_result,
+            "podium": story.podium,
         }

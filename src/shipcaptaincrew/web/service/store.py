@@ -41,9 +41,10 @@ CODE_LENGTH = 6
 
 log = logging.getLogger("shipcaptaincrew.web")
 
-#: What another worker changed in a room: (status, client seeds, seats) while the room is in
-#: the lobby (else None), and the events this worker has not read yet.
-Delta = tuple[tuple[RoomStatus, list[str], list[SeatInfo]] | None, list[dict[str, Any]]]
+#: What another worker changed in a room: (status, client seeds, seats, host) while the room is
+#: in the lobby (else None), and the events this worker has not read yet.
+Lobby = tuple[RoomStatus, list[str], list[SeatInfo], int]
+Delta = tuple[Lobby | None, list[dict[str, Any]]]
 
 
 @contextlib.contextmanager
@@ -66,7 +67,18 @@ def _now() -> datetime:
 
 
 def _seats(row: Room) -> list[SeatInfo]:
-    return [SeatInfo.stored(s.name, s.kind, s.token_hash) for s in row.seats]
+    return [SeatInfo.stored(s.name, s.kind, s.token_hash, s.color, s.avatar) for s in row.seats]
+
+
+def _seat_row(position: int, seat: SeatInfo) -> Seat:
+    return Seat(
+        position=position,
+        name=seat.name,
+        kind=seat.label,
+        token_hash=seat.token_hash,
+        color=seat.color,
+        avatar=seat.avatar,
+    )
 
 
 class Store:
@@ -127,6 +139,7 @@ class Store:
                 client_seeds=list(row.client_seeds),
                 seats=_seats(row),
                 server_seed=row.server_seed,
+                host=row.host,
             )
         if room.status is not RoomStatus.LOBBY:
             room.begin()
@@ -151,9 +164,7 @@ class Store:
                 client_seeds=[req.client_seed] if req.client_seed else [],
                 revealed=False,
             )
-            room.seats.append(
-                Seat(position=0, name=host.name, kind=host.label, token_hash=host.token_hash)
-            )
+            room.seats.append(_seat_row(0, host))
             db.add(room)
         return room.code
 
@@ -167,23 +178,20 @@ class Store:
         """Store the room's next seat (and, if given, the client seeds it now has)."""
         position = len(room.seats)
         with guarded(), self.sessions() as db, db.begin():
-            db.add(
-                Seat(
-                    room_id=room.id,
-                    position=position,
-                    name=seat.name,
-                    kind=seat.label,
-                    token_hash=seat.token_hash,
-                )
-            )
+            row = _seat_row(position, seat)
+            row.room_id = room.id
+            db.add(row)
             if client_seeds is not None:
-                row = db.get(Room, room.id)
-                assert row is not None
-                row.client_seeds = client_seeds
+                stored = db.get(Room, room.id)
+                assert stored is not None
+                stored.client_seeds = client_seeds
 
-    def remove_seat(self, room: LiveRoom, seat: int) -> None:
-        """Delete a seat; the later seats move up one."""
+    def remove_seat(self, room: LiveRoom, seat: int, host: int) -> None:
+        """Delete a seat; the later seats move up one (and the host's seat is now ``host``)."""
         with guarded(), self.sessions() as db, db.begin():
+            stored = db.get(Room, room.id)
+            assert stored is not None
+            stored.host = host
             db.execute(delete(Seat).where(Seat.room_id == room.id, Seat.position == seat))
             db.flush()
             rows = db.scalars(
@@ -210,7 +218,7 @@ class Store:
                 row = db.scalar(select(Room).where(Room.id == room.id))
                 if row is None:
                     raise RoomError(ErrorCode.NOT_FOUND, E.NOT_FOUND, 404, code=room.code)
-                lobby = (RoomStatus(row.status), list(row.client_seeds), _seats(row))
+                lobby = (RoomStatus(row.status), list(row.client_seeds), _seats(row), row.host)
             events = db.scalars(
                 select(Event.payload)
                 .where(Event.room_id == room.id, Event.seq >= len(room.events))

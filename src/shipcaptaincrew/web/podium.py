@@ -1,0 +1,148 @@
+"""The podium at a match's end: every seat's place and one sentence saying why the winner won.
+
+Read off the engine's facts: the final state (totals, chips, wins, sips, the results of every
+round), the match format the rules name, and the tie-break contests the engine opened
+(:class:`Tie`, remembered by :class:`~.moments.Story`).  What ended the match is told by
+what the engine left behind: a tie-break contest for the match, a format that did not run its
+course (the table could no longer ante: a match of chips), a format whose last round decides
+(one round; the tournament's final), else the totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..formats import FormatKind
+from ..rules import Stakes
+from ..state import Contest, MatchState, Method, Stage
+from . import texts as T
+from .words import Words
+
+
+class DecidedBy(StrEnum):
+    """What decided the match."""
+
+    TOTALS = "totals"  #: the highest total of points
+    TIE_BREAK = "tie_break"  #: a tie for the match, broken by a contest
+    CHIPS = "chips"  #: the others could no longer ante
+    ROUND = "round"  #: the one round, or the tournament's final
+
+
+#: How a tie-break was played, in the core's words (``scc`` catalogue, as the narration says it).
+_METHOD_WORDS = {Method.TURN: "turn", Method.CARGO: "cargo dice", Method.DIE: "one die"}
+
+
+def method_word(method: Method) -> Words:
+    """A tie-break method as the narration names it ("cargo dice")."""
+    return Words(_METHOD_WORDS[method], domain="scc")
+
+
+@dataclass(frozen=True)
+class Tie:
+    """A tie-break contest as it opened: who tied, how it is broken, what they tied with."""
+
+    seats: tuple[int, ...]
+    method: Method
+    totals: int
+    chips: int
+
+    @classmethod
+    def of(cls, contest: Contest, state: MatchState) -> Tie:
+        """The tie ``contest`` opens in ``state``."""
+        first = contest.seats[0]
+        return cls(contest.seats, contest.method, state.totals[first], state.chips[first])
+
+
+def ran_its_course(final: MatchState) -> bool:
+    """Whether the match ended where its format ends it (else the table ran out of chips)."""
+    fmt = final.rules.format
+    last = final.results[-1] if final.results else None
+    if fmt.kind is FormatKind.SINGLE:
+        return last is not None and last.winner == final.winner
+    if fmt.kind is FormatKind.TOURNAMENT:
+        return last is not None and last.stage is Stage.FINAL and last.winner == final.winner
+    if fmt.kind is FormatKind.ROUNDS:
+        return len(final.results) >= fmt.n
+    if fmt.kind is FormatKind.FIRST_TO:
+        return max(final.totals) >= fmt.n
+    return True
+
+
+def decided_by(final: MatchState, match_tie: Tie | None) -> DecidedBy:
+    """What decided a finished match (see the module docstring)."""
+    if match_tie is not None:
+        return DecidedBy.TIE_BREAK
+    if not ran_its_course(final):
+        return DecidedBy.CHIPS
+    if final.rules.format.kind in (FormatKind.SINGLE, FormatKind.TOURNAMENT):
+        return DecidedBy.ROUND
+    return DecidedBy.TOTALS
+
+
+def _ranking(final: MatchState, by: DecidedBy) -> list[dict[str, Any]]:
+    """Every seat, the winner first, then by what decided the match; equal ones share a place."""
+
+    def key(s: int) -> tuple[int, ...]:
+        if by is DecidedBy.CHIPS:
+            return (final.chips[s], final.totals[s])
+        return (s in final.finalists, final.totals[s])
+
+    order = sorted(range(final.players), key=lambda s: (s != final.winner, [-k for k in key(s)]))
+    out: list[dict[str, Any]] = []
+    for i, s in enumerate(order):
+        prev = order[i - 1] if i else None
+        if prev is not None and prev != final.winner and key(s) == key(prev):
+            place = out[-1]["place"]
+        else:
+            place = i + 1
+        out.append(
+            {
+                "seat": s,
+                "place": place,
+                "total": final.totals[s],
+                "wins": final.wins[s],
+                "chips": final.chips[s],
+                "sips": final.sips[s],
+            }
+        )
+    return out
+
+
+def _why(final: MatchState, by: DecidedBy, tie: Tie | None, names: Sequence[str]) -> Words:
+    w = final.winner
+    if w is None:
+        return Words(T.WHY_NO_WINNER)
+    name = names[w]
+    if by is DecidedBy.TIE_BREAK:
+        assert tie is not None
+        tied = {"names": tuple(names[s] for s in tie.seats), "name": name}
+        method = method_word(tie.method)
+        if ran_its_course(final):
+            return Words(T.WHY_TIE_TOTALS, {**tied, "total": tie.totals, "method": method})
+        return Words(T.WHY_TIE_CHIPS, {**tied, "chips": tie.chips, "method": method})
+    if by is DecidedBy.CHIPS:
+        if final.chips[w] >= final.rules.ante:
+            return Words(T.WHY_LAST_WITH_CHIPS, {"name": name})
+        return Words(T.WHY_MOST_CHIPS, {"name": name, "chips": final.chips[w]})
+    if by is DecidedBy.ROUND:
+        final_round = final.rules.format.kind is FormatKind.TOURNAMENT
+        return Words(T.WHY_FINAL if final_round else T.WHY_ROUND, {"name": name})
+    richest = max(final.chips)
+    alone_richest = final.chips[w] == richest and final.chips.count(richest) == 1
+    if final.rules.stakes is Stakes.POT and not alone_richest:  # say it: chips look decisive
+        return Words(T.WHY_TOTALS_NOT_CHIPS, {"name": name, "total": final.totals[w]})
+    return Words(T.WHY_TOTALS, {"name": name, "total": final.totals[w]})
+
+
+def podium(final: MatchState, match_tie: Tie | None, names: Sequence[str]) -> dict[str, Any]:
+    """The podium of a finished match: ``winner``, ``ranking``, ``why`` and ``decided_by``."""
+    by = decided_by(final, match_tie)
+    return {
+        "winner": final.winner,
+        "ranking": _ranking(final, by),
+        "why": _why(final, by, match_tie, names),
+        "decided_by": by.value if final.winner is not None else None,
+    }

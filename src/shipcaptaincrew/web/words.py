@@ -1,0 +1,75 @@
+"""Text for people inside a room picture, rendered in each connection's language on the way out.
+
+A picture is built once per event for everyone at the table; the few texts in it (the rule
+set's human name, a moment's one-liner, the podium's reason) stay :class:`Words` until the
+picture is written as JSON for one language (:func:`.service.transport.dumps`), where orjson
+hands each to :meth:`Words.render`.  So a table with German and Norwegian players builds one picture and
+writes it twice, and a table in one language pays nothing for the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Protocol
+
+from ..i18n import translator
+from ..i18n.rules_text import rules_title
+from ..rules import Rules
+from .texts import AND_LIST
+
+
+class Text(Protocol):
+    """Anything a picture carries that must be said in a language."""
+
+    def render(self, lang: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message id of one catalogue (``web`` or ``scc``) with parameters; a parameter that
+    is itself :class:`Text` is rendered in the same language, a tuple of strings is a list
+    of names."""
+
+    msgid: str
+    params: dict[str, Any] = field(default_factory=dict)
+    domain: str = "web"
+
+    def render(self, lang: str) -> str:
+        """The text in ``lang``."""
+        text = translator(lang, self.domain)(self.msgid)
+        if not self.params:
+            return text
+        return text.format(**{k: _value(v, lang) for k, v in self.params.items()})
+
+
+def _value(value: Any, lang: str) -> Any:
+    if isinstance(value, tuple):
+        return and_list(value, lang)
+    if hasattr(value, "render"):
+        return value.render(lang)
+    return value
+
+
+def and_list(names: Sequence[str], lang: str) -> str:
+    """Names joined as the language joins them ("Anna, Bo and Cy"; "Anna, Bo und Cy")."""
+    if len(names) < 2:
+        return "".join(names)
+    return translator(lang, "web")(AND_LIST).format(names=", ".join(names[:-1]), last=names[-1])
+
+
+@dataclass(frozen=True)
+class Title:
+    """A rule set's human name (``i18n.rules_text.rules_title``), built once per language."""
+
+    rules: Rules
+
+    def render(self, lang: str) -> str:
+        """The name in ``lang``."""
+        return _title(self.rules, lang)
+
+
+@lru_cache(maxsize=256)
+def _title(rules: Rules, lang: str) -> str:
+    return rules_title(rules, translator(lang, "scc"))
