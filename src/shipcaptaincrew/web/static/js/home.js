@@ -2,6 +2,7 @@
 // (GET /api/options): every option, choice, bound, label and bot level comes from there, none
 // is written here.  ?rules=CANONICAL-RULES-TEXT fills the form in.
 import { api, boot, h, saveSeatToken, t } from "./common.js";
+import { looksPicker, looksValue } from "./looks.js";
 
 const $ = (id) => document.getElementById(id);
 let table = null;          // the option table from the server
@@ -118,6 +119,12 @@ function build(keep) {
   $("dice-choice").replaceChildren(...(table.dice && table.dice.length ? [h("div", { class: "field" },
     h("label", { class: "field-label", for: "dice" }, t("Dice")),
     h("select", { id: "dice" }, table.dice.map((d) => h("option", { value: d.value, selected: keep && keep.dice === d.value }, d.label))))] : []));
+  const looks = looksPicker(table, "create");
+  $("looks-box").replaceChildren(...(looks ? [looks] : []));
+  if (keep && keep.looks) for (const [k, v] of Object.entries(keep.looks)) {
+    const el = document.querySelector(`input[name="create-${k}"][value="${v}"]`);
+    if (el) el.checked = true;
+  }
   applyPreset(chosenPreset());
   if (keep) for (const o of table.options) if (o.name in keep.values) setValue(o, keep.values[o.name]);
   for (const r of document.querySelectorAll("input[name=preset]")) r.addEventListener("change", () => { applyPreset(chosenPreset()); preview(); });
@@ -161,7 +168,7 @@ function preview() {
 
 async function load() {
   const keep = table ? {
-    preset: chosenPreset().name, dice: $("dice") ? $("dice").value : null,
+    preset: chosenPreset().name, dice: $("dice") ? $("dice").value : null, looks: looksValue("create"),
     values: Object.fromEntries(table.options.map((o) => [o.name, getValue(o)])),
   } : null;
   try {
@@ -202,7 +209,7 @@ $("create").addEventListener("submit", async (ev) => {
   if (!need($("name"))) { $("personal").textContent = t("Please type your name first."); return; }
   const timer = $("turn_timer").value ? Number($("turn_timer").value) : null;
   const body = { name: $("name").value.trim(), preset: chosenPreset().name, settings: settings(), lang: document.documentElement.lang,
-    hints: $("hints").checked, turn_timer: timer, client_seed: $("client_seed").value };
+    hints: $("hints").checked, turn_timer: timer, client_seed: $("client_seed").value, ...looksValue("create") };
   if ($("dice")) body.dice = $("dice").value;
   $("create-btn").disabled = true;
   try {

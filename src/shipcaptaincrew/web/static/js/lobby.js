@@ -1,31 +1,32 @@
 // Before the match: a newcomer sees "your name -> join" first; the host sees the huge code,
 // the QR code and a Share button; everyone sees who sits at the table.
 import { api, h, icon, saveSeatToken, t } from "./common.js";
+import { looksPicker, looksValue } from "./looks.js";
 import { avatar, botLevel } from "./table.js";
 
-let botLevels = null;  // [{level, label}] from the option table, in the page's language
+let options = null;  // the server's option table in the page's language: bot levels, avatars
 
-/** The bot difficulties the host can seat (labels from the server's option table). */
-export async function loadBotLevels(force = false) {
-  if (botLevels && !force) return botLevels;
+/** The option table (bot levels for the host, avatars and colours for a newcomer). */
+export async function loadOptions(force = false) {
+  if (options && !force) return options;
   try {
-    const options = await api("/api/options");
-    botLevels = options.bots || [];
+    options = await api("/api/options");
   } catch (e) {
-    botLevels = [];
+    options = { bots: [] };
   }
-  return botLevels;
+  return options;
 }
 
-/** A form asking for a name only; ``submit(name)`` does the rest. */
-export function nameForm({ id, testid, title, lead, button, submit, fail, autofocus = true }) {
+/** A form asking for a name (and, optionally, a look); ``submit(name)`` does the rest. */
+export function nameForm({ id, testid, title, lead, button, submit, fail, autofocus = true, looks = null }) {
   const input = h("input", { id: `${id}-name`, name: "name", class: "name-input", required: true, maxlength: 32,
     autocomplete: "nickname", autocapitalize: "words", enterkeyhint: "go", autofocus, "aria-describedby": lead ? `${id}-lead` : null });
   const form = h("form", { class: "panel joinfirst", id, "data-testid": testid, novalidate: true },
     h("h2", { id: `${id}-h` }, title),
     lead ? h("p", { id: `${id}-lead`, class: "muted" }, lead) : null,
     h("label", { class: "field", for: `${id}-name` }, h("span", {}, t("Your name"))),
-    h("div", { class: "row" }, input, h("button", { type: "submit" }, button)));
+    h("div", { class: "row" }, input, h("button", { type: "submit" }, button)),
+    looks);
   form.setAttribute("aria-labelledby", `${id}-h`);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -110,8 +111,9 @@ export function lobbyView(ctx) {
     parts.push(nameForm({
       id: "join-form", testid: "join-table", title: t("Join table {code}", { code: room.code }),
       lead: room.title || null, button: t("Join"),
+      looks: looksPicker(options, "join"),
       submit: async (name) => {
-        const res = await api(`/api/rooms/${room.code}/join`, { method: "POST", body: JSON.stringify({ name }) });
+        const res = await api(`/api/rooms/${room.code}/join`, { method: "POST", body: JSON.stringify({ name, ...looksValue("join") }) });
         saveSeatToken(room.code, res.token);
         ctx.reconnect();
       },
@@ -136,7 +138,7 @@ export function lobbyView(ctx) {
 
 function hostPanel(ctx) {
   const { room } = ctx;
-  const levels = botLevels || [];
+  const levels = (options && options.bots) || [];
   const level = h("select", { id: "bot-level", "aria-label": t("Bot level") },
     levels.map((b, i) => h("option", { value: b.level, selected: i === Math.min(1, levels.length - 1) }, b.label)));
   return h("section", { class: "panel", "aria-labelledby": "host-h" },

@@ -68,17 +68,16 @@ export function lineMoment(text, good = true) {
 export function resultCard(r, players, { fresh = false } = {}) {
   const seats = (r.seats && r.seats.length ? r.seats : r.scores.map((_, i) => i)).filter((s) => r.scores[s] !== null && r.scores[s] !== undefined);
   const order = [...seats].sort((a, b) => (a === r.winner ? -1 : b === r.winner ? 1 : 0));
-  const heading = r.stage === "final" ? t("Final") : t("Round {n}", { n: r.round_no });
+  const heading = r.stage === "final" ? t("Final") : t("Round {n}", { n: r.round_no });  // before the server's words
   const sips = players.filter((p, i) => r.sips && r.sips[i] > 0);
   const card = h("details", { class: `panel result${fresh ? " fresh" : ""}`, "data-testid": "round-result", id: "round-result", open: fresh },
-    h("summary", {}, h("span", {}, heading, ": ", r.text || (r.winner === null ? t("No winner.") : t("{name} wins", { name: players[r.winner].name })))),
+    h("summary", {}, h("span", {}, r.text || heading)),
     h("ol", { "aria-label": t("Scores") }, order.map((s) => h("li", { class: s === r.winner ? "won" : "" },
       avatar(players[s], { dot: false }),
       h("span", { class: "grow" }, players[s].name, s === r.winner ? ` 🏆 ${t("wins")}` : ""),
       h("span", { class: "score" }, num(r.scores[s]))))),
     r.pot_won ? h("p", {}, "💰 ", t("{name} takes the pot: {n}", { name: players[r.winner].name, n: num(r.pot_won) })) : null,
     sips.length ? h("p", {}, "🍺 ", t("Sips"), ": ", sips.map((p) => `${p.name} ${num(r.sips[p.seat])}`).join(" · ")) : null,
-    r.all_failed ? h("p", {}, t("Nobody made a crew: nobody wins this round.")) : null,
     r.why ? h("p", { class: "why" }, r.why) : r.tie_breaks ? h("p", { class: "why" }, t("Tie-breaks: {n}", { n: r.tie_breaks })) : null);
   return card;
 }
@@ -119,10 +118,11 @@ export function podiumView(room, you, { fresh, rematch, seatNext, extra }) {
       h("span", { class: "place" }, `${r.place}.`),
       avatar(players[r.seat], { dot: false }),
       h("span", { class: "grow" }, players[r.seat].name, r.seat === you ? ` (${t("you")})` : ""),
-      h("span", {}, t("Total"), " ", h("b", {}, num(r.total))),
-      r.wins ? h("span", {}, t("Wins"), " ", h("b", {}, num(r.wins))) : null,
-      room.options && room.options.stakes === "pot" ? h("span", {}, t("Chips"), " ", h("b", {}, num(r.chips))) : null,
-      r.sips ? h("span", {}, t("Sips"), " ", h("b", {}, num(r.sips))) : null))),
+      h("span", { class: "stats" },
+        h("span", {}, t("Total"), " ", h("b", {}, num(r.total))),
+        r.wins ? h("span", {}, t("Wins"), " ", h("b", {}, num(r.wins))) : null,
+        room.options && room.options.stakes === "pot" ? h("span", {}, t("Chips"), " ", h("b", {}, num(r.chips))) : null,
+        r.sips ? h("span", {}, t("Sips"), " ", h("b", {}, num(r.sips))) : null)))),
     rematchArea(room, you, rematch, seatNext),
     extra);
   if (fresh) confetti(section);

@@ -4,7 +4,7 @@
 import { adoptLang, api, boot, codeFromPath, forgetSeatToken, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
-import { loadBotLevels, lobbyView, nameForm } from "./lobby.js";
+import { loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { bubble, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
 import { actionButtons, adviceList, banner, fairPanel, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
@@ -177,32 +177,39 @@ async function onRoom(next, lines, history) {
   render(before && before.version !== room.version ? before : null);
 }
 
-/** The moment this picture brings: sounds, vibration, and what to hold on screen. */
+/** The moment this picture brings: sounds, vibration, and what to hold on screen.  One event
+ * may end a turn (or settle a roll-off), a round and the match: shown in that order. */
 function stage(moment, before) {
   const mineNow = room.match && !room.match.over && room.match.actor === you && you !== null;
   const mineBefore = before.match && !before.match.over && before.match.actor === you;
   if (mineNow && !mineBefore) { sound.turn(); buzz([120, 60, 120]); }
   if (!moment) return;
   const box = $("moment-box");
-  const turnEnd = moment.kind === "turn_end" ? moment : moment.turn;
+  const part = (kind, key) => (moment.kind === kind ? moment : moment[key] || null);
+  const turnEnd = part("turn_end", "turn");
+  const roll = part("rolloff", "rolloff");
+  const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
   if (turnEnd) {
     holdMoment(box, () => turnMoment(turnEnd), { sounds: { land: sound.land, after: turnEnd.complete ? sound.good : sound.bad } });
   }
-  if (moment.kind === "round_end") {
-    freshResult = moment.round_no;
-    const won = moment.winner !== null && moment.winner === you;
-    holdMoment(box, () => lineMoment(moment.text || "", moment.winner !== null), { sounds: { after: won ? sound.win : sound.good } });
-    if (won) buzz([80, 40, 80, 40, 200]);
-    if (you !== null && moment.sips && moment.sips[you]) setTimeout(sound.sip, 600);
-  } else if (moment.kind === "rolloff") {
-    rolloffs[moment.seat] = moment.faces;
-    rolledOff = moment.seat;
+  if (roll) {
+    rolloffs[roll.seat] = roll.faces;
+    rolledOff = roll.seat;
     const c = room.match.contest;
-    if (!c || c.method === "turn") holdMoment(box, () => rolloffMoment(moment, room.players), { sounds: { land: sound.land }, hold: 1400 });
-  } else if (moment.kind === "match_end") {
+    if (!c || c.method === "turn") holdMoment(box, () => rolloffMoment(roll, room.players), { sounds: { land: sound.land }, hold: 1400 });
+  }
+  if (round) {
+    freshResult = round.round_no;
+    const won = round.winner !== null && round.winner === you;
+    // At the end the podium says it; in between, the round's result is held over the felt.
+    if (moment.kind !== "match_end") holdMoment(box, () => lineMoment(round.text || "", round.winner !== null), { sounds: { after: won ? sound.win : sound.good } });
+    if (won) buzz([80, 40, 80, 40, 200]);
+    if (you !== null && round.sips && round.sips[you]) setTimeout(sound.sip, 600);
+  }
+  if (moment.kind === "match_end") {
     freshPodium = true;
-    sound.win();
-    buzz([100, 50, 100, 50, 300]);
+    setTimeout(sound.win, 400);
+    if (moment.winner === you) buzz([100, 50, 100, 50, 300]);
   }
 }
 
@@ -218,9 +225,7 @@ function render(before = null) {
   $("play").hidden = !playing;
   keepAwake(room.status === "playing");
   if (!playing) {
-    const focused = document.activeElement && document.activeElement.id;
-    $("lobby").replaceChildren(...lobbyView(ctx));
-    if (focused && $(focused)) $(focused).focus();
+    redraw($("lobby"), lobbyView(ctx));
     setTitle(t("Table {code}", { code: room.code }));
     return;
   }
@@ -299,8 +304,25 @@ function renderPlay(before) {
   $("scores").replaceChildren(h("div", {}, playerCards(match, players, you, { pot: room.options.stakes === "pot" }),
     room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null,
     you === null ? h("p", { class: "muted", id: "watching" }, t("You are watching.")) : null));
-  $("seat-next").replaceChildren(...(you === null && !match.over ? [seatNextForm()] : []));
+  redraw($("seat-next"), you === null && !match.over ? [seatNextForm()] : []);
   $("fair").replaceChildren(fairPanel(room));
+}
+
+/** Replace a box's content, keeping what the person was typing or had picked, and the focus
+ * (a picture arrives whenever anyone joins or comes online). */
+function redraw(box, parts) {
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  const kept = [...box.querySelectorAll("input")].map((el) => [el.id, el.name, el.value, el.type, el.checked]);
+  box.replaceChildren(...parts);
+  for (const [id, name, value, type, checked] of kept) {
+    const el = id ? document.getElementById(id) : null;
+    if (el && box.contains(el) && type !== "radio" && type !== "checkbox") el.value = value;
+    if ((type === "radio" || type === "checkbox") && checked) {
+      const same = box.querySelector(`input[name="${CSS.escape(name)}"][value="${CSS.escape(value)}"]`);
+      if (same) same.checked = true;
+    }
+  }
+  if (focused && $(focused)) $(focused).focus({ preventScroll: true });
 }
 
 function lockButtons() {
@@ -370,7 +392,7 @@ async function howToPlay() {
 
 async function onLang(chosen) {
   send({ type: "hello", lang: chosen });
-  await loadBotLevels(true);
+  await loadOptions(true);
   if (room) render();
 }
 
@@ -378,7 +400,7 @@ $("rules-btn").addEventListener("click", howToPlay);
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 await boot(onLang, () => [soundButton()]);
 connect();
-loadBotLevels().then(() => { if (room && room.status === "lobby") render(); });
+loadOptions().then(() => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it.
 new ResizeObserver(() => {
   const bar = $("actionbar");
