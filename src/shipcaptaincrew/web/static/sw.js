@@ -8,7 +8,7 @@ const SHELL = [
   "/static/room.html", "/static/replay.html", "/static/verify.html",
   "/static/style.css", "/manifest.webmanifest",
   "/static/icons/icon.svg", "/static/icons/icon-192.png",
-  ...["common", "theme", "home", "room", "lobby", "playview", "table", "dice", "moments", "fx", "md",
+  ...["common", "theme", "home", "room", "line", "lobby", "looks", "playview", "table", "dice", "moments", "fx", "md",
     "history", "replay", "verify", "stats"].map((m) => `/static/js/${m}.js`),
 ];
 // Pages whose path carries a code are one file each on the server.

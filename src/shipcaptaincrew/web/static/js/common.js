@@ -119,6 +119,16 @@ export async function api(path, options = {}) {
   return body;
 }
 
+const titles = new Map();
+/** A rule set's human name in the page's language (the canonical text where none comes). */
+export async function rulesTitle(rules) {
+  const key = `${lang()}:${rules}`;
+  if (!titles.has(key)) {
+    titles.set(key, api(`/api/rules-text?rules=${encodeURIComponent(rules)}`).then((r) => r.title || rules, () => rules));
+  }
+  return titles.get(key);
+}
+
 /** Fill every [data-t] element with its translation (static page text). */
 export function translateStatic(root = document) {
   for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);

@@ -1,5 +1,5 @@
 // Replay viewer: step through a finished match, event by event, with the table after each.
-import { api, boot, codeFromPath, h, t } from "./common.js";
+import { api, boot, codeFromPath, h, rulesTitle, t } from "./common.js";
 import { felt, contestFelt, playerCards, roundsTable, stageText, statusText } from "./table.js";
 
 const code = codeFromPath();
@@ -35,6 +35,7 @@ function draw(focus = null) {
 async function load() {
   try { data = await api(`/api/matches/${encodeURIComponent(code)}/replay`); }
   catch (e) { document.getElementById("personal").textContent = e.message; return; }
+  data.title = data.title || await rulesTitle(data.rules);
   step = Math.min(step, data.steps.length - 1);
   draw();
 }

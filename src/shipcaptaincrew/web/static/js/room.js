@@ -1,9 +1,10 @@
-// The live table: the connection, and which view this person sees (join first, lobby, match,
-// podium).  The server is authoritative: this page sends intentions with the version it saw
-// and draws the pictures it gets back.
-import { adoptLang, api, boot, codeFromPath, forgetSeatToken, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+// The live table: which view this person sees (join first, lobby, match, podium) and what
+// each picture from the server brings.  The server is authoritative: this page sends
+// intentions with the version it saw and draws the pictures it gets back.
+import { adoptLang, api, boot, codeFromPath, h, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
+import { openLine } from "./line.js";
 import { loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { bubble, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
 import { actionButtons, adviceList, banner, fairPanel, stageLine } from "./playview.js";
@@ -13,10 +14,8 @@ const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
 let you = null;           // my seat, or null when watching
 let room = null;          // the last room picture from the server
-let ws = null;
+let line = null;          // the WebSocket to the table (line.js)
 let online = false;
-let retry = 0;
-let lastHeard = 0;
 let reactions = [];
 let timerHandle = null;
 let adopted = false;
@@ -32,7 +31,7 @@ const ctx = {
   get you() { return you; },
   toast,
   personal,
-  reconnect: () => reconnect(),
+  reconnect: () => line.reconnect(),
   hostCall,
 };
 
@@ -53,16 +52,12 @@ function personal(message) { $("personal").textContent = message || ""; }
 
 /** Send a message; a message that cannot go out says so instead of vanishing. */
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) {
-    ws.send(JSON.stringify(msg));
-    return true;
-  }
+  if (line.send(msg)) return true;
   personal(t("Not sent: there is no connection. It comes back by itself; try again then."));
   return false;
 }
 
 function setOnline(up) {
-  if (online === up) return;
   online = up;
   const bar = $("offline");
   bar.hidden = up;
@@ -70,88 +65,34 @@ function setOnline(up) {
   if (room) render();
 }
 
-let reconnectTimer = null;
-function reconnectIn(ms) {
-  clearTimeout(reconnectTimer);
-  reconnectTimer = setTimeout(connect, ms);
+function onMessage(msg) {
+  if (msg.type === "welcome") {
+    you = msg.seat ?? (msg.you ? msg.you.seat : null);
+    reactions = msg.reactions || reactions;
+  } else if (msg.type === "room") {
+    const next = msg.room;
+    queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
+  } else if (msg.type === "error") {
+    personal(msg.message);
+    if (room && room.match) render();
+  } else if (msg.type === "advice") {
+    showAdvice(msg);
+  } else if (msg.type === "reaction") {
+    const who = msg.seat === null || msg.seat === undefined || !room ? "" : room.players[msg.seat].name;
+    bubble(msg.emoji, who, msg.seat);
+    sound.pop();
+  } else if (msg.type === "moved") {
+    // Play again: the next match has this person's seat under a new code and token.
+    saveSeatToken(msg.code, msg.token);
+    location.href = `/r/${encodeURIComponent(msg.code)}`;
+  }
 }
 
-function connect() {
-  clearTimeout(reconnectTimer);
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const sock = new WebSocket(`${proto}://${location.host}/ws/rooms/${encodeURIComponent(code)}`);
-  ws = sock;
-  sock.addEventListener("open", () => {
-    retry = 0;
-    lastHeard = Date.now();
-    send({ type: "hello", token: seatToken(code) || null, lang: lang() });
-  });
-  sock.addEventListener("message", (ev) => {
-    if (sock !== ws) return;
-    lastHeard = Date.now();
-    if (typeof ev.data !== "string") return;
-    const msg = JSON.parse(ev.data);
-    if (msg.type !== "error") setOnline(true);
-    if (msg.type === "welcome") {
-      you = msg.seat ?? (msg.you ? msg.you.seat : null);
-      reactions = msg.reactions || reactions;
-    } else if (msg.type === "room") {
-      const next = msg.room;
-      queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
-    } else if (msg.type === "error") {
-      personal(msg.message);
-      if (room && room.match) render();
-    } else if (msg.type === "advice") {
-      showAdvice(msg);
-    } else if (msg.type === "reaction") {
-      const who = msg.seat === null || msg.seat === undefined || !room ? "" : room.players[msg.seat].name;
-      bubble(msg.emoji, who, msg.seat);
-      sound.pop();
-    } else if (msg.type === "moved") {
-      // Play again: the next match has this person's seat under a new code and token.
-      saveSeatToken(msg.code, msg.token);
-      location.href = `/r/${encodeURIComponent(msg.code)}`;
-    }
-  });
-  sock.addEventListener("close", (ev) => {
-    if (sock !== ws) return;  // an older line, already replaced
-    if (ev.code === 4404) {
-      $("lobby").hidden = false;
-      $("lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
-        h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
-      return;
-    }
-    if (ev.code === 4403) {
-      // The seat was removed (or the token is not for this table): watch instead.
-      forgetSeatToken(code);
-      retry = 0;
-    }
-    setOnline(false);
-    retry = Math.min(retry + 1, 5);
-    reconnectIn(ev.code === 4403 || wanted ? 0 : 250 * 2 ** retry);
-    wanted = false;
-  });
+function onGone() {
+  $("lobby").hidden = false;
+  $("lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
+    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
 }
-
-let wanted = false;  // the next close is ours (a new seat token): reconnect at once
-function reconnect() {
-  wanted = true;
-  if (ws) ws.close();
-}
-
-// A phone that lost its network may keep a dead socket open for minutes: ping, and give up on
-// a line that stays silent.
-setInterval(() => {
-  if (!ws || ws.readyState !== WebSocket.OPEN) return;
-  const quiet = Date.now() - lastHeard;
-  if (quiet > 40000) ws.close();
-  else if (quiet > 15000) send({ type: "ping" });
-}, 5000);
-addEventListener("offline", () => setOnline(false));
-addEventListener("online", () => {
-  if (ws && ws.readyState === WebSocket.OPEN) send({ type: "ping" });  // the pong says we are back
-  else connect();
-});
 
 async function onRoom(next, lines, history) {
   const before = room;
@@ -399,7 +340,7 @@ async function onLang(chosen) {
 $("rules-btn").addEventListener("click", howToPlay);
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 await boot(onLang, () => [soundButton()]);
-connect();
+line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it.
 new ResizeObserver(() => {
