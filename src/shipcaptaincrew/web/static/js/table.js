@@ -245,7 +245,8 @@ export function playerCards(match, players, you, { pot = false } = {}) {
       .filter(Boolean).join(", ");
     return h("li", { class: `pcard ${playerColor(p)}${match.actor === i && !match.over ? " actor" : ""}${playing ? "" : " out"}`, "aria-label": label, "data-seat": i },
       avatar(p),
-      h("span", { class: "name" }, p.name, i === you ? h("span", { class: "muted" }, ` (${t("you")})`) : null),
+      h("span", { class: "name" }, p.name, i === you ? h("span", { class: "muted" }, ` (${t("you")})`) : null,
+        p.online === false ? h("span", { class: "tag off" }, t("offline")) : null),
       h("span", { class: "posted", title: t("Posted this round") }, posted === null || posted === undefined ? "" : String(posted)),
       h("span", { class: "sub" },
         level ? h("span", {}, level) : null,
