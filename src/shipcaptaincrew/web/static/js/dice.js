@@ -25,9 +25,14 @@ function face(n) {
     PIPS[n].map(([cx, cy]) => svg("circle", { class: n === 1 ? "pip one" : "pip", cx, cy, r: 5.6 })));
 }
 
-/** One die showing ``n``; ``role`` (ship, captain, crew, cargo) goes into its spoken label. */
-export function die(n, { role = null, cargo = false, size = "" } = {}) {
+/**
+ * One die showing ``n``; ``role`` (ship, captain, crew, cargo) goes into its spoken label.
+ * A ``ghost`` is a stand-in that only moves across the screen (the real die waits, hidden, in
+ * its slot): it is not a drawn die for anyone reading the page.
+ */
+export function die(n, { role = null, cargo = false, size = "", ghost = false } = {}) {
   const label = role ? `${t(role)}: ${n}` : String(n);
+  if (ghost) return h("span", { class: `die ${size}`.trim(), "data-ghost": n, "aria-hidden": "true" }, face(n));
   return h("span", { class: `die ${size}`.trim(), "data-testid": "die", "data-face": n,
     "data-role": cargo ? "cargo" : null, role: "img", "aria-label": label }, face(n));
 }

@@ -166,3 +166,20 @@ export function bubble(emoji, who, seat) {
   document.body.append(el);
   setTimeout(() => el.remove(), 2300);
 }
+
+/** Something moving across the table: the pot to the round's winner, a sip to a drinker. */
+export function fly(emoji, from, seat, delay = 0) {
+  const card = document.querySelector(`.pcard[data-seat="${seat}"]`);
+  if (!card || !from || calm()) return;
+  const a = from.getBoundingClientRect();
+  const b = card.getBoundingClientRect();
+  const el = h("div", { class: "bubble flying", "aria-hidden": "true" }, emoji);
+  el.style.left = `${a.left + a.width / 2 - 18}px`;
+  el.style.top = `${a.top + a.height / 2 - 18}px`;
+  document.body.append(el);
+  const dx = b.left + 24 - (a.left + a.width / 2 - 18);
+  const dy = b.top + 8 - (a.top + a.height / 2 - 18);
+  const anim = el.animate([{ transform: "translate(0, 0) scale(.6)", opacity: 0 }, { transform: "translate(0, -20px) scale(1.2)", opacity: 1, offset: 0.2 },
+    { transform: `translate(${dx}px, ${dy}px) scale(.9)`, opacity: 1 }], { duration: 1100, delay, easing: "cubic-bezier(.4,.1,.3,1)", fill: "backwards" });
+  anim.finished.then(() => el.remove(), () => el.remove());
+}

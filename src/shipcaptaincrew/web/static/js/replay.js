@@ -17,7 +17,7 @@ function draw(focus = null) {
     onclick: () => { step -= 1; draw(step === 0 ? "next" : "prev"); } }, t("Previous"));
   const next = h("button", { type: "button", id: "next", disabled: step === last,
     onclick: () => { step += 1; draw(step === last ? "prev" : "next"); } }, t("Next"));
-  const board = s.match.turn ? felt(s.match, players, data.options).el : contestFelt(s.match, players, {});
+  const board = s.match.turn ? felt(s.match, players).el : contestFelt(s.match, players, {});
   document.getElementById("content").replaceChildren(
     h("p", { class: "muted" }, data.title || data.rules, " · ", h("span", { class: "tag" }, data.code)),
     h("div", { class: "row replay-controls" }, prev, next, range, h("span", { id: "step-label" }, label)),

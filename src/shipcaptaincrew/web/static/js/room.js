@@ -6,7 +6,7 @@ import { tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { openLine } from "./line.js";
 import { loadOptions, lobbyView, nameForm } from "./lobby.js";
-import { bubble, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
+import { bubble, fly, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
 import { actionButtons, adviceList, banner, fairPanel, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
@@ -145,6 +145,12 @@ function stage(moment, before) {
     // At the end the podium says it; in between, the round's result is held over the felt.
     if (moment.kind !== "match_end") holdMoment(box, () => lineMoment(round.text || "", round.winner !== null), { sounds: { after: won ? sound.win : sound.good } });
     if (won) buzz([80, 40, 80, 40, 200]);
+    // The pot goes to the winner, the sips to those who drink (once the cards are drawn).
+    setTimeout(() => {
+      const from = $("felt") || $("podium-box");
+      if (round.pot_won && round.winner !== null) fly("💰", from, round.winner);
+      (round.sips || []).forEach((n, seat) => { for (let i = 0; i < Math.min(n, 3); i++) fly("🍺", from, seat, 150 * i); });
+    }, 300);
     if (you !== null && round.sips && round.sips[you]) setTimeout(sound.sip, 600);
   }
   if (moment.kind === "match_end") {
@@ -178,7 +184,9 @@ function renderPlay(before) {
   const players = room.players;
   const mine = !match.over && match.actor === you && you !== null;
   setTitle(mine ? `● ${t("Your turn")}` : match.over ? t("Match over") : t("Table {code}", { code: room.code }));
-  $("banner").replaceChildren(...(match.over ? [] : [banner(room, you, online)]));
+  $("banner").replaceChildren(...(match.over ? [] : [
+    you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
+    banner(room, you, online)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   renderTimer();
   // The felt (or, at the end, the podium).
@@ -198,7 +206,7 @@ function renderPlay(before) {
     freshPodium = false;
   } else {
     $("podium-box").replaceChildren();
-    const view = match.turn ? felt(match, players, room.options) : { el: contestFelt(match, players, rolloffs), play: null };
+    const view = match.turn ? felt(match, players) : { el: contestFelt(match, players, rolloffs), play: null };
     $("felt-slot").replaceChildren(view.el);
     if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land: sound.land });
     if (rolledOff !== null) {

@@ -104,17 +104,14 @@ function freeDice(turn) {
 }
 
 /**
- * The felt: ship, captain and crew slots, the cargo apart, the free dice in the tray.
+ * The felt during a turn: ship, captain and crew slots, the cargo apart, the free dice in the
+ * tray (between turns, :func:`contestFelt`).
  * Returns ``{el, play}``: ``play(prev, sounds)`` animates the step from the previous picture
  * (the roll tumbling in die by die, the qualifying dice sliding into their slots).
  */
-export function felt(match, players, options) {
+export function felt(match, players) {
   const turn = match.turn;
   const el = h("div", { class: "felt", id: "felt" });
-  if (!turn) {
-    el.append(contestArea(match, players));
-    return { el, play: () => Promise.resolve() };
-  }
   const held = ROLES.map((role, i) => slot(role, turn.held[i], roleLabel(role)));
   const cargo = [0, 1].map((i) => turn.cargo[i]
     ? h("div", { class: "slot cargo" }, die(turn.cargo[i], { role: "cargo", cargo: true }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo")))
@@ -210,13 +207,13 @@ async function animate(el, match, prev, sounds) {
   const order = source.map((f) => {
     const mine = placed.findIndex((d, i) => d && !temps[i] && +d.dataset.face === f);
     if (mine >= 0) {
-      const temp = die(f);
+      const temp = die(f, { ghost: true });
       temps[mine] = temp;
       placed[mine].style.visibility = "hidden";
       return temp;
     }
     const i = free.findIndex((d) => +d.dataset.face === f);
-    return i >= 0 ? free.splice(i, 1)[0] : die(f);
+    return i >= 0 ? free.splice(i, 1)[0] : die(f, { ghost: true });
   });
   tray.replaceChildren(...order);
   if (rolled) {
