@@ -2,6 +2,7 @@
 // (GET /api/options): every option, choice, bound, label and bot level comes from there, none
 // is written here.  ?rules=CANONICAL-RULES-TEXT fills the form in.
 import { api, boot, h, saveSeatToken, t } from "./common.js";
+import { die } from "./dice.js";
 import { looksPicker, looksValue } from "./looks.js";
 
 const $ = (id) => document.getElementById(id);
@@ -104,7 +105,13 @@ function canonical() {
   return s.length ? `${chosenPreset().name}(${s.join(",")})` : chosenPreset().name;
 }
 
+/** The chosen preset's one sentence (which sheet it follows, and how). */
+function describe() {
+  $("preset-about").textContent = chosenPreset().description;
+}
+
 function applyPreset(preset) {
+  if ($("preset-about")) describe();
   for (const o of table.options) setValue(o, o.name in preset.options ? preset.options[o.name] : o.default);
 }
 
@@ -112,7 +119,8 @@ function applyPreset(preset) {
 function build(keep) {
   $("presets").replaceChildren(h("legend", {}, t("Rules")), ...table.presets.map((p, i) => h("label", { class: "preset" },
     h("input", { type: "radio", name: "preset", value: p.name, checked: keep ? keep.preset === p.name : i === 0 }),
-    h("span", {}, h("b", {}, p.title), h("small", {}, p.description)))));
+    h("span", {}, h("b", {}, p.title)))),
+    h("p", { class: "preset-about", id: "preset-about", "aria-live": "polite" }));
   const groups = (table.groups || []).map((g) => h("fieldset", {}, h("legend", {}, g.label),
     table.options.filter((o) => o.group === g.group).map(control)));
   $("options").replaceChildren(...groups);
@@ -128,6 +136,7 @@ function build(keep) {
   applyPreset(chosenPreset());
   if (keep) for (const o of table.options) if (o.name in keep.values) setValue(o, keep.values[o.name]);
   for (const r of document.querySelectorAll("input[name=preset]")) r.addEventListener("change", () => { applyPreset(chosenPreset()); preview(); });
+  describe();
   $("options").addEventListener("change", preview);
   $("options").addEventListener("input", preview);
 }
@@ -240,6 +249,8 @@ $("join").addEventListener("submit", async (ev) => {
   location.href = `/r/${code}`;
 });
 
+// Ship, captain and crew on the doorstep: the three dice the game is about (decoration).
+$("hero-dice").replaceChildren(...[6, 5, 4].map((f) => die(f, { ghost: true })));
 $("how-to-play").addEventListener("click", howToPlay);
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 await boot(load);
