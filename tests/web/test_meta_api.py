@@ -31,6 +31,7 @@ def test_option_table_is_the_core_s_in_every_language(client: Any) -> None:
     assert [b["level"] for b in en["bots"]] == list(DIFFICULTIES)
     assert [b["bot"] for b in en["bots"]] == list(DIFFICULTIES.values())
     assert [lang["code"] for lang in en["languages"]] == list(LANGUAGES)
+    assert [d["value"] for d in en["dice"]] == ["fair", "physical"]
     for o in en["options"]:
         spec = OPTIONS[o["name"]]
         assert o["kind"] == spec.kind.value and o["group"] == spec.group.value

@@ -355,6 +355,60 @@ def test_turn_timer_plays_for_an_absent_player(client: Any, players: list[Player
     client.portal.call(service.schedule, room)  # restart the running 5 s timer
     final = watcher.until(lambda r: r["match"]["over"], limit=5000)
     assert final["match"]["winner"] in (0, 1)
+    # Every move was the timer's, and the table was told so: the message, its first line and
+    # each turn's moment.
+    moves = [m for m in watcher.seen if m["type"] == "room" and m["lines"] and not m.get("history")]
+    assert moves and all(m["by_timer"] for m in moves)
+    assert all(m["lines"][0].startswith("Time is up for ") for m in moves)
+    turns = [
+        m["room"]["moment"] for m in moves if (m["room"]["moment"] or {}).get("kind") == "turn_end"
+    ]
+    assert turns and all(t["by_timer"] for t in turns)
+    # The stored events say so too, so a newcomer's story says it after a restart as well.
+    log = client.get(f"/api/matches/{code}/log").text
+    assert log.count('"by": "timer"') == final["version"]
+    late = Player(client, code, None, lang="de")
+    players.append(late)
+    assert late.lines and late.lines[0].startswith("Die Zeit ist um für ")
+
+
+def test_the_host_s_role_passes_on_when_the_host_stays_away(
+    make_client: Any, players: list[Player]
+) -> None:
+    client = make_client(host_grace=0.2)
+    code, tokens = open_table(client, ["Anna", "Bo", "Cy"])
+    anna, bo = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    players += [anna, bo]
+    assert bo.room["host"] == 0
+    anna.close()
+    players.remove(anna)
+    assert bo.until(lambda r: r["host"] != 0)["host"] == 1  # Cy is not online: Bo, next after
+    as_bo, as_anna = {"X-Seat-Token": tokens[1]}, {"X-Seat-Token": tokens[0]}
+    assert client.post(f"/api/rooms/{code}/bots", json={}, headers=as_bo).status_code == 201
+    assert client.post(f"/api/rooms/{code}/bots", json={}, headers=as_anna).json()["code"] == (
+        "not_host"
+    )
+    back = Player(client, code, tokens[0])  # Anna comes back: Bo stays host
+    players.append(back)
+    assert back.room["host"] == 1
+    assert client.delete(f"/api/rooms/{code}/seats/1", headers=as_bo).json()["code"] == "host_seat"
+    assert client.delete(f"/api/rooms/{code}/seats/0", headers=as_bo).status_code == 200
+    assert client.get(f"/api/rooms/{code}").json()["host"] == 0  # Bo moved up to seat 0
+    assert client.post(f"/api/rooms/{code}/start", headers=as_bo).status_code == 200
+
+
+def test_joining_a_finished_room_says_so(client: Any, players: list[Player]) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"])
+    a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
+    players += [a, b]
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    r = client.post(f"/api/rooms/{code}/join", json={"name": "Late"})
+    assert r.json()["code"] == "started" and "next match" in r.json()["detail"]
+    play_out({0: a, 1: b}, a)
+    r = client.post(f"/api/rooms/{code}/join?lang=nb", json={"name": "Later"})
+    assert r.status_code == 409 and r.json()["code"] == "over"
+    assert r.json()["replay"] == f"/replay/{code}" and f"/replay/{code}" in r.json()["detail"]
+    assert r.json()["detail"].startswith("Denne kampen er over")
 
 
 def test_restart_resumes_from_the_database(make_client: Any, players: list[Player]) -> None:

@@ -64,7 +64,7 @@ def test_names_are_stored_as_plain_text(client: Any) -> None:
         ({"name": "\u0007\u0008"}, "name", "Your name: please use at least one visible character."),
         ({"name": "A", "lang": "fr"}, "lang", "Language: this must be one of en, de, nb."),
         ({"name": "A", "turn_timer": 1}, "turn_timer", "Turn timer: this must be at least 5."),
-        ({"name": "A", "dice": [6, 6, 6]}, "dice", "There is no field dice in this message."),
+        ({"name": "A", "dice": [6, 6, 6]}, "dice", "Dice: this must be one of fair, physical."),
         ({}, "name", "Your name: please fill this in."),
     ],
 )
@@ -204,7 +204,9 @@ def test_meta_endpoints_and_pages(client: Any) -> None:
 
 
 def test_no_endpoint_accepts_dice(client: Any) -> None:
-    """The API schema has no field through which a client could supply faces."""
-    spec = client.get("/api/openapi.json").json()
-    text = str(spec["components"]["schemas"])
-    assert "faces" not in text and "dice" not in text.lower().replace("bot", "")
+    """No REST schema has a field through which a client could supply faces; a room only says
+    where its dice come from (the faces of real dice travel over the table's WebSocket)."""
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    assert "faces" not in str(schemas)
+    assert schemas["DiceSource"]["enum"] == ["fair", "physical"]
+    assert [k for k in schemas if "dice" in str(schemas[k]).lower()] == ["CreateRoom", "DiceSource"]

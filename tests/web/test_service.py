@@ -155,6 +155,7 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                         "type": "room",
                         "room": room.public(moment=ahead.moment),
                         "lines": svc.lines(room.recent[-1], "en"),
+                        "by_timer": False,
                     },
                     "en",
                 )

@@ -18,8 +18,9 @@ from ..i18n import translator
 from ..i18n.rules_text import rules_text, rules_title
 from ..options import OPTIONS, Group, Option, OptionType
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
+from .models import DiceSource
 from .party import AVATARS, COLORS
-from .texts import GROUP_LABELS, LEVEL_LABELS
+from .texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
 
 
 def _option(o: Option, defaults: dict[str, Any], tr: Any) -> dict[str, Any]:
@@ -70,6 +71,7 @@ def option_table(lang: str) -> dict[str, Any]:
             {"level": level, "label": web(LEVEL_LABELS[level]), "bot": bot}
             for level, bot in DIFFICULTIES.items()
         ],
+        "dice": [{"value": d.value, "label": web(DICE_LABELS[d])} for d in DiceSource],
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
         "avatars": list(AVATARS),
         "colors": COLORS,

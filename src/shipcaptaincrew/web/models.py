@@ -39,6 +39,15 @@ class SeatKind(Enum):
     BOT = "bot"
 
 
+class DiceSource(StrEnum):
+    """Where a room's dice come from; ``rooms.dice`` stores the value."""
+
+    #: The server rolls provably fair dice (committed seed, revealed at the end).
+    FAIR = "fair"
+    #: Real dice at a real table: the acting player (or the host) types the faces rolled.
+    PHYSICAL = "physical"
+
+
 #: What ``seats.kind`` (and the room picture, the log and the statistics) call a person's seat;
 #: a bot's seat is called by its bot spec ("easy", "threshold:8"), which says which bot plays.
 PERSON_LABEL = "human"
@@ -75,6 +84,8 @@ class Room(Base):
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The host's seat (seat 0 at first; handed on when the host stays away).
     host: Mapped[int] = mapped_column(Integer, default=0)
+    #: A :class:`DiceSource` value.
+    dice: Mapped[str] = mapped_column(String(16), default=DiceSource.FAIR.value)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 

@@ -9,10 +9,12 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ..fair import verify_fair_rolls
+from ..i18n import translator
 from ..narrate import narrate
 from ..notation import replay_states
 from .models import Result, Room, RoomStatus
 from .service import LiveRoom
+from .texts import PHYSICAL_VERIFY
 from .views import state_view
 
 
@@ -52,13 +54,27 @@ def replay_view(room: LiveRoom, translate: Callable[[str], str]) -> dict[str, An
     return {"code": room.code, "rules": str(room.rules), "players": room.names, "steps": steps}
 
 
-def verify_view(room: LiveRoom) -> dict[str, Any]:
-    """Recompute every die of a finished match from its revealed seed."""
+def verify_view(room: LiveRoom, lang: str) -> dict[str, Any]:
+    """Recompute every die of a finished match from its revealed seed.
+
+    A match played with real dice has no seed: the answer says so (``verifiable`` false, and
+    ``detail`` in ``lang``) and lists the faces typed in."""
     log = room.log()
     rolls = log.rolls()
+    if not room.fair:
+        return {
+            "code": room.code,
+            "dice_source": room.dice_source.value,
+            "verifiable": False,
+            "detail": translator(lang, "web")(PHYSICAL_VERIFY),
+            "rolls": rolls,
+            "dice": sum(len(r) for r in rolls),
+        }
     problems = verify_fair_rolls(room.server_seed, room.commitment, room.client_seeds, rolls)
     return {
         "code": room.code,
+        "dice_source": room.dice_source.value,
+        "verifiable": True,
         "commitment": room.commitment,
         "server_seed": room.server_seed,
         "client_seeds": room.client_seeds,

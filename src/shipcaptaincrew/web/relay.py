@@ -4,7 +4,9 @@ The database stays the only source of truth.  A message on the channel carries n
 "room CODE now has VERSION events, committed by worker ORIGIN"; a worker that holds that room
 reads the new events from the database, replays them with the engine and broadcasts to its own
 connections.  A lost message therefore loses nothing: the next message, the next action or the
-catch-up after a reconnection reads the same events.
+catch-up after a reconnection reads the same events.  The other kinds of :class:`Note` are
+likewise pointers to the database (the room's host or rematch changed: read them) or
+fleeting by nature (who is connected where; an emoji reaction, which nobody stores).
 """
 
 from __future__ import annotations
@@ -15,14 +17,35 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 CHANNEL = "scc:rooms"
 log = logging.getLogger("shipcaptaincrew.web.relay")
 
-#: (room code, version, origin worker, presence or None): presence messages say which seats
-#: (and how many spectators) are connected to that worker; the others announce a move.
-Handler = Callable[[str, int, str, dict[str, Any] | None], Awaitable[None]]
+
+class NoteKind(StrEnum):
+    """What a message on the channel says of a room."""
+
+    MOVE = "move"  #: events were committed: read them
+    PRESENCE = "presence"  #: these seats and spectators are connected to the origin worker
+    META = "meta"  #: the room's host or rematch changed: read them
+    REACTION = "reaction"  #: someone at the table sent an emoji (passed on, never stored)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One message on the channel (``data``: the presence or the reaction it carries)."""
+
+    code: str
+    version: int
+    origin: str
+    kind: NoteKind = NoteKind.MOVE
+    data: dict[str, Any] | None = None
+
+
+Handler = Callable[[Note], Awaitable[None]]
 #: Seconds after which another worker's presence report is no longer believed (it re-reports
 #: every PRESENCE_EVERY seconds while it has connections, so a dead worker's players fade out).
 PRESENCE_EVERY = 10.0
@@ -71,10 +94,14 @@ class Relay:
         except Exception:
             return False
 
-    async def publish_presence(self, code: str, version: int, presence: dict[str, Any]) -> None:
-        """Tell the other workers who is connected to this room here (best effort)."""
+    async def publish_note(
+        self, code: str, version: int, kind: NoteKind, data: dict[str, Any] | None = None
+    ) -> None:
+        """Tell the other workers something other than a move (best effort: a lost presence
+        report is repeated, a lost meta change is read at the next catch-up, a lost reaction
+        is only a lost reaction)."""
         payload = json.dumps(
-            {"code": code, "version": version, "origin": self.origin, "presence": presence}
+            {"code": code, "version": version, "origin": self.origin, "kind": kind, "data": data}
         )
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.publish(CHANNEL, payload), 1.0)
@@ -138,23 +165,30 @@ class Relay:
         if msg.get("type") != "message":  # the answers to our keep-alive pings
             return
         try:
-            data = json.loads(msg["data"])
-            code, version, origin = str(data["code"]), int(data["version"]), str(data["origin"])
-            presence = data.get("presence")
-            if presence is not None:
-                presence = {
-                    "seats": [int(x) for x in presence["seats"]],
-                    "spectators": int(presence["spectators"]),
-                }
+            note = _note(json.loads(msg["data"]))
         except (ValueError, KeyError, TypeError):
             log.warning("relay: unreadable message ignored")
             return
-        if origin == self.origin:
+        if note.origin == self.origin:
             return
+        code = note.code
         try:
-            await self.on_message(code, version, origin, presence)
+            await self.on_message(note)
         except Exception as e:  # one room's trouble must not stop the relay
             log.warning("relay: catching up failed", extra={"room": code, "error": repr(e)})
+
+
+def _note(data: dict[str, Any]) -> Note:
+    """A message read off the channel, its data checked for the shape its kind has."""
+    kind = NoteKind(data.get("kind", NoteKind.MOVE))
+    raw: dict[str, Any] = data.get("data") or {}
+    extra: dict[str, Any] | None = None
+    if kind is NoteKind.PRESENCE:
+        extra = {"seats": [int(x) for x in raw["seats"]], "spectators": int(raw["spectators"])}
+    elif kind is NoteKind.REACTION:
+        seat = raw["seat"]
+        extra = {"seat": None if seat is None else int(seat), "emoji": str(raw["emoji"])}
+    return Note(str(data["code"]), int(data["version"]), str(data["origin"]), kind, extra)
 
 
 class JsonFormatter(logging.Formatter):

@@ -2,7 +2,8 @@
 
 A WebSocket frame is checked for size before it is parsed, then parsed into exactly one of the
 :data:`ClientMessage` shapes; anything else is refused with a sentence naming the problem
-(:mod:`.invalid`).  The server rolls every die: a ``roll`` with ``faces`` is refused.
+(:mod:`.invalid`).  The server rolls every die of a fair room; only a room played with real
+dice takes faces from a client (``roll`` with ``faces``), and the engine checks them.
 
 Languages and bot levels are the project's own lists (:data:`~shipcaptaincrew.facts.LANGUAGES`,
 :data:`~shipcaptaincrew.bots.DIFFICULTIES`), never typed again here.
@@ -13,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from .invalid import blank, one_of
+from .models import DiceSource
 from .party import AVATARS, COLORS
 
 
@@ -72,6 +74,10 @@ class CreateRoom(_Strict):
     #: Starting seat when the rules say ``starter=chosen``.
     starter: int | None = Field(default=None, ge=0, le=MAX_PLAYERS - 1)
     client_seed: str = Field(default="", max_length=64)
+    #: Fair dice rolled by the server, or real dice whose faces the players type.
+    dice: Annotated[DiceSource, BeforeValidator(_check_member([d.value for d in DiceSource]))] = (
+        DiceSource.FAIR
+    )
     #: The host's colour (an index into the pages' palette) and avatar (None: by seat).
     color: Color | None = None
     avatar: Avatar | None = None
@@ -110,11 +116,12 @@ class Act(_Strict):
 
 
 class RollDice(_Strict):
-    """Roll the dice that are due (the server rolls them)."""
+    """Roll the dice that are due: the server rolls them, or (real dice) ``faces`` as rolled."""
 
     type: Literal["roll"]
     version: Version
-    #: Faces a client would like: refused (with a clear message) where the server rolls.
+    #: Real dice only: the faces rolled, in any order.  The engine checks their count and
+    #: faces (the length cap only bounds the message).
     faces: list[int] | None = Field(default=None, max_length=16)
 
 

@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     #: Seconds a worker that did not make the last move waits, beyond the bot pause, before it
     #: plays a bot or a turn timer itself (it takes over only if the mover's worker went away).
     failover_grace: float = 2.0
+    #: Seconds the host may be offline, while someone else is at the table, before the next
+    #: person online becomes host.
+    host_grace: float = Field(default=30.0, ge=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.

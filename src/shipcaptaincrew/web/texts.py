@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..options import Group
 from .errors import N_
+from .models import DiceSource
 
 #: Bot difficulty -> its name for people (the difficulties themselves are ``bots.DIFFICULTIES``;
 #: a test checks that every one has a label).
@@ -19,6 +20,18 @@ LEVEL_LABELS: dict[str, str] = {
     "hard": N_("Hard"),
     "perfect": N_("Perfect"),
 }
+
+#: Dice source -> its label on the create form.
+DICE_LABELS: dict[DiceSource, str] = {
+    DiceSource.FAIR: N_("Fair dice rolled by the server (checkable afterwards)"),
+    DiceSource.PHYSICAL: N_("Real dice: type in the faces you roll"),
+}
+
+#: What ``/verify`` says of a room played with real dice.
+PHYSICAL_VERIFY = N_(
+    "This match was played with real dice: the faces were typed in at the table, so there is "
+    "no seed to check them against."
+)
 
 #: Option group -> its heading on the create form.
 GROUP_LABELS: dict[Group, str] = {
@@ -53,6 +66,9 @@ WHY_ROUND = N_("{name} won the round.")
 WHY_FINAL = N_("{name} won the final.")
 WHY_NO_WINNER = N_("The match ended without a winner.")
 
+#: The narration's line before a move the turn timer made for an absent person.
+TIMER_PLAYED = N_("Time is up for {name}: the turn timer plays for them.")
+
 #: Names listed in a sentence: "Anna, Bo and Cy".
 AND_LIST = N_("{names} and {last}")
 
@@ -60,5 +76,6 @@ AND_LIST = N_("{names} and {last}")
 TEXTS: tuple[str, ...] = (
     *LEVEL_LABELS.values(),
     *GROUP_LABELS.values(),
+    *DICE_LABELS.values(),
     *(v for k, v in list(globals().items()) if k.isupper() and isinstance(v, str)),
 )

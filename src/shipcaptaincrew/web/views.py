@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import is_chance, legal_actions, seat_to_act
+from ..engine import dice_to_roll, is_chance, legal_actions, seat_to_act
 from ..state import MatchState, RoundResult
 
 
@@ -49,6 +49,8 @@ def state_view(state: MatchState, *, results: bool = True) -> dict[str, Any]:
         "stage": state.stage,
         "actor": seat_to_act(state),  # who chooses, rolls or hands out (None when over)
         "chance": is_chance(state),
+        # How many dice the roll due takes (0 at a choice): what a table with real dice types.
+        "dice_due": dice_to_roll(state),
         "legal": legal(state),
         "contest": None
         if c is None

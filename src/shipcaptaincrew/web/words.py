@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from ..i18n import translator
 from ..i18n.rules_text import rules_title
+from ..messages import Message
 from ..rules import Rules
 from .texts import AND_LIST
 
@@ -57,6 +58,17 @@ def and_list(names: Sequence[str], lang: str) -> str:
     if len(names) < 2:
         return "".join(names)
     return translator(lang, "web")(AND_LIST).format(names=", ".join(names[:-1]), last=names[-1])
+
+
+#: One line of the table's narration: the core's (``scc``) or the server's own.
+Line = Message | Words
+
+
+def say_line(line: Line, lang: str) -> str:
+    """A narration line in ``lang``."""
+    if isinstance(line, Words):
+        return line.render(lang)
+    return line.render(translator(lang, "scc"))
 
 
 @dataclass(frozen=True)

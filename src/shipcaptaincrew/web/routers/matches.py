@@ -39,9 +39,9 @@ async def replay(code: str, service: ServiceDep, lang: LangDep) -> dict[str, Any
 
 
 @router.get("/{code}/verify")
-async def verify(code: str, service: ServiceDep) -> dict[str, Any]:
-    """Recompute every die from the revealed seed."""
-    return queries.verify_view(await _finished(service, code))
+async def verify(code: str, service: ServiceDep, lang: LangDep) -> dict[str, Any]:
+    """Recompute every die from the revealed seed (real dice: say there is none)."""
+    return queries.verify_view(await _finished(service, code), lang)
 
 
 @router.get("/{code}/log")

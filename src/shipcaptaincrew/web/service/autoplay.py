@@ -19,14 +19,14 @@ from ..errors import ErrorCode, RoomError
 from ..models import RoomStatus, SeatKind
 from ..players import safe_default
 from ..settings import Settings
-from .broadcast import broadcast_room
-from .cluster import Cluster
+from .cluster import Cluster, tell
 from .room import LiveRoom
 
 log = logging.getLogger("shipcaptaincrew.web")
 
-#: Plays one move in a room whose lock the caller holds (``None``: roll the dice due).
-Step = Callable[[LiveRoom, Action | None], Awaitable[None]]
+#: Plays one move in a room whose lock the caller holds (``None``: roll the dice due); the
+#: flag says the turn timer made it for an absent person.
+Step = Callable[[LiveRoom, Action | None, bool], Awaitable[None]]
 
 
 class AutoPlay:
@@ -50,6 +50,8 @@ class AutoPlay:
             return
         seat = seat_to_act(room.state)
         assert seat is not None
+        if is_chance(room.state) and not room.fair:
+            return  # real dice: somebody at the table rolls them and types the faces
         if room.seats[seat].kind is SeatKind.BOT:
             delay = self.settings.bot_delay
         elif room.turn_timer:
@@ -90,10 +92,10 @@ class AutoPlay:
     async def _auto_move(self, room: LiveRoom, version: int) -> None:
         """The automatic move itself (the caller holds the lock)."""
         if self.settings.scaled:
-            changed, messages = await self.cluster.refresh(room)
+            changed, told = await self.cluster.refresh(room)
             if changed:  # another worker moved meanwhile: it plays on, this one follows
                 self.schedule(room, failover=True)
-                await broadcast_room(room, messages)
+                await tell(room, told)
                 return
         state = room.state
         if state is None or room.version != version or state.is_over:
@@ -107,4 +109,5 @@ class AutoPlay:
             action = await asyncio.to_thread(make_bot(bot).choose, state, room.rng)
         else:
             action = safe_default(state, room.rng)
-        await self.step(room, action)
+        # A person's move made here is the turn timer's (a bot's moves are its own).
+        await self.step(room, action, bot is None)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...i18n import translator
-from ...narrate import Message
+from ..words import Line, say_line
 from .room import LiveRoom
 from .transport import Connection, dumps, send_all
 
@@ -16,19 +16,24 @@ def translate(lang: str, domain: str = "web") -> Callable[[str], str]:
     return translator(lang, domain)
 
 
-def lines(messages: list[Message], lang: str) -> list[str]:
+def lines(messages: list[Line], lang: str) -> list[str]:
     """Narration in a language, a line a message."""
-    tr = translate(lang, "scc")
-    return [m.render(tr) for m in messages]
+    return [say_line(m, lang) for m in messages]
 
 
-def room_text(picture: dict[str, Any], messages: list[Message] | None, lang: str) -> str:
-    """The "room" message everyone at the table gets, in one language."""
+def room_text(
+    picture: dict[str, Any], messages: list[Line] | None, lang: str, by_timer: bool = False
+) -> str:
+    """The "room" message everyone at the table gets, in one language.
+
+    ``by_timer``: the event was played by the turn timer for an absent person (its lines say
+    so too), not by the player."""
     return dumps(
         {
             "type": "room",
             "room": picture,
             "lines": lines(messages, lang) if messages else [],
+            "by_timer": by_timer,
         },
         lang,
     )
@@ -36,9 +41,10 @@ def room_text(picture: dict[str, Any], messages: list[Message] | None, lang: str
 
 async def broadcast_room(
     room: LiveRoom,
-    messages: list[Message] | None = None,
+    messages: list[Line] | None = None,
     made: dict[str, str] | None = None,
     moment: dict[str, Any] | None = None,
+    by_timer: bool = False,
 ) -> None:
     """Send the room to everyone (one JSON text per language, built once).
 
@@ -53,6 +59,6 @@ async def broadcast_room(
         if text is None:
             if public is None:
                 public = room.public(moment=moment)
-            text = texts[c.lang] = room_text(public, messages, c.lang)
+            text = texts[c.lang] = room_text(public, messages, c.lang, by_timer)
         batch.append((c, text))
     await send_all(batch)

@@ -16,21 +16,27 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from ...narrate import Message
 from .. import errors as E
 from ..errors import RoomError, unavailable
 from ..models import RoomStatus
-from ..relay import PRESENCE_EVERY, Relay
+from ..relay import PRESENCE_EVERY, Note, NoteKind, Relay
 from ..settings import Settings
 from .broadcast import broadcast_room
-from .room import LiveRoom
+from .room import Advanced, LiveRoom
 from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
+
+
+async def tell(room: LiveRoom, told: Advanced | None) -> None:
+    """Show everyone here the room as it now is, with what the events read tell (if any)."""
+    if told is None:
+        await broadcast_room(room)
+    else:
+        await broadcast_room(room, told.lines, None, told.moment, told.by_timer)
 
 
 class Cluster:
@@ -48,6 +54,8 @@ class Cluster:
         #: Sets a room's next automatic move going (``True``: as the failover, see
         #: :meth:`.autoplay.AutoPlay.schedule`) once another worker's move is read here.
         self.schedule = schedule
+        #: Called when who is online may have changed (the host's absence is watched).
+        self.presence_changed: Callable[[LiveRoom], None] = lambda room: None
         self.relay: Relay | None = None
         if settings.redis_url:
             self.relay = Relay(settings.redis_url, self._remote_change, self._catch_up_all)
@@ -78,15 +86,15 @@ class Cluster:
         if self.relay is not None:
             await self.relay.publish(room.code, room.version)
 
-    async def refresh(self, room: LiveRoom) -> tuple[bool, list[Message]]:
+    async def refresh(self, room: LiveRoom) -> tuple[bool, Advanced | None]:
         """Bring a room up to what the database holds (scaled out only; the caller holds the lock).
 
-        Returns whether anything changed and the narration of the new events.  The events are
+        Returns whether anything changed and what the new events tell the table.  The events are
         replayed by the engine exactly as at start-up (:meth:`.room.LiveRoom.advance`), so every
         worker holds the same state.
         """
         if not self.scaled:
-            return False, []
+            return False, None
         try:
             lobby, events = await asyncio.to_thread(self.store.read_delta, room)
         except DBAPIError as e:
@@ -107,48 +115,75 @@ class Cluster:
                     c.seat = room.seat_of_hash(c.token_hash)
             if status is not RoomStatus.LOBBY:
                 room.begin()
-        messages = room.advance(events) if events else []
-        return changed or bool(events), messages
+        told = room.advance(events) if events else None
+        return changed or bool(events), told
 
     async def sync(self, room: LiveRoom) -> None:
         """Refresh (the caller holds the lock) and, if another worker moved, show it here too."""
-        changed, messages = await self.refresh(room)
+        changed, told = await self.refresh(room)
         if changed:
             self.schedule(room, True)
-            await broadcast_room(room, messages)
+            await tell(room, told)
 
     async def announce(self, room: LiveRoom) -> None:
         """Scaled out: tell the other workers who is connected to this room here."""
         if self.relay is not None:
-            await self.relay.publish_presence(room.code, room.version, room.local_presence())
+            await self.relay.publish_note(
+                room.code, room.version, NoteKind.PRESENCE, room.local_presence()
+            )
+
+    async def publish_meta(self, room: LiveRoom) -> None:
+        """Scaled out: tell the other workers the room's host or rematch changed (committed)."""
+        if self.relay is not None:
+            await self.relay.publish_note(room.code, room.version, NoteKind.META)
+
+    async def read_meta(self, room: LiveRoom) -> bool:
+        """Read the room's host (and rematch) as the database has them; whether they changed.
+
+        The caller holds the lock."""
+        try:
+            meta = await asyncio.to_thread(self.store.read_meta, room)
+        except DBAPIError as e:
+            log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
+            raise unavailable(E.DATABASE) from None
+        changed = meta.host != room.host
+        room.host = meta.host
+        return changed
 
     async def _presence_loop(self) -> None:
-        """Re-announce presence now and then, so a newly started worker learns it too."""
+        """Re-announce presence now and then, so a newly started worker learns it too (and
+        look at the hosts again: another worker's reports fade out when it dies)."""
         while True:
             await asyncio.sleep(PRESENCE_EVERY)
             for room in list(self.rooms.values()):
                 if room.conns and room.status is not RoomStatus.OVER:
                     await self.announce(room)
+                    self.presence_changed(room)
 
-    async def _remote_change(
-        self, code: str, version: int, origin: str, presence: dict[str, Any] | None = None
-    ) -> None:
-        """Another worker committed a change to a room (or reports who is connected there):
-        catch up if this worker holds the room."""
-        room = self.rooms.get(code)
+    async def _remote_change(self, note: Note) -> None:
+        """Another worker changed a room (or reports who is connected there): catch up if this
+        worker holds the room."""
+        room = self.rooms.get(note.code)
         if room is None:
             return
-        if presence is not None:
-            before = room.public()["players"], room.public()["spectators"]
-            newcomer = origin not in room.remote
-            room.remote[origin] = (time.monotonic(), presence["seats"], presence["spectators"])
+        if note.kind is NoteKind.PRESENCE:
+            assert note.data is not None
+            before = room.presence()
+            newcomer = note.origin not in room.remote
+            seen = (time.monotonic(), note.data["seats"], note.data["spectators"])
+            room.remote[note.origin] = seen
             if newcomer and room.conns:  # a worker new to this room: tell it who is here
                 await self.announce(room)
-            if (room.public()["players"], room.public()["spectators"]) != before:
+            if room.presence() != before:
+                self.presence_changed(room)
                 await broadcast_room(room)
             return
         async with room.lock:
-            if room.status is RoomStatus.PLAYING and version <= room.version:
+            if note.kind is NoteKind.META:
+                if await self.read_meta(room):
+                    await broadcast_room(room)
+                return
+            if room.status is RoomStatus.PLAYING and note.version <= room.version:
                 return  # already read (by an action or an earlier message)
             await self.sync(room)
 
@@ -159,3 +194,5 @@ class Cluster:
                 async with room.lock:
                     with contextlib.suppress(RoomError):
                         await self.sync(room)
+                        if await self.read_meta(room):
+                            await broadcast_room(room)

@@ -8,7 +8,8 @@ by replaying its events with the engine, so a restart resumes where the table wa
 the workers catch up with each other the same way (:mod:`.cluster`).
 
 The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
-:mod:`.autoplay` (bots and turn timers), :mod:`.cluster` (other workers and presence),
+:mod:`.autoplay` (bots and turn timers), :mod:`.host` (the host's role handed on when the host
+stays away), :mod:`.cluster` (other workers and presence),
 :mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
 (sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
 """
@@ -22,14 +23,15 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ...narrate import Message
 from ..models import RoomStatus
 from ..relay import Relay
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..settings import Settings
+from ..words import Line
 from . import broadcast
 from .autoplay import AutoPlay
 from .cluster import Cluster
+from .host import HostWatch
 from .lobby import Lobby
 from .play import Play
 from .protocol import Protocol
@@ -55,6 +57,8 @@ class MatchService:
         self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
         self.protocol = Protocol(settings, self.cluster, self.play)
+        self.host = HostWatch(settings, self.store, self.cluster)
+        self.cluster.presence_changed = self.host.check
 
     @property
     def relay(self) -> Relay | None:
@@ -82,6 +86,7 @@ class MatchService:
                 room.lock.release()
         await self.cluster.stop()
         await self.autoplay.stop(list(self.rooms.values()))
+        await self.host.stop(list(self.rooms.values()))
         await self.store.close()
 
     # -- rooms ----------------------------------------------------------------------------
@@ -157,6 +162,6 @@ class MatchService:
         """The translation function for a language (cached by the i18n layer)."""
         return broadcast.translate(lang, domain)
 
-    def lines(self, messages: list[Message], lang: str) -> list[str]:
+    def lines(self, messages: list[Line], lang: str) -> list[str]:
         """Narration in a language, as the table's "room" messages carry it."""
         return broadcast.lines(messages, lang)

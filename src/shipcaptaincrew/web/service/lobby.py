@@ -133,6 +133,10 @@ class Lobby:
             raise RoomError(ErrorCode.NOT_HOST, E.NOT_HOST, 403)
 
     def _not_started(self, room: LiveRoom) -> None:
+        """The room is still in its lobby: a finished one says so, with its replay's address."""
+        if room.status is RoomStatus.OVER:
+            replay = f"/replay/{room.code}"
+            raise RoomError(ErrorCode.OVER, E.FINISHED, 409, {"replay": replay}, replay=replay)
         if room.status is not RoomStatus.LOBBY:
             raise RoomError(ErrorCode.STARTED, E.STARTED, 409)
 

@@ -17,18 +17,18 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ...actions import Action
 from ...engine import apply, is_chance, legal_actions, sample_chance
-from ...errors import GameError
-from ...narrate import Message, narrate
+from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
 from ...state import MatchState
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
 from ..models import Result, RoomStatus
 from ..settings import Settings
+from ..words import Line
 from . import stats
 from .broadcast import broadcast_room, room_text
 from .cluster import Cluster
-from .room import Ahead, LiveRoom
+from .room import BY_TIMER, Ahead, LiveRoom, narration
 from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
@@ -51,40 +51,55 @@ class Play:
         #: Sets the room's next automatic move going (see :class:`.autoplay.AutoPlay`).
         self.schedule = schedule
 
-    async def step(self, room: LiveRoom, action: Action | None) -> None:
+    async def step(self, room: LiveRoom, action: Action | None, by_timer: bool = False) -> None:
         """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
 
-        The caller holds the room's lock.
+        ``by_timer``: the turn timer plays it for an absent person (the stored event, the
+        narration and the moment say so).  The caller holds the room's lock.
         """
-        before = room.state
-        assert before is not None and room.dice is not None
+        before, dice = room.state, room.dice
+        assert before is not None
         if not self.cluster.up:
             # Committing now would leave the other workers' players blind: refuse instead.
             raise unavailable(E.RELAY)
-        count = room.dice.count
+        count = dice.count if dice is not None else 0
+
+        def undo() -> None:
+            """Nothing was played: the same fair dice are due again."""
+            if dice is not None:
+                dice.count = count
+
         if action is None:
-            action = sample_chance(before, room.dice)
+            assert dice is not None, "a table with real dice is given the faces"
+            action = sample_chance(before, dice)
         ahead = room.ahead.get(action)
         if ahead is not None and not (ahead.before is before and ahead.names == room.names):
             ahead = None
-        messages: list[Message] | None = None
+        if ahead is not None and by_timer:
+            ahead = None  # (its event, narration and moment are the player's own)
+        messages: list[Line] | None = None
         if ahead is not None:
             after, event, messages = ahead.after, ahead.event, ahead.messages
             story, moment = ahead.story, ahead.moment
         else:
             try:
                 after = apply(before, action)
+            except InvalidDiceError as e:  # faces typed at a table with real dice
+                undo()
+                raise RoomError(ErrorCode.BAD_DICE, E.BAD_FACES, 400, problem=e) from None
             except GameError as e:
-                room.dice.count = count
+                undo()
                 raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
             event = event_for(before, action)
-            story, moment = room.story.step(before, action, after, room.names)
+            if by_timer:
+                event = {**event, **BY_TIMER}
+            story, moment = room.story.step(before, action, after, room.names, by_timer)
         try:
             await self._commit(room, event, after, ahead)
         except IntegrityError:
             # Another worker committed this event number first: ours is not played.  Catch up
             # with what it did, so the player sees the table as it now is.
-            room.dice.count = count
+            undo()
             log.info(
                 "move lost a race to another worker",
                 extra={"room": room.code, "version": room.version},
@@ -92,18 +107,18 @@ class Play:
             await self.cluster.sync(room)
             raise RoomError(ErrorCode.STALE, E.STALE, 409) from None
         except DBAPIError as e:
-            room.dice.count = count  # nothing committed (one transaction): the same dice again
+            undo()  # nothing committed (one transaction)
             log.warning(
                 "database unavailable", extra={"room": room.code, "error": str(e.orig or e)[:200]}
             )
             raise unavailable(E.DATABASE) from None
         except Exception:
-            room.dice.count = count  # nothing happened: the same dice are due again
+            undo()
             raise
         room.state, room.ahead, room.story = after, {}, story
         room.events.append(event)
         if messages is None:
-            messages = narrate(before, action, after, room.names)
+            messages = narration(before, action, after, room.names, by_timer)
         room.recent.append(messages)
         if after.is_over:
             room.finish()
@@ -118,7 +133,7 @@ class Play:
             and room.presence() == ahead.presence
         ):
             texts = ahead.texts  # drawn for this very moment
-        await broadcast_room(room, messages, texts, moment)
+        await broadcast_room(room, messages, texts, moment, by_timer)
         self.look_ahead_soon(room)
 
     async def _commit(
@@ -151,17 +166,21 @@ class Play:
         here like the seed they come from.
         """
         state, dice = room.state, room.dice
-        if state is None or dice is None or state.is_over or room.status is not RoomStatus.PLAYING:
+        if state is None or state.is_over or room.status is not RoomStatus.PLAYING:
             return
         try:
-            dice.prepare()
             if is_chance(state):
+                if dice is None:  # real dice: nobody knows the faces before they are typed
+                    return
+                dice.prepare()
                 count = dice.count
                 try:
                     actions: list[Action] = [sample_chance(state, dice)]
                 finally:
                     dice.count = count
             else:
+                if dice is not None:
+                    dice.prepare()
                 actions = list(legal_actions(state))[: self.AHEAD_CHOICES]
             room.ahead = {a: self._play_ahead(room, state, a) for a in actions}
         except Exception:  # a look-ahead must never cost a move: step works it out itself
@@ -170,7 +189,7 @@ class Play:
     def _play_ahead(self, room: LiveRoom, state: MatchState, action: Action) -> Ahead:
         """One move played out by the engine, with its picture drawn if it can be."""
         after = apply(state, action)
-        messages = narrate(state, action, after, room.names)
+        messages = narration(state, action, after, room.names, False)
         story, moment = room.story.step(state, action, after, room.names)
         texts, presence = None, None
         if not after.is_over and room.turn_timer is None and not self.settings.scaled:

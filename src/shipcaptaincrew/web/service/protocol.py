@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from ...actions import Action, InvalidActionError, Roll, parse_action
 from ...engine import is_chance, legal_actions, seat_to_act
+from ...state import MatchState
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
 from ..invalid import invalid
@@ -56,6 +57,7 @@ class Protocol:
         await conn.send(room.welcome(seat))
         room.conns.add(conn)
         await self.cluster.announce(room)
+        self.cluster.presence_changed(room)
         history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
         await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
         await broadcast_room(room)  # presence changed
@@ -66,6 +68,7 @@ class Protocol:
         conn.open = False
         room.conns.discard(conn)
         await self.cluster.announce(room)
+        self.cluster.presence_changed(room)
         await broadcast_room(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
@@ -101,7 +104,7 @@ class Protocol:
             await self._move(room, conn, msg)
 
     async def _move(self, room: LiveRoom, conn: Connection, msg: Act | RollDice) -> None:
-        """A roll request or a choice: checked against the table, then played."""
+        """A roll or a choice: checked against the table, then played."""
         if conn.seat is None:
             raise RoomError(ErrorCode.SPECTATOR, E.SPECTATOR, 403)
         async with room.lock:
@@ -111,30 +114,49 @@ class Protocol:
                 raise RoomError(ErrorCode.NOT_STARTED, E.NOT_STARTED, 409)
             if room.status is not RoomStatus.PLAYING:
                 raise RoomError(ErrorCode.OVER, E.MATCH_OVER, 409)
-            if seat_to_act(state) != conn.seat:
-                raise RoomError(ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_TURN, 409)
+            typed = isinstance(msg, RollDice) and not room.fair
+            # Real dice may be typed by the player whose dice are due or by the host (for a
+            # bot, or one phone passed round the table).
+            actor = seat_to_act(state)
+            if conn.seat not in ({actor, room.host} if typed else {actor}):
+                raise RoomError(
+                    ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_DICE if typed else E.NOT_YOUR_TURN, 409
+                )
             if msg.version != room.version:
                 raise RoomError(ErrorCode.STALE, E.STALE, 409)
-            action: Action | None = None
-            if isinstance(msg, RollDice):
-                if msg.faces is not None:
-                    raise RoomError(ErrorCode.BAD_DICE, E.NO_FACES_HERE, 400)
-                if not is_chance(state):
-                    raise RoomError(ErrorCode.ILLEGAL, E.NO_DICE_DUE, 400)
-            else:
-                try:
-                    action = parse_action(msg.action)
-                except InvalidActionError as e:
-                    raise RoomError(
-                        ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=e
-                    ) from None
-                if isinstance(action, Roll):
-                    raise RoomError(ErrorCode.ILLEGAL, E.SERVER_ROLLS, 400)
-                if is_chance(state):
-                    raise RoomError(ErrorCode.ILLEGAL, E.DICE_FIRST, 400)
-                if action not in legal_actions(state):
-                    raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, action=msg.action)
+            action = (
+                self._roll(room, state, msg)
+                if isinstance(msg, RollDice)
+                else self._choice(state, msg)
+            )
             await self.play.step(room, action)
+
+    def _roll(self, room: LiveRoom, state: MatchState, msg: RollDice) -> Roll | None:
+        """The roll asked for: None (the server rolls fair dice), or the real dice typed in
+        (the engine checks their count and faces when it plays them)."""
+        if room.fair and msg.faces is not None:
+            raise RoomError(ErrorCode.BAD_DICE, E.NO_FACES_HERE, 400)
+        if not is_chance(state):
+            raise RoomError(ErrorCode.ILLEGAL, E.NO_DICE_DUE, 400)
+        if room.fair:
+            return None
+        if msg.faces is None:
+            raise RoomError(ErrorCode.BAD_DICE, E.TYPE_THE_DICE, 400)
+        return Roll(tuple(msg.faces))
+
+    def _choice(self, state: MatchState, msg: Act) -> Action:
+        """The choice sent, if it is one the engine lists for this player now."""
+        try:
+            action = parse_action(msg.action)
+        except InvalidActionError as e:
+            raise RoomError(ErrorCode.NOT_AN_ACTION, E.NOT_AN_ACTION, 400, reason=e) from None
+        if isinstance(action, Roll):
+            raise RoomError(ErrorCode.ILLEGAL, E.SERVER_ROLLS, 400)
+        if is_chance(state):
+            raise RoomError(ErrorCode.ILLEGAL, E.DICE_FIRST, 400)
+        if action not in legal_actions(state):
+            raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, action=msg.action)
+        return action
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
         if not room.hints:

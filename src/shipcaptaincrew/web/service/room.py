@@ -14,31 +14,59 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...actions import Action, Roll
-from ...engine import initial_state
+from ...engine import initial_state, seat_to_act
 from ...fair import FairDice
-from ...narrate import Message, narrate
+from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from ..models import PERSON_LABEL, RoomStatus, SeatKind
+from ..models import PERSON_LABEL, DiceSource, RoomStatus, SeatKind
 from ..moments import Story
 from ..party import seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
-from ..texts import LEVEL_LABELS
+from ..texts import LEVEL_LABELS, TIMER_PLAYED
 from ..views import state_view
-from ..words import Title, Words
+from ..words import Line, Title, Words
 from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40
+#: What a stored event made by the turn timer (for an absent person) says of itself; the
+#: engine and the event log's readers ignore the key.
+BY_TIMER = {"by": "timer"}
+
+
+def by_timer(event: dict[str, Any]) -> bool:
+    """Whether a stored event was made by the turn timer."""
+    return event.get("by") == BY_TIMER["by"]
+
+
+def narration(
+    before: MatchState, action: Action, after: MatchState, names: list[str], timer: bool
+) -> list[Line]:
+    """An event's narration; a move the turn timer made says so first."""
+    lines: list[Line] = list(narrate(before, action, after, names))
+    if timer:
+        seat = seat_to_act(before)
+        lines.insert(0, Words(TIMER_PLAYED, {"name": names[seat] if seat is not None else ""}))
+    return lines
 
 
 def hash_token(token: str) -> str:
     """Tokens are stored and compared as SHA-256 hashes only."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Advanced(NamedTuple):
+    """What events taken in from the database tell the table: their narration, the newest
+    moment among them and whether the turn timer made one."""
+
+    lines: list[Line]
+    moment: dict[str, Any] | None
+    by_timer: bool
 
 
 @dataclass
@@ -83,7 +111,7 @@ class Ahead:
     action: Action
     after: MatchState
     event: dict[str, Any]
-    messages: list[Message]
+    messages: list[Line]
     #: The table's story after the move, and the move's moment (see :mod:`..moments`).
     story: Story
     moment: dict[str, Any] | None
@@ -112,16 +140,20 @@ class LiveRoom:
     server_seed: str
     #: The host's seat (seat 0 at first).
     host: int = 0
+    #: Fair dice rolled here, or real dice whose faces the players type.
+    dice_source: DiceSource = DiceSource.FAIR
     state: MatchState | None = None
     #: What the table remembers beyond the engine's state: ties, the last round, the podium.
     story: Story = field(default_factory=Story)
     dice: FairDice | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
-    recent: deque[list[Message]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    recent: deque[list[Line]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     conns: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     deadline: float | None = None
+    #: The clock that hands the host's role on while the host is away (see :mod:`.host`).
+    host_task: asyncio.Task[None] | None = None
     #: Bots choose with a generator seeded from the secret seed: a match is reproducible.
     rng: random.Random = field(init=False, repr=False)
     #: The next moves worked out while the player thinks (the roll due, or each choice),
@@ -136,17 +168,19 @@ class LiveRoom:
 
     # -- the match ------------------------------------------------------------------------
     def begin(self) -> None:
-        """The match starts: the first state, and the dice from the seeds (fixed from now on).
+        """The match starts: the first state, and the fair dice from the seeds (fixed from now
+        on; a table with real dice has none).
 
         Raises the engine's ``InvalidSetupError`` (and changes nothing) if the rules cannot be
         played by this many seats.
         """
         state = initial_state(self.rules, len(self.seats), starter=self.first_seat())
         self.status, self.state = RoomStatus.PLAYING, state
-        self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
+        if self.dice_source is DiceSource.FAIR:
+            self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
 
-    def advance(self, events: list[dict[str, Any]]) -> list[Message]:
-        """Play committed events on, as the engine replays them; returns their narration.
+    def advance(self, events: list[dict[str, Any]]) -> Advanced:
+        """Play committed events on, as the engine replays them; returns what to tell the table.
 
         The one way a room takes in events it did not play itself: at start-up (every event
         of the match) and, scaled out, the moves another worker committed.  The engine checks
@@ -154,29 +188,37 @@ class LiveRoom:
         counter and the status follow.
         """
         before = self.state
-        assert before is not None and self.dice is not None
-        messages: list[Message] = []
+        assert before is not None
+        told = Advanced([], None, False)
         dice = 0
-        for after, action in replay_events(before, events, start=len(self.events)):
-            lines = narrate(before, action, after, self.names)
+        replayed = replay_events(before, events, start=len(self.events))
+        for (after, action), event in zip(replayed, events, strict=True):
+            timer = by_timer(event)
+            lines = narration(before, action, after, self.names, timer)
             self.recent.append(lines)
-            messages += lines
-            self.story, _ = self.story.step(before, action, after, self.names)
+            self.story, moment = self.story.step(before, action, after, self.names, timer)
+            told = Advanced(told.lines + lines, moment or told.moment, told.by_timer or timer)
             if isinstance(action, Roll):
                 dice += len(action.faces)
             before = after
         self.state = before
         self.events += events
-        self.dice.count += dice
+        if self.dice is not None:
+            self.dice.count += dice
         if before.is_over:
             self.finish()
-        return messages
+        return told
 
     def finish(self) -> None:
-        """The match is over: the seed may be shown."""
-        assert self.dice is not None
+        """The match is over: the seed of fair dice may be shown."""
         self.status = RoomStatus.OVER
-        self.dice.reveal()
+        if self.dice is not None:
+            self.dice.reveal()
+
+    @property
+    def fair(self) -> bool:
+        """The server rolls this room's dice (committed before the match, checkable after)."""
+        return self.dice_source is DiceSource.FAIR
 
     @property
     def version(self) -> int:
@@ -203,15 +245,18 @@ class LiveRoom:
             players=self.names,
             kinds=[s.label for s in self.seats],
             starter=self.first_seat(),
+            # (Real dice are "typed" dice in the log's words, as scc companion writes them.)
             dice={
                 "source": "fair",
                 "commitment": self.commitment,
                 "client_seeds": self.client_seeds,
-            },
+            }
+            if self.fair
+            else {"source": "typed"},
             lang=self.lang,
             events=list(self.events),
         )
-        if self.status is RoomStatus.OVER:
+        if self.status is RoomStatus.OVER and self.fair:
             log.server_seed = self.server_seed
         return log
 
@@ -310,9 +355,11 @@ class LiveRoom:
             "host": self.host,
             "players": [self._player(i, online) for i in range(len(self.seats))],
             "spectators": spectators,
-            "commitment": self.commitment,
-            "client_seeds": self.client_seeds,
-            "server_seed": self.server_seed if over else None,
+            # The fair dice: the commitment now, the seed at the end (real dice have neither).
+            "dice_source": self.dice_source.value,
+            "commitment": self.commitment if self.fair else None,
+            "client_seeds": self.client_seeds if self.fair else [],
+            "server_seed": self.server_seed if over and self.fair else None,
             # Round results travel once, with the summary; during play the totals say enough.
             "match": None if state is None else state_view(state, results=state.is_over),
             "moment": moment,

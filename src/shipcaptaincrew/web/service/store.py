@@ -18,10 +18,11 @@ import logging
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -29,7 +30,7 @@ from ...rules import Rules
 from ...state import MatchState
 from .. import errors as E
 from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
-from ..models import Event, Result, Room, RoomStatus, Seat
+from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
 from .room import LiveRoom, SeatInfo
@@ -45,6 +46,13 @@ log = logging.getLogger("shipcaptaincrew.web")
 #: in the lobby (else None), and the events this worker has not read yet.
 Lobby = tuple[RoomStatus, list[str], list[SeatInfo], int]
 Delta = tuple[Lobby | None, list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What a room holds besides its seats and events, and may change at any time."""
+
+    host: int
 
 
 @contextlib.contextmanager
@@ -140,6 +148,7 @@ class Store:
                 seats=_seats(row),
                 server_seed=row.server_seed,
                 host=row.host,
+                dice_source=DiceSource(row.dice),
             )
         if room.status is not RoomStatus.LOBBY:
             room.begin()
@@ -163,6 +172,7 @@ class Store:
                 commitment=hashlib.sha256(seed).hexdigest(),
                 client_seeds=[req.client_seed] if req.client_seed else [],
                 revealed=False,
+                dice=req.dice.value,
             )
             room.seats.append(_seat_row(0, host))
             db.add(room)
@@ -209,6 +219,20 @@ class Store:
             row = db.get(Room, room.id)
             assert row is not None
             row.status = RoomStatus.PLAYING.value
+
+    def read_meta(self, room: LiveRoom) -> Meta:
+        """The room's :class:`Meta` as the database has it."""
+        with self.sessions() as db:
+            host = db.scalar(select(Room.host).where(Room.id == room.id))
+            return Meta(host=int(host or 0))
+
+    def hand_over(self, room: LiveRoom, host: int, to: int) -> bool:
+        """Make seat ``to`` the host if ``host`` still is (another worker may have been first)."""
+        with guarded(), self.sessions() as db, db.begin():
+            done = db.execute(
+                update(Room).where(Room.id == room.id, Room.host == host).values(host=to)
+            )
+            return bool(cast(CursorResult[Any], done).rowcount)
 
     def read_delta(self, room: LiveRoom) -> Delta:
         """From the database: the lobby (while in the lobby) and the events this room lacks."""
