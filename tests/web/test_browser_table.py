@@ -190,3 +190,71 @@ def test_a_match_to_the_podium(pages: Pages, table: Table) -> None:
         watcher.close()
         play_to_podium(pages, table, host, guest, again, tag="-again")
     assert pages.errors == []
+
+
+def test_real_dice_typed_in(pages: Pages) -> None:
+    """A pub table with a cup: each roll's faces are tapped in on the roller's phone (the host's
+    for the bot); a wrong count is answered with a clear re-prompt; the fair-dice panel and the
+    verify page say the dice were physical."""
+    host = pages.open("/?lang=en&rules=classic", viewport=PHONE)
+    host.wait_for_selector("input[name=dice]", state="attached")
+    host.fill("[data-testid=create-table] [name=name]", "Anna")
+    host.check("input[name=dice][value=physical]")
+    host.click("[data-testid=create-table] button[type=submit]")
+    host.wait_for_selector("#bigcode")
+    code = host.inner_text("#bigcode").strip()
+    guest = pages.open(f"/r/{code}?lang=de", viewport=PHONE, lang="de")
+    guest.fill("[data-testid=join-table] [name=name]", "Bo")
+    guest.click("[data-testid=join-table] button[type=submit]")
+    guest.wait_for_selector("#waiting")
+    host.click("[data-testid=add-bot]")
+    host.wait_for_function("document.querySelectorAll('#seats li').length === 3")
+    host.click("[data-testid=start]")
+    host.wait_for_selector("#play:not([hidden])")
+    entry = "[data-testid=faces-entry]"
+    reprompted = False
+    rolls = 0
+    for _ in range(600):
+        if host.locator("[data-testid=podium]").count():
+            break
+        acted = False
+        for page in (host, guest):
+            if page.locator(entry).count():
+                due = int(page.get_attribute(entry, "data-due") or "0")
+                # A crew at once for a turn's first roll; for a roll-off, faces that differ
+                # from roll to roll (the same face for everyone would tie for ever).
+                faces = (
+                    [6, 5, 4, 3, 3] if due == 5 else [1 + (rolls + 2 * i) % 6 for i in range(due)]
+                )
+                if not reprompted and due > 1:
+                    faces = faces[:1]  # one face short: the server must ask again
+                for f in faces:
+                    page.click(f"{entry} .keys button >> nth={f - 1}")
+                page.click(f"{entry} button[data-action=roll]")
+                if not reprompted and due > 1:
+                    page.wait_for_function(
+                        "document.getElementById('personal').textContent.length > 0"
+                    )
+                    assert str(due) in page.inner_text("#personal")
+                    check(page, "real dice: the re-prompt")
+                    shot(page, "real-dice-reprompt")
+                    reprompted = True
+                rolls += 1
+                acted = True
+                page.wait_for_timeout(150)
+            elif page.locator(CHOICE).count():
+                page.locator(CHOICE).first.click()
+                acted = True
+                page.wait_for_timeout(100)
+        if not acted:
+            host.wait_for_timeout(100)
+    host.wait_for_selector("[data-testid=podium]")
+    assert reprompted and rolls > 3
+    assert host.text_content("#physical-note")
+    check(host, "real dice: podium")
+    host.click("[data-testid=podium] a[href^='/replay/']")
+    host.wait_for_selector("#step")
+    host.goto(f"{pages.base}/verify/{code}")
+    host.wait_for_selector("#server-check")
+    assert host.inner_text("#server-check").strip()
+    assert pages.errors == []

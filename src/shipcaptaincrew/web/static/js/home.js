@@ -15,6 +15,11 @@ function text(value) {
   return String(value);
 }
 
+function diceChoice() {
+  const el = document.querySelector("input[name=dice]:checked");
+  return el ? el.value : null;
+}
+
 function presetOf(name) { return table.presets.find((p) => p.name === name) || table.presets[0]; }
 function chosenPreset() {
   const el = document.querySelector("input[name=preset]:checked");
@@ -124,9 +129,12 @@ function build(keep) {
   const groups = (table.groups || []).map((g) => h("fieldset", {}, h("legend", {}, g.label),
     table.options.filter((o) => o.group === g.group).map(control)));
   $("options").replaceChildren(...groups);
-  $("dice-choice").replaceChildren(...(table.dice && table.dice.length ? [h("div", { class: "field" },
-    h("label", { class: "field-label", for: "dice" }, t("Dice")),
-    h("select", { id: "dice" }, table.dice.map((d) => h("option", { value: d.value, selected: keep && keep.dice === d.value }, d.label))))] : []));
+  // Fair dice rolled by the server, or real dice in a cup whose faces the players tap in.
+  $("dice-choice").replaceChildren(...(table.dice && table.dice.length ? [h("fieldset", { class: "presets dice-choice" },
+    h("legend", {}, t("Dice")),
+    table.dice.map((d, i) => h("label", { class: "preset" },
+      h("input", { type: "radio", name: "dice", value: d.value, checked: keep && keep.dice ? keep.dice === d.value : i === 0 }),
+      h("span", {}, h("b", {}, d.label)))))] : []));
   const looks = looksPicker(table, "create");
   $("looks-box").replaceChildren(...(looks ? [looks] : []));
   if (keep && keep.looks) for (const [k, v] of Object.entries(keep.looks)) {
@@ -177,7 +185,7 @@ function preview() {
 
 async function load() {
   const keep = table ? {
-    preset: chosenPreset().name, dice: $("dice") ? $("dice").value : null, looks: looksValue("create"),
+    preset: chosenPreset().name, dice: diceChoice(), looks: looksValue("create"),
     values: Object.fromEntries(table.options.map((o) => [o.name, getValue(o)])),
   } : null;
   try {
@@ -219,7 +227,7 @@ $("create").addEventListener("submit", async (ev) => {
   const timer = $("turn_timer").value ? Number($("turn_timer").value) : null;
   const body = { name: $("name").value.trim(), preset: chosenPreset().name, settings: settings(), lang: document.documentElement.lang,
     hints: $("hints").checked, turn_timer: timer, client_seed: $("client_seed").value, ...looksValue("create") };
-  if ($("dice")) body.dice = $("dice").value;
+  if (diceChoice()) body.dice = diceChoice();
   $("create-btn").disabled = true;
   try {
     const res = await api("/api/rooms", { method: "POST", body: JSON.stringify(body) });

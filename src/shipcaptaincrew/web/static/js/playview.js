@@ -33,20 +33,9 @@ export function stageLine(room) {
   ];
 }
 
-/** How many dice the due roll takes, to draw the cup and size the typed entry (a drawing aid;
- * the server checks the count and says so when it is wrong). */
-export function diceDue(match) {
-  if (match.phase === "roll_off" || match.phase === "hand_out_roll") return 1;
-  if (match.phase === "cargo_roll_off") return 2;
-  const turn = match.turn;
-  if (!turn) return 5;
-  if (turn.complete) return turn.keep === null || turn.keep === undefined ? 2 : 1;
-  return turn.free_dice;
-}
-
 /** Real dice: tap the faces you rolled, then send them (button data-action="roll"). */
 export function facesEntry(match, players, you, send) {
-  const due = diceDue(match);
+  const due = match.dice_due;
   const typed = [];
   const shown = h("div", { class: "typed", id: "typed", "aria-live": "polite", "aria-label": t("Faces typed") });
   const go = h("button", { type: "button", class: "primary-action", "data-action": "roll", disabled: true }, t("Enter the roll"));
@@ -62,7 +51,7 @@ export function facesEntry(match, players, you, send) {
     h("button", { type: "button", "aria-label": t("Add a {face}", { face: f }), onclick: () => { if (typed.length < 5) { typed.push(f); redraw(); } } }, die(f))));
   redraw();
   const who = players[match.actor] ? players[match.actor].name : "";
-  return h("div", { class: "faces-entry", "data-testid": "faces-entry" },
+  return h("div", { class: "faces-entry", "data-testid": "faces-entry", "data-due": due },
     h("p", { class: "note" }, match.actor === you ? t("Roll {n} real dice and tap what they show.", { n: due })
       : t("Roll for {name}: {n} real dice.", { name: who, n: due })),
     keys, shown, go);
@@ -72,8 +61,9 @@ export function facesEntry(match, players, you, send) {
 export function actionButtons(room, you, { online, physical, act, sendFaces, askAdvice }) {
   const match = room.match;
   const mine = !match.over && match.actor === you && you !== null;
-  const hostTypes = physical && you !== null && you === (room.host ?? 0) && match.chance && match.legal.includes("roll")
-    && !match.over && room.players[match.actor] && ["human", "person"].includes(room.players[match.actor].kind);
+  // At a table with real dice the host's phone may type anyone's roll (a bot's, or one phone
+  // passed round); every other choice stays with the player to act.
+  const hostTypes = physical && you !== null && you === room.host && match.chance && match.legal.includes("roll") && !match.over;
   if (!mine && !hostTypes) return [];
   const out = [];
   if (!online) out.push(h("p", { class: "note bad", id: "offline-note" }, t("No connection: your choice cannot be sent. Waiting to reconnect...")));

@@ -255,6 +255,7 @@ function renderPlay(before) {
     you === null ? h("p", { class: "muted", id: "watching" }, t("You are watching.")) : null));
   redraw($("seat-next"), you === null && !match.over ? [seatNextForm()] : []);
   $("fair").replaceChildren(fairPanel(room));
+  $("fair-box").querySelector("summary").textContent = room.dice_source === "physical" ? t("Dice") : t("Fair dice");
 }
 
 /** Replace a box's content, keeping what the person was typing or had picked, and the focus

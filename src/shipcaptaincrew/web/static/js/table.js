@@ -120,7 +120,7 @@ export function felt(match, players) {
   const free = pending || freeDice(turn);
   const tray = h("div", { class: "tray", id: "tray", role: "group", "aria-label": t("Last roll") },
     free.length ? free.map((f) => die(f)) : turn.rolls_used === 0 || !turn.last_roll.length
-      ? Array.from({ length: turn.free_dice || DICE }, () => blank()) : null);
+      ? Array.from({ length: match.dice_due || turn.free_dice || DICE }, () => blank()) : null);
   const left = "●".repeat(turn.rolls_left) + "○".repeat(turn.rolls_used);
   el.append(
     h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
