@@ -22,13 +22,15 @@ from .conftest import LiveServer
 pytestmark = pytest.mark.browser
 
 LANGS = ("en", "de", "nb")
+#: A fixed seed: the same dice every run, and with them a decision at which advice is offered.
+SEED = "5ab1e5eed0000000000000000000000000000000000000000000000000000001"
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("pages") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05).start()
+    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05, SCC_FIXED_SERVER_SEED=SEED).start()
     yield srv
     srv.stop()
 
@@ -38,7 +40,7 @@ def finished(server: LiveServer, browser: Any) -> Iterator[str]:
     """A finished match (the host and two bots, pot and chips): its code; on the way, advice
     in German shows its chances with a decimal comma."""
     pages = Pages(browser, server.url)
-    host = pages.open("/?lang=de&rules=ship-captain-crew(format=rounds:2)", lang="de")
+    host = pages.open("/?lang=de&rules=ship-captain-crew(format=rounds:4)", lang="de")
     host.wait_for_selector("input[name=preset]:checked", state="attached")
     host.fill("[data-testid=create-table] [name=name]", "Anna")
     host.click("[data-testid=create-table] button[type=submit]")
