@@ -7,26 +7,45 @@ import { calm, die, tumble } from "./dice.js";
 import { avatar, roleLabel } from "./table.js";
 
 const HOLD = 2000;
-let queue = Promise.resolve();
-let pending = 0;
+const SHORT = 700;
+const waiting = [];
+let running = false;
+let hurry = null;  // ends the moment on screen early (a newer one waits)
 
-/** Hold a moment over the felt: shown in turn, each about two seconds (less when many wait). */
+function pause(ms) {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); hurry = null; resolve(); };
+    const timer = setTimeout(done, ms);
+    hurry = () => { clearTimeout(timer); setTimeout(done, SHORT); hurry = null; };
+  });
+}
+
+/**
+ * Hold a moment over the felt for about two seconds.  The table does not wait for it: when a
+ * newer moment comes, the one on screen gives way after a short look and only the newest
+ * wait their turn, so the moments never lag behind the game.
+ */
 export function holdMoment(box, build, { sounds = {}, hold = HOLD } = {}) {
-  pending += 1;
-  queue = queue.then(async () => {
+  waiting.push({ build, sounds, hold });
+  while (waiting.length > 2) waiting.shift();
+  if (hurry) hurry();
+  if (!running) run(box);
+}
+
+async function run(box) {
+  running = true;
+  while (waiting.length) {
+    const { build, sounds, hold } = waiting.shift();
     const el = build();
     box.replaceChildren(el);
-    const dice = el.querySelectorAll(".die[data-face]");
-    await tumble(dice, () => sounds.land && sounds.land());
+    await tumble(el.querySelectorAll(".die[data-face]"), () => sounds.land && sounds.land());
     if (sounds.after) sounds.after();
-    const wait = pending > 2 ? hold / 2 : hold;
-    await new Promise((r) => setTimeout(r, wait));
+    await pause(waiting.length ? SHORT : hold);
     el.classList.add("leaving");
     await new Promise((r) => setTimeout(r, calm() ? 0 : 280));
     if (el.parentNode === box) el.remove();
-    pending -= 1;
-  });
-  return queue;
+  }
+  running = false;
 }
 
 /** The turn-ending roll: the dice as they lie and the server's one-liner ("Cy: no crew, 0"). */
@@ -67,7 +86,7 @@ export function lineMoment(text, good = true) {
 /** The round-result card: winner, every score, the pot moving, the sips, the tie-break and why. */
 export function resultCard(r, players, { fresh = false } = {}) {
   const seats = (r.seats && r.seats.length ? r.seats : r.scores.map((_, i) => i)).filter((s) => r.scores[s] !== null && r.scores[s] !== undefined);
-  const order = [...seats].sort((a, b) => (a === r.winner ? -1 : b === r.winner ? 1 : 0));
+  const order = [...seats].sort((a, b) => (a === r.winner ? -1 : b === r.winner ? 1 : r.scores[b] - r.scores[a]));
   const heading = r.stage === "final" ? t("Final") : t("Round {n}", { n: r.round_no });  // before the server's words
   const sips = players.filter((p, i) => r.sips && r.sips[i] > 0);
   const card = h("details", { class: `panel result${fresh ? " fresh" : ""}`, "data-testid": "round-result", id: "round-result", open: fresh },

@@ -118,16 +118,19 @@ export function felt(match, players) {
     : h("div", { class: "slot cargo", "data-slot": "cargo" }, h("span", { class: "die empty", "aria-hidden": "true" }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
   const pending = turn.pending && turn.pending.length ? turn.pending : null;
   const free = pending || freeDice(turn);
-  const tray = h("div", { class: "tray", id: "tray", role: "group", "aria-label": t("Last roll") },
-    free.length ? free.map((f) => die(f)) : turn.rolls_used === 0 || !turn.last_roll.length
-      ? Array.from({ length: match.dice_due || turn.free_dice || DICE }, () => blank()) : null);
+  // With the crew complete every die sits in a slot: the tray shows the score, big.
+  const tray = turn.complete
+    ? h("div", { class: "tray score-big", id: "tray" }, h("span", { class: "sr-only" }, t("Cargo: {n}", { n: turn.score })),
+      h("span", { "aria-hidden": "true" }, String(turn.score)))
+    : h("div", { class: "tray", id: "tray", role: "group", "aria-label": t("Last roll") },
+      free.length ? free.map((f) => die(f)) : turn.rolls_used === 0 || !turn.last_roll.length
+        ? Array.from({ length: match.dice_due || turn.free_dice || DICE }, () => blank()) : null);
   const left = "●".repeat(turn.rolls_left) + "○".repeat(turn.rolls_used);
   el.append(
     h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
     tray,
     h("div", { class: "felt-info" },
       h("span", {}, t("Rolls left: {n}", { n: turn.rolls_left }), " ", h("span", { class: "pips-left", "aria-hidden": "true" }, left)),
-      turn.complete ? h("span", {}, t("Cargo: {n}", { n: turn.score })) : null,
       beatText(match, players)));
   const play = (prev, sounds = {}) => animate(el, match, prev, sounds);
   return { el, play };
@@ -202,6 +205,7 @@ async function animate(el, match, prev, sounds) {
     return;
   }
   const source = rolled ? turn.last_roll : before.pending || [];
+  const resting = [...tray.childNodes];  // what the tray shows once the dice lie in place
   const free = [...tray.querySelectorAll(".die[data-face]")];
   const temps = [];
   const order = source.map((f) => {
@@ -228,7 +232,10 @@ async function animate(el, match, prev, sounds) {
     d.style.visibility = "";
     slideFrom(d, rects[i]);
   });
-  if (turn.complete && placed.length) setTimeout(() => placed.forEach(pop), 430);
+  if (turn.complete) {
+    tray.replaceChildren(...resting);
+    if (placed.length) setTimeout(() => placed.forEach(pop), 430);
+  }
 }
 
 /** Every player as a card: colour or emoji, online dot, this round's number, total, chips, sips. */
