@@ -133,6 +133,7 @@ export function podiumView(room, you, { fresh, rematch, seatNext, extra }) {
     h("h2", { id: "podium-h", tabindex: "-1" }, winner === null ? t("No winner.") : t("{name} wins the match!", { name: players[winner].name })),
     podium.why ? h("p", { class: "why", id: "podium-why" }, podium.why) : null,
     h("div", { class: "steps" }, step(2), step(1), step(3)),
+    rematchArea(room, you, rematch, seatNext),
     h("ol", { class: "ranking", "aria-label": t("Final standings") }, podium.ranking.map((r) => h("li", {},
       h("span", { class: "place" }, `${r.place}.`),
       avatar(players[r.seat], { dot: false }),
@@ -142,7 +143,6 @@ export function podiumView(room, you, { fresh, rematch, seatNext, extra }) {
         r.wins ? h("span", {}, t("Wins"), " ", h("b", {}, num(r.wins))) : null,
         room.options && room.options.stakes === "pot" ? h("span", {}, t("Chips"), " ", h("b", {}, num(r.chips))) : null,
         r.sips ? h("span", {}, t("Sips"), " ", h("b", {}, num(r.sips))) : null)))),
-    rematchArea(room, you, rematch, seatNext),
     extra);
   if (fresh) confetti(section);
   return section;
