@@ -17,6 +17,9 @@ export async function loadOptions(force = false) {
   return options;
 }
 
+/** The option table as loaded (null until it came). */
+export function loadedOptions() { return options; }
+
 /** A form asking for a name (and, optionally, a look); ``submit(name)`` does the rest. */
 export function nameForm({ id, testid, title, lead, button, submit, fail, autofocus = true, looks = null }) {
   const input = h("input", { id: `${id}-name`, name: "name", class: "name-input", required: true, maxlength: 32,

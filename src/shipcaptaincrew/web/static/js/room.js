@@ -5,7 +5,8 @@ import { adoptLang, api, boot, codeFromPath, h, saveSeatToken, seatToken, setTit
 import { tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { openLine } from "./line.js";
-import { loadOptions, lobbyView, nameForm } from "./lobby.js";
+import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
+import { looksPicker, looksValue } from "./looks.js";
 import { bubble, fly, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
 import { actionButtons, adviceList, banner, fairPanel, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
@@ -24,6 +25,7 @@ let freshResult = null;   // round number of the result card that just arrived
 let freshPodium = false;
 let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
 let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
+let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
 
 const ctx = {
@@ -81,6 +83,11 @@ function onMessage(msg) {
     const who = msg.seat === null || msg.seat === undefined || !room ? "" : room.players[msg.seat].name;
     bubble(msg.emoji, who, msg.seat);
     sound.pop();
+  } else if (msg.type === "seat_next") {
+    // A seat at the next match: its token now, for the table this one moves on to.
+    seatNextToken = msg.token;
+    toast(t("You have a seat at the next match."));
+    if (room) render();
   } else if (msg.type === "moved") {
     // Play again: the next match has this person's seat under a new code and token.
     saveSeatToken(msg.code, msg.token);
@@ -108,7 +115,8 @@ async function onRoom(next, lines, history) {
   log.scrollTop = log.scrollHeight;
   if (!history) announce(lines);
   if (you === null && room.rematch && room.rematch.next_code) {
-    // Spectators follow the table to its next match.
+    // Spectators follow the table to its next match (with a seat there, if they asked).
+    if (seatNextToken) saveSeatToken(room.rematch.next_code, seatNextToken);
     location.href = `/r/${encodeURIComponent(room.rematch.next_code)}`;
     return;
   }
@@ -286,14 +294,14 @@ function act(action) {
   if (sent) lockButtons();
 }
 
-let seatNextAsked = false;
 function seatNextForm() {
-  if (seatNextAsked) return h("p", { class: "panel", role: "status" }, t("You have a seat at the next match."));
+  if (seatNextToken) return h("p", { class: "panel", role: "status" }, t("You have a seat at the next match."));
   return nameForm({
     id: "seat-next-form", testid: "join-table", title: t("Take a seat for the next match"), autofocus: false,
     lead: t("This match is under way: watch it, and play in the next one."), button: t("Take a seat"),
+    looks: looksPicker(loadedOptions(), "seat"),
     submit: async (name) => {
-      if (send({ type: "seat_next", name })) { seatNextAsked = true; toast(t("You have a seat at the next match.")); render(); }
+      send({ type: "seat_next", name, ...looksValue("seat") });  // the answer: a seat_next message
     },
     fail: personal,
   });
