@@ -179,7 +179,11 @@ def test_a_match_to_the_podium(pages: Pages, table: Table) -> None:
     host, guest, code = open_table(pages, table)
     watcher = play_to_podium(pages, table, host, guest, code)
     if table.name == "classic":
-        # Play again: each person confirms, the bots confirm themselves, the spectator follows.
+        # The spectator takes a seat for the next match; then play again: each person
+        # confirms, the bots confirm themselves, and the spectator follows with a seat.
+        watcher.fill("[data-testid=join-table] [name=name]", "Cy")
+        watcher.click("[data-testid=join-table] button[type=submit]")
+        watcher.wait_for_selector("#toast:not(:empty)")
         guest.click("[data-testid=rematch]")
         guest.wait_for_selector("#rematch-status")
         host.click("[data-testid=rematch]")
@@ -187,10 +191,10 @@ def test_a_match_to_the_podium(pages: Pages, table: Table) -> None:
             page.wait_for_url(re.compile(rf"/r/(?!{code})[A-Z0-9]{{6}}$"))
         again = host.url.rsplit("/", 1)[1]
         assert guest.url.endswith(again) and watcher.url.endswith(again)
-        host.wait_for_selector("#play:not([hidden])")
-        guest.wait_for_selector("#play:not([hidden])")
-        watcher.close()
-        play_to_podium(pages, table, host, guest, again, tag="-again")
+        for page in (host, guest, watcher):
+            page.wait_for_selector("#play:not([hidden])")
+        assert watcher.locator("#watching").count() == 0, "the spectator has a seat now"
+        play_to_podium(pages, table, host, guest, again, tag="-again", others=(watcher,))
     assert pages.errors == []
 
 
