@@ -8,6 +8,7 @@ import { avatar, roleLabel } from "./table.js";
 
 const HOLD = 2000;
 const SHORT = 700;
+const STALE = 2500;
 const waiting = [];
 let running = false;
 let hurry = null;  // ends the moment on screen early (a newer one waits)
@@ -26,7 +27,7 @@ function pause(ms) {
  * wait their turn, so the moments never lag behind the game.
  */
 export function holdMoment(box, build, { sounds = {}, hold = HOLD } = {}) {
-  waiting.push({ build, sounds, hold });
+  waiting.push({ build, sounds, hold, at: Date.now() });
   while (waiting.length > 2) waiting.shift();
   if (hurry) hurry();
   if (!running) run(box);
@@ -35,7 +36,8 @@ export function holdMoment(box, build, { sounds = {}, hold = HOLD } = {}) {
 async function run(box) {
   running = true;
   while (waiting.length) {
-    const { build, sounds, hold } = waiting.shift();
+    const { build, sounds, hold, at } = waiting.shift();
+    if (waiting.length && Date.now() - at > STALE) continue;  // the table has moved on
     const el = build();
     box.replaceChildren(el);
     await tumble(el.querySelectorAll(".die[data-face]"), () => sounds.land && sounds.land());
