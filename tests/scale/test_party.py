@@ -8,7 +8,8 @@ from typing import Any
 
 import httpx
 
-from .conftest import Client, make_room
+from .conftest import Client, Worker, make_room
+from .play import drive
 
 
 def test_the_host_role_passes_on_across_workers(make_cluster: Any) -> None:
@@ -50,3 +51,53 @@ def test_the_host_role_passes_on_across_workers(make_cluster: Any) -> None:
             await c.close()
 
     asyncio.run(scenario())
+
+
+def test_play_again_across_workers(cluster: list[Worker]) -> None:
+    """Anna confirms on one worker, Bo on the other: one next room, both sent on to it (Bo by
+    his own worker, told through the relay), and the next match is played across both."""
+    a, b = cluster
+
+    async def scenario() -> None:
+        with httpx.Client(base_url=a.url, timeout=10) as api:
+            code, tokens = make_room(api, ["Anna", "Bo"], bots=["easy"])
+        anna = await Client(a.ws, code, tokens[0], "anna@A").open()
+        bo = await Client(b.ws, code, tokens[1], "bo@B").open()
+        cy = await Client(b.ws, code, None, "cy@B").open()
+        await cy.send(type="seat_next", name="Cy")
+        final = await drive({0: anna, 1: bo}, watcher=bo)
+        await anna.until(lambda r: r["status"] == "over")
+        await anna.send(type="rematch", version=final["version"])
+        await bo.until(lambda r: (r["rematch"] or {}).get("confirmed") == [0, 2])
+        await bo.send(type="rematch", version=final["version"])
+        moved = {c.name: await _moved(c) for c in (anna, bo, cy)}
+        new = moved["anna@A"]["code"]
+        assert {m["code"] for m in moved.values()} == {new}
+        assert [moved[n]["seat"] for n in ("anna@A", "bo@B", "cy@B")] == [0, 1, 3]
+        seats = {
+            0: await Client(b.ws, new, moved["anna@A"]["token"], "anna@B").open(),
+            1: await Client(a.ws, new, moved["bo@B"]["token"], "bo@A").open(),
+            3: await Client(a.ws, new, moved["cy@B"]["token"], "cy@A").open(),
+        }
+        done = await drive(seats, watcher=seats[1])
+        assert done["status"] == "over"
+        with httpx.Client(timeout=10) as api:
+            for w in (a, b):
+                names = [p["name"] for p in api.get(f"{w.url}/api/rooms/{new}").json()["players"]]
+                assert names == ["Anna", "Bo", "Bot 1", "Cy"]
+                assert api.get(f"{w.url}/api/rooms/{code}").json()["rematch"]["next_code"] == new
+        for c in (anna, bo, cy, *seats.values()):
+            await c.close()
+
+    asyncio.run(scenario())
+
+
+async def _moved(client: Client, timeout: float = 15.0) -> dict[str, Any]:
+    """The ``moved`` message a client got (waiting for it if need be)."""
+    end = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < end:
+        for m in client.messages:
+            if m["type"] == "moved":
+                return m
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{client.name}: no moved message")

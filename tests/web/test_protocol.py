@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
 from shipcaptaincrew.web.models import Event, Room
+from shipcaptaincrew.web.party import REACTIONS
 
 from .conftest import Player, open_table
 
@@ -117,7 +118,13 @@ def test_the_picture_tells_the_table_what_happened(client: Any, players: list[Pl
     with client.websocket_connect(f"/ws/rooms/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": bo}))
         welcome = ws.receive_json()
-    assert welcome == {"type": "welcome", "seat": 1, "host": 0, "you": {"seat": 1, "name": "Bo"}}
+    assert welcome == {
+        "type": "welcome",
+        "seat": 1,
+        "host": 0,
+        "you": {"seat": 1, "name": "Bo"},
+        "reactions": list(REACTIONS),
+    }
     assert a.room["host"] == 0 and a.room["title"] == "Classic 6-5-4 · 2 rounds · chosen starter"
     assert b.room["title"] == "Klassisches 6-5-4 · 2 Runden · gewählter Startspieler"
     looks = [(p["color"], p["avatar"], p["level"]) for p in a.room["players"]]

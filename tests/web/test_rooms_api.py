@@ -43,8 +43,10 @@ def test_create_room_and_public_view(client: Any) -> None:
             "avatar": AVATARS[0],
             "level": None,
             "level_label": None,
+            "rematch": False,
         }
     ]
+    assert room["rematch"] is None  # (play again is for after the match)
     assert room["title"] == "Ship Captain Crew · wild captain" and room["host"] == 0
     assert room["hints"] is False and room["turn_timer"] == 30
     assert len(room["commitment"]) == 64 and room["server_seed"] is None

@@ -19,7 +19,7 @@ from ..i18n.rules_text import rules_text, rules_title
 from ..options import OPTIONS, Group, Option, OptionType
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
 from .models import DiceSource
-from .party import AVATARS, COLORS
+from .party import AVATARS, COLORS, REACTIONS
 from .texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
 
 
@@ -75,6 +75,7 @@ def option_table(lang: str) -> dict[str, Any]:
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
         "avatars": list(AVATARS),
         "colors": COLORS,
+        "reactions": list(REACTIONS),
     }
 
 

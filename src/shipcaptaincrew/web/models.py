@@ -86,6 +86,13 @@ class Room(Base):
     host: Mapped[int] = mapped_column(Integer, default=0)
     #: A :class:`DiceSource` value.
     dice: Mapped[str] = mapped_column(String(16), default=DiceSource.FAIR.value)
+    #: Once over: the seats whose person confirmed "play again".
+    rematch: Mapped[list[int]] = mapped_column(JSON, default=list)
+    #: Seats spectators asked for at the next match: ``{"name", "token_hash", "color",
+    #: "avatar"}`` each (the token itself only ever went to the spectator).
+    next_seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    #: The room this table plays its next match in (set once, when everyone confirmed).
+    next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 

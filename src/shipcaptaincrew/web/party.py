@@ -1,10 +1,13 @@
-"""The table's fixed party sets: avatars and player colours, each listed once.
+"""The table's fixed party sets: reactions, avatars and player colours, each listed once.
 
-The server validates against these and sends them to the pages (``/api/options``), so no page
-types its own copy.
+The server validates against these and sends them to the pages (the welcome message and
+``/api/options``), so no page types its own copy.
 """
 
 from __future__ import annotations
+
+#: The emoji reactions a player or spectator may send (server-validated, rate-limited).
+REACTIONS = ("👍", "👏", "😂", "😮", "😱", "🎉", "🍻", "🔥")
 
 #: The avatars a player may pick at the join; a seat without one gets one by its number.
 AVATARS = ("🦜", "🐙", "🐳", "🦀", "🐢", "🦈", "⚓", "🧭")

@@ -19,7 +19,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from .invalid import blank, one_of
 from .models import DiceSource
-from .party import AVATARS, COLORS
+from .party import AVATARS, COLORS, REACTIONS
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:
@@ -51,6 +51,7 @@ Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-
 Version = Annotated[int, Field(ge=0)]
 Color = Annotated[int, Field(ge=0, le=COLORS - 1)]
 Avatar = Annotated[str, Field(max_length=16), _member(AVATARS)]
+Emoji = Annotated[str, Field(max_length=16), _member(REACTIONS)]
 
 
 class _Strict(BaseModel):
@@ -132,12 +133,35 @@ class Advice(_Strict):
     version: Version
 
 
+class React(_Strict):
+    """An emoji reaction for everyone at the table (never stored)."""
+
+    type: Literal["react"]
+    emoji: Emoji
+
+
+class Rematch(_Strict):
+    """A seated person confirms "play again" once the match is over."""
+
+    type: Literal["rematch"]
+    version: Version
+
+
+class SeatNext(_Strict):
+    """A spectator asks for a seat at the table's next match (the rematch)."""
+
+    type: Literal["seat_next"]
+    name: Name
+    color: Color | None = None
+    avatar: Avatar | None = None
+
+
 class Ping(_Strict):
     """Keep-alive."""
 
     type: Literal["ping"]
 
 
-Message = Hello | Act | RollDice | Advice | Ping
+Message = Hello | Act | RollDice | Advice | React | Rematch | SeatNext | Ping
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     #: Per-connection rate limit: sustained messages per second, and the burst allowed.
     rate_per_second: float = 8.0
     rate_burst: int = 20
+    #: Emoji reactions per connection: sustained per second, and the burst allowed.
+    reaction_rate: float = 1.0
+    reaction_burst: int = 3
     #: Seats per room (the rules allow 2..8 players).
     max_seats: int = 8
     #: Base URL used in join links and QR codes when the server sits behind a proxy ("" = from the request).

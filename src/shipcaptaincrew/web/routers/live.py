@@ -68,7 +68,9 @@ async def table(ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        await service.disconnect(room, conn)
+        # Shielded: when the handler is cancelled (the server closing the socket's task),
+        # everyone else must still see this player go (presence, the host's clock, play again).
+        await asyncio.shield(service.disconnect(room, conn))
 
 
 #: Echo groups for the benchmark floor: group name -> open sockets.

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import DBAPIError
 
@@ -27,8 +27,13 @@ from ..settings import Settings
 from .broadcast import broadcast_room
 from .room import Advanced, LiveRoom
 from .store import Store
+from .transport import dumps, send_all
 
 log = logging.getLogger("shipcaptaincrew.web")
+
+
+async def _nothing(room: LiveRoom) -> None:
+    """No hook."""
 
 
 async def tell(room: LiveRoom, told: Advanced | None) -> None:
@@ -54,8 +59,11 @@ class Cluster:
         #: Sets a room's next automatic move going (``True``: as the failover, see
         #: :meth:`.autoplay.AutoPlay.schedule`) once another worker's move is read here.
         self.schedule = schedule
-        #: Called when who is online may have changed (the host's absence is watched).
+        #: Called when who is online may have changed (the host's absence is watched, and
+        #: the rematch waits for those online only).
         self.presence_changed: Callable[[LiveRoom], None] = lambda room: None
+        #: Called when the next match of a room was made by another worker (see .nextmatch).
+        self.next_match: Callable[[LiveRoom], Awaitable[None]] = _nothing
         self.relay: Relay | None = None
         if settings.redis_url:
             self.relay = Relay(settings.redis_url, self._remote_change, self._catch_up_all)
@@ -132,6 +140,17 @@ class Cluster:
                 room.code, room.version, NoteKind.PRESENCE, room.local_presence()
             )
 
+    async def react(self, room: LiveRoom, seat: int | None, emoji: str) -> None:
+        """Show an emoji reaction to everyone at the table, on this worker and the others."""
+        await self._show_reaction(room, seat, emoji)
+        if self.relay is not None:
+            data = {"seat": seat, "emoji": emoji}
+            await self.relay.publish_note(room.code, room.version, NoteKind.REACTION, data)
+
+    async def _show_reaction(self, room: LiveRoom, seat: int | None, emoji: str) -> None:
+        text = dumps({"type": "reaction", "seat": seat, "emoji": emoji})
+        await send_all([(c, text) for c in list(room.conns)])
+
     async def publish_meta(self, room: LiveRoom) -> None:
         """Scaled out: tell the other workers the room's host or rematch changed (committed)."""
         if self.relay is not None:
@@ -146,8 +165,10 @@ class Cluster:
         except DBAPIError as e:
             log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
             raise unavailable(E.DATABASE) from None
-        changed = meta.host != room.host
-        room.host = meta.host
+        fresh = room.next_code is None and meta.next_code is not None
+        changed = room.apply(meta)
+        if fresh:  # the next match was made elsewhere: send the players here on to it
+            await self.next_match(room)
         return changed
 
     async def _presence_loop(self) -> None:
@@ -165,6 +186,10 @@ class Cluster:
         worker holds the room."""
         room = self.rooms.get(note.code)
         if room is None:
+            return
+        if note.kind is NoteKind.REACTION:
+            assert note.data is not None
+            await self._show_reaction(room, note.data["seat"], note.data["emoji"])
             return
         if note.kind is NoteKind.PRESENCE:
             assert note.data is not None

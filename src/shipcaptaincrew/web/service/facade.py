@@ -9,7 +9,7 @@ the workers catch up with each other the same way (:mod:`.cluster`).
 
 The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
 :mod:`.autoplay` (bots and turn timers), :mod:`.host` (the host's role handed on when the host
-stays away), :mod:`.cluster` (other workers and presence),
+stays away), :mod:`.nextmatch` (play again), :mod:`.cluster` (other workers and presence),
 :mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
 (sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
 """
@@ -33,6 +33,7 @@ from .autoplay import AutoPlay
 from .cluster import Cluster
 from .host import HostWatch
 from .lobby import Lobby
+from .nextmatch import NextMatch
 from .play import Play
 from .protocol import Protocol
 from .room import LiveRoom
@@ -56,9 +57,11 @@ class MatchService:
         self.play = Play(settings, self.store, self.cluster, self.schedule)
         self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
-        self.protocol = Protocol(settings, self.cluster, self.play)
+        self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
+        self.protocol = Protocol(settings, self.cluster, self.play, self.next)
         self.host = HostWatch(settings, self.store, self.cluster)
-        self.cluster.presence_changed = self.host.check
+        self.cluster.presence_changed = self._presence_changed
+        self.cluster.next_match = self.next.moved
 
     @property
     def relay(self) -> Relay | None:
@@ -115,6 +118,11 @@ class MatchService:
             async with room.lock:
                 await self.cluster.sync(room)
         return room
+
+    def _presence_changed(self, room: LiveRoom) -> None:
+        """Who is online changed: the host's clock and the rematch look again."""
+        self.host.check(room)
+        self.next.check(room)
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.

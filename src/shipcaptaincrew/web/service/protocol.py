@@ -20,10 +20,11 @@ from ..errors import ErrorCode, RoomError, unavailable
 from ..invalid import invalid
 from ..models import RoomStatus
 from ..players import advise
-from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, RollDice
+from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, React, Rematch, RollDice, SeatNext
 from ..settings import Settings
 from .broadcast import broadcast_room, lines
 from .cluster import Cluster
+from .nextmatch import NextMatch, carried
 from .play import Play
 from .room import LiveRoom, hash_token
 from .transport import Connection, RateLimiter, Sender
@@ -34,8 +35,10 @@ log = logging.getLogger("shipcaptaincrew.web")
 class Protocol:
     """One connection's conversation with its table."""
 
-    def __init__(self, settings: Settings, cluster: Cluster, play: Play) -> None:
+    def __init__(self, settings: Settings, cluster: Cluster, play: Play, after: NextMatch) -> None:
         self.settings, self.cluster, self.play = settings, cluster, play
+        #: Play again and seats for the next match.
+        self.after = after
 
     async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
         """Register a connection after its hello; a bad token is refused, no token = spectator."""
@@ -48,6 +51,8 @@ class Protocol:
             hello.lang,
             RateLimiter(self.settings.rate_per_second, self.settings.rate_burst),
             token_hash=hash_token(hello.token) if hello.token else None,
+            token=hello.token,
+            reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
         )
         if self.settings.scaled:
             async with room.lock:
@@ -60,6 +65,8 @@ class Protocol:
         self.cluster.presence_changed(room)
         history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
         await conn.send({"type": "room", "room": room.public(), "lines": history, "history": True})
+        if room.next_code is not None and seat in carried(room, room.rematch):
+            await self.after.moved(room, conn)  # back after the next match was made: on to it
         await broadcast_room(room)  # presence changed
         return conn
 
@@ -100,8 +107,21 @@ class Protocol:
             conn.lang = msg.lang
         elif isinstance(msg, Advice):
             await self._advice(room, conn, msg)
+        elif isinstance(msg, React):
+            await self._react(room, conn, msg)
+        elif isinstance(msg, Rematch):
+            await self.after.confirm(room, conn, msg)
+        elif isinstance(msg, SeatNext):
+            await self.after.seat_next(room, conn, msg)
         else:
             await self._move(room, conn, msg)
+
+    async def _react(self, room: LiveRoom, conn: Connection, msg: React) -> None:
+        """An emoji for everyone at the table, on every worker (never stored)."""
+        assert conn.reactions is not None
+        if not conn.reactions.allow():
+            raise RoomError(ErrorCode.RATE, E.REACTION_RATE, 429)
+        await self.cluster.react(room, conn.seat, msg.emoji)
 
     async def _move(self, room: LiveRoom, conn: Connection, msg: Act | RollDice) -> None:
         """A roll or a choice: checked against the table, then played."""

@@ -23,9 +23,9 @@ from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from ..models import PERSON_LABEL, DiceSource, RoomStatus, SeatKind
+from ..models import PERSON_LABEL, DiceSource, Room, RoomStatus, SeatKind
 from ..moments import Story
-from ..party import seat_avatar, seat_color
+from ..party import REACTIONS, seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
 from ..texts import LEVEL_LABELS, TIMER_PLAYED
 from ..views import state_view
@@ -103,6 +103,30 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class Meta:
+    """What a room holds besides its seats and events, and may change at any time: the host,
+    and once the match is over, "play again" (see :mod:`.nextmatch`)."""
+
+    host: int
+    rematch: tuple[int, ...] = ()
+    next_seats: tuple[SeatInfo, ...] = ()
+    next_code: str | None = None
+
+    @classmethod
+    def of(cls, row: Room) -> Meta:
+        """The meta of a room's row."""
+        return cls(
+            host=row.host,
+            rematch=tuple(row.rematch or ()),
+            next_seats=tuple(
+                SeatInfo.stored(s["name"], PERSON_LABEL, s["token_hash"], s["color"], s["avatar"])
+                for s in row.next_seats or ()
+            ),
+            next_code=row.next_code,
+        )
+
+
+@dataclass(frozen=True)
 class Ahead:
     """A room's next move played out early by the engine (see :meth:`.play.Play.look_ahead`)."""
 
@@ -140,6 +164,11 @@ class LiveRoom:
     server_seed: str
     #: The host's seat (seat 0 at first).
     host: int = 0
+    #: Once over, "play again": the seats that confirmed, the seats spectators asked for, and
+    #: the next match's room once it is made (see :mod:`.nextmatch`).
+    rematch: tuple[int, ...] = ()
+    next_seats: tuple[SeatInfo, ...] = ()
+    next_code: str | None = None
     #: Fair dice rolled here, or real dice whose faces the players type.
     dice_source: DiceSource = DiceSource.FAIR
     state: MatchState | None = None
@@ -165,6 +194,13 @@ class LiveRoom:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.server_seed)
+
+    def apply(self, meta: Meta) -> bool:
+        """Take in the host and "play again" as the database has them; whether they changed."""
+        now = Meta(self.host, self.rematch, self.next_seats, self.next_code)
+        self.host, self.rematch = meta.host, meta.rematch
+        self.next_seats, self.next_code = meta.next_seats, meta.next_code
+        return meta != now
 
     # -- the match ------------------------------------------------------------------------
     def begin(self) -> None:
@@ -264,7 +300,13 @@ class LiveRoom:
     def welcome(self, seat: int | None) -> dict[str, Any]:
         """The first message of a connection (and again when its seat moved): who it is."""
         you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
-        return {"type": "welcome", "seat": seat, "host": self.host, "you": you}
+        return {
+            "type": "welcome",
+            "seat": seat,
+            "host": self.host,
+            "you": you,
+            "reactions": list(REACTIONS),
+        }
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (None if it belongs to none)."""
@@ -306,7 +348,37 @@ class LiveRoom:
         once, not per move."""
         return str(self.rules), self.rules.options(), Title(self.rules)
 
-    def _player(self, seat: int, online: frozenset[int]) -> dict[str, Any]:
+    def confirmed(self) -> list[int]:
+        """Once over, the seats that want to play again: the persons who said so, and bots."""
+        if self.status is not RoomStatus.OVER:
+            return []
+        bots = {i for i, s in enumerate(self.seats) if s.kind is SeatKind.BOT}
+        return sorted(bots | set(self.rematch))
+
+    def awaited(self, online: frozenset[int]) -> list[int]:
+        """Once over, the persons online whose "play again" the rematch still waits for."""
+        if self.status is not RoomStatus.OVER or self.next_code is not None:
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind is SeatKind.PERSON and i in online and i not in self.rematch
+        ]
+
+    def _rematch_view(self, online: frozenset[int]) -> dict[str, Any] | None:
+        if self.status is not RoomStatus.OVER and not self.next_seats:
+            return None
+        return {
+            "confirmed": self.confirmed(),
+            "needed": self.awaited(online),
+            "next_code": self.next_code,
+            # Spectators who asked for a seat at the next match.
+            "next_seats": [
+                {"name": s.name, "color": s.color, "avatar": s.avatar} for s in self.next_seats
+            ],
+        }
+
+    def _player(self, seat: int, online: frozenset[int], confirmed: list[int]) -> dict[str, Any]:
         s = self.seats[seat]
         label = LEVEL_LABELS.get(s.bot) if s.bot is not None else None
         return {
@@ -319,6 +391,7 @@ class LiveRoom:
             # A bot's difficulty (or its spec, for a bot seated by name) and its name.
             "level": s.bot,
             "level_label": s.bot if label is None else Words(label),
+            "rematch": seat in confirmed,
         }
 
     def public(
@@ -341,6 +414,7 @@ class LiveRoom:
         story = self.story if story is None else story
         over = self.status is RoomStatus.OVER
         rules, options, title = self._rules_view
+        confirmed = self.confirmed()
         return {
             "code": self.code,
             "status": self.status.value,
@@ -353,7 +427,7 @@ class LiveRoom:
             "turn_timer": self.turn_timer,
             "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
             "host": self.host,
-            "players": [self._player(i, online) for i in range(len(self.seats))],
+            "players": [self._player(i, online, confirmed) for i in range(len(self.seats))],
             "spectators": spectators,
             # The fair dice: the commitment now, the seed at the end (real dice have neither).
             "dice_source": self.dice_source.value,
@@ -365,4 +439,5 @@ class LiveRoom:
             "moment": moment,
             "last_result": story.last_result,
             "podium": story.podium,
+            "rematch": self._rematch_view(online),
         }

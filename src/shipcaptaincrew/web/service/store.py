@@ -33,7 +33,7 @@ from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
 from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
-from .room import LiveRoom, SeatInfo
+from .room import LiveRoom, Meta, SeatInfo
 from .sqlite import EventAppender, checkpoints
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
@@ -49,10 +49,15 @@ Delta = tuple[Lobby | None, list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
-class Meta:
-    """What a room holds besides its seats and events, and may change at any time."""
+class Table:
+    """How a room plays, besides who sits at it: what a rematch carries to the next room."""
 
-    host: int
+    rules: Rules
+    lang: str
+    hints: bool
+    turn_timer: int | None
+    starter: int | None
+    dice: DiceSource
 
 
 @contextlib.contextmanager
@@ -147,9 +152,9 @@ class Store:
                 client_seeds=list(row.client_seeds),
                 seats=_seats(row),
                 server_seed=row.server_seed,
-                host=row.host,
                 dice_source=DiceSource(row.dice),
             )
+            room.apply(Meta.of(row))
         if room.status is not RoomStatus.LOBBY:
             room.begin()
             room.advance([dict(e) for e in events])
@@ -157,26 +162,43 @@ class Store:
 
     def create(self, req: CreateRoom, rules: Rules, host: SeatInfo) -> str:
         """Store a new room with its host in seat 0; returns its join code (new, unique)."""
+        table = Table(rules, req.lang, req.hints, req.turn_timer, req.starter, req.dice)
+        seeds = [req.client_seed] if req.client_seed else []
+        with guarded(), self.sessions() as db, db.begin():
+            return self.new_room(db, table, [host], RoomStatus.LOBBY, client_seeds=seeds).code
+
+    def new_room(
+        self,
+        db: Session,
+        table: Table,
+        seats: list[SeatInfo],
+        status: RoomStatus,
+        host: int = 0,
+        client_seeds: list[str] | None = None,
+    ) -> Room:
+        """Add a room with a new code, a fresh secret seed and these seats (in ``db``'s
+        transaction, which the caller commits)."""
         fixed = self.fixed_server_seed
         seed = bytes.fromhex(fixed) if fixed else secrets.token_bytes(32)
-        with guarded(), self.sessions() as db, db.begin():
-            room = Room(
-                code=self._new_code(db),
-                rules=str(rules),
-                lang=req.lang,
-                hints=req.hints,
-                turn_timer=req.turn_timer,
-                starter=req.starter,
-                status=RoomStatus.LOBBY.value,
-                server_seed=seed.hex(),
-                commitment=hashlib.sha256(seed).hexdigest(),
-                client_seeds=[req.client_seed] if req.client_seed else [],
-                revealed=False,
-                dice=req.dice.value,
-            )
-            room.seats.append(_seat_row(0, host))
-            db.add(room)
-        return room.code
+        room = Room(
+            code=self._new_code(db),
+            rules=str(table.rules),
+            lang=table.lang,
+            hints=table.hints,
+            turn_timer=table.turn_timer,
+            starter=table.starter,
+            status=status.value,
+            server_seed=seed.hex(),
+            commitment=hashlib.sha256(seed).hexdigest(),
+            client_seeds=client_seeds or [],
+            revealed=False,
+            dice=table.dice.value,
+            host=host,
+        )
+        room.seats.extend(_seat_row(i, seat) for i, seat in enumerate(seats))
+        db.add(room)
+        db.flush()
+        return room
 
     def _new_code(self, db: Session) -> str:
         while True:
@@ -223,8 +245,9 @@ class Store:
     def read_meta(self, room: LiveRoom) -> Meta:
         """The room's :class:`Meta` as the database has it."""
         with self.sessions() as db:
-            host = db.scalar(select(Room.host).where(Room.id == room.id))
-            return Meta(host=int(host or 0))
+            row = db.get(Room, room.id)
+            assert row is not None
+            return Meta.of(row)
 
     def hand_over(self, room: LiveRoom, host: int, to: int) -> bool:
         """Make seat ``to`` the host if ``host`` still is (another worker may have been first)."""

@@ -75,6 +75,12 @@ class Connection:
     open: bool = True
     #: The hash of the seat token it said hello with (to find its seat again if seats move).
     token_hash: str | None = None
+    #: The seat token itself, in memory only: what "play again" sends the player on with.
+    token: str | None = None
+    #: A spectator's token for the seat it asked for at the next match (see .nextmatch).
+    next_token: str | None = None
+    #: Reactions have a rate limit of their own (a burst of emoji must not cost a move).
+    reactions: RateLimiter | None = None
 
     async def send(self, payload: dict[str, Any] | str) -> None:
         """Send (in this connection's language), marking the connection closed if the peer has
