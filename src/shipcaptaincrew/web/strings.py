@@ -174,6 +174,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Play again: waiting for {names}."),
     N_("Everyone is in: the next match is being set up."),
     N_("You're in: waiting for the others"),
+    N_("Joining the next match: {names}"),
     N_("This match is over."),
     N_("Reactions"),
     N_("React with {emoji}"),

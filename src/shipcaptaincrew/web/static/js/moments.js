@@ -139,7 +139,8 @@ export function podiumView(room, you, { fresh, rematch, seatNext, extra }) {
     h("ol", { class: "ranking", "aria-label": t("Final standings") }, podium.ranking.map((r) => h("li", {},
       h("span", { class: "place" }, `${r.place}.`),
       avatar(players[r.seat], { dot: false }),
-      h("span", { class: "grow" }, players[r.seat].name, r.seat === you ? ` (${t("you")})` : ""),
+      h("span", { class: "grow" }, players[r.seat].name, r.seat === you ? ` (${t("you")})` : "",
+        players[r.seat].rematch ? h("span", { class: "tag" }, `✓ ${t("Play again")}`) : null),
       h("span", { class: "stats" },
         h("span", {}, t("Total"), " ", h("b", {}, num(r.total))),
         r.wins ? h("span", {}, t("Wins"), " ", h("b", {}, num(r.wins))) : null,
@@ -158,14 +159,17 @@ function rematchArea(room, you, rematch, seatNext) {
     ? h("p", { class: "muted", id: "rematch-status", role: "status" },
       waiting.length ? t("Play again: waiting for {names}.", { names: names(waiting) }) : t("Everyone is in: the next match is being set up."))
     : null;
+  const joining = (state.next_seats || []).length
+    ? h("p", { class: "muted", id: "next-seats" }, t("Joining the next match: {names}", { names: state.next_seats.map((n) => n.name).join(", ") }))
+    : null;
   if (you === null) {
-    return h("div", {}, status, seatNext);
+    return h("div", {}, status, joining, seatNext);
   }
   const confirmed = state.confirmed.includes(you);
   return h("div", { class: "rematch" },
     h("button", { type: "button", class: "big", "data-testid": "rematch", id: "rematch", "aria-pressed": confirmed ? "true" : "false",
       disabled: confirmed, onclick: rematch }, confirmed ? t("You're in: waiting for the others") : t("Play again")),
-    status);
+    status, joining);
 }
 
 // -- reactions -------------------------------------------------------------------------------
