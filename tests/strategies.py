@@ -7,7 +7,8 @@ filtering, so hypothesis wastes no examples:
 * a wild face is drawn from the faces that are *not* required (``wild_captain`` with a wild face
   that is also ship, captain or crew is refused by ``Rules``);
 * under ``stakes=pot`` the starting stack is at least the ante;
-* ``failed_double`` only comes with a drinking mode.
+* ``failed_double`` only comes with a drinking mode;
+* ``pot_to=match`` only under ``stakes=pot``, ``hand_out=up_to`` only when the captain hands out.
 
 :func:`rule_sets` covers every option over its whole accepted range (for the rule-text tests);
 :func:`playable_rule_sets` keeps the numbers small enough that whole matches finish quickly (for
@@ -27,7 +28,9 @@ from shipcaptaincrew.rules import (
     PRESET_NAMES,
     AllFail,
     Drinking,
+    HandOutAmount,
     MatchFormat,
+    PotTo,
     Rotation,
     Rules,
     Stakes,
@@ -55,7 +58,9 @@ def match_formats(
     return st.one_of(
         st.just(MatchFormat("single")),
         st.just(MatchFormat("tournament")),
+        st.just(MatchFormat("session")),
         st.builds(MatchFormat, st.just("rounds"), st.integers(1, max_rounds)),
+        st.builds(MatchFormat, st.just("wins"), st.integers(1, max_rounds)),
         st.builds(MatchFormat, st.just("first_to"), st.integers(1, max_first_to)),
     )
 
@@ -96,7 +101,13 @@ def _rules(
         stakes=stakes,
         ante=ante,
         starting_chips=starting_chips,
+        pot_to=draw(st.sampled_from(list(PotTo))) if stakes is Stakes.POT else PotTo.ROUND,
         drinking=drinking,
+        hand_out=(
+            draw(st.sampled_from(list(HandOutAmount)))
+            if drinking is Drinking.CAPTAIN_HANDS_OUT
+            else HandOutAmount.EXACT
+        ),
         failed_double=failed_double,
         format=draw(formats),
     )
@@ -148,7 +159,13 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
     solo_ok = solo and rules.format.kind in ("single", "rounds")
     players = draw(st.integers(1 if solo_ok else low, 8))
     if players == 1:
-        rules = rules.replace(stakes=Stakes.POINTS, drinking=Drinking.NONE, failed_double=False)
+        rules = rules.replace(
+            stakes=Stakes.POINTS,
+            pot_to=PotTo.ROUND,
+            drinking=Drinking.NONE,
+            hand_out=HandOutAmount.EXACT,
+            failed_double=False,
+        )
         target = draw(st.integers(2, rules.max_score))
         return MatchSetup(rules, 1, None, target)
     starter = draw(st.integers(0, players - 1)) if rules.starter is Starter.CHOSEN else None

@@ -17,7 +17,7 @@ from shipcaptaincrew import (
     legal_actions,
     sample_chance,
 )
-from shipcaptaincrew.actions import HandOut, Take
+from shipcaptaincrew.actions import HandOut, RerollCargo, Take
 from shipcaptaincrew.bots import (
     BOT_NAMES,
     DIFFICULTIES,
@@ -30,7 +30,10 @@ from shipcaptaincrew.bots import (
     TipBot,
     UnknownBotError,
     make_bot,
+    render_reason,
 )
+from shipcaptaincrew.i18n import translator
+from shipcaptaincrew.messages import Message
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.state import Phase, TurnPhase
 
@@ -83,11 +86,28 @@ def _states(rules_name: str, players: int, seed: int, **opts: object):  # type: 
         s = apply(s, bots[p].choose(s, rng))
 
 
+@pytest.mark.parametrize("name", ["random", "timid", "tip", "threshold:9", "ev", "optimal"])
+def test_every_bot_is_up_for_another_round_of_a_session(name: str) -> None:
+    """000.17 (a run of rounds): between the rounds of a session a bot calls another round."""
+    s = initial_state(find_rules("schiff-kapitaen-crew").replace(starter="chosen"), 2)
+    rng = random.Random(3)
+    while s.phase is not Phase.ANOTHER_ROUND:
+        s = apply(
+            s, sample_chance(s, rng) if current_player(s) == -1 else make_bot("tip").choose(s, rng)
+        )
+    bot = make_bot(name)
+    assert str(bot.choose(s, rng)) == "next_round"
+    assert render_reason(bot.explain(s)) == "is up for another round: on to round 2."
+
+
 @pytest.mark.parametrize(
     "rules_name,opts",
     [
         ("classic", {}),
-        ("schiff-kapitaen-crew", {"drinking": "captain_hands_out", "half_cargo": True}),
+        (
+            "schiff-kapitaen-crew",
+            {"drinking": "captain_hands_out", "half_cargo": True, "format": "rounds:3"},
+        ),
         ("ship-captain-crew", {"wild_captain": True}),
         ("skip-kaptein-mannskap", {"format": "rounds:2", "cargo_rerolls": 1}),
     ],
@@ -101,10 +121,16 @@ def test_every_bot_makes_legal_choices_and_explains_them(rules_name: str, opts: 
             assert choice in acts
             seen_take |= isinstance(choice, Take)
             seen_hand_out |= isinstance(choice, HandOut)
-            text = bot.explain(s)  # type: ignore[attr-defined]
+            reason = bot.explain(s)
+            assert isinstance(reason, Message)
+            text = render_reason(reason)
             assert text.endswith(".") and re.search(r"\d", text), text
             if bot.name == "optimal" and s.phase is Phase.TURN:
                 assert "%" in text
+            for lang in ("de", "nb"):  # translated, every placeholder filled
+                tr = translator(lang)
+                assert tr(reason.msgid) != reason.msgid, (lang, reason.msgid)
+                assert "{" not in render_reason(reason, tr)
     if opts.get("drinking") == "captain_hands_out":
         assert seen_hand_out
     if opts.get("wild_captain"):
@@ -114,8 +140,28 @@ def test_every_bot_makes_legal_choices_and_explains_them(rules_name: str, opts: 
 def test_optimal_explanation_cites_win_probabilities() -> None:
     s = initial_state(CLASSIC.replace(starter="chosen"), 3, starter=0)
     s = apply(s, Roll((6, 5, 4, 4, 4)))
-    text = OptimalBot().explain(s)
-    assert re.search(r"wins \d+\.\d% of the time .* against \d+\.\d% for", text), text
+    reason = OptimalBot().explain(s)
+    text = render_reason(reason)
+    assert re.search(r"^wins \d+\.\d\xa0% of the time; \w+.* would win \d+\.\d\xa0%\.$", text), text
+    # The numbers are the solver's own, kept exact until they are written in a language.
+    best, alt = OptimalBot().advice(s)[:2]
+    assert reason.params["mine"] == best.win_probability
+    assert reason.params["theirs"] == alt.win_probability
+    assert re.search(r"\d+,\d\xa0%", render_reason(reason, translator("de")))
+
+
+def test_tip_bot_explains_the_cargo_it_compares_not_the_score() -> None:
+    # A same-roll bonus lifts the score to 9 while the cargo is 4: the tip bot rerolls, and
+    # its reason must name the cargo it compares (a reason built from the score said
+    # "good enough" while the bot rerolled).
+    t = apply(initial_turn(CLASSIC.replace(same_roll_bonus=5)), Roll((6, 5, 4, 1, 3)))
+    assert (t.score, sum(t.cargo)) == (9, 4)
+    bot = TipBot()
+    assert bot.choose(t, random.Random(0)) == RerollCargo()
+    assert render_reason(bot.explain(t)) == "cargo 4 is below 7: worth another try."
+    assert render_reason(bot.explain(t), translator("de")) == (
+        "Ladung 4 liegt unter 7: noch ein Versuch lohnt sich."
+    )
 
 
 def test_hand_out_goes_to_the_leader() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,12 +13,13 @@ import pytest
 from shipcaptaincrew import __version__
 
 
-def scc(*args: str) -> subprocess.CompletedProcess[str]:
+def scc(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "shipcaptaincrew", *args],
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -75,7 +77,7 @@ def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
     [
         (["6533"], "needs 5 dice"),
         (["65337"], "not a die face"),
-        (["65411", "11", "22", "33"], "at most three rolls"),
+        (["65411", "11", "22", "33"], "at most 3 rolls"),
         (["--set", "cargo_rerolls=1", "65411", "11", "22"], "forbids another cargo reroll"),
         (["--set", "colour=red", "65411"], "unknown option 'colour'"),
         (["--rules", "yahtzee", "65411"], "unknown preset"),
@@ -111,6 +113,69 @@ def test_presets_json_lists_presets_aliases_options() -> None:
     assert all(o["doc"] for o in data["options"])
 
 
+def test_presets_json_is_the_option_table() -> None:
+    from shipcaptaincrew.options import OPTIONS, OptionType
+    from shipcaptaincrew.rules import PRESET_TITLES, PRESETS
+
+    data = json.loads(scc("presets", "--json").stdout)
+    for p in data["presets"]:
+        assert {"name", "title", "description", "aliases", "options", "rules"} <= set(p)
+        assert p["title"] == PRESET_TITLES[p["name"]]
+        # What each preset changes from classic (classic itself changes nothing).
+        assert p["options"] == PRESETS[p["name"]].changed_from(PRESETS["classic"])
+    by_name = {p["name"]: p["options"] for p in data["presets"]}
+    assert by_name["classic"] == {}
+    assert by_name["skip-kaptein-mannskap"] == {"format": "first_to:50"}  # R3: for points
+    assert [o["name"] for o in data["options"]] == list(OPTIONS)
+    for o in data["options"]:
+        option = OPTIONS[o["name"]]
+        keys = {"name", "kind", "group", "default", "choices", "bounds", "sources", "label", "help"}
+        assert keys <= set(o), o
+        assert (o["kind"], o["group"], o["label"], o["help"]) == (
+            option.kind.value,
+            option.group.value,
+            option.label,
+            option.help,
+        )
+        assert o["sources"] == list(option.sources)
+        if option.kind is OptionType.CHOICE:
+            assert o["choices"] == [c.value for c in option.choices] and o["bounds"] is None
+        elif option.kind is OptionType.NUMBER:
+            assert o["bounds"] == list(option.bounds) and o["choices"] is None
+        elif option.kind is OptionType.FORMAT:
+            assert o["choices"] == [
+                "single",
+                "rounds:N",
+                "first_to:N",
+                "tournament",
+                "wins:N",
+                "session",
+            ]
+            assert {k["kind"]: k["bounds"] for k in o["kinds"]}["rounds"] == [1, 1000]
+        else:
+            assert o["choices"] is None and o["bounds"] is None
+
+
+def test_presets_in_words_name_each_preset_and_its_differences() -> None:
+    out = scc("presets", "--lang", "de", env={"COLUMNS": "400"}).stdout
+    assert "Skip, kaptein og mannskap" in out and "Klassisches 6-5-4" in out
+    assert "Partieform: wer zuerst 50 hat" in out  # skip differs from classic in its format
+    assert "Halbe Ladung (half_cargo)" in out and "000.25" in out
+
+
+def test_errors_speak_the_chosen_language() -> None:
+    for args in (
+        ["turn", "--lang", "de", "--set", "colour=red", "65411"],
+        ["--lang", "de", "turn", "--set", "colour=red", "65411"],
+        ["play", "--lang", "de", "--set", "colour=red", "-p", "Anna", "-p", "Bo"],
+    ):
+        r = scc(*args)
+        assert r.returncode == 2, args
+        assert r.stderr.startswith("Fehler: unbekannte Option „colour“"), (args, r.stderr)
+    r = scc("turn", "--lang", "nb", "6541")
+    assert r.stderr.strip() == "feil: kast 1 trenger 5 terninger (de frie), fikk 4"
+
+
 def test_version_and_help_on_every_command() -> None:
     r = scc("--version")
     assert __version__ in r.stdout
@@ -124,12 +189,21 @@ def test_version_and_help_on_every_command() -> None:
     for c in commands:
         h = scc(c, "--help")
         assert h.returncode == 0 and "Usage" in h.stdout, c
+    # Every command takes --lang (and scc --lang works for all); report is a group of them.
+    for c in commands:
+        args = ["report", "strategy"] if c == "report" else [c]
+        assert "--lang" in scc(*args, "--help").stdout, c
+    assert "--lang" in scc("--help").stdout
 
 
 def test_demo_log_replays_and_fair_dice_verify(tmp_path: Path) -> None:
+    # The demo's preset (000) plays a session of rounds (000.17): bots never stop one, so the
+    # demo calls a stop after --rounds rounds.
     log = tmp_path / "m.jsonl"
-    r = scc("demo", "--players", "3", "--fair", "--log", str(log))
+    r = scc("demo", "--players", "3", "--fair", "--rounds", "2", "--log", str(log))
     assert r.returncode == 0 and "wins the match" in r.stdout
+    assert "Round 2:" in r.stdout and "Round 3:" not in r.stdout
+    assert "calls a stop: the totals decide the match." in r.stdout
     rep = scc("replay", str(log))
     assert rep.returncode == 0 and "wins the match" in rep.stdout
     ok = scc("verify", str(log))
@@ -152,3 +226,15 @@ def test_replay_refuses_a_corrupt_log(tmp_path: Path) -> None:
     log.write_text('{"type": "match"}\n')
     r = scc("replay", str(log))
     assert r.returncode == 2 and "header" in r.stderr
+
+
+def test_demo_refuses_a_table_that_cannot_be() -> None:
+    r = scc("demo", "--players", "20")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "error: a table seats 2..8 players (001.1), got 20"
+
+
+def test_turn_words_count_in_every_language() -> None:
+    assert "no full crew after one roll: score 0" in scc("turn", "22222").stdout
+    assert "keine volle Crew nach einem Wurf" in scc("turn", "22222", "--lang", "de").stdout
+    assert "etter 3 kast" in scc("turn", "22222", "11111", "33333", "--lang", "nb").stdout

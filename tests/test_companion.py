@@ -8,7 +8,7 @@ import pexpect
 
 from shipcaptaincrew.notation import MatchLog, replay
 
-from .tui_driver import spawn
+from .tui_driver import OPTIONS_MENU, menu_number, spawn
 
 END = "Replay it with: scc replay"
 
@@ -178,21 +178,21 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendline("Kari")
     child.expect(r"Navn på spiller 2 \(Enter = Spiller 2\): ")
     child.sendline("bot:hard")
-    child.expect("følgesvennen er for folk med ekte terninger: ingen boter")
+    child.expect("bordhjelperen er for folk med ekte terninger: ingen boter")
     child.sendline("Ola")
     child.expect(r"Regelsett \[1-4, Enter = 1\] ")
     child.sendline("3")  # skip-kaptein-mannskap
-    # format, stakes, ante, starting chips (the preset plays for a pot), drinking, tie-break,
-    # starter: each as the preset says
-    asked = 0
-    while child.expect([r"\[\d+-\d+, Enter = \d+\] ", "Flere valg som NØKKEL=VERDI"]) == 0:
-        child.sendline("")
-        asked += 1
-    assert asked == 7
-    child.sendline("format=single")
-    child.expect("Flere valg som NØKKEL=VERDI")
+    child.expect("Regler: Skip, kaptein og mannskap")
+    child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
+    # 001.2: the preset writes points down (a pot of chips is one option away).
+    assert "Partiformat: først til 50" in child.before and "Innsats: bare poeng" in child.before
+    child.sendline(menu_number(child.before, "Partiformat:"))
+    child.expect(r"Partiformat \[1-6, Enter = 3\] ")  # the preset's first_to:N
+    child.sendline(menu_number(child.before, "én runde (single)", whole=True))
+    child.expect(r"Regler: Skip, kaptein og mannskap · én runde")
+    child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
     child.sendline("")
-    child.expect("Utkast: høyeste terning starter")
+    child.expect("Kast om start: høyeste terning starter")
     child.expect("Kari: kast én terning om hvem som starter, og skriv øyetallet: ")
     child.sendline("4")
     child.expect("Ola: kast én terning om hvem som starter")
@@ -210,7 +210,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.expect(r"skip \[6\]  kaptein \[5\]  mannskap \[4\]  \|  last \[1\] \[2\] = 3")
     child.expect(r"stå eller kaste lasten på nytt\? \[1-2, \?\] ")
     child.sendeof()
-    child.expect("Kampen ble avsluttet tidlig")
+    child.expect("Partiet ble avsluttet tidlig")
     child.expect("Spill den av igjen med: scc replay")
     _finish(child)
     m = MatchLog.load(log)
@@ -238,3 +238,21 @@ def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> No
     child.close()
     assert child.exitstatus == 130 and "Traceback" not in child.before
     assert MatchLog.load(log).players == ["Anna", "Bo"]
+
+
+def test_a_given_starter_is_not_asked_again(tmp_path: Path) -> None:
+    log = tmp_path / "starter.jsonl"
+    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--starter", "Bo", "--log", str(log)])
+    child.expect(r"Preset \[1-4, Enter = 1\] ")
+    child.sendline("")
+    child.expect("Rules: Classic 6-5-4 · chosen starter")
+    child.expect(OPTIONS_MENU)  # fifteen options: who starts is decided by --starter
+    assert "Who starts:" not in child.before and "15  Next round's starter" in child.before
+    child.sendline("")
+    child.expect("Bo starts round 1.")
+    child.expect("Bo: roll all 5 dice and type the faces: ")
+    assert "Who starts (002" not in child.before
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert MatchLog.load(log).rules == "classic(starter=chosen)"

@@ -8,13 +8,15 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+from .need import need_module
 
-from pettingzoo.test import api_test, render_test, seed_test
+need_module("pettingzoo")
 
-from shipcaptaincrew import IllegalActionError, legal_actions
-from shipcaptaincrew.envs.encoding import action_index
-from shipcaptaincrew.envs.pettingzoo_env import env, raw_env
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from shipcaptaincrew import IllegalActionError, InvalidSetupError, legal_actions  # noqa: E402
+from shipcaptaincrew.envs.encoding import action_index  # noqa: E402
+from shipcaptaincrew.envs.pettingzoo_env import env, raw_env  # noqa: E402
 
 CONFIGS = [
     {"players": 2, "rules": "classic"},
@@ -102,12 +104,14 @@ def test_raw_env_raises_on_illegal_ids_and_keeps_the_state() -> None:
 
 
 def test_bad_setups_are_refused() -> None:
-    with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
+    with pytest.raises(InvalidSetupError, match=r"a table seats 2\.\.8 players"):
         raw_env(players=9)
-    for bad in (True, 3.0, "3"):
-        with pytest.raises(ValueError, match=r"players must be 2\.\.8"):
+    for bad in (True, np.bool_(True), 3.0, "3"):
+        with pytest.raises(InvalidSetupError, match=r"a table seats 2\.\.8 players"):
             raw_env(players=bad)  # type: ignore[arg-type]
     assert raw_env(players=np.int64(3)).possible_agents[-1] == "player_2"  # type: ignore[arg-type]
+    with pytest.raises(InvalidSetupError, match="tournament"):
+        raw_env(players=2, rules="classic(format=tournament)", match=True)
     with pytest.raises(ValueError, match="stakes=pot"):
         raw_env(reward="pot")
     with pytest.raises(ValueError, match="render_mode"):

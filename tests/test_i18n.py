@@ -242,7 +242,7 @@ def test_engine_and_log_commands_speak_the_locale(tmp_path: Path) -> None:
         while not g.is_over:
             _ = g.roll() if g.is_chance else g.push(g.legal_actions()[0])
         nb = runner.invoke(app, ["replay", str(log), "--lang", "nb"]).output
-        assert "vinner kampen!" in nb and "kaster" in nb
+        assert "vinner partiet!" in nb and "kaster" in nb
         en = runner.invoke(app, ["replay", str(log)], env={**_NO_LOCALE, "LANG": "nb_NO"})
         assert "wins the match!" in en.output  # the match was played in English
         bad = runner.invoke(app, ["replay", str(log), "--lang", "xx"])

@@ -196,8 +196,10 @@ def test_later_players_see_the_scores_posted_before_them() -> None:
     [
         # 000.17/003.17: the previous starter's right-hand neighbour starts the next round;
         # seats run in play order (the cup passes left), so seat i's right neighbour is i - 1.
-        ("right", [1, 0, 3], [(1, 2, 3, 0), (0, 1, 2, 3), (3, 0, 1, 2)]),
-        ("left", [1, 2, 3], [(1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]),
+        ("previous", [1, 0, 3], [(1, 2, 3, 0), (0, 1, 2, 3), (3, 0, 1, 2)]),
+        ("right", [1, 0, 3], [(1, 2, 3, 0), (0, 1, 2, 3), (3, 0, 1, 2)]),  # an alias
+        ("next", [1, 2, 3], [(1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]),
+        ("left", [1, 2, 3], [(1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]),  # an alias
         ("none", [1, 1, 1], [(1, 2, 3, 0)] * 3),
     ],
 )

@@ -9,16 +9,33 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
 
 from shipcaptaincrew.actions import HandOut, RerollCargo, Take
+from shipcaptaincrew.cli.option_words import option_line
+from shipcaptaincrew.engine import check_players
+from shipcaptaincrew.errors import GameError
+from shipcaptaincrew.formats import FORMAT_KINDS, MatchFormat
+from shipcaptaincrew.i18n import translator
+from shipcaptaincrew.i18n.rules_text import rules_title
 from shipcaptaincrew.notation import MatchLog, replay
+from shipcaptaincrew.options import OPTIONS, Option, OptionType
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.state import TurnPhase
 
-from .tui_driver import answer_menus, find_seed, human_decisions, play_offline, spawn
+from .tui_driver import (
+    OPTIONS_MENU,
+    answer_menus,
+    find_seed,
+    human_decisions,
+    menu_number,
+    play_offline,
+    set_option,
+    spawn,
+)
 
 END = "Replay it with: scc replay"
 
@@ -53,6 +70,14 @@ def test_three_round_match_two_people_and_a_bot_with_a_tie_break(tmp_path: Path)
     assert "Bot 3 (tip)" in out
     assert "Final standings" in out and "wins the match!" in out
     assert "[6]" in out and "rolls left:" in out  # the dice are on screen
+    for n in (1, 2, 3):  # each round's opener is said once (by the engine's narration)
+        assert out.count(f"starts round {n}.") == 1, n
+    # The board is drawn when it changes -- once a round and once a tie-break -- not before
+    # every turn, and its legend says what the markers mean.
+    boards = out.count("▶ plays now")
+    assert 3 <= boards <= 3 + sum(r.tie_breaks for r in offline.state.results), boards
+    assert boards < out.count("'s turn") + out.count("'s tie-break turn")
+    assert "★ started the round" in out
     # The log on disk replays to the state the engine reached with the same seed and choices.
     final = replay(MatchLog.load(log))
     assert final == offline.state
@@ -89,6 +114,43 @@ def test_nonsense_is_answered_and_ctrl_d_ends_cleanly_with_a_log(tmp_path: Path)
     assert m.kinds == ["human", "bot:easy"]
 
 
+def test_a_decision_takes_the_actions_notation_too(tmp_path: Path) -> None:
+    rules = find_rules("classic")
+    seats: list[str | None] = [None, "timid"]
+    seed = find_seed(rules, seats, lambda g: len(human_decisions(g, seats)) >= 1)
+    child = spawn(_play_args(rules, ["Anna", "bot:timid"], seed, tmp_path / "n.jsonl"))
+    child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
+    child.sendline("reroll:keep6")  # no half cargo: not among the choices
+    child.expect("'reroll:keep6' is not a number")
+    child.sendline("reroll")
+    child.expect("Anna rerolls both cargo dice.")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+
+
+def test_a_person_rolls_with_enter(tmp_path: Path) -> None:
+    # Without --fast nothing rolls on its own: each roll waits for Enter.
+    log = tmp_path / "enter.jsonl"
+    args = ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--seed", "1"]
+    child = spawn([*args, "--log", str(log)])
+    child.expect(r"Anna: press Enter to roll the die\. ")
+    child.sendline("x")
+    child.expect(r"Press Enter to roll \(q ends the match\)\.")
+    child.expect(r"Anna: press Enter to roll the die\. ")
+    assert "rolls" not in child.before.split("Press Enter")[0]  # nothing rolled yet
+    child.sendline("")
+    child.expect(r"Anna rolls \d to decide who starts\.")
+    child.expect(r"Bo: press Enter to roll the die\. ")
+    child.sendline("")
+    child.expect(r"Bo rolls \d to decide who starts\.")
+    child.expect(r"(Anna|Bo): press Enter to roll (the die|5 dice)\. ")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert [e["type"] for e in MatchLog.load(log).events] == ["roll", "roll"]
+
+
 def test_advice_lists_every_choice_with_its_chance_to_win(tmp_path: Path) -> None:
     rules = find_rules("classic")
     seats: list[str | None] = [None, "timid"]
@@ -100,7 +162,7 @@ def test_advice_lists_every_choice_with_its_chance_to_win(tmp_path: Path) -> Non
     child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
     if i == 0:  # every choice rated, best first
         rows = re.findall(
-            r"│ (stand \(score \d+\)|reroll both cargo dice)\s*│\s+(\d+\.\d) %"
+            r"│ (stand \(score \d+\)|reroll both cargo dice)\s*│\s+(\d+\.\d)\s%"
             r"\s*│\s+(\d+\.\d\d)",
             child.before,
         )
@@ -213,7 +275,7 @@ def test_captain_hands_out_the_sips(tmp_path: Path) -> None:
             ("LANG", "nb_NO.UTF-8"),
             [
                 "Skip, kaptein og mannskap",
-                "Utkast",
+                "Kast om start",
                 "kast igjen",
                 "stå eller kaste lasten på nytt?",
                 "Sluttstilling",
@@ -258,56 +320,178 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.sendline("Robo=bot:medium")
     child.expect(r"Preset \[1-4, Enter = 1\] ")
     child.sendline("")
-    child.expect(r"Match format \[1-4, Enter = 1\] ")  # two players: no tournament
-    child.sendline("3")  # rounds:N
-    child.expect(r"How many rounds\? \[1-1000, Enter = 3\] ")
+    child.expect("Rules: Classic 6-5-4")
+    child.expect(OPTIONS_MENU)
+    child.sendline(menu_number(child.before, "Match format:"))
+    child.expect(r"Match format \[1-6, Enter = 1\] ")
+    child.sendline(menu_number(child.before, "tournament: "))  # two players: refused
+    child.expect("the tournament \\(002.29\\) needs at least 3 players for a final of two")
+    child.expect(r"Match format \[1-6, Enter = 1\] ")
+    child.sendline(menu_number(child.before, "a number of rounds"))
+    child.expect(r"a number of rounds, highest total wins: N \[1-1000, Enter = 3\] ")
     child.sendline("three")
     child.expect("Please type a whole number from 1 to 1000.")
     child.sendline("3")
-    child.expect(r"Stakes \[1-3, Enter = 1\] ")
-    child.sendline("3")  # pot: ante and starting chips are asked
-    child.expect(r"Chips each player antes per round\? \[1-1000, Enter = 1\] ")
+    child.expect("Rules: Classic 6-5-4 · 3 rounds")
+    set_option(child, OPTIONS["stakes"], "pot")
+    child.expect(OPTIONS_MENU)
+    child.sendline(menu_number(child.before, "Ante:"))
+    child.expect(r"Ante \[1-1000, Enter = 1\] ")
     child.sendline("0")
     child.expect("0 is out of range: type a number from 1 to 1000.")
     child.sendline("2")
-    child.expect(r"Chips each player starts with\? \[2-1000000, Enter = 10\] ")
+    child.expect(OPTIONS_MENU)
+    child.sendline(menu_number(child.before, "Starting chips:"))
+    child.expect(r"Starting chips \[0-1000000, Enter = 10\] ")
+    child.sendline("1")  # fewer chips than the ante: the rule set refuses, the question stays
+    child.expect("starting_chips=1 is less than ante=2: nobody could ante the first round")
+    child.expect(r"Starting chips \[0-1000000, Enter = 10\] ")
+    child.sendline("")
+    set_option(child, OPTIONS["drinking"], "all_but_winner")
+    child.expect(OPTIONS_MENU)
+    child.sendline(menu_number(child.before, "Cargo rerolls:"))
+    child.expect(r"Cargo rerolls \[0-2 or none, Enter = none\] ")
+    child.sendline("maybe")
+    child.expect("Please type a whole number from 0 to 2.")
     child.sendline("1")
-    child.expect("1 is out of range")
-    child.sendline("")
-    child.expect(r"Drinking \[1-5, Enter = 1\] ")
-    child.sendline("3")  # all_but_winner
-    child.expect(r"Tie-break \[1-3, Enter = 1\] ")
-    child.sendline("")
-    child.expect(r"Who starts \[1-3, Enter = 1\] ")
-    child.sendline("")
-    child.expect("More options as KEY=VALUE")
-    child.sendline("half_cargo=maybe")
-    child.expect("half_cargo must be true or false, got 'maybe'")
-    child.sendline("cargo_rerolls=1")
     child.expect(
-        r"Rules: classic\(cargo_rerolls=1,stakes=pot,ante=2,drinking=all_but_winner,"
-        r"format=rounds:3\)"
+        "Rules: Classic 6-5-4 · 3 rounds · pot · ante 2 · all but the winner sip · "
+        "cargo rerolled at most once"
     )
-    child.expect("More options as KEY=VALUE")
+    child.expect(OPTIONS_MENU)
     child.sendline("")
     out = answer_menus(child, lambda screen, n: "1", END)
     _finish(child)
     assert "Robo (medium)" in out and "Round 3:" in out and "sips" in out and "chips" in out
     m = MatchLog.load(log)
     assert m.players == ["Anna", "Robo"] and m.kinds == ["human", "bot:medium"]
+    assert m.rules == (
+        "classic(cargo_rerolls=1,stakes=pot,ante=2,drinking=all_but_winner,format=rounds:3)"
+    )
     assert replay(m).is_over
+
+
+#: Option -> the value another option needs of it (``pot_to`` needs ``stakes=pot``), tried first.
+_NEEDED = {o.requires[0]: o.requires[1] for o in OPTIONS.values() if o.requires is not None}
+
+
+def _candidates(option: Option, current: Any) -> list[Any]:
+    """Values other than ``current`` to try for an option, as a player might pick them."""
+    if option.kind is OptionType.FLAG:
+        return [not current]
+    if option.kind is OptionType.CHOICE:
+        values = [c.value for c in option.choices if c.value != option.text(current)]
+        return sorted(values, key=lambda v: v != _NEEDED.get(option.name))
+    if option.kind is OptionType.NUMBER:
+        lo, hi = option.bounds
+        values: list[Any] = [hi, *range(lo, min(hi, lo + 10) + 1)]
+        if option.unlimited:
+            values.append(None)
+        return [v for v in values if v != current]
+    return [
+        MatchFormat(kind, spec.default_n if spec.bounds else 0)
+        for kind, spec in FORMAT_KINDS.items()
+        if kind is not current.kind
+    ]
+
+
+def _a_change_for_every_option(players: int) -> tuple[Rules, list[tuple[Option, Any]]]:
+    """A value for each option of the table that the rule set accepts after the ones before.
+
+    An option refused at first (wild captain on a required face) is tried again once the
+    others are set.
+    """
+    rules, steps, pending = find_rules("classic"), [], list(OPTIONS.values())
+    for _pass in range(2):
+        later = []
+        for option in pending:
+            for value in _candidates(option, getattr(rules, option.name)):
+                try:
+                    changed = rules.replace(**{option.name: value})
+                    check_players(changed, players)
+                except GameError:
+                    continue
+                rules = changed
+                steps.append((option, value))
+                break
+            else:
+                later.append(option)
+        pending = later
+    assert not pending, pending
+    return rules, steps
+
+
+def test_the_dialogue_reaches_every_option_of_the_table(tmp_path: Path) -> None:
+    expected, steps = _a_change_for_every_option(2)
+    assert {o.name for o, _value in steps} == set(OPTIONS)
+    log = tmp_path / "every.jsonl"
+    child = spawn(["play", "-p", "Anna", "-p", "Bo", "--seed", "1", "--fast", "--log", str(log)])
+    child.expect(r"Preset \[1-4, Enter = 1\] ")
+    child.sendline("1")
+    for option, value in steps:
+        set_option(child, option, value)
+    child.expect("Rules: " + re.escape(rules_title(expected, translator("en"))))
+    child.expect(OPTIONS_MENU)
+    for option in OPTIONS.values():  # each line shows the new value in words
+        line = option_line(option, getattr(expected, option.name), translator("en"))
+        assert line in child.before, (line, child.before)
+    child.sendline("")
+    child.expect(r"Who starts \(002: for example the youngest\)\? \[1-2\] ")
+    child.sendline("2")
+    child.expect("Bo starts round 1.")
+    child.expect(r"\[1-\d+(, \?)?\] ")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert MatchLog.load(log).rules == str(expected)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_refused_combination_is_said_in_the_language_and_asked_again(
+    tmp_path: Path, lang: str
+) -> None:
+    tr = translator(lang)
+    with pytest.raises(GameError) as refused:
+        find_rules("classic").replace(bow_to_stern=True, wild_captain=True)
+    child = spawn(
+        ["play", "-p", "Anna", "-p", "Bo", "--lang", lang, "--log", str(tmp_path / "r.jsonl")]
+    )
+    child.expect(re.escape(tr("Preset")) + r" \[1-4, Enter = 1\] ")
+    child.sendline("")
+    wild = OPTIONS["wild_captain"]
+    question = re.escape(tr(wild.label)) + r" \[1-2, Enter = 2\] "
+    for option in (OPTIONS["bow_to_stern"], wild):
+        child.expect(r"\[1-16, Enter = " + re.escape(tr("start")) + r"\] ")
+        child.sendline(menu_number(child.before, tr(option.label) + ":"))
+        child.expect(re.escape(tr(option.label)) + r" \[1-2, Enter = 2\] ")
+        child.sendline(menu_number(child.before, tr("yes"), whole=True))
+    child.expect_exact(refused.value.render(tr))
+    child.expect(question)  # the same question again; Enter keeps it off
+    child.sendline("")
+    child.expect(re.escape(tr("Rules: {rules}").format(rules="")))
+    child.expect(r"\[1-16, Enter = " + re.escape(tr("start")) + r"\] ")
+    assert tr("Wild captain") + ": " + tr("no") in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
     for args, message in [
         (["play", "-p", "Anna", "-p", "bot:nobody"], "unknown bot 'nobody'"),
         (["play", "-p", "Anna", "-p", "Bo", "--format", "forever"], "unknown match format"),
-        (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'anna'"),
+        (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'Anna'"),
         (["play", "-p", "Anna", "-p", "Bo", "--lang", "fr"], "unknown language 'fr'"),
         (
             ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--starter", "9"],
             "--starter 9: give a seat number 1-2",
         ),
+        # A bad --starter is refused before the dialogue asks anything.
+        (["play", "-p", "Anna", "-p", "Bo", "--starter", "Cy"], "--starter Cy: give a seat"),
+        (["play", "--starter", "9"], "--starter 9: give a seat number 1-8"),
+        (["play", "-p", "Anna", "-p", "Bo", "--format", "tournament"], "needs at least 3 players"),
+        (["play", "--lang", "de", "-p", "Anna", "-p", "bot:nobody"], "unbekannter Bot „nobody“"),
     ]:
         child = spawn([*args, "--log", str(tmp_path / "x.jsonl")])
         child.expect(pexpect.EOF)
@@ -315,6 +499,7 @@ def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
         assert child.exitstatus == 2, args
         assert message in child.before, (args, child.before)
         assert "Traceback" not in child.before
+        assert "?" not in child.before, child.before  # no question was asked
 
 
 def test_solo_practice_shows_the_score_to_reach(tmp_path: Path) -> None:
@@ -369,3 +554,32 @@ def test_bots_say_why_in_the_games_words(tmp_path: Path) -> None:
         assert any(line.startswith("Eva:") and expects in line for line in reasons), out
         assert any(line.startswith("Opti:") and wins in line for line in reasons), out
         assert not re.search(r"take:\d|reroll:keep|seat \d", out)
+
+
+def test_the_tip_bot_gives_the_reason_it_acts_on(tmp_path: Path) -> None:
+    # With a same-roll bonus the score can reach 7 while the cargo is below it: the tip bot
+    # rerolls (it compares the cargo) and must not say "good enough" (which compared the score).
+    rules = find_rules("classic").replace(same_roll_bonus=5)
+    seats: list[str | None] = ["tip", "timid"]
+
+    def low_cargo_high_score(g) -> bool:  # type: ignore[no-untyped-def]
+        return any(
+            s.turn is not None
+            and s.contest.seat == 0
+            and s.turn.phase is TurnPhase.DECIDE
+            and s.turn.bonus
+            and sum(s.turn.cargo) < 7 <= s.turn.score
+            for s, _a in g.history
+        )
+
+    seed = find_seed(rules, seats, low_cargo_high_score)
+    child = spawn([*_play_args(rules, ["bot:tip", "bot:timid"], seed, tmp_path / "t.jsonl")])
+    child.expect(pexpect.EOF)
+    out = child.before
+    child.close()
+    assert child.exitstatus == 0, out
+    reasons = re.findall(r"^Bot 1: reroll both cargo dice - (.*)$", out, re.M)
+    assert any(
+        re.fullmatch(r"cargo [2-6] is below 7: worth another try\.\s*", r) for r in reasons
+    ), out
+    assert not re.search(r"Bot 1: reroll both cargo dice - .*good enough", out)

@@ -31,7 +31,7 @@ from shipcaptaincrew.engine import (
     returns,
     sample_chance,
 )
-from shipcaptaincrew.rules import Drinking, Rules, Stakes
+from shipcaptaincrew.rules import Drinking, HandOutAmount, Rules, Stakes, TieBreak
 from shipcaptaincrew.state import (
     MatchState,
     Phase,
@@ -234,19 +234,27 @@ def check_round_result(r: RoundResult, rules: Rules, *, solo: bool) -> None:
     assert all((sc is None) == (seat not in r.seats) for seat, sc in enumerate(r.scores))
     posted = [sc for sc in r.scores if sc is not None]
     assert r.all_failed == (max(posted) == 0)
+    top = [seat for seat in r.seats if r.scores[seat] == max(posted)]
+    # A tie at the top left undecided (tie_break=round or no_winner): nobody wins, and the
+    # tied drink nothing, as a winner would not.
+    undecided = not r.all_failed and len(top) > 1 and r.winner is None
     if not solo:
-        assert (r.winner is None) == r.all_failed
+        assert (r.winner is None) == (r.all_failed or undecided)
+        if undecided:
+            assert rules.tie_break in (TieBreak.ROUND, TieBreak.NO_WINNER)
     if r.winner is not None:
         assert r.winner in r.seats and r.scores[r.winner] == max(posted)
         assert r.sips[r.winner] == 0  # the winner never drinks
+    spared = top if undecided else []
+    assert all(r.sips[seat] == 0 for seat in spared)
     assert all(r.sips[seat] == 0 for seat in range(len(r.sips)) if seat not in r.seats)
     unit = {seat: 2 if rules.failed_double and r.scores[seat] == 0 else 1 for seat in r.seats}
-    others = [seat for seat in r.seats if seat != r.winner]
+    others = [seat for seat in r.seats if seat != r.winner and seat not in spared]
     if rules.drinking is Drinking.NONE:
         assert sum(r.sips) == 0
     elif rules.drinking is Drinking.ALL_BUT_WINNER:
         assert all(r.sips[seat] == unit[seat] for seat in others)
-    elif rules.drinking is Drinking.LAST_DRINKS:
+    elif rules.drinking is Drinking.LAST_DRINKS and others:
         low = min(r.scores[seat] or 0 for seat in others)
         for seat in others:
             assert r.sips[seat] == (unit[seat] if r.scores[seat] == low else 0)
@@ -254,7 +262,8 @@ def check_round_result(r: RoundResult, rules: Rules, *, solo: bool) -> None:
         assert sum(r.sips) == 0
     else:  # 1..6 sips handed out, each counted once or twice
         assert all(r.sips[seat] % unit[seat] == 0 for seat in others)
-        assert 1 <= sum(r.sips[seat] // unit[seat] for seat in others) <= 6
+        least = 0 if rules.hand_out is HandOutAmount.UP_TO else 1  # 000.24: may stop early
+        assert least <= sum(r.sips[seat] // unit[seat] for seat in others) <= 6
 
 
 def check_final(s: MatchState, setup: MatchSetup) -> None:
@@ -271,8 +280,13 @@ def check_final(s: MatchState, setup: MatchSetup) -> None:
     if fmt.kind == "single":
         assert len(s.results) >= 1 and s.results[-1].winner == s.winner
     elif fmt.kind == "rounds":
-        assert len(s.results) == fmt.n
+        # Rounds among tied players (tie_break=round) come on top of the N.
+        assert len([r for r in s.results if not r.tie_round]) == fmt.n
         assert s.totals[s.winner] == max(s.totals)
+    elif fmt.kind == "session":
+        assert s.totals[s.winner] == max(s.totals)
+    elif fmt.kind == "wins":
+        assert s.wins[s.winner] == fmt.n == max(s.wins) and s.results[-1].winner == s.winner
     elif fmt.kind == "first_to":
         assert s.totals[s.winner] == max(s.totals) >= fmt.n
     else:

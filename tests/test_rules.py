@@ -21,6 +21,7 @@ from shipcaptaincrew.rules import (
     Drinking,
     InvalidRulesError,
     MatchFormat,
+    PotTo,
     Rotation,
     Rules,
     Stakes,
@@ -49,21 +50,27 @@ def test_classic_is_the_core_all_sheets_share() -> None:
 
 
 def test_schiff_kapitaen_crew_preset_000_003() -> None:
-    """000/003: all but the winner sip; the right neighbour of the last starter starts next."""
+    """000/003: all but the winner sip; the right neighbour of the last starter starts next
+    (the previous seat in play order, 000.17), and the rounds run on as a session (000.17)."""
     r = find_rules("schiff-kapitaen-crew")
     assert r.name == "schiff-kapitaen-crew"
     assert r.drinking is Drinking.ALL_BUT_WINNER
-    assert r.rotation is Rotation.RIGHT
+    assert r.rotation is Rotation.PREVIOUS
+    assert r.format == MatchFormat("session")
     assert r.starter is Starter.ROLLOFF  # 000.6: a roll decides who begins
     assert r.tie_break is TieBreak.REPLAY  # 000.15: only the tied players play again
 
 
 def test_skip_kaptein_mannskap_preset_001() -> None:
-    """001: a pot of chips each round, ties replayed, e.g. first to 50."""
+    """001.2, 001.18: points written down, first to 50; the chips version is one option away
+    (001.16); ties replayed (001.17)."""
     r = find_rules("skip-kaptein-mannskap")
-    assert r.stakes is Stakes.POT
+    assert r.stakes is Stakes.POINTS
     assert r.format == MatchFormat("first_to", 50)
     assert r.tie_break is TieBreak.REPLAY
+    chips = r.replace(stakes="pot")
+    assert str(chips) == "skip-kaptein-mannskap(stakes=pot)"
+    assert chips.pot_to is PotTo.ROUND and chips.format == r.format
 
 
 def test_ship_captain_crew_preset_002() -> None:
@@ -266,10 +273,17 @@ def test_rules_are_frozen_and_hashable(rules: Rules) -> None:
         (["format=first_to:10001"], r"first_to:N needs 1 <= N <= 10000, got 10001"),
         (["format=first_to:x"], r"unknown match format 'first_to:x'"),
         (["format=league"], r"unknown match format 'league': use single, rounds:N"),
-        (["tie_break=coin"], r"tie_break='coin' is not one of: replay, cargo_rolloff"),
+        (
+            ["tie_break=coin"],
+            r"tie_break='coin' is not one of: replay, cargo_rolloff, round, no_winner",
+        ),
         (["all_fail=cry"], r"all_fail='cry' is not one of: replay, carry_pot"),
         (["starter=oldest"], r"starter='oldest' is not one of: rolloff, chosen"),
-        (["rotation=up"], r"rotation='up' is not one of: right, left, none"),
+        (["rotation=up"], r"rotation='up' is not one of: next, previous, none, loser"),
+        (["pot_to=match"], r"pot_to=match needs stakes=pot"),
+        (["hand_out=up_to"], r"hand_out=up_to needs drinking=captain_hands_out"),
+        (["format=wins:0"], r"wins:N needs 1 <= N <= 1000, got 0"),
+        (["format=session:3"], r"the format session takes no number|unknown match format"),
         (["stakes=beer"], r"stakes='beer' is not one of: points, pot"),
         (["drinking=wine"], r"drinking='wine' is not one of: none, all_but_winner"),
         # conflicting combinations

@@ -32,7 +32,7 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
         "the round is played again",
         "points only",
         "One round",
-        "left-hand neighbour",
+        "the next player in play order",
         "everyone rolls one die",
     ):
         assert part in text, part
@@ -73,6 +73,25 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
         ({"format": "rounds:5"}, ["5 rounds"], ["One round"]),
         ({"format": "first_to:50"}, ["reaches 50"], []),
         ({"format": "tournament"}, ["two preliminary rounds"], []),
+        ({"tie_break": "round"}, ["play a new round among themselves"], ["new full turns"]),
+        ({"tie_break": "no_winner"}, ["One tie, all tie", "not in the sheets"], []),
+        ({"rotation": "previous"}, ["right-hand neighbour"], []),
+        ({"rotation": "loser"}, ["lowest score of a round starts the next one"], []),
+        ({"stakes": "pot"}, ["The round's winner takes the pot"], ["whole match"]),
+        (
+            {"stakes": "pot", "pot_to": "match"},
+            ["the match winner takes all of it (002.28)"],
+            ["The round's winner takes the pot"],
+        ),
+        (
+            {"drinking": "captain_hands_out", "hand_out": "up_to"},
+            ["they may stop early"],
+            ["every sip the die shows"],
+        ),
+        ({"drinking": "captain_hands_out"}, ["every sip the die shows"], ["stop early"]),
+        ({"format": "wins:2"}, ["The first player to win 2 rounds wins the match"], []),
+        ({"format": "wins:1"}, ["The first player to win a round wins the match"], []),
+        ({"format": "session"}, ["calls another round or stops"], ["One round"]),
     ],
 )
 def test_each_option_changes_the_text(
@@ -83,6 +102,19 @@ def test_each_option_changes_the_text(
         assert p in text, p
     for a in absent:
         assert a not in text, a
+
+
+def test_the_stakes_sentence_follows_pot_to_and_the_format_002_22_002_28_002_30() -> None:
+    """The pot is said to go one way only: to the round's winner (002.22), to the match
+    winner (002.28), or in the tournament to the final's winner (002.30)."""
+    base = find_rules("ship-captain-crew")
+    tournament = rules_text(base.replace(format="tournament"))
+    assert "the final's winner takes all of it" in tournament
+    assert "The round's winner takes the pot" not in tournament
+    for pot_to in ("round", "match"):
+        text = rules_text(base.replace(format="tournament", pot_to=pot_to))
+        assert text.count("takes all of it") == 1 and "winner takes all." not in text
+    assert "pot" not in rules_text(find_rules("classic")).split("## Stakes")[1].split("##")[0]
 
 
 def test_every_preset_reads_in_every_language() -> None:

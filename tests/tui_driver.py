@@ -11,22 +11,28 @@ from __future__ import annotations
 import os
 import random
 import re
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pexpect
 
 from shipcaptaincrew.actions import Action, RerollCargo, Stand, Take
 from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.fair import SeededDice
+from shipcaptaincrew.formats import FORMAT_KINDS
 from shipcaptaincrew.game import Game
+from shipcaptaincrew.options import Option, OptionType
 from shipcaptaincrew.rules import Rules
 
 SCC = str(Path(sys.executable).parent / "scc")
 
 #: Any question the terminal game asks ends with a bracketed hint like ``[1-3, ?]``.
 MENU = re.compile(r"\[1-(\d)(?:, \?)?(?:, Enter = \d+)?\] ")
+#: The set-up dialogue's menu of every option (English), Enter starting the match.
+OPTIONS_MENU = re.compile(r"Option to change \[1-\d+, Enter = start\] ")
 
 
 def spawn(
@@ -45,7 +51,15 @@ def spawn(
         encoding="utf-8",
         timeout=timeout,
         dimensions=(50, 140),
+        preexec_fn=_default_signals,
     )
+
+
+def _default_signals() -> None:
+    """Ctrl-C must reach the program as at a real keyboard, whatever the test run inherited:
+    a suite started in the background (or by a harness) ignores SIGINT, and an ignored signal
+    stays ignored across exec, so the child's ``sendintr`` would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 HumanPolicy = Callable[[tuple[Action, ...]], int]
@@ -126,8 +140,45 @@ def answer_menus(
     raise AssertionError("the match did not end")
 
 
+def menu_number(screen: str, text: str, *, whole: bool = False) -> str:
+    """The number of the menu line showing ``text`` (the whole line's text with ``whole``)."""
+    end = r"\s*$" if whole else ""
+    m = re.search(rf"^\s+(\d+)\s+{re.escape(text)}{end}", screen, re.M)
+    assert m, (text, screen)
+    return m.group(1)
+
+
+def set_option(child: pexpect.spawn, option: Option, value: Any) -> None:
+    """From the options menu, set ``option`` to ``value`` by its own questions (English).
+
+    Finds the option's line by its label, then answers as a player would: yes or no, the
+    choice's label, the number (``none`` for no limit), or the format kind and its N.
+    """
+    child.expect(OPTIONS_MENU)
+    child.sendline(menu_number(child.before, f"{option.label}:"))
+    question = re.escape(option.label) + r" \[[^\]]+\] "
+    if option.kind is OptionType.FLAG:
+        child.expect(question)
+        child.sendline(menu_number(child.before, "yes" if value else "no", whole=True))
+    elif option.kind is OptionType.CHOICE:
+        child.expect(question)
+        choice = option.choice(value)
+        child.sendline(menu_number(child.before, f"{choice.label} ({choice.value})", whole=True))
+    elif option.kind is OptionType.NUMBER:
+        child.expect(question)
+        child.sendline("none" if value is None else str(value))
+    else:
+        spec = FORMAT_KINDS[value.kind]
+        child.expect(question)
+        child.sendline(menu_number(child.before, f"{spec.label} ("))
+        if spec.bounds is not None:
+            child.expect(re.escape(spec.label) + r": N \[[^\]]+\] ")
+            child.sendline(str(value.n))
+
+
 __all__ = [
     "MENU",
+    "OPTIONS_MENU",
     "SCC",
     "RerollCargo",
     "Stand",
@@ -135,7 +186,9 @@ __all__ = [
     "answer_menus",
     "find_seed",
     "human_decisions",
+    "menu_number",
     "play_offline",
+    "set_option",
     "spawn",
     "stand_first",
 ]

@@ -6,6 +6,10 @@ messages carry plain strings.
 
 >>> [str(a) for a in (Stand(), RerollCargo(), RerollCargo(keep=5), Take((6, 1)), HandOut(2))]
 ['stand', 'reroll', 'reroll:keep5', 'take:61', 'sip:2']
+>>> [str(a) for a in (HandOutSplit(((2, 1), (1, 2))), StopHandOut(), NextRound(), StopMatch())]
+['sip:1x2,2x1', 'sip:stop', 'next_round', 'stop']
+>>> parse_action("sip:2x1,1x2") == HandOutSplit(((1, 2), (2, 1)))
+True
 >>> parse_action("reroll:keep5") == RerollCargo(keep=5)
 True
 >>> parse_action("roll:65331")
@@ -23,10 +27,14 @@ from .messages import N_
 __all__ = [
     "Action",
     "HandOut",
+    "HandOutSplit",
     "InvalidActionError",
+    "NextRound",
     "RerollCargo",
     "Roll",
     "Stand",
+    "StopHandOut",
+    "StopMatch",
     "Take",
     "parse_action",
 ]
@@ -88,7 +96,58 @@ class HandOut:
         return f"sip:{self.to}"
 
 
-Action = Roll | Take | Stand | RerollCargo | HandOut
+@dataclass(frozen=True, order=True)
+class HandOutSplit:
+    """The captain hands out several sips in one step: ``shares`` are (seat, sips) pairs.
+
+    Written ``sip:SEATxSIPS,...`` (``sip:1x2,2x1``: two sips to seat 1, one to seat 2), with
+    the seats in order, so "Bo 2, Cy 1" is one action.  The engine accepts any split whose
+    seats are other players of the round, each named once, and whose sips fit in what is left
+    to hand out; :func:`~shipcaptaincrew.engine.legal_actions` lists only the single sips
+    (and :class:`StopHandOut`), so the list stays small.
+    """
+
+    shares: tuple[tuple[int, int], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shares", tuple(sorted(self.shares)))
+
+    @property
+    def total(self) -> int:
+        """The sips handed out by this step."""
+        return sum(n for _, n in self.shares)
+
+    def __str__(self) -> str:
+        return "sip:" + ",".join(f"{seat}x{n}" for seat, n in self.shares)
+
+
+@dataclass(frozen=True, order=True)
+class StopHandOut:
+    """The captain hands out no more sips (``hand_out=up_to``, 000.24)."""
+
+    def __str__(self) -> str:
+        return "sip:stop"
+
+
+@dataclass(frozen=True, order=True)
+class NextRound:
+    """Between the rounds of a session: play another round (``format=session``)."""
+
+    def __str__(self) -> str:
+        return "next_round"
+
+
+@dataclass(frozen=True, order=True)
+class StopMatch:
+    """Between the rounds of a session: stop; the totals decide the match (``format=session``)."""
+
+    def __str__(self) -> str:
+        return "stop"
+
+
+Action = (
+    Roll | Take | Stand | RerollCargo | HandOut | HandOutSplit | StopHandOut | NextRound | StopMatch
+)
 
 
 def parse_action(text: str) -> Action:
@@ -97,12 +156,20 @@ def parse_action(text: str) -> Action:
     >>> parse_action("jump")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.errors.InvalidActionError: 'jump' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, roll:FACES)
+    shipcaptaincrew.errors.InvalidActionError: 'jump' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, sip:SEATxN,..., sip:stop, next_round, stop, roll:FACES)
     """
     t = text.strip().lower()
     try:
         if t == "stand":
             return Stand()
+        if t == "next_round":
+            return NextRound()
+        if t == "stop":
+            return StopMatch()
+        if t == "sip:stop":
+            return StopHandOut()
+        if t.startswith("sip:") and "x" in t:
+            return _split(t[4:])
         if t == "reroll":
             return RerollCargo()
         if t.startswith("reroll:keep"):
@@ -131,7 +198,7 @@ def parse_action(text: str) -> Action:
     raise InvalidActionError(
         N_(
             "'{text}' is not an action (stand, reroll, reroll:keepN, take:FACES, sip:SEAT, "
-            "roll:FACES)"
+            "sip:SEATxN,..., sip:stop, next_round, stop, roll:FACES)"
         ),
         text=text,
     )
@@ -142,3 +209,18 @@ def _face(text: str) -> int:
     if len(faces) != 1:
         raise InvalidActionError(N_("keep needs exactly one face, got '{text}'"), text=text)
     return faces[0]
+
+
+def _split(text: str) -> HandOutSplit:
+    shares: list[tuple[int, int]] = []
+    for part in text.split(","):
+        seat, sep, n = part.strip().partition("x")
+        if not sep:
+            raise ValueError(part)
+        share = (int(seat), int(n))
+        if share[0] < 0 or share[1] < 1:
+            raise ValueError(part)
+        shares.append(share)
+    if len({seat for seat, _ in shares}) < len(shares):
+        raise InvalidActionError(N_("'{text}' names a seat twice"), text="sip:" + text)
+    return HandOutSplit(tuple(shares))

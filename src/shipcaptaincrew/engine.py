@@ -26,12 +26,13 @@ from fractions import Fraction
 from typing import Protocol, TypeVar, overload
 
 from . import turn as _turn
-from .actions import Action, HandOut, Roll
+from .actions import Action, NextRound, Roll, StopMatch
+from .between import decider, go_on, hand_out, hand_out_actions
 from .dice import check_faces, roll_distribution
 from .errors import IllegalActionError, InvalidSetupError
 from .facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS, TOURNAMENT_MIN_PLAYERS
 from .formats import FormatKind
-from .match import hand_out, post, rotation_step, start_round
+from .match import post, rotation_step, start_round
 from .messages import N_
 from .rules import Drinking, Rules, Stakes, Starter
 from .state import (
@@ -205,13 +206,17 @@ def current_player(state: TurnState | MatchState) -> int:
     if state.phase is Phase.HAND_OUT:
         assert state.round_winner is not None
         return state.round_winner
+    if state.phase is Phase.ANOTHER_ROUND:
+        return decider(state)
     return CHANCE
 
 
 def seat_to_act(state: MatchState) -> int | None:
-    """The seat at the table: whose turn, roll or hand-out it is (None when over)."""
+    """The seat at the table: whose turn, roll, hand-out or call it is (None when over)."""
     if state.phase in (Phase.HAND_OUT, Phase.HAND_OUT_ROLL):
         return state.round_winner
+    if state.phase is Phase.ANOTHER_ROUND:
+        return decider(state)
     if state.phase is Phase.MATCH_OVER or state.contest is None:
         return None
     return state.contest.seat
@@ -245,7 +250,9 @@ def legal_actions(state: TurnState | MatchState) -> tuple[Action, ...]:
         assert state.turn is not None
         return _turn.legal_actions(state.turn)
     if state.phase is Phase.HAND_OUT:
-        return tuple(HandOut(s) for s in state.round_seats if s != state.round_winner)
+        return hand_out_actions(state)
+    if state.phase is Phase.ANOTHER_ROUND:
+        return (NextRound(), StopMatch())
     return ()
 
 
@@ -303,6 +310,8 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
         return evolve(state, turn=t)
     if state.phase is Phase.HAND_OUT:
         return hand_out(state, action)
+    if state.phase is Phase.ANOTHER_ROUND:
+        return go_on(state, action)
     # The remaining phases are chance nodes that roll one or two plain dice.
     if not isinstance(action, Roll):
         raise IllegalActionError(

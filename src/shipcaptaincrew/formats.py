@@ -1,7 +1,7 @@
 """Match formats: how many rounds make a match and who wins it.
 
 A format is a kind and, for the kinds that need one, a number: ``single``, ``rounds:N``,
-``first_to:N``, ``tournament``.  :data:`FORMAT_KINDS` says for each kind whether it takes a
+``first_to:N``, ``tournament``, ``wins:N``, ``session``.  :data:`FORMAT_KINDS` says for each kind whether it takes a
 number and within which bounds, so parsing, validation, the set-up dialogues and the web form
 all read the same table.
 
@@ -38,6 +38,10 @@ class FormatKind(StrEnum):
     FIRST_TO = "first_to"
     #: Two preliminary rounds, the two best totals play a final, its winner takes all (002.29).
     TOURNAMENT = "tournament"
+    #: The first to win N rounds wins (not in the sheets).
+    WINS = "wins"
+    #: Round after round until the table stops; then the highest total wins (000.17).
+    SESSION = "session"
 
 
 @dataclass(frozen=True)
@@ -46,8 +50,9 @@ class KindSpec:
 
     ``label`` and ``help`` are message ids for menus and forms; ``title`` is the few words a
     rule set's human name uses (a plural pair with ``{n}`` for kinds that take N);
-    ``rule`` is the rules text's sentence; ``default_n`` is what a dialogue offers first;
-    ``sources`` cite the sheets.
+    ``rule`` is the rules text's sentence; ``pot_rule`` the stakes sentence that replaces the
+    ``pot_to`` option's under a pot (the tournament pays its pot one way only);
+    ``default_n`` is what a dialogue offers first; ``sources`` cite the sheets.
     """
 
     kind: FormatKind
@@ -58,6 +63,7 @@ class KindSpec:
     sources: tuple[str, ...]
     bounds: tuple[int, int] | None = None
     default_n: int = 0
+    pot_rule: str = ""
 
 
 #: Every format kind, in the order menus list them.
@@ -92,8 +98,8 @@ FORMAT_KINDS: dict[FormatKind, KindSpec] = {
             N_("rounds until a total reaches the mark; past it together, the highest total wins"),
             N_("first to {n}"),
             N_(
-                "- Rounds until someone's total reaches {n}; if several pass it in the same round, "
-                "the highest total wins (001)."
+                "- Rounds until someone's total of points reaches {n} (chips never count "
+                "towards it); if several pass it in the same round, the highest total wins (001)."
             ),
             ("001.18",),
             (1, 10000),
@@ -106,9 +112,44 @@ FORMAT_KINDS: dict[FormatKind, KindSpec] = {
             N_("tournament"),
             N_(
                 "- Tournament (002): two preliminary rounds; the two highest totals play a final "
-                "round, and its winner takes all."
+                "round, and its winner wins the match."
             ),
             ("002.29", "002.30"),
+            pot_rule=N_(
+                "- The pot builds up over the whole tournament, and the final's winner takes all "
+                "of it (002.30)."
+            ),
+        ),
+        # Not in the sheets: a common way to play a match.
+        KindSpec(
+            FormatKind.WINS,
+            N_("rounds until someone has won a number of them"),
+            N_("rounds until a player has won N of them; that player wins the match"),
+            NP_("first to {n} round win", "first to {n} round wins"),
+            NP_(
+                "- The first player to win a round wins the match (not in the sheets).",
+                "- The first player to win {n} rounds wins the match (not in the sheets).",
+            ),
+            (),
+            (1, 1000),
+            3,
+        ),
+        # 000.17/003.17 read as a run of rounds: see docs/rules.md, "one round or a run of
+        # rounds".
+        KindSpec(
+            FormatKind.SESSION,
+            N_("rounds until the table stops"),
+            N_(
+                "round after round; after each one the next round's first player calls another "
+                "round or stops, and then the highest total wins"
+            ),
+            N_("open session"),
+            N_(
+                "- Round after round, as long as the table likes: after each round the next "
+                "round's first player calls another round or stops. Then the highest total "
+                "wins; a tie is broken like a tie in a round (000.17/003.17)."
+            ),
+            ("000.17", "003.17"),
         ),
     )
 }

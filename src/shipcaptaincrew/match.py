@@ -10,32 +10,23 @@ tie the sheets mention.  Every function takes a state and returns a new one.
 from __future__ import annotations
 
 from . import turn as _turn
-from .actions import Action, HandOut
-from .errors import IllegalActionError
+from .errors import InvalidRulesError
 from .formats import FormatKind
 from .messages import N_
-from .rules import AllFail, Drinking, Rotation, Rules, Stakes, TieBreak
+from .rules import AllFail, Drinking, PotTo, Rotation, Rules, Stakes, TieBreak
 from .state import Contest, MatchState, Method, Phase, Purpose, RoundResult, evolve
 
-__all__ = ["hand_out", "post", "rotation_step", "start_round"]
-
-
-def hand_out(state: MatchState, action: Action) -> MatchState:
-    if not isinstance(action, HandOut):
-        raise IllegalActionError(
-            N_("{action} is not allowed now: the winner hands out sips"), action=str(action)
-        )
-    if action.to == state.round_winner or action.to not in state.round_seats:
-        raise IllegalActionError(
-            N_("seat {seat} cannot take a sip: hand them to another player of this round"),
-            seat=action.to,
-        )
-    amount = _sip(state, action.to)
-    sips = _add(state.sips, action.to, amount)
-    round_sips = _add(state.round_sips, action.to, amount)
-    left = state.hand_out_left - 1
-    state = evolve(state, sips=sips, round_sips=round_sips, hand_out_left=left)
-    return _after_round(state) if left == 0 else state
+__all__ = [
+    "able",
+    "add",
+    "after_round",
+    "decide_by_totals",
+    "in_play_order",
+    "post",
+    "rotation_step",
+    "sip_amount",
+    "start_round",
+]
 
 
 # -- contests -----------------------------------------------------------------------------------
@@ -91,7 +82,9 @@ def _select(
 
 
 def _tie_method(rules: Rules) -> Method:
-    return Method.TURN if rules.tie_break is TieBreak.REPLAY else Method.CARGO
+    # tie_break=round and no_winner speak of a round; ties for the match, a final place or
+    # a broke table's chips are broken with tie-break turns.
+    return Method.CARGO if rules.tie_break is TieBreak.CARGO_ROLLOFF else Method.TURN
 
 
 def _contest_again(
@@ -103,13 +96,13 @@ def _contest_again(
     depth: int,
 ) -> MatchState:
     method = Method.DIE if purpose is Purpose.STARTER else _tie_method(state.rules)
-    contest = Contest(purpose, method, _in_play_order(state, group), (), slots, selected, depth)
+    contest = Contest(purpose, method, in_play_order(state, group), (), slots, selected, depth)
     if purpose is Purpose.ROUND_TIE:
         state = evolve(state, round_tie_breaks=state.round_tie_breaks + 1)
     return _begin_seat(evolve(state, contest=contest, turn=None))
 
 
-def _in_play_order(state: MatchState, seats: tuple[int, ...]) -> tuple[int, ...]:
+def in_play_order(state: MatchState, seats: tuple[int, ...]) -> tuple[int, ...]:
     n = state.players
     return tuple(sorted(seats, key=lambda s: (s - state.starter) % n))
 
@@ -129,7 +122,7 @@ def _resolve(state: MatchState) -> MatchState:
         return _finish_round(state, chosen[0])
     if c.purpose is Purpose.MATCH_TIE:
         return _end_match(state, chosen[0])
-    return start_round(_rotate(evolve(state, finalists=_in_play_order(state, chosen))))
+    return start_round(_rotate(evolve(state, finalists=in_play_order(state, chosen))))
 
 
 def _resolve_round(state: MatchState) -> MatchState:
@@ -153,6 +146,13 @@ def _resolve_round(state: MatchState) -> MatchState:
     top = _groups(c.seats, c.scores)[0]
     if len(top) == 1:
         return _finish_round(state, top[0])
+    tie_break = state.rules.tie_break
+    if tie_break is TieBreak.NO_WINNER:
+        # One tie, all tie: nobody wins; the tied were not beaten, so they do not drink.
+        return _finish_round(state, None, spared=top)
+    if tie_break is TieBreak.ROUND:
+        # 001.17: the tied players play a round of their own next.
+        return _finish_round(evolve(state, tied=top), None, spared=top)
     # 000/001/003: the tied players replay; 002: they roll their two cargo dice.
     return _contest_again(state, Purpose.ROUND_TIE, top, 1, (), 0)
 
@@ -160,19 +160,28 @@ def _resolve_round(state: MatchState) -> MatchState:
 # -- rounds -------------------------------------------------------------------------------------
 
 
+def able(state: MatchState, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats that can play a round: under a pot, those who can ante (002.6, 001.16)."""
+    if state.rules.stakes is not Stakes.POT:
+        return seats
+    return tuple(s for s in seats if state.chips[s] >= state.rules.ante)
+
+
 def start_round(state: MatchState) -> MatchState:
+    """Ante and open a round: of everyone, of the finalists, or of the tied (tie_break=round)."""
     rules = state.rules
-    seats = state.finalists or tuple(range(state.players))
+    tie_round = bool(state.tied)
+    seats = state.tied or state.finalists or tuple(range(state.players))
     chips, pot = list(state.chips), state.pot
     if rules.stakes is Stakes.POT:
         # 002.6, 001.16: everyone antes; a player who cannot ante sits this round out.
-        seats = tuple(s for s in seats if chips[s] >= rules.ante)
+        seats = able(state, seats)
         if len(seats) < 2:
             return _broke_table(state, seats)
         for s in seats:
             chips[s] -= rules.ante
             pot += rules.ante
-    order = _in_play_order(state, seats)
+    order = in_play_order(state, seats)
     zeros = (0,) * state.players
     state = evolve(
         state,
@@ -186,6 +195,8 @@ def start_round(state: MatchState) -> MatchState:
         replays=0,
         chips=tuple(chips),
         pot=pot,
+        tied=(),
+        tie_round=tie_round,
         contest=Contest(Purpose.ROUND, Method.TURN, order),
     )
     return _begin_seat(state)
@@ -203,37 +214,42 @@ def _broke_table(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     return _contest_again(state, Purpose.MATCH_TIE, richest, 1, (), 0)
 
 
-def _sip(state: MatchState, seat: int) -> int:
+def sip_amount(state: MatchState, seat: int) -> int:
     """Sips for one drink: doubled for a failed ship under failed_double (002)."""
     failed = state.round_scores[seat] == 0
     return 2 if state.rules.failed_double and failed else 1
 
 
-def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+def add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
     out = list(values)
     out[seat] += amount
     return tuple(out)
 
 
-def _finish_round(state: MatchState, winner: int | None) -> MatchState:
+def _finish_round(
+    state: MatchState, winner: int | None, spared: tuple[int, ...] = ()
+) -> MatchState:
+    """Totals, the pot and the drinks of a finished round; ``spared`` (a tie left undecided
+    at the top) drink nothing, as the winner would not."""
     rules = state.rules
     totals = list(state.totals)
     for s in state.round_seats:
         totals[s] += state.round_scores[s] or 0
-    wins = _add(state.wins, winner, 1) if winner is not None else state.wins
+    wins = add(state.wins, winner, 1) if winner is not None else state.wins
     state = evolve(state, totals=tuple(totals), wins=wins, round_winner=winner, turn=None)
-    # The pot: the round winner takes it, except in the tournament where the winner of the
-    # final takes all (002); with no winner it stays on the table (all_fail=carry_pot).
+    # The pot: the round winner takes it under pot_to=round, except in the tournament where
+    # the winner of the final takes all (002.30); with no winner it stays on the table.
     if (
         rules.stakes is Stakes.POT
+        and rules.pot_to is PotTo.ROUND
         and winner is not None
         and rules.format.kind is not FormatKind.TOURNAMENT
     ):
         state = evolve(
-            state, chips=_add(state.chips, winner, state.pot), pot=0, round_pot_won=state.pot
+            state, chips=add(state.chips, winner, state.pot), pot=0, round_pot_won=state.pot
         )
     drinkers: tuple[int, ...] = ()
-    others = tuple(s for s in state.round_seats if s != winner)
+    others = tuple(s for s in state.round_seats if s != winner and s not in spared)
     if rules.drinking is Drinking.ALL_BUT_WINNER:
         drinkers = others
     elif rules.drinking is Drinking.LAST_DRINKS and others:
@@ -243,12 +259,12 @@ def _finish_round(state: MatchState, winner: int | None) -> MatchState:
         return evolve(state, phase=Phase.HAND_OUT_ROLL, contest=None)
     sips, round_sips = state.sips, state.round_sips
     for s in drinkers:
-        sips = _add(sips, s, _sip(state, s))
-        round_sips = _add(round_sips, s, _sip(state, s))
-    return _after_round(evolve(state, sips=sips, round_sips=round_sips))
+        sips = add(sips, s, sip_amount(state, s))
+        round_sips = add(round_sips, s, sip_amount(state, s))
+    return after_round(evolve(state, sips=sips, round_sips=round_sips))
 
 
-def _after_round(state: MatchState) -> MatchState:
+def after_round(state: MatchState) -> MatchState:
     fmt = state.rules.format
     result = RoundResult(
         round_no=state.round_no,
@@ -263,10 +279,17 @@ def _after_round(state: MatchState) -> MatchState:
         all_failed=all((state.round_scores[s] or 0) == 0 for s in state.round_seats),
         tie_breaks=state.round_tie_breaks,
         stage=state.stage,
+        tie_round=state.tie_round,
     )
     state = evolve(
         state, results=state.results + (result,), contest=None, phase=Phase.TURN, hand_out_left=0
     )
+    if state.tied:
+        # 001.17: the tied play their own round before the format looks at the match;
+        # with fewer than two of them able to ante, the tie stands and the pot rides on.
+        if len(able(state, state.tied)) >= 2:
+            return start_round(state)
+        state = evolve(state, tied=())
     if state.target is not None:  # solo practice
         if fmt.kind is FormatKind.SINGLE:
             return _end_match(state, state.round_winner)
@@ -279,28 +302,41 @@ def _after_round(state: MatchState) -> MatchState:
             if state.round_winner is not None
             else _next_round(state)
         )
-    if fmt.kind is FormatKind.ROUNDS and state.round_no >= fmt.n:
-        return _decide_by_totals(state, tuple(range(state.players)))
+    # Rounds among tied players (tie_break=round) come on top of the format's rounds.
+    played = sum(1 for r in state.results if not r.tie_round)
+    if fmt.kind is FormatKind.ROUNDS and played >= fmt.n:
+        return decide_by_totals(state, tuple(range(state.players)))
+    if fmt.kind is FormatKind.WINS and state.round_winner is not None:
+        # A round has one winner at most, so only one player can reach N at a time.
+        if state.wins[state.round_winner] >= fmt.n:
+            return _end_match(state, state.round_winner)
     if fmt.kind is FormatKind.FIRST_TO and max(state.totals) >= fmt.n:
         # 001: when several pass the mark in the same round, the highest total wins.
-        return _decide_by_totals(
+        return decide_by_totals(
             state, tuple(s for s in range(state.players) if state.totals[s] >= fmt.n)
         )
     if fmt.kind is FormatKind.TOURNAMENT:
         if state.finalists:
             if state.round_winner is not None:
                 return _end_match(state, state.round_winner)
-        elif state.round_no >= 2:
+        elif played >= 2:
             # 002.29: after two preliminary rounds the two best totals go to the final.
             seats = tuple(range(state.players))
             through, straddle, free = _select(seats, state.totals, 2)
             if straddle:
                 return _contest_again(state, Purpose.FINAL_PLACES, straddle, free, through, 0)
-            return start_round(_rotate(evolve(state, finalists=_in_play_order(state, through))))
+            return start_round(_rotate(evolve(state, finalists=in_play_order(state, through))))
+    if fmt.kind is FormatKind.SESSION:
+        # 000.17: the next round's first player calls another round or stop; a table
+        # where fewer than two can ante ends at once (start_round says how).
+        state = _rotate(state)
+        if len(able(state, tuple(range(state.players)))) < 2:
+            return start_round(state)
+        return evolve(state, phase=Phase.ANOTHER_ROUND)
     return _next_round(state)
 
 
-def _decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
+def decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     top = _groups(seats, tuple(state.totals[s] for s in seats))[0]
     if len(top) == 1:
         return _end_match(state, top[0])
@@ -315,13 +351,35 @@ def rotation_step(rules: Rules) -> int:
     >>> from shipcaptaincrew.rules import find_rules
     >>> rotation_step(find_rules("schiff-kapitaen-crew")), rotation_step(find_rules("classic"))
     (-1, 1)
+    >>> rotation_step(find_rules("classic").replace(rotation="loser"))
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.errors.InvalidRulesError: rotation=loser has no fixed step: each round's loser starts the next
     """
-    return {Rotation.RIGHT: -1, Rotation.LEFT: 1, Rotation.NONE: 0}[rules.rotation]
+    if rules.rotation is Rotation.LOSER:
+        raise InvalidRulesError(
+            N_("rotation=loser has no fixed step: each round's loser starts the next")
+        )
+    return {Rotation.PREVIOUS: -1, Rotation.NEXT: 1, Rotation.NONE: 0}[rules.rotation]
 
 
 def _rotate(state: MatchState) -> MatchState:
+    if state.rules.rotation is Rotation.LOSER:
+        return evolve(state, starter=_loser(state))
     step = rotation_step(state.rules)
     return evolve(state, starter=(state.starter + step) % state.players)
+
+
+def _loser(state: MatchState) -> int:
+    """The lowest score of the last round of the match's own (not a round among the tied).
+
+    Of several tied for lowest, the one who played first in that round; seats that sat the
+    round out are no losers.  The round opens with the next playing seat after the loser
+    when the loser cannot play it.
+    """
+    r = next(r for r in reversed(state.results) if not r.tie_round)
+    low = min(r.scores[s] or 0 for s in r.seats)
+    return next(s for s in r.seats if (r.scores[s] or 0) == low)
 
 
 def _next_round(state: MatchState) -> MatchState:
@@ -329,10 +387,18 @@ def _next_round(state: MatchState) -> MatchState:
 
 
 def _end_match(state: MatchState, winner: int | None) -> MatchState:
-    chips, pot = state.chips, state.pot
+    chips, pot, won = state.chips, state.pot, 0
     if winner is not None and state.rules.stakes is Stakes.POT and pot:
-        # The tournament's winner takes all (002.30); any pot left on the table goes to the winner.
-        chips, pot = _add(chips, winner, pot), 0
+        # The tournament's winner takes all (002.30), so does the match winner under
+        # pot_to=match (002.28); any pot left on the table goes to the winner too.
+        chips, pot, won = add(chips, winner, pot), 0, pot
     return evolve(
-        state, phase=Phase.MATCH_OVER, winner=winner, chips=chips, pot=pot, contest=None, turn=None
+        state,
+        phase=Phase.MATCH_OVER,
+        winner=winner,
+        chips=chips,
+        pot=pot,
+        match_pot_won=won,
+        contest=None,
+        turn=None,
     )

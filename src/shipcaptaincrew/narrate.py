@@ -20,9 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .actions import Action, HandOut, RerollCargo, Roll, Stand, Take
+from .actions import (
+    Action,
+    HandOut,
+    HandOutSplit,
+    NextRound,
+    RerollCargo,
+    Roll,
+    Stand,
+    StopHandOut,
+    StopMatch,
+    Take,
+)
 from .engine import seat_to_act
-from .messages import N_, Message
+from .messages import N_, NP_, Message, Plural
+from .rules import HandOutAmount
 from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
 
@@ -54,13 +66,16 @@ def narrate_parts(
 ) -> tuple[list[Message], list[Message]]:
     """:func:`narrate` in two parts: the acting player's own step, then what it did to the table.
 
-    A front end can show the dice between the two (the turn's dice, then the round's result).
+    A front end can show the dice between the two: the step ("Anna rolls 6 5 4 3 3 ..."),
+    then the board, then the outcome ("Anna scores 6.", the round's result, the next round).
+    A round's result comes before the captain hands out its sips.
     """
     out: list[Message] = []
+    outcome: list[Message] = []
     seat = seat_to_act(before)
     who = names[seat] if seat is not None else ""
     if before.phase is Phase.TURN and before.turn is not None:
-        out += _turn_messages(before.turn, action, who)
+        out, outcome = _turn_messages(before.turn, action, who)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:
         out.append(
             Message(
@@ -77,37 +92,51 @@ def narrate_parts(
         )
     elif isinstance(action, Roll) and before.phase is Phase.HAND_OUT_ROLL:
         # How many sips the die means is the engine's answer (after.hand_out_left).
-        sips = after.hand_out_left
-        msgid = (
-            N_("Captain {name} rolls {face} and hands out one sip.")
-            if sips == 1
-            else N_("Captain {name} rolls {face} and hands out {sips} sips.")
+        ids = (
+            NP_(
+                "Captain {name} rolls {face} and may hand out up to one sip.",
+                "Captain {name} rolls {face} and may hand out up to {sips} sips.",
+            )
+            if before.rules.hand_out is HandOutAmount.UP_TO
+            else NP_(
+                "Captain {name} rolls {face} and hands out one sip.",
+                "Captain {name} rolls {face} and hands out {sips} sips.",
+            )
         )
-        out.append(Message(msgid, {"name": who, "face": action.faces[0], "sips": sips}))
-    elif isinstance(action, HandOut):
-        out.append(
-            Message(N_("{name} gives a sip to {other}."), {"name": who, "other": names[action.to]})
-        )
-    return out, _table_messages(before, after, names)
+        out.append(_counted(ids, "sips", name=who, face=action.faces[0], sips=after.hand_out_left))
+    elif isinstance(action, (HandOut, HandOutSplit)):
+        shares = action.shares if isinstance(action, HandOutSplit) else ((action.to, 1),)
+        for to, n in shares:
+            ids = NP_("{name} gives a sip to {other}.", "{name} gives {sips} sips to {other}.")
+            out.append(_counted(ids, "sips", name=who, other=names[to], sips=n))
+    elif isinstance(action, StopHandOut):
+        out.append(Message(N_("{name} hands out no more sips."), {"name": who}))
+    elif isinstance(action, NextRound):
+        out.append(Message(N_("{name} calls another round."), {"name": who}))
+    elif isinstance(action, StopMatch):
+        out.append(Message(N_("{name} calls a stop: the totals decide the match."), {"name": who}))
+    return out, outcome + _table_messages(before, after, names)
 
 
-def _turn_messages(t: TurnState, action: Action, who: str) -> list[Message]:
+def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message], list[Message]]:
+    """The turn's step (the roll or choice) and its outcome once the turn is over."""
     nt = turn_apply(t, action)  # the turn's own step, straight from the engine
     out: list[Message] = []
     if isinstance(action, Roll):
         faces = _faces(action.faces)
         roles = ROLE_NAMES[len(t.held) : len(nt.held)]
         if t.complete:
+            params = {"name": who, "faces": faces, "a": nt.cargo[0], "b": nt.cargo[1]}
+            params |= {"bonus": nt.bonus, "score": nt.score}
             out.append(
                 Message(
-                    N_("{name} rerolls the cargo: {faces}; cargo {a} + {b} = {score}."),
-                    {
-                        "name": who,
-                        "faces": faces,
-                        "a": nt.cargo[0],
-                        "b": nt.cargo[1],
-                        "score": nt.score,
-                    },
+                    N_("{name} rerolls the cargo: {faces}; cargo {a} + {b} = {score}.")
+                    if not nt.bonus
+                    else N_(
+                        "{name} rerolls the cargo: {faces}; cargo {a} + {b} + bonus {bonus} "
+                        "= {score}."
+                    ),
+                    params,
                 )
             )
         elif nt.phase is TurnPhase.ASSIGN:
@@ -155,94 +184,131 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> list[Message]:
                 {"a": nt.cargo[0], "b": nt.cargo[1], "score": nt.score, "bonus": nt.bonus},
             )
         )
+    outcome: list[Message] = []
     if nt.phase is TurnPhase.DONE:
         if nt.complete:
-            out.append(Message(N_("{name} scores {score}."), {"name": who, "score": nt.score}))
+            outcome.append(Message(N_("{name} scores {score}."), {"name": who, "score": nt.score}))
         else:
-            out.append(Message(N_("{name} has no full crew: 0 points."), {"name": who}))
-    return out
+            outcome.append(Message(N_("{name} has no full crew: 0 points."), {"name": who}))
+    return out, outcome
+
+
+def _counted(ids: Plural, count: str, **params: object) -> Message:
+    """A plural pair counted by the parameter ``count`` (gettext's ``ngettext``)."""
+    return Message(ids[0], dict(params), plural=ids[1], count=count)
+
+
+#: Who takes a pot, counted in chips.
+_POT = NP_("{name} takes the pot of one chip.", "{name} takes the pot of {chips} chips.")
+
+
+def _round_result(
+    n: int,
+    winner: int | None,
+    scores: Sequence[int | None],
+    pot_won: int,
+    all_failed: bool,
+    names: Sequence[str],
+) -> list[Message]:
+    """A round's winner and pot, or why it has none."""
+    if winner is not None:
+        out = [
+            Message(
+                N_("Round {n}: {name} wins with {score}."),
+                {"n": n, "name": names[winner], "score": scores[winner]},
+            )
+        ]
+        if pot_won:
+            out.append(_counted(_POT, "chips", name=names[winner], chips=pot_won))
+        return out
+    if all_failed:
+        return [Message(N_("Round {n}: nobody completed a crew; the pot stays."), {"n": n})]
+    played = [s for s, v in enumerate(scores) if v is not None]
+    top = max((scores[s] or 0 for s in played), default=0)
+    tied = [s for s in played if scores[s] == top]
+    if len(tied) > 1:
+        return [
+            Message(
+                N_("Round {n}: {names} tie at the top, so nobody wins the round."),
+                {"n": n, "names": _names(names, tied)},
+            )
+        ]
+    return [Message(N_("Round {n}: no winner."), {"n": n})]
 
 
 def _table_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
     out: list[Message] = []
-    if before.phase is Phase.ROLL_OFF and after.phase is not Phase.ROLL_OFF:
-        out.append(Message(N_("{name} starts."), {"name": names[after.starter]}))
     if after.replays > before.replays:
         out.append(Message(N_("Nobody completed a crew: the round is played again.")))
+    if after.phase is Phase.HAND_OUT_ROLL and before.phase is not Phase.HAND_OUT_ROLL:
+        # The round is decided; its result comes before the captain hands out the sips.
+        out += _round_result(
+            after.round_no,
+            after.round_winner,
+            after.round_scores,
+            after.round_pot_won,
+            False,
+            names,
+        )
     if len(after.results) > len(before.results):
         r = after.results[-1]
-        if r.winner is None:
-            if r.all_failed:
-                out.append(
-                    Message(
-                        N_("Round {n}: nobody completed a crew; the pot stays."), {"n": r.round_no}
-                    )
-                )
-            else:
-                out.append(Message(N_("Round {n}: no winner."), {"n": r.round_no}))
-        else:
-            out.append(
-                Message(
-                    N_("Round {n}: {name} wins with {score}."),
-                    {"n": r.round_no, "name": names[r.winner], "score": r.scores[r.winner]},
-                )
-            )
-            if r.pot_won:
-                out.append(
-                    Message(
-                        N_("{name} takes the pot of {chips} chips."),
-                        {"name": names[r.winner], "chips": r.pot_won},
-                    )
-                )
+        if before.phase is not Phase.HAND_OUT:  # else told when the hand-out began
+            out += _round_result(r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names)
         for s, sips in enumerate(r.sips):
             if sips:
-                msgid = (
-                    N_("{name} drinks a sip.") if sips == 1 else N_("{name} drinks {sips} sips.")
-                )
-                out.append(Message(msgid, {"name": names[s], "sips": sips}))
-    bc, ac = before.contest, after.contest
-    if ac is not None and ac is not bc and ac.purpose is not Purpose.ROUND and not ac.scores:
-        method = {
-            Method.TURN: N_("turn"),
-            Method.CARGO: N_("cargo dice"),
-            Method.DIE: N_("one die"),
-        }[ac.method]
-        if ac.purpose is Purpose.STARTER:
-            out.append(
-                Message(
-                    N_("Tie for the start between {names}: they roll again."),
-                    {"names": _names(names, ac.seats)},
-                )
-            )
-        elif ac.purpose is Purpose.FINAL_PLACES:
-            out.append(
-                Message(
-                    N_("Tie for a place in the final between {names}: tie-break by {method}."),
-                    {"names": _names(names, ac.seats), "method": (method,)},
-                )
-            )
-        elif ac.purpose is Purpose.MATCH_TIE:
-            out.append(
-                Message(
-                    N_("Tie for the match between {names}: tie-break by {method}."),
-                    {"names": _names(names, ac.seats), "method": (method,)},
-                )
-            )
-        else:
-            out.append(
-                Message(
-                    N_("Tie between {names}: tie-break by {method}."),
-                    {"names": _names(names, ac.seats), "method": (method,)},
-                )
-            )
+                ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
+                out.append(_counted(ids, "sips", name=names[s], sips=sips))
+    out += _contest_messages(before, after, names)
     if after.finalists and not before.finalists:
         out.append(Message(N_("Final: {names}."), {"names": _names(names, after.finalists)}))
+    if after.round_no > before.round_no:
+        if after.tie_round:
+            out.append(
+                Message(
+                    N_("Round {n} is played among {names} to break the tie."),
+                    {"n": after.round_no, "names": _names(names, after.round_seats)},
+                )
+            )
+        # The seat that plays first, which need not be the rotation's seat (a seat that sits
+        # out without chips, or is no finalist, passes the start on).
+        out.append(
+            Message(
+                N_("{name} starts round {n}."),
+                {"name": names[after.round_seats[0]], "n": after.round_no},
+            )
+        )
     if after.is_over and not before.is_over:
         if after.winner is None:
             out.append(Message(N_("The match is over without a winner.")))
         else:
+            if after.match_pot_won:
+                out.append(
+                    _counted(_POT, "chips", name=names[after.winner], chips=after.match_pot_won)
+                )
             out.append(Message(N_("{name} wins the match!"), {"name": names[after.winner]}))
     return out
+
+
+def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
+    """A tie-break contest that has just begun."""
+    bc, ac = before.contest, after.contest
+    if ac is None or ac is bc or ac.purpose is Purpose.ROUND or ac.scores:
+        return []
+    method = {
+        Method.TURN: N_("turn"),
+        Method.CARGO: N_("cargo dice"),
+        Method.DIE: N_("one die"),
+    }[ac.method]
+    params = {"names": _names(names, ac.seats), "method": (method,)}
+    if ac.purpose is Purpose.STARTER:
+        return [Message(N_("Tie for the start between {names}: they roll again."), params)]
+    if ac.purpose is Purpose.FINAL_PLACES:
+        msgid = N_("Tie for a place in the final between {names}: tie-break by {method}.")
+    elif ac.purpose is Purpose.MATCH_TIE:
+        msgid = N_("Tie for the match between {names}: tie-break by {method}.")
+    else:
+        msgid = N_("Tie between {names}: tie-break by {method}.")
+    return [Message(msgid, params)]
 
 
 def transcript(

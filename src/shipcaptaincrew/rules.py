@@ -32,6 +32,8 @@ from .options import (
     AllFail,
     Drinking,
     Group,
+    HandOutAmount,
+    PotTo,
     Rotation,
     Stakes,
     Starter,
@@ -51,8 +53,10 @@ __all__ = [
     "AllFail",
     "Drinking",
     "FormatKind",
+    "HandOutAmount",
     "InvalidRulesError",
     "MatchFormat",
+    "PotTo",
     "Rotation",
     "Rules",
     "Stakes",
@@ -107,7 +111,9 @@ class Rules:
     stakes: Stakes = field(default=_default("stakes"))
     ante: int = field(default=_default("ante"))
     starting_chips: int = field(default=_default("starting_chips"))
+    pot_to: PotTo = field(default=_default("pot_to"))
     drinking: Drinking = field(default=_default("drinking"))
+    hand_out: HandOutAmount = field(default=_default("hand_out"))
     failed_double: bool = field(default=_default("failed_double"))
     # -- the match --------------------------------------------------------------------------
     format: MatchFormat = field(default=_default("format"))
@@ -163,6 +169,27 @@ class Rules:
             )
         if self.failed_double and self.drinking is Drinking.NONE:
             raise InvalidRulesError(N_("failed_double needs a drinking mode (drinking=none)"))
+        for name, option in OPTIONS.items():
+            value = getattr(self, name)
+            if option.requires is None or value == option.default:
+                continue
+            other, needed = option.requires
+            if OPTIONS[other].text(getattr(self, other)) != needed:
+                raise InvalidRulesError(
+                    N_("{name}={value} needs {other}={needed}"),
+                    name=name,
+                    value=option.text(value),
+                    other=other,
+                    needed=needed,
+                )
+
+    def says(self, name: str) -> bool:
+        """Whether option ``name`` means anything under this rule set (see ``Option.requires``)."""
+        requires = OPTIONS[name].requires
+        if requires is None:
+            return True
+        other, needed = requires
+        return OPTIONS[other].text(getattr(self, other)) == needed
 
     # -- derived facts ----------------------------------------------------------------------
     @property
@@ -267,21 +294,27 @@ _register(
     ),
 )
 _register(
-    Rules(name="schiff-kapitaen-crew", rotation=Rotation.RIGHT, drinking=Drinking.ALL_BUT_WINNER),
+    # 000.17 speaks of the next round, so the table plays on until it stops.
+    Rules(
+        name="schiff-kapitaen-crew",
+        rotation=Rotation.PREVIOUS,
+        drinking=Drinking.ALL_BUT_WINNER,
+        format=MatchFormat(FormatKind.SESSION),
+    ),
     N_("Schiff, Kapitän & Crew"),
     N_(
         "The German sheet 000 and its English translation 003: a roll-off decides who starts, "
-        "tied players roll again, every loser sips, and the start passes to the right."
+        "tied players roll again, every loser sips, the start passes to the right-hand "
+        "neighbour, and rounds go on until the table stops."
     ),
 )
 _register(
-    Rules(
-        name="skip-kaptein-mannskap", stakes=Stakes.POT, format=MatchFormat(FormatKind.FIRST_TO, 50)
-    ),
+    # 001.2 offers points or chips: the preset writes points down; stakes=pot plays for chips.
+    Rules(name="skip-kaptein-mannskap", format=MatchFormat(FormatKind.FIRST_TO, 50)),
     N_("Skip, kaptein og mannskap"),
     N_(
-        "The Norwegian sheet 001: two to eight players, chips into a pot every round, ties "
-        "replayed among the tied, first to 50 points."
+        "The Norwegian sheet 001: two to eight players, points written down (or chips into a "
+        "pot every round with stakes=pot), ties replayed among the tied, first to 50 points."
     ),
 )
 _register(

@@ -106,7 +106,8 @@ class Phase(str, Enum):
     TURN = "turn"  #: a player's turn (see the turn's own phase)
     CARGO_ROLL_OFF = "cargo_roll_off"  #: chance: a tied player rolls two cargo dice (002)
     HAND_OUT_ROLL = "hand_out_roll"  #: chance: the winner rolls one die (000/003 captain)
-    HAND_OUT = "hand_out"  #: the winner hands out one sip
+    HAND_OUT = "hand_out"  #: the winner hands out sips
+    ANOTHER_ROUND = "another_round"  #: a session between rounds: another round, or stop
     MATCH_OVER = "match_over"
 
 
@@ -187,6 +188,8 @@ class RoundResult:
     tie_breaks: int
     #: A round of a match, or a preliminary round or the final of the tournament (002.29).
     stage: Stage = Stage.ROUND
+    #: A round played among the players tied at the top of the round before (tie_break=round).
+    tie_round: bool = False
 
 
 @dataclass(frozen=True)
@@ -218,7 +221,15 @@ class MatchState:
     replays: int = 0
     hand_out_left: int = 0
     finalists: tuple[int, ...] = ()
+    #: tie_break=round: the seats tied at the top of the round just played, who play a round
+    #: of their own next (001.17).
+    tied: tuple[int, ...] = ()
+    #: The current round is such a round among tied players.
+    tie_round: bool = False
     winner: int | None = None
+    #: Chips the match winner took from the pot when the match ended (pot_to=match, the
+    #: tournament, or a pot left on the table).
+    match_pot_won: int = 0
     #: Solo practice: the score to reach.
     target: int | None = None
     results: tuple[RoundResult, ...] = ()

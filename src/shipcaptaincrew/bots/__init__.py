@@ -1,4 +1,4 @@
-"""Bots behind one protocol: ``choose(state, rng) -> action`` (and ``explain(state) -> str``).
+"""Bots behind one protocol: ``choose(state, rng) -> action`` and ``explain(state) -> Message``.
 
 :func:`make_bot` builds one from a name:
 
@@ -22,11 +22,16 @@ optimal     the best chance of winning (exact)           perfect
 'stand'
 >>> make_bot("perfect").name
 'optimal'
+>>> render_reason(TipBot().explain(t))
+'cargo 3 is below 7: worth another try.'
 """
 
 from __future__ import annotations
 
+from ..errors import GameError
+from ..messages import N_
 from .base import (
+    SESSION_ROUNDS,
     Bot,
     NoDecisionError,
     RandomBot,
@@ -34,8 +39,11 @@ from .base import (
     TimidBot,
     TipBot,
     best_take,
+    between_rounds,
     hand_out_target,
+    session_call,
 )
+from .reasons import render_reason
 from .solver_bots import EVBot, OptimalBot
 
 __all__ = [
@@ -50,9 +58,13 @@ __all__ = [
     "TimidBot",
     "TipBot",
     "UnknownBotError",
+    "SESSION_ROUNDS",
     "best_take",
+    "between_rounds",
     "hand_out_target",
     "make_bot",
+    "session_call",
+    "render_reason",
 ]
 
 #: The bot names :func:`make_bot` knows (``threshold:T`` takes a number).
@@ -61,8 +73,8 @@ BOT_NAMES = ("random", "timid", "tip", "threshold:T", "ev", "optimal")
 DIFFICULTIES = {"easy": "timid", "medium": "tip", "hard": "ev", "perfect": "optimal"}
 
 
-class UnknownBotError(ValueError):
-    """A bot name that :func:`make_bot` does not know."""
+class UnknownBotError(GameError):
+    """A bot name that :func:`make_bot` does not know (a ``ValueError``, in words to translate)."""
 
 
 def make_bot(spec: str) -> Bot:
@@ -93,8 +105,13 @@ def make_bot(spec: str) -> Bot:
         try:
             p = parse_policy(text)
         except UnknownPolicyError as e:
-            raise UnknownBotError(f"bad bot {spec!r}: {e}") from None
+            raise UnknownBotError(
+                N_("bad bot '{spec}': {reason}"), spec=spec, reason=str(e)
+            ) from None
         return ThresholdBot(p.threshold)
     raise UnknownBotError(
-        f"unknown bot {spec!r}: use {', '.join(BOT_NAMES)}, or {', '.join(DIFFICULTIES)}"
+        N_("unknown bot '{spec}': use {names}, or {levels}"),
+        spec=spec,
+        names=", ".join(BOT_NAMES),
+        levels=", ".join(DIFFICULTIES),
     )

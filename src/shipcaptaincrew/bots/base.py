@@ -3,17 +3,20 @@
 A bot is anything with ``name`` and ``choose(state, rng) -> action``: the terminal game, the
 web app, the simulator and the learning environments all drive bots through it.  Bots only
 *choose* among :func:`~shipcaptaincrew.engine.legal_actions`; they never roll dice and never
-re-implement a rule.  Every bot here also has ``explain(state) -> str``: one sentence with the
-numbers behind its choice.
+re-implement a rule.  Every bot also has ``explain(state)``: one translatable sentence
+(:mod:`.reasons`) with the numbers behind its choice.
 
-Besides stand / reroll, the engine can ask two other things: a wild-captain assignment
-(:class:`~shipcaptaincrew.actions.Take`) and, when the captain hands out sips, a recipient
-(:class:`~shipcaptaincrew.actions.HandOut`).  The heuristic bots take the assignment that
-leaves the highest dice free (:func:`best_take`; the solver's ``never`` and ``threshold:T``
-policies make the same choice, so their exact odds are these bots' odds) and hand each sip to
-a random other player (seeded transcripts rely on that draw).  The solver-backed bots
-(:mod:`.solver_bots`) choose assignments exactly and hand sips to the match leader
-(:func:`hand_out_target`).
+Besides stand / reroll, the engine can ask three other things: a wild-captain assignment
+(:class:`~shipcaptaincrew.actions.Take`); when the captain hands out sips, a recipient
+(:class:`~shipcaptaincrew.actions.HandOut`); and in a session, whether another round is
+played.  The heuristic bots take the assignment that leaves the highest dice free
+(:func:`best_take`; the solver's ``never`` and ``threshold:T`` policies make the same choice,
+so their exact odds are these bots' odds) and hand each sip to a random other player (seeded
+transcripts rely on that draw).  The solver-backed bots (:mod:`.solver_bots`) choose
+assignments exactly and hand sips to the match leader (:func:`hand_out_target`).  A bot hands
+out every sip the die allows (never stops early under ``hand_out=up_to``: a sip handed out
+changes nobody's chance) and is always up for another round: a session is ended by the
+people at the table, or by the program that plays only bots (it caps the rounds).
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..actions import Action, HandOut, NextRound, RerollCargo, Stand, StopMatch, Take
 from ..dice import remove_faces
 from ..engine import legal_actions
+from ..messages import Message
 from ..solver import best_take
 from ..state import MatchState, Phase, TurnState
+from . import reasons
 
 __all__ = [
     "Bot",
@@ -35,7 +40,10 @@ __all__ = [
     "TimidBot",
     "TipBot",
     "best_take",
+    "SESSION_ROUNDS",
+    "between_rounds",
     "hand_out_target",
+    "session_call",
 ]
 
 
@@ -53,12 +61,45 @@ class Bot(Protocol):
         """One of ``legal_actions(state)``."""
         ...
 
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """Why :meth:`choose` chooses what it does here, with its numbers (see :mod:`.reasons`)."""
+        ...
+
 
 def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
+    """The legal actions a bot picks among: every one, but the early stop of a hand-out."""
     acts = legal_actions(state)
     if not acts:
         raise NoDecisionError("there is no decision to make in this state")
+    if _is_hand_out(state):
+        return tuple(a for a in acts if isinstance(a, HandOut))
     return acts
+
+
+#: Rounds a session lasts when only bots could stop it.  A session ends when the people at
+#: the table stop (000.17: a run of rounds); bots are always up for another round, so every
+#: program that plays a session without people (the simulator, the learning environments,
+#: ``scc demo``) stops it after this many rounds unless told otherwise.
+SESSION_ROUNDS = 5
+
+
+def between_rounds(state: MatchState | TurnState) -> Action | None:
+    """What every bot says when a session asks for another round (None at any other point)."""
+    if isinstance(state, MatchState) and state.phase is Phase.ANOTHER_ROUND:
+        return NextRound()
+    return None
+
+
+def session_call(state: MatchState, rounds: int = SESSION_ROUNDS) -> Action | None:
+    """The stop of a session without people once it has played ``rounds`` rounds, else None."""
+    if state.phase is Phase.ANOTHER_ROUND and len(state.results) >= rounds:
+        return StopMatch()
+    return None
+
+
+def _another_round(state: MatchState | TurnState) -> Message:
+    assert isinstance(state, MatchState)  # only a match asks for another round
+    return reasons.another_round(len(state.results) + 1)
 
 
 def hand_out_target(state: MatchState) -> HandOut:
@@ -76,12 +117,8 @@ def _turn(state: MatchState | TurnState) -> TurnState:
     return t
 
 
-def _explain_hand_out(state: MatchState) -> str:
-    a = hand_out_target(state)
-    return (
-        f"I hand this sip ({state.hand_out_left} left) to seat {a.to + 1}, "
-        f"who leads the others with a total of {state.totals[a.to]}."
-    )
+def _explain_hand_out(state: MatchState) -> Message:
+    return reasons.hand_out_leader(state.totals[hand_out_target(state).to])
 
 
 def _is_hand_out(state: MatchState | TurnState) -> bool:
@@ -94,18 +131,16 @@ class RandomBot:
     name = "random"
 
     def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
-        """A uniformly random legal action."""
-        return rng.choice(_choices(state))
+        """A uniformly random legal action (another round, in a session)."""
+        return between_rounds(state) or rng.choice(_choices(state))
 
-    def explain(self, state: MatchState | TurnState) -> str:
-        """One sentence: how many choices the coin picks among."""
-        acts = legal_actions(state)
-        if not acts:
-            return "There is no decision to make here."
-        return (
-            f"I pick at random among {len(acts)} choices "
-            f"({', '.join(map(str, acts))}), each with probability 1/{len(acts)}."
-        )
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """How many choices the coin picks among."""
+        if not legal_actions(state):
+            return reasons.no_decision()
+        if between_rounds(state) is not None:
+            return _another_round(state)
+        return reasons.random_choice(len(_choices(state)))
 
 
 class ThresholdBot:
@@ -130,6 +165,9 @@ class ThresholdBot:
         acts = _choices(state)
         if _is_hand_out(state):
             return rng.choice(acts)  # any other player
+        again = between_rounds(state)
+        if again is not None:
+            return again
         t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             return best_take(acts)
@@ -137,32 +175,24 @@ class ThresholdBot:
             return RerollCargo()
         return Stand()
 
-    def explain(self, state: MatchState | TurnState) -> str:
-        """One sentence: the cargo against the threshold."""
-        acts = legal_actions(state)
-        if not acts:
-            return "There is no decision to make here."
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """The cargo (the sum of the two cargo dice, as :meth:`choose` compares it, never the
+        score with a bonus) against the threshold; the assignment; or the random sip."""
+        if not legal_actions(state):
+            return reasons.no_decision()
+        acts = _choices(state)
         if _is_hand_out(state):
-            return (
-                f"I hand this sip to a random one of the {len(acts)} other players "
-                f"(each with probability 1/{len(acts)})."
-            )
+            return reasons.hand_out_random(len(acts))
+        if between_rounds(state) is not None:
+            return _another_round(state)
         t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             a = best_take(acts)
-            free = remove_faces(t.pending, a.faces) if isinstance(a, Take) else ()
-            return (
-                f"I set aside {a} from {t.pending}, which leaves the highest dice free "
-                f"({', '.join(map(str, free)) or 'none'})."
-            )
-        cargo = sum(t.cargo)
-        if cargo < self.threshold:
-            return (
-                f"My cargo of {cargo} is below my threshold of {self.threshold} with "
-                f"{t.rolls_left} roll{'s' if t.rolls_left != 1 else ''} left, so I reroll both "
-                "cargo dice."
-            )
-        return f"My cargo of {cargo} reaches my threshold of {self.threshold}, so I stand."
+            assert isinstance(a, Take)
+            return reasons.take_reason(sorted(remove_faces(t.pending, a.faces)))
+        return reasons.threshold_reason(
+            cargo=sum(t.cargo), threshold=self.threshold, can_reroll=RerollCargo() in acts
+        )
 
 
 class TimidBot(ThresholdBot):

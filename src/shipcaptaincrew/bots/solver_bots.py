@@ -10,17 +10,24 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action, Take
+from ..actions import Action
 from ..engine import legal_actions
+from ..messages import Message
 from ..solver import Choice, advise, policy_action, turn_graph
 from ..state import MatchState, TurnState
-from .base import NoDecisionError, _choices, _explain_hand_out, _is_hand_out, _turn, hand_out_target
+from . import reasons
+from .base import (
+    NoDecisionError,
+    _another_round,
+    _choices,
+    _explain_hand_out,
+    _is_hand_out,
+    _turn,
+    between_rounds,
+    hand_out_target,
+)
 
 __all__ = ["EVBot", "OptimalBot"]
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
 
 
 class EVBot:
@@ -34,6 +41,9 @@ class EVBot:
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return hand_out_target(state)
+        again = between_rounds(state)
+        if again is not None:
+            return again
         t = _turn(state)
         return policy_action(t.rules, "ev", t)
 
@@ -46,19 +56,24 @@ class EVBot:
         node = graph.node(t)
         return [(a, e[c]) for a, c in zip(graph.actions[node], graph.kids[node])]
 
-    def explain(self, state: MatchState | TurnState) -> str:
-        """One sentence with the expected score of each choice."""
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """The expected score of the choice against that of the best other choice."""
         if not legal_actions(state):
-            return "There is no decision to make here."
+            return reasons.no_decision()
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
+        if between_rounds(state) is not None:
+            return _another_round(state)
         t = _turn(state)
         best = self.choose(state, random.Random(0))
         vals = self._values(t)
-        others = "; ".join(f"{a} {v:.3f}" for a, v in vals if a != best)
         mine = dict(vals)[best]
-        return f"I {best}: expected score {mine:.3f}, against {others}."
+        others = [(a, v) for a, v in vals if a != best]
+        if not others:
+            return reasons.compared(reasons.Measure.EXPECTED, mine)
+        other, theirs = max(others, key=lambda av: av[1])
+        return reasons.compared(reasons.Measure.EXPECTED, mine, other, theirs)
 
 
 class OptimalBot:
@@ -76,36 +91,36 @@ class OptimalBot:
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return hand_out_target(state)
+        again = between_rounds(state)
+        if again is not None:
+            return again
         _turn(state)
         ranked = self.advice(state)
         if not ranked:
             raise NoDecisionError("there is no decision to make in this state")
         return ranked[0].action
 
-    def explain(self, state: MatchState | TurnState) -> str:
-        """One sentence citing the win probabilities of the best choice and the runner-up."""
+    def explain(self, state: MatchState | TurnState) -> Message:
+        """The exact chance to win of the choice against that of the runner-up.
+
+        A standalone turn has no table to beat: there completing the crew is the win, and
+        the expected score decides among the ways to get there.
+        """
         if not legal_actions(state):
-            return "There is no decision to make here."
+            return reasons.no_decision()
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
-        t = _turn(state)
+        if between_rounds(state) is not None:
+            return _another_round(state)
+        _turn(state)
         ranked = self.advice(state)
         best = ranked[0]
-        what = (
-            f"set aside {best.action} from {t.pending}"
-            if isinstance(best.action, Take)
-            else f"{best.action} with cargo {sum(t.cargo)} and {t.rolls_left} roll"
-            f"{'s' if t.rolls_left != 1 else ''} left"
-        )
-        alone = (
-            " (playing alone, a full crew counts as a win)" if isinstance(state, TurnState) else ""
-        )
+        if isinstance(state, TurnState):
+            return reasons.solo_reason(best.win_probability, best.expected_score)
         if len(ranked) == 1:
-            return f"I {what}: I win {_pct(best.win_probability)} of the time{alone}."
+            return reasons.compared(reasons.Measure.WIN, best.win_probability)
         alt = ranked[1]
-        return (
-            f"I {what}: that wins {_pct(best.win_probability)} of the time "
-            f"(expected score {best.expected_score:.2f}), against "
-            f"{_pct(alt.win_probability)} for {alt.action}{alone}."
+        return reasons.compared(
+            reasons.Measure.WIN, best.win_probability, alt.action, alt.win_probability
         )

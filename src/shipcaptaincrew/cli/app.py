@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from .. import __version__
+from .common import LANG_HELP, start_language
 
 app = typer.Typer(
     name="scc",
@@ -40,8 +41,10 @@ def _root(
             "--version", callback=_version, is_eager=True, help="Print the version and exit."
         ),
     ] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Ship, Captain and Crew (6-5-4): play, analyse and solve the pub dice game."""
+    start_language(lang)
 
 
 def _load_commands() -> None:

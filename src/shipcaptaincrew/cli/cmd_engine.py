@@ -1,4 +1,4 @@
-"""``scc turn`` and ``scc presets``: one scripted turn, and the rule sets on offer."""
+"""``scc turn``: one scripted turn, as a JSON contract or in words."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from ..actions import RerollCargo, Roll, Stand
 from ..bots.base import best_take
 from ..dice import InvalidDiceError, parse_faces
 from ..engine import apply, dice_to_roll, initial_turn, legal_actions
-from ..rules import ALIASES, OPTION_DOCS, PRESET_DESCRIPTIONS, PRESETS, Rules, option_names
+from ..facts import CARGO_DICE, ROLLS
+from ..messages import N_, NP_
+from ..rules import Rules
 from ..state import TurnPhase, TurnState
 from ..turn import IllegalActionError
 from .app import app
-from .common import RulesOpt, SetOpt, fail, load_rules
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural
 
 
 def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
@@ -26,31 +28,39 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
     t = initial_turn(rules)
     for i, faces in enumerate(rolls, 1):
         if t.phase is TurnPhase.DONE:
-            if t.rolls_used >= 3:
-                raise IllegalActionError(f"roll {i}: a turn has at most three rolls")
+            if t.rolls_used >= ROLLS:
+                raise IllegalActionError(N_("roll {i}: a turn has at most {n} rolls"), i=i, n=ROLLS)
             if t.complete:
                 raise IllegalActionError(
-                    f"roll {i}: cargo_rerolls={rules.cargo_rerolls} forbids another cargo reroll"
+                    N_("roll {i}: cargo_rerolls={n} forbids another cargo reroll"),
+                    i=i,
+                    n=rules.cargo_rerolls,
                 )
-            raise IllegalActionError(f"roll {i}: the turn is over")
+            raise IllegalActionError(N_("roll {i}: the turn is over"), i=i)
         if t.phase is TurnPhase.DECIDE:
-            if len(faces) == 2:
+            if len(faces) == CARGO_DICE:
                 t = apply(t, RerollCargo())
             elif len(faces) == 1 and rules.half_cargo:
                 t = apply(t, RerollCargo(keep=max(t.cargo)))
             elif len(faces) == 1:
                 raise InvalidDiceError(
-                    f"roll {i}: rerolling one cargo die needs half_cargo; give two faces"
+                    N_("roll {i}: rerolling one cargo die needs half_cargo; give two faces"), i=i
+                )
+            elif rules.half_cargo:
+                raise InvalidDiceError(
+                    N_("roll {i}: a cargo reroll takes 2 dice (or 1 under half_cargo), got {n}"),
+                    i=i,
+                    n=len(faces),
                 )
             else:
                 raise InvalidDiceError(
-                    f"roll {i}: a cargo reroll takes 2 dice"
-                    + (" (or 1 under half_cargo)" if rules.half_cargo else "")
-                    + f", got {len(faces)}"
+                    N_("roll {i}: a cargo reroll takes 2 dice, got {n}"), i=i, n=len(faces)
                 )
         n = dice_to_roll(t)
         if len(faces) != n:
-            raise InvalidDiceError(f"roll {i} needs {n} dice (the free dice), got {len(faces)}")
+            raise InvalidDiceError(
+                N_("roll {i} needs {n} dice (the free dice), got {got}"), i=i, n=n, got=len(faces)
+            )
         t = apply(t, Roll(faces))
         if t.phase is TurnPhase.ASSIGN:
             # The contract's choice: the most roles (every offered way fills the most), then the
@@ -83,6 +93,7 @@ def turn(
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Play one turn from given faces and stand after the last roll.
 
@@ -95,18 +106,19 @@ def turn(
         parsed = [parse_faces(x) for x in rolls]
         t = play_scripted_turn(r, parsed)
     except ValueError as e:
-        fail(str(e))
+        fail(e)
     data = turn_json(r, parsed, t)
     if as_json:
         typer.echo(json.dumps(data))
         return
     from rich.console import Console
 
-    from ..i18n import _, detect_lang, use
+    from ..i18n import _, active_lang, translator
+    from ..i18n.rules_text import rules_title
 
-    use(detect_lang())
     con = Console(highlight=False)
-    con.print(_("Rules: {rules}").format(rules=data["rules"]), markup=False)
+    title = rules_title(r, translator(active_lang()))
+    con.print(_("Rules: {rules}").format(rules=title), markup=False)
     for i, faces in enumerate(parsed, 1):
         con.print("  " + _("roll {i}: {faces}").format(i=i, faces=" ".join(map(str, faces))))
     held = ", ".join(_(role) for role in data["held"]) or _("nothing")
@@ -118,52 +130,8 @@ def turn(
             + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else "")
         )
     else:
-        con.print(
-            _("Held: {held}; no full crew after {n} rolls: score 0").format(
-                held=held, n=t.rolls_used
-            )
+        no_crew = NP_(
+            "Held: {held}; no full crew after one roll: score 0",
+            "Held: {held}; no full crew after {n} rolls: score 0",
         )
-
-
-@app.command()
-def presets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """List the presets, their aliases, and every option with its default."""
-    data = {
-        "presets": [
-            {
-                "name": name,
-                "aliases": sorted(a for a, n in ALIASES.items() if n == name and a != name),
-                "description": PRESET_DESCRIPTIONS[name],
-                "options": PRESETS[name].changed_options() if name != "classic" else {},
-                "rules": str(PRESETS[name]),
-            }
-            for name in PRESETS
-        ],
-        "options": [
-            {"name": o, "default": Rules().options()[o], "doc": OPTION_DOCS[o]}
-            for o in option_names()
-        ],
-    }
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    from ..i18n import _, detect_lang, use
-
-    use(detect_lang())
-    con = Console()
-    t = Table(title=_("Presets"))
-    for col in (_("name"), _("aliases"), _("changes from classic"), _("description")):
-        t.add_column(col)
-    for p in data["presets"]:
-        changes = ", ".join(f"{k}={v}" for k, v in p["options"].items())
-        t.add_row(p["name"], ", ".join(p["aliases"]), changes or "-", _(p["description"]))
-    con.print(t)
-    o = Table(title=_("Options (--set KEY=VALUE)"))
-    for col in (_("option"), _("default"), _("source")):
-        o.add_column(col)
-    for opt in data["options"]:
-        o.add_row(opt["name"], json.dumps(opt["default"]), opt["doc"])
-    con.print(o)
+        con.print(plural(no_crew, t.rolls_used, held=held))

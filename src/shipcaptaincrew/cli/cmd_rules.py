@@ -7,8 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from .app import app
-from .common import SetOpt, load_rules
-from .tui_options import LangOpt
+from .common import LangOpt, SetOpt, load_rules
 
 
 def solver_notes(rules: Any) -> Any:
@@ -65,17 +64,16 @@ def rules_cmd(
     plain: Annotated[bool, typer.Option(help="Print the Markdown source, not rendered.")] = False,
 ) -> None:
     """The complete rules of a rule set, with its variants, stakes, format and the sheets' tips."""
-    from ..i18n import translator
+    from ..i18n import active_lang, translator
     from ..i18n.rules_text import rules_text
-    from .tui_setup import make_console, setup_language
+    from .tui_setup import make_console
 
-    code = setup_language(lang)
     r = load_rules(preset, settings)
     try:
         notes = solver_notes(r)
     except ValueError:  # a solver that cannot handle this rule set: leave its notes out
         notes = None
-    text = rules_text(r, translator(code), notes)
+    text = rules_text(r, translator(active_lang()), notes)
     if plain:
         typer.echo(text)
         return

@@ -1,4 +1,8 @@
-"""The options ``scc play``, ``scc companion`` and ``scc rules`` share (kept light to import)."""
+"""The flags ``scc play`` and ``scc companion`` share (kept light to import).
+
+Their help texts list the choices of the option table (:mod:`shipcaptaincrew.options`), so a
+new choice shows up in ``--help`` without being typed here.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +15,23 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 
 import typer
 
+from ..options import OPTIONS, Starter
 from .common import SetOpt
+from .option_words import format_spellings
 
 __all__ = [
+    "FORMAT_HELP",
     "DrinkingOpt",
     "FormatOpt",
-    "LangOpt",
     "LogOpt",
+    "ResultJsonOpt",
     "RulesOrAsk",
+    "ScriptOpt",
     "StakesOpt",
     "StarterOpt",
     "TableFlags",
     "TieBreakOpt",
+    "or_list",
     "table_options",
 ]
 
@@ -35,30 +44,54 @@ RulesOrAsk = Annotated[
         "--rules", "-r", help="Preset name or alias, or a canonical rules text (default: ask)."
     ),
 ]
-FormatOpt = Annotated[
-    str | None,
-    typer.Option("--format", help="Match format: single, rounds:N, first_to:N or tournament."),
-]
-StakesOpt = Annotated[str | None, typer.Option("--stakes", help="points or pot.")]
-DrinkingOpt = Annotated[
-    str | None,
-    typer.Option("--drinking", help="none, all_but_winner, last_drinks or captain_hands_out."),
-]
-TieBreakOpt = Annotated[
-    str | None,
-    typer.Option("--tie-break", help="replay (tied players play again) or cargo_rolloff (002)."),
-]
+
+
+def or_list(words: list[str]) -> str:
+    """``a, b or c``: the spellings of a flag's values for its help text."""
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+def _choices_help(name: str) -> str:
+    """``--NAME``'s help: the option's help text and its choices (the option table's words)."""
+    option = OPTIONS[name]
+    return (
+        f"{option.help[:1].upper()}{option.help[1:]}: {or_list([c.value for c in option.choices])}."
+    )
+
+
+#: ``--format``'s help, with every format kind's spelling.
+FORMAT_HELP = f"Match format: {or_list(format_spellings())}."
+FormatOpt = Annotated[str | None, typer.Option("--format", help=FORMAT_HELP)]
+StakesOpt = Annotated[str | None, typer.Option("--stakes", help=_choices_help("stakes"))]
+DrinkingOpt = Annotated[str | None, typer.Option("--drinking", help=_choices_help("drinking"))]
+TieBreakOpt = Annotated[str | None, typer.Option("--tie-break", help=_choices_help("tie_break"))]
 StarterOpt = Annotated[
     str | None,
     typer.Option(
-        "--starter", help="Who starts (seat number from 1, or name); sets starter=chosen."
+        "--starter",
+        help=f"Who starts (seat number from 1, or name); sets starter={Starter.CHOSEN.value}.",
     ),
 ]
-LangOpt = Annotated[
-    str | None,
-    typer.Option("--lang", help="Language: en, de or nb (default: from LANG / LC_ALL / LANGUAGE)."),
-]
 LogOpt = Annotated[Path | None, typer.Option("--log", help="Where to write the event log.")]
+ScriptOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--script",
+        help="Read the answers from FILE, one per line, instead of the keyboard (the same "
+        "questions and checks; the end of the file ends the match).",
+        exists=True,
+        dir_okay=False,
+        readable=True,
+    ),
+]
+ResultJsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="At the end print one JSON object (rules, players, rounds, totals, wins, chips, "
+        "sips, winner) on stdout; the match is told on stderr.",
+    ),
+]
 
 
 @dataclass(frozen=True)

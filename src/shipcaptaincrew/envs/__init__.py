@@ -4,7 +4,8 @@ Importing this package registers the Gymnasium environment ``ShipCaptainCrew-v0`
 PettingZoo environment is :mod:`.shipcaptaincrew_v0` (``env()`` and ``raw_env``, defined in
 :mod:`.pettingzoo_env`) and the
 OpenSpiel game in :mod:`.openspiel_game` (registered as ``python_ship_captain_crew`` when that
-module is imported).  All need the ``rl`` extra: ``pip install shipcaptaincrew[rl]``.
+module is imported; its parameters, one per rule option, are drawn from the option table by
+:mod:`.openspiel_params`).  All need the ``rl`` extra: ``pip install shipcaptaincrew[rl]``.
 
 The adapters translate and nothing more: legal actions, chance outcomes, scores and winners
 all come from :mod:`shipcaptaincrew.engine`.

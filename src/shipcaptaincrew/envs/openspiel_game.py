@@ -1,7 +1,16 @@
 """OpenSpiel game ``python_ship_captain_crew`` over the engine, registered on import.
 
-Parameters: ``players`` (2..8) and ``rules``, the canonical rules text (for example
-``"classic(half_cargo=true)"``); the match format of the rules is played in full.
+Parameters (see :mod:`.openspiel_params`): ``players`` (two to eight, checked by
+:func:`~shipcaptaincrew.engine.check_players`); ``rules``, a preset name or the canonical rules
+text (for example ``"classic(half_cargo=true)"``, or ``classic[half_cargo:true]`` inside a game
+string); and one parameter per rule option of the table, under the option's name and with the
+table's default -- a flag is a bool, a number an int, a choice or the match format its text.
+``cargo_rerolls=-1`` means no limit (OpenSpiel parameters cannot be None).  The rule set is
+``rules`` with every option parameter that differs from its default applied on top: OpenSpiel
+fills in the defaults of the parameters not given, so one given at its default changes nothing.
+The match format of the rules is played in full; a session (``format=session``) stops after
+``session_rounds`` rounds (default :data:`~shipcaptaincrew.envs.common.SESSION_ROUNDS`) unless a
+player stops it earlier.
 
 Chance is explicit: at a chance node the outcomes and their exact probabilities are the
 engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
@@ -17,6 +26,9 @@ show the whole table.
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())     # the starter roll-off: one die
 (True, 6)
+>>> game = pyspiel.load_game("python_ship_captain_crew", {"players": 3, "half_cargo": True})
+>>> str(game.rules), game.get_parameters()["cargo_rerolls"]
+('classic(half_cargo=true)', -1)
 """
 
 from __future__ import annotations
@@ -32,19 +44,21 @@ except ImportError as error:
         f"the OpenSpiel game needs the rl extra: pip install 'shipcaptaincrew[rl]' ({error})"
     ) from error
 
-from ..actions import Roll
+from ..actions import Action, Roll
 from ..engine import (
     CHANCE,
     TERMINAL,
     apply,
     chance_outcomes,
+    check_players,
     current_player,
     legal_actions,
     returns,
 )
-from ..rules import Rules, find_rules
+from ..facts import FACES, MAX_PLAYERS, MIN_PLAYERS, ROLLS
+from ..rules import Rules
 from ..state import MatchState
-from .common import new_match, render_text
+from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
 from .encoding import (
     CHANCE_OUTCOMES,
     NUM_ACTIONS,
@@ -56,15 +70,36 @@ from .encoding import (
     flat_observation,
     index_action,
 )
+from .openspiel_params import (
+    from_game_string,
+    game_parameters,
+    parameter_specification,
+    rules_from_parameters,
+    to_game_string,
+)
 
-__all__ = ["GAME_NAME", "ShipCaptainCrewGame", "ShipCaptainCrewState", "load"]
+__all__ = [
+    "GAME_NAME",
+    "MAX_GAME_LENGTH",
+    "ROUND_MOVES",
+    "ShipCaptainCrewGame",
+    "ShipCaptainCrewState",
+    "from_game_string",
+    "load",
+    "to_game_string",
+]
 
 GAME_NAME = "python_ship_captain_crew"
 
+#: The moves of one round at the largest table, ties and replays aside: per seat up to three
+#: rolls, each followed by a wild assignment and a stand-or-reroll call; then the captain's
+#: die, a sip per pip of it and the stop, and a session's call for another round.
+ROUND_MOVES = MAX_PLAYERS * ROLLS * 3 + 1 + max(FACES) + 1 + 1
 #: A bound OpenSpiel asks for.  Ties and all-fail replays can in principle go on forever, so
-#: no true bound exists; a round takes about 8 moves per player, and this allows for long
-#: matches (first_to:50 with 8 players) with room to spare.
-_MAX_GAME_LENGTH = 100_000
+#: no true bound exists; this one covers the longest capped session (``session_rounds`` at
+#: its top, :func:`~shipcaptaincrew.envs.common.check_session_rounds`) of rounds of
+#: :data:`ROUND_MOVES`, and long matches (first_to:50 with 8 players) with room to spare.
+MAX_GAME_LENGTH = 100_000
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -74,65 +109,37 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.PERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.CONSTANT_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 2, "rules": "classic"},
+    parameter_specification=parameter_specification(),
 )
-
-
-def to_game_string(rules_text: str) -> str:
-    """The canonical rules text spelt for an OpenSpiel game string.
-
-    OpenSpiel's game strings reserve ``(``, ``)``, ``,`` and ``=`` (``game(a=1,b=2)``), so
-    inside one the options are written ``classic[half_cargo:true;cargo_rerolls:1]``.
-
-    >>> to_game_string("classic(half_cargo=true,format=rounds:3)")
-    'classic[half_cargo:true;format:rounds:3]'
-    >>> from_game_string(_)
-    'classic(half_cargo=true,format=rounds:3)'
-    """
-    name, _, inner = rules_text.partition("(")
-    if not inner:
-        return name
-    items = [item.replace("=", ":", 1) for item in inner.rstrip(")").split(",")]
-    return f"{name}[{';'.join(items)}]"
-
-
-def from_game_string(text: str) -> str:
-    """The canonical rules text from either spelling (see :func:`to_game_string`)."""
-    name, _, inner = text.partition("[")
-    if not inner:
-        return text
-    items = [item.replace(":", "=", 1) for item in inner.rstrip("]").split(";")]
-    return f"{name}({','.join(items)})"
 
 
 class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
     """The game for one player count and rule set."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
-        players = int(params.get("players", 2))
-        if not 2 <= players <= 8:
-            raise ValueError(f"players must be 2..8 (001), got {players}")
-        self.rules = find_rules(from_game_string(str(params.get("rules", "classic"))))
-        self.players = players
-        new_match(self.rules, players, None)  # raises a clear error for a bad set-up
+        # load_game passes every parameter; a game built directly may leave some out.
+        params = {**parameter_specification(), **(params or {})}
+        self.rules = rules_from_parameters(params)
+        self.players = check_players(self.rules, params["players"])
+        self.session_rounds = check_session_rounds(params["session_rounds"])
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CHANCE_OUTCOMES,
-            num_players=players,
+            num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=_MAX_GAME_LENGTH,
+            max_game_length=MAX_GAME_LENGTH,
         )
+        # The game reports the value of every option, so its string loads the same game.
         super().__init__(
-            _GAME_TYPE, info, {"players": players, "rules": to_game_string(str(self.rules))}
+            _GAME_TYPE, info, game_parameters(self.players, self.rules, self.session_rounds)
         )
 
     def new_initial_state(self) -> ShipCaptainCrewState:
@@ -154,6 +161,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: ShipCaptainCrewGame) -> None:
         super().__init__(game)
         self.match: MatchState = new_match(game.rules, game.players, None)
+        self._session_rounds = game.session_rounds
 
     def current_player(self) -> int:
         """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
@@ -181,12 +189,16 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(
                     f"chance outcome id {action} is out of range 0..{NUM_CHANCE_OUTCOMES - 1}"
                 )
-            self.match = apply(self.match, Roll(CHANCE_OUTCOMES[action]))
+            self._play(Roll(CHANCE_OUTCOMES[action]))
             return
         chosen = index_action(self.match, action)
         if chosen is None or chosen not in legal_actions(self.match):
             raise ValueError(f"action id {action} is not legal in this state")
-        self.match = apply(self.match, chosen)
+        self._play(chosen)
+
+    def _play(self, action: Action) -> None:
+        # A session at its cap stops there: the table's call is no decision of a player.
+        self.match = close_session(apply(self.match, action), self._session_rounds)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -226,10 +238,13 @@ class ShipCaptainCrewObserver:
         return f"seat {player}\n" + render_text(state.match)
 
 
-def load(players: int = 2, rules: Rules | str = "classic") -> pyspiel.Game:
+def load(
+    players: int = MIN_PLAYERS, rules: Rules | str = "classic", session_rounds: int = SESSION_ROUNDS
+) -> pyspiel.Game:
     """``pyspiel.load_game`` with the rules given as a value or text."""
     text = str(rules) if isinstance(rules, Rules) else str(Rules.from_str(rules))
-    return pyspiel.load_game(GAME_NAME, {"players": players, "rules": text})
+    params = {"players": players, "rules": text, "session_rounds": session_rounds}
+    return pyspiel.load_game(GAME_NAME, params)
 
 
 pyspiel.register_game(_GAME_TYPE, ShipCaptainCrewGame)

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment ``shipcaptaincrew_v0``: 2-8 agents at one table.
+"""PettingZoo AEC environment ``shipcaptaincrew_v0``: one agent per seat at one table.
 
 Follows the classic environments (``tictactoe_v3``, ``connect_four_v3``): :func:`env` wraps
 :class:`raw_env` in ``TerminateIllegalWrapper`` (an illegal action ends the game with reward
@@ -40,14 +40,19 @@ except ImportError as error:
     ) from error
 
 from ..engine import apply, sample_chance
+from ..facts import MIN_PLAYERS
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
+    SESSION_ROUNDS,
+    Reward,
     advance,
     check_action,
     check_reward,
+    check_session_rounds,
     make_rules,
     new_match,
+    player_count,
     render_text,
     reward_of,
     stop_mask,
@@ -70,11 +75,15 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """Every seat is an agent ``player_<seat>``.
 
-    :param players: 2..8 seats (001).
+    :param players: the seats; :func:`~shipcaptaincrew.engine.check_players` says how many a
+        table can have under ``rules``.
     :param rules: a :class:`~shipcaptaincrew.rules.Rules` or its text.
     :param match: play the rule set's match format instead of one round.
     :param reward: ``win``, ``pot`` (stakes=pot) or ``sips`` (a drinking rule set).
     :param starter: the first seat under starter=chosen (default 0).
+    :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
+        this many rounds unless an agent stops it earlier (see
+        :mod:`~shipcaptaincrew.envs.common`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -86,24 +95,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def __init__(
         self,
-        players: int = 2,
+        players: int = MIN_PLAYERS,
         rules: Rules | str = "classic",
         match: bool = False,
-        reward: str = "win",
+        reward: Reward | str = Reward.WIN,
         starter: int | None = None,
         render_mode: str | None = None,
+        session_rounds: int = SESSION_ROUNDS,
     ) -> None:
-        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode)
+        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode, session_rounds)
         super().__init__()
-        if isinstance(players, (bool, np.bool_)) or not isinstance(players, (int, np.integer)):
-            raise ValueError(f"players must be 2..8 (001), got {players!r}")
-        players = int(players)
-        if not 2 <= players <= 8:
-            raise ValueError(f"players must be 2..8 (001), got {players!r}")
+        self.session_rounds = check_session_rounds(session_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.rules = make_rules(rules, match)
-        self.players = players
+        self.players = players = player_count(self.rules, players)
         self.reward_kind = check_reward(reward, self.rules)
         self.starter = starter
         self.render_mode = render_mode
@@ -132,7 +138,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(30)``: the action ids."""
+        """``Discrete(NUM_ACTIONS)``: the action ids."""
         return self.action_spaces[agent]
 
     @property
@@ -172,7 +178,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         start = new_match(self.rules, self.players, self.starter)
         self._start = start
-        self._state = advance(start, self._rng, self._all_seats, {})
+        self._state = advance(start, self._rng, self._all_seats, {}, self.session_rounds)
         self._select()
         if self.render_mode == "human":
             self.render()
@@ -207,7 +213,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             state = apply(state, sample_chance(state, self._rng))
         else:
             state = apply(state, chosen)
-        self._state = advance(state, self._rng, self._all_seats, {})
+        self._state = advance(state, self._rng, self._all_seats, {}, self.session_rounds)
         self._select()
         if self.render_mode == "human":
             self.render()

@@ -105,6 +105,11 @@ def _params(rules: Rules) -> dict[str, Any]:
 def _rule(option: Option, rules: Rules) -> str | tuple[str, str]:
     """The rules text's sentence for an option at its value in ``rules`` ("" when it has none)."""
     value = getattr(rules, option.name)
+    if not rules.says(option.name):
+        return ""
+    pot_rule = FORMAT_KINDS[rules.format.kind].pot_rule
+    if option.requires == ("stakes", "pot") and pot_rule:
+        return pot_rule  # the format pays its pot one way only (the tournament, 002.30)
     if option.kind is OptionType.FLAG:
         return option.rule if value else ""
     if option.kind is OptionType.NUMBER:

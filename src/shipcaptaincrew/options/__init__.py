@@ -20,7 +20,7 @@ Sources cite the rule sheets by sheet and sentence number (``docs/rules.md`` num
 >>> [c.value for c in OPTIONS["drinking"].choices]
 ['none', 'all_but_winner', 'last_drinks', 'captain_hands_out']
 >>> [o.name for o in options_in(Group.STAKES)]
-['stakes', 'ante', 'starting_chips', 'drinking', 'failed_double']
+['stakes', 'ante', 'starting_chips', 'pot_to', 'drinking', 'hand_out', 'failed_double']
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from .round import ROUND_OPTIONS
 from .spec import FALSE_WORDS, NONE_WORDS, TRUE_WORDS, Choice, Group, Option, OptionType
 from .stakes import STAKES_OPTIONS
 from .turn import TURN_OPTIONS
-from .values import AllFail, Drinking, Rotation, Stakes, Starter, TieBreak
+from .values import AllFail, Drinking, HandOutAmount, PotTo, Rotation, Stakes, Starter, TieBreak
 
 __all__ = [
     "FALSE_WORDS",
@@ -45,8 +45,10 @@ __all__ = [
     "Choice",
     "Drinking",
     "Group",
+    "HandOutAmount",
     "Option",
     "OptionType",
+    "PotTo",
     "Rotation",
     "Stakes",
     "Starter",
@@ -81,7 +83,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     >>> parse_assignment("colour=red")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, drinking, failed_double, format
+    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
     """
     if "=" not in text:
         raise InvalidRulesError(N_("option '{text}' must look like KEY=VALUE"), text=text)

@@ -39,6 +39,29 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                 ),
                 ("002.21",),
             ),
+            # 001.17 read as a real round: see docs/rules.md, "tie-break turns or a real
+            # round".
+            Choice(
+                "round",
+                N_("the tied players play a real round among themselves"),
+                N_("ties play a new round"),
+                N_(
+                    "- A tie at the top: nobody wins that round; the tied players play a new "
+                    "round among themselves, antes, drinks and scores included, until one wins "
+                    "(001.17)."
+                ),
+                ("001.17",),
+            ),
+            # Not in the sheets: the pub custom "one tie, all tie".
+            Choice(
+                "no_winner",
+                N_("one tie, all tie: nobody wins the round"),
+                N_("one tie, all tie"),
+                N_(
+                    "- One tie, all tie: a tie at the top means nobody wins the round, and the "
+                    "pot rides on to the next round (not in the sheets)."
+                ),
+            ),
         ),
     ),
     Option(
@@ -105,36 +128,52 @@ ROUND_OPTIONS: tuple[Option, ...] = (
         "rotation",
         OptionType.CHOICE,
         Group.ROUND,
-        Rotation.LEFT,
+        Rotation.NEXT,
         N_("Next round's starter"),
-        N_("who starts each new round (play passes the cup to the left)"),
+        N_(
+            "who starts each new round; seats are numbered in play order, and the cup passes "
+            "to the next seat"
+        ),
         ("000.17", "003.17"),
         enum=Rotation,
         choices=(
             Choice(
-                "right",
-                N_("the right-hand neighbour of the last starter"),
-                N_("start passes right"),
+                "next",
+                N_("the next player in play order: the start moves on with the cup"),
+                N_("start passes on"),
                 N_(
-                    "- Each new round is started by the right-hand neighbour of the previous "
-                    "starter (000/003)."
+                    "- Each new round is started by the next player in play order after the "
+                    "previous starter: the start moves on with the cup."
                 ),
-                ("000.17", "003.17"),
+                aliases=("left",),
             ),
             Choice(
-                "left",
-                N_("the left-hand neighbour: the start moves on with the cup"),
-                N_("start passes left"),
+                "previous",
+                N_("the previous player in play order (000/003: the right-hand neighbour)"),
+                N_("start passes back"),
                 N_(
-                    "- Each new round is started by the left-hand neighbour of the previous "
-                    "starter: the start moves on with the cup."
+                    "- Each new round is started by the player before the previous starter in "
+                    "play order, the right-hand neighbour when the cup passes to the left "
+                    "(000.17/003.17)."
                 ),
+                ("000.17", "003.17"),
+                aliases=("right",),
             ),
             Choice(
                 "none",
                 N_("the same player starts every round"),
                 N_("same starter"),
                 N_("- The same player starts every round."),
+            ),
+            # Not in the sheets: a common pub custom.
+            Choice(
+                "loser",
+                N_("the round's loser (the lowest score) starts the next round"),
+                N_("the loser starts"),
+                N_(
+                    "- The lowest score of a round starts the next one; of several tied for "
+                    "lowest, the one who played first in that round (not in the sheets)."
+                ),
             ),
         ),
     ),

@@ -98,6 +98,9 @@ class Option:
     range_error: str = ""
     #: FLAG: the rules text's sentence when the option is on.
     rule: str = ""
+    #: (option, value): this option only means something while that option has that value;
+    #: any other value than the default needs it, and the rules text is silent without it.
+    requires: tuple[str, str] | None = None
 
     # -- reading values -------------------------------------------------------------------
     def parse(self, raw: str) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..messages import N_, NP_
 from .spec import Choice, Group, Option, OptionType
-from .values import Drinking, Stakes
+from .values import Drinking, HandOutAmount, PotTo, Stakes
 
 __all__ = ["STAKES_OPTIONS"]
 
@@ -31,9 +31,8 @@ STAKES_OPTIONS: tuple[Option, ...] = (
                 N_("a pot of chips: everyone antes each round"),
                 N_("pot"),
                 N_(
-                    "- Everyone starts with {chips} chips and antes {ante} each round; the "
-                    "round's winner takes the pot. A player who cannot ante sits the round out "
-                    "(001/002)."
+                    "- Everyone starts with {chips} chips and antes {ante} each round; a "
+                    "player who cannot ante sits the round out (001/002)."
                 ),
                 ("001.2", "001.16", "002.6", "002.22"),
             ),
@@ -60,6 +59,41 @@ STAKES_OPTIONS: tuple[Option, ...] = (
         ("001.2",),
         bounds=(0, 1_000_000),
         title=NP_("{n} chip each", "{n} chips each"),
+    ),
+    Option(
+        "pot_to",
+        OptionType.CHOICE,
+        Group.STAKES,
+        PotTo.ROUND,
+        N_("Who takes the pot"),
+        N_("under a pot: each round's winner, or the match winner at the end"),
+        ("001.16", "002.22", "002.28"),
+        enum=PotTo,
+        requires=("stakes", "pot"),
+        choices=(
+            Choice(
+                "round",
+                N_("each round's winner takes that round's pot"),
+                N_("the round's winner takes the pot"),
+                N_(
+                    "- The round's winner takes the pot; a round without a winner leaves it for "
+                    "the next."
+                ),
+                ("001.16", "002.22"),
+            ),
+            # 002.28 read as one growing pot: see docs/rules.md, "a pot per round, or one
+            # growing pot".
+            Choice(
+                "match",
+                N_("the antes build up all match; the match winner takes them"),
+                N_("the match winner takes the pot"),
+                N_(
+                    "- The antes stay in the pot for the whole match, and the match winner "
+                    "takes all of it (002.28)."
+                ),
+                ("002.28",),
+            ),
+        ),
     ),
     Option(
         "drinking",
@@ -101,12 +135,47 @@ STAKES_OPTIONS: tuple[Option, ...] = (
         ),
     ),
     Option(
+        "hand_out",
+        OptionType.CHOICE,
+        Group.STAKES,
+        HandOutAmount.EXACT,
+        N_("Captain's sips"),
+        N_("whether the captain hands out exactly the die's number of sips or may stop early"),
+        ("000.24", "003.24"),
+        enum=HandOutAmount,
+        requires=("drinking", "captain_hands_out"),
+        choices=(
+            Choice(
+                "exact",
+                N_("exactly the die's number"),
+                N_("exactly the die's sips"),
+                N_("- The captain hands out every sip the die shows."),
+                ("000.24", "003.24"),
+            ),
+            # 000.24 read with its "may": see docs/rules.md, "how many sips does the
+            # captain hand out".
+            Choice(
+                "up_to",
+                N_("up to the die's number: the captain may stop early"),
+                N_("up to the die's sips"),
+                N_(
+                    "- The die is the most the captain may hand out: they may stop early "
+                    "(000.24/003.24)."
+                ),
+                ("000.24", "003.24"),
+            ),
+        ),
+    ),
+    Option(
         "failed_double",
         OptionType.FLAG,
         Group.STAKES,
         False,
         N_("Failed ship drinks double"),
-        N_("every sip of a player without a full crew counts twice"),
+        N_(
+            "every sip of a player without a full crew counts twice, the captain's sips "
+            "included (off: the captain's die is exactly what is drunk)"
+        ),
         ("002.24",),
         title=N_("a failed ship drinks double"),
         title_other=N_("no double sips"),

@@ -22,15 +22,15 @@ from typing import Any
 import numpy as np
 
 from ..actions import Roll
-from ..bots import make_bot
-from ..engine import apply, dice_to_roll, initial_state
-from ..rules import Rules, Starter
+from ..bots import make_bot, session_call
+from ..engine import apply, dice_to_roll, initial_state, seat_to_act
+from ..rules import Rules
 from ..solver import ContestView, contest_view
 from ..state import MatchState, Method, Phase, TurnPhase
 from .policy import Policy, make_policy
 from .tables import TurnTable, build_table, score_paths
 
-__all__ = ["MatchRunner", "STAT_NAMES", "table_for"]
+__all__ = ["STAT_NAMES", "MatchRunner", "table_for"]
 
 #: Per-seat statistics of a match, in the order of the columns of :meth:`MatchRunner.run`.
 STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "round_wins")
@@ -154,9 +154,8 @@ class MatchRunner:
 
     # -- one match ----------------------------------------------------------------------------
     def _new_match(self) -> MatchState:
-        """The engine's opening state (``starter=chosen`` puts seat 0 first)."""
-        starter = 0 if self.rules.starter is Starter.CHOSEN else None
-        return initial_state(self.rules, self.players, starter=starter)
+        """The engine's opening state (under ``starter=chosen`` the engine's default starter)."""
+        return initial_state(self.rules, self.players)
 
     def play(self, hist: np.ndarray | None = None) -> tuple[MatchState, np.ndarray]:
         """One match; returns the final state and per-seat (turns, score sum, crews)."""
@@ -180,10 +179,11 @@ class MatchRunner:
                     s = self._post(s, score)
                     continue
                 raise AssertionError(f"unexpected turn state in the simulator: {s.turn}")
-            if s.phase is Phase.HAND_OUT:
-                assert s.round_winner is not None
-                bot = self.bot_objects[self.bots[s.round_winner]]
-                s = apply(s, bot.choose(s, self._py_rng))
+            if s.phase in (Phase.HAND_OUT, Phase.ANOTHER_ROUND):
+                actor = seat_to_act(s)
+                assert actor is not None
+                bot = self.bot_objects[self.bots[actor]]
+                s = apply(s, session_call(s) or bot.choose(s, self._py_rng))
                 continue
             # Every other chance node (roll-off, cargo roll-off, the captain's die): the
             # engine says how many dice it takes.

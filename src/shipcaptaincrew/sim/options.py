@@ -1,12 +1,13 @@
 """Command-line spellings of the simulator's options, mapped onto rule options.
 
 ``--format`` is the rules option ``format`` as it is (``single``, ``rounds:N``, ``first_to:N``,
-``tournament``).  ``--stakes`` names what a round is played for, as ``+``-separated words:
+...).  ``--stakes`` names what a round is played for, as ``+``-separated words, all read from
+the option table (:mod:`shipcaptaincrew.options`):
 
-* ``points`` or ``pot`` -- the ``stakes`` option (points when neither is given);
-* ``drinks`` (= ``all_but_winner``), ``last_drinks``, ``captain_hands_out`` -- the
-  ``drinking`` option (none when no drinking word is given);
-* ``failed_double`` -- a failed ship drinks double (002).
+* a choice of ``stakes`` (``points``, ``pot``; points when none is given);
+* a choice of ``drinking`` other than ``none`` (and ``drinks``, short for ``all_but_winner``;
+  no drinking when none is given);
+* ``failed_double`` -- a failed ship drinks double (002.24).
 
 >>> stakes_settings("pot+last_drinks")
 {'stakes': 'pot', 'drinking': 'last_drinks', 'failed_double': False}
@@ -20,17 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import InvalidRulesError, MatchFormat, Rules
+from ..facts import MAX_PLAYERS, MIN_PLAYERS
+from ..options import OPTIONS
+from ..rules import Drinking, InvalidRulesError, MatchFormat, Rules, Stakes
 
 __all__ = ["apply_options", "parse_players", "stakes_settings"]
 
-_STAKES = ("points", "pot")
-_DRINKS = {
-    "drinks": "all_but_winner",
-    "all_but_winner": "all_but_winner",
-    "last_drinks": "last_drinks",
-    "captain_hands_out": "captain_hands_out",
+_STAKES = tuple(c.value for c in OPTIONS["stakes"].choices)
+#: Drinking words: every drinking choice but none, and the shorthand "drinks".
+_DRINKS = {"drinks": Drinking.ALL_BUT_WINNER.value} | {
+    c.value: c.value for c in OPTIONS["drinking"].choices if c.value != Drinking.NONE
 }
+_FLAG = "failed_double"
 
 
 def stakes_settings(text: str) -> dict[str, Any]:
@@ -39,15 +41,15 @@ def stakes_settings(text: str) -> dict[str, Any]:
     stakes = [w for w in words if w in _STAKES]
     drinks = [_DRINKS[w] for w in words if w in _DRINKS]
     for w in words:
-        if w not in _STAKES and w not in _DRINKS and w != "failed_double":
-            known = ", ".join([*_STAKES, *_DRINKS, "failed_double"])
+        if w not in _STAKES and w not in _DRINKS and w != _FLAG:
+            known = ", ".join([*_STAKES, *_DRINKS, _FLAG])
             raise InvalidRulesError(f"--stakes: unknown word {w!r}; use {known} joined by +")
     if len(stakes) > 1 or len(set(drinks)) > 1:
         raise InvalidRulesError(f"--stakes {text!r}: name at most one stake and one drinking mode")
     return {
-        "stakes": stakes[0] if stakes else "points",
-        "drinking": drinks[0] if drinks else "none",
-        "failed_double": "failed_double" in words,
+        "stakes": stakes[0] if stakes else Stakes.POINTS.value,
+        "drinking": drinks[0] if drinks else Drinking.NONE.value,
+        _FLAG: _FLAG in words,
     }
 
 
@@ -62,7 +64,7 @@ def apply_options(rules: Rules, fmt: str | None, stakes: str | None) -> Rules:
 
 
 def parse_players(text: str) -> list[str]:
-    """``BOT,BOT,...`` -> one bot spec per seat (2..8 seats).
+    """``BOT,BOT,...`` -> one bot spec per seat (a table's worth: 2..8).
 
     >>> parse_players("tip, timid,threshold:9")
     ['tip', 'timid', 'threshold:9']
@@ -70,6 +72,8 @@ def parse_players(text: str) -> list[str]:
     bots = [b.strip() for b in text.split(",")]
     if any(not b for b in bots):
         raise ValueError(f"--players {text!r}: an empty bot name; write BOT,BOT,...")
-    if not 2 <= len(bots) <= 8:
-        raise ValueError(f"--players needs 2..8 bots (001), got {len(bots)}")
+    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
+        raise ValueError(
+            f"--players needs {MIN_PLAYERS}..{MAX_PLAYERS} bots (001.1), got {len(bots)}"
+        )
     return bots

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import make_bot
+from ..bots import make_bot, session_call
 from ..engine import (
     apply,
     current_player,
@@ -22,7 +22,7 @@ from ..engine import (
     is_terminal,
     sample_chance,
 )
-from ..rules import Rules, Starter
+from ..rules import Rules
 
 __all__ = ["engine_matches", "engine_turns"]
 
@@ -54,13 +54,12 @@ def engine_matches(rules: Rules, bots: list[str], n: int, seed: int) -> dict[str
     sips = np.zeros((n, len(bots)), dtype=np.int64)
     chips = np.zeros((n, len(bots)), dtype=np.int64)
     for i in range(n):
-        starter = 0 if rules.starter is Starter.CHOSEN else None
-        s = initial_state(rules, len(bots), starter=starter)
+        s = initial_state(rules, len(bots))
         while not is_terminal(s):
             if is_chance(s):
                 s = apply(s, sample_chance(s, rng))
             else:
-                s = apply(s, players[current_player(s)].choose(s, rng))
+                s = apply(s, session_call(s) or players[current_player(s)].choose(s, rng))
         winners[i] = -1 if s.winner is None else s.winner
         sips[i] = s.sips
         chips[i] = s.chips

@@ -226,15 +226,13 @@ class Backend:
 
 def check_setup(rules: Rules, bots: list[str]) -> None:
     """Refuse a line-up or rule set that cannot be simulated, naming the problem."""
-    from ..engine import initial_state
-    from ..rules import Starter
+    from ..engine import check_players, initial_state
     from .policy import make_policy
 
-    if not 2 <= len(bots) <= 8:
-        raise ValueError(f"a match needs 2..8 players (001), got {len(bots)}")
+    check_players(rules, len(bots))
     for b in bots:  # fail early, with the bot's own message, before any worker starts
         make_policy(b, rules, len(bots))
-    initial_state(rules, len(bots), starter=0 if rules.starter is Starter.CHOSEN else None)
+    initial_state(rules, len(bots))
 
 
 def simulate(

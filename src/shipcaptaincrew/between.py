@@ -1,0 +1,96 @@
+"""Between turns and rounds: the captain's hand-out (000.24) and a session's decision.
+
+These are the match's two decision nodes that are no turn: the round's winner handing out
+sips, and -- under ``format=session`` -- the next round's first player calling another round
+or stop.  :mod:`.match` holds the rounds and formats they lead back into.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
+from .errors import IllegalActionError
+from .match import able, add, after_round, decide_by_totals, in_play_order, sip_amount, start_round
+from .messages import N_
+from .rules import HandOutAmount
+from .state import MatchState, Phase, evolve
+
+__all__ = ["decider", "go_on", "hand_out", "hand_out_actions"]
+
+
+# -- the captain's hand-out (000.24) -------------------------------------------------------------
+
+
+def hand_out_actions(state: MatchState) -> tuple[Action, ...]:
+    """One sip to any other player of the round, and under ``hand_out=up_to`` a stop.
+
+    A split (:class:`~.actions.HandOutSplit`) is accepted too but not listed, which keeps the
+    list as short as the table.
+    """
+    acts: list[Action] = [HandOut(s) for s in state.round_seats if s != state.round_winner]
+    if state.rules.hand_out is HandOutAmount.UP_TO:
+        acts.append(StopHandOut())
+    return tuple(acts)
+
+
+def hand_out(state: MatchState, action: Action) -> MatchState:
+    """The captain hands out one sip, a split of several, or (``up_to``) stops."""
+    if isinstance(action, StopHandOut):
+        if state.rules.hand_out is not HandOutAmount.UP_TO:
+            raise IllegalActionError(
+                N_("the captain hands out every sip the die shows (hand_out=exact)")
+            )
+        return after_round(state)
+    if isinstance(action, HandOut):
+        shares: tuple[tuple[int, int], ...] = ((action.to, 1),)
+    elif isinstance(action, HandOutSplit):
+        shares = action.shares
+    else:
+        raise IllegalActionError(
+            N_("{action} is not allowed now: the winner hands out sips"), action=str(action)
+        )
+    seats = [seat for seat, _ in shares]
+    if not shares or len(set(seats)) < len(seats) or any(n < 1 for _, n in shares):
+        raise IllegalActionError(
+            N_("{action} must name each seat once with at least one sip"), action=str(action)
+        )
+    for seat in seats:
+        if seat == state.round_winner or seat not in state.round_seats:
+            raise IllegalActionError(
+                N_("seat {seat} cannot take a sip: hand them to another player of this round"),
+                seat=seat,
+            )
+    given = sum(n for _, n in shares)
+    if given > state.hand_out_left:
+        raise IllegalActionError(
+            N_("{action} hands out more than the sips left to hand out ({left})"),
+            action=str(action),
+            left=state.hand_out_left,
+        )
+    sips, round_sips = state.sips, state.round_sips
+    for seat, n in shares:
+        # Under failed_double a sip to a failed player is drunk twice: the die counts the
+        # sips handed out, not the sips drunk (000.24 with 002.24; docs/rules.md).
+        sips = add(sips, seat, n * sip_amount(state, seat))
+        round_sips = add(round_sips, seat, n * sip_amount(state, seat))
+    left = state.hand_out_left - given
+    state = evolve(state, sips=sips, round_sips=round_sips, hand_out_left=left)
+    return after_round(state) if left == 0 else state
+
+
+# -- a session between rounds (format=session) ----------------------------------------------------
+
+
+def decider(state: MatchState) -> int:
+    """Who calls another round or stop in a session: the next round's first player."""
+    return in_play_order(state, able(state, tuple(range(state.players))))[0]
+
+
+def go_on(state: MatchState, action: Action) -> MatchState:
+    """Another round, or stop and let the totals decide (like ``rounds:N``)."""
+    if isinstance(action, NextRound):
+        return start_round(state)
+    if isinstance(action, StopMatch):
+        return decide_by_totals(evolve(state, phase=Phase.TURN), tuple(range(state.players)))
+    raise IllegalActionError(
+        N_("{action} is not allowed now: call another round or stop"), action=str(action)
+    )
