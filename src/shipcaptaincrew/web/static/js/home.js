@@ -174,11 +174,18 @@ function preview() {
     const rules = canonical();
     if (rules === titleFor) return;
     titleFor = rules;
+    // The server says whether the options go together, in the page's language: its refusal
+    // (for example an option that needs another one) stays beside the options until fixed.
     try {
       const r = await api(`/api/rules-text?rules=${encodeURIComponent(rules)}`);
-      if (titleFor === rules) $("rules-title").textContent = r.title;
+      if (titleFor !== rules) return;
+      $("rules-title").textContent = r.title;
+      $("rules-problem").textContent = "";
+      $("create-btn").removeAttribute("aria-describedby");
     } catch (e) {
-      $("rules-title").textContent = e.message;
+      if (titleFor !== rules) return;
+      $("rules-problem").textContent = e.message;
+      $("create-btn").setAttribute("aria-describedby", "rules-problem");
     }
   }, 150);
 }
@@ -235,6 +242,7 @@ $("create").addEventListener("submit", async (ev) => {
     location.href = `/r/${res.code}`;
   } catch (e) {
     $("personal").textContent = e.message;
+    if (e.code === "bad_rules") { $("options-box").open = true; $("rules-problem").textContent = e.message; }
     $("create-btn").disabled = false;
   }
 });

@@ -33,6 +33,16 @@ export function stageLine(room) {
   ];
 }
 
+/** A bot's move and, in its own words (the server's, translated), why it chose it. */
+export function botSays(said, room) {
+  const p = room.players[said.seat];
+  if (!p) return null;
+  const what = said.action ? actionLabel(said.action, room.match, room.players, room.options) : null;
+  return h("p", { class: "bot-says", "data-testid": "bot-reason", "data-seat": said.seat },
+    avatar(p, { dot: false }),
+    h("span", { class: "grow" }, h("b", {}, p.name), what ? ` · ${what}` : "", h("span", { class: "why" }, said.reason)));
+}
+
 /** Real dice: tap the faces you rolled, then send them (button data-action="roll"). */
 export function facesEntry(match, players, you, send) {
   const due = match.dice_due;
@@ -75,6 +85,8 @@ export function actionButtons(room, you, { online, physical, act, sendFaces, ask
     out.push(h("button", { type: "button", "data-action": a, class: match.legal.length === 1 || a === "roll" ? "primary-action" : "",
       disabled: !online, onclick: () => act(a) }, label, sub ? h("small", {}, sub) : null));
   }
+  const split = mine ? sharePicker(match, room.players, { online, act }) : null;
+  if (split) out.push(split);
   if (mine && room.hints && !match.chance && online) {
     out.push(h("button", { type: "button", class: "secondary", id: "advice", onclick: askAdvice }, t("Advice")));
   }
@@ -82,18 +94,77 @@ export function actionButtons(room, you, { online, physical, act, sendFaces, ask
   return out;
 }
 
-/** Advice: each choice's chance of winning, in the page's number format; or the server's note
- * when the choice changes nobody's chance (a sip handed out). */
+/** The sips the captain has not handed out yet, shared per player (kept while the table redraws). */
+let shares = { key: "", counts: new Map() };
+
+/**
+ * The captain's hand-out in one step: a stepper per player the engine lets the captain give a
+ * sip to, and one button whose data-action is the split's canonical text (``sip:1x2,2x1``,
+ * seats in order).  Only when there are two sips or more and two players or more to share them
+ * among; a single sip is one of the engine's own buttons.
+ */
+function sharePicker(match, players, { online, act }) {
+  const seats = match.legal.filter((a) => /^sip:\d+$/.test(a)).map((a) => +a.slice(4));
+  const left = match.hand_out_left;
+  if (match.phase !== "hand_out" || seats.length < 2 || left < 2) return null;
+  const key = `${match.round_no}:${match.rounds_played}:${left}:${seats.join(",")}`;
+  if (shares.key !== key) shares = { key, counts: new Map(seats.map((s) => [s, 0])) };
+  const counts = shares.counts;
+  const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
+  const go = h("button", { type: "button", class: "primary-action", id: "share-go" });
+  const rows = seats.map((seat) => {
+    const p = players[seat];
+    const out = h("output", { class: "share-n", id: `share-${seat}`, "aria-live": "polite" });
+    const less = h("button", { type: "button", class: "step", "aria-label": t("One sip less for {name}", { name: p.name }) }, "−");
+    const more = h("button", { type: "button", class: "step", "aria-label": t("One sip more for {name}", { name: p.name }) }, "+");
+    less.addEventListener("click", () => { counts.set(seat, Math.max(0, counts.get(seat) - 1)); sync(); });
+    more.addEventListener("click", () => { if (total() < left) counts.set(seat, counts.get(seat) + 1); sync(); });
+    return { seat, less, more, out, el: h("li", {}, avatar(p, { dot: false }), h("span", { class: "grow name" }, p.name), less, out, more) };
+  });
+  const action = () => `sip:${seats.filter((s) => counts.get(s) > 0).map((s) => `${s}x${counts.get(s)}`).join(",")}`;
+  function sync() {
+    const n = total();
+    for (const r of rows) {
+      r.out.textContent = num(counts.get(r.seat));
+      r.less.disabled = !online || counts.get(r.seat) === 0;
+      r.more.disabled = !online || n >= left;
+    }
+    go.disabled = !online || n === 0;
+    if (n) go.dataset.action = action();
+    else delete go.dataset.action;
+    go.replaceChildren(n ? t("Hand out these sips") : t("Share the sips out"), h("small", {}, t("{n} of {left} sips", { n: num(n), left: num(left) })));
+  }
+  go.addEventListener("click", () => { if (total()) act(action()); });
+  sync();
+  return h("div", { class: "share", role: "group", "aria-labelledby": "share-h" },
+    h("p", { class: "share-h", id: "share-h" }, t("Or share them out at once")),
+    h("ul", {}, rows.map((r) => r.el)), go);
+}
+
+/** A probability the server may send (null or absent when the solver gave none). */
+const given = (p) => p !== null && p !== undefined;
+
+/**
+ * Advice: per choice the chance of winning the match and of winning this round, each
+ * labelled, whichever the server sent (only one when only one came), in the page's number
+ * format; or the server's message where a choice changes nobody's chance (a sip handed out).
+ */
 export function adviceList(msg, room) {
   const { match, players } = room;
   const items = msg.choices.map((c) => {
-    const what = actionLabel(c.action, match, players, room.options);
-    const chance = c.win_probability === null || c.win_probability === undefined ? "" : `: ${t("Win chance")} ${percent(c.win_probability)}`;
-    const score = c.expected_score === null || c.expected_score === undefined ? "" : ` · ${t("Score")} ≈ ${num(c.expected_score, 1)}`;
-    return h("li", {}, what + chance + score);
+    const chances = [
+      given(c.match_win_probability) ? [t("Match chance"), percent(c.match_win_probability)] : null,
+      given(c.round_win_probability) ? [t("Round chance"), percent(c.round_win_probability)] : null,
+    ].filter(Boolean);
+    if (!chances.length && given(c.win_probability)) chances.push([t("Win chance"), percent(c.win_probability)]);
+    if (given(c.expected_score)) chances.push([t("Score"), `≈ ${num(c.expected_score, 1)}`]);
+    return h("li", {}, h("b", { class: "what" }, actionLabel(c.action, match, players, room.options)),
+      c.message ? h("span", { class: "muted" }, c.message) : null,
+      chances.length ? h("span", { class: "chances" }, chances.map(([label, value]) => h("span", { class: "chance" }, `${label} `, h("b", {}, value)))) : null);
   });
+  const note = msg.message || msg.note;
   return h("div", { class: "advice panel", id: "advice-box-inner" }, h("h3", {}, t("Advice")),
-    msg.note ? h("p", {}, msg.note) : null,
+    note ? h("p", { id: "advice-note" }, note) : null,
     items.length ? h("ul", { id: "advice-list" }, items) : null);
 }
 

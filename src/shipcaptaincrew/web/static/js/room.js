@@ -8,11 +8,12 @@ import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { bubble, fly, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
-import { actionButtons, adviceList, banner, fairPanel, stageLine } from "./playview.js";
+import { actionButtons, adviceList, banner, botSays, fairPanel, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
+const REASON_MS = 6000;   // how long a bot's reason stays beside its move
 let you = null;           // my seat, or null when watching
 let room = null;          // the last room picture from the server
 let line = null;          // the WebSocket to the table (line.js)
@@ -25,6 +26,7 @@ let freshResult = null;   // round number of the result card that just arrived
 let freshPodium = false;
 let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
 let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
+let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
 
@@ -133,6 +135,11 @@ function stage(moment, before) {
   const mineBefore = before.match && !before.match.over && before.match.actor === you;
   if (mineNow && !mineBefore) { sound.turn(); buzz([120, 60, 120]); }
   if (!moment) return;
+  const said = [moment, moment.turn, moment.move].find((m) => m && m.reason);
+  if (said) {
+    botSaid = { seat: said.seat, action: said.action || null, reason: said.reason, at: Date.now() };
+    setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
+  }
   const box = $("moment-box");
   const part = (kind, key) => (moment.kind === kind ? moment : moment[key] || null);
   const turnEnd = part("turn_end", "turn");
@@ -196,6 +203,7 @@ function renderPlay(before) {
     you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
     banner(room, you, online)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
+  $("bot-says").replaceChildren(...(botSaid && !match.over ? [botSays(botSaid, room)] : []));
   renderTimer();
   // The felt (or, at the end, the podium).
   if (match.over) {

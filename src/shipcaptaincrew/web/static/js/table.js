@@ -57,7 +57,11 @@ export function askText(match) {
   if (match.phase === "roll_off") return t("Roll one die: the highest starts.");
   if (match.phase === "cargo_roll_off") return t("Roll two dice: the higher cargo wins the tie.");
   if (match.phase === "hand_out_roll") return t("Roll one die for the sips to hand out.");
-  if (match.phase === "hand_out") return t("Sips to hand out: {n}", { n: match.hand_out_left });
+  if (match.phase === "hand_out") {
+    return match.legal.includes("sip:stop") ? t("Sips to hand out: up to {n} more, or stop.", { n: match.hand_out_left })
+      : t("Sips to hand out: {n}", { n: match.hand_out_left });
+  }
+  if (match.phase === "another_round") return t("Another round, or stop here?");
   const turn = match.turn;
   if (!turn) return "";
   if (turn.phase === "assign") return t("Choose which dice fill the roles.");
@@ -86,8 +90,15 @@ export function actionLabel(action, match, players, options = {}) {
     const wild = options && options.wild_captain ? options.wild_face : null;
     return m[1].split("").map((f, i) => `${roleLabel(ROLES[start + i] || "crew")} ${f}${+f === wild ? ` ${t("(wild)")}` : ""}`).join(" · ");
   }
+  const name = (seat) => (players[seat] ? players[seat].name : String(seat));
   m = action.match(/^sip:(\d+)$/);
-  if (m) return t("Give a sip to {name}", { name: players[+m[1]] ? players[+m[1]].name : m[1] });
+  if (m) return t("Give a sip to {name}", { name: name(+m[1]) });
+  if (action === "sip:stop") return t("Stop handing out");
+  if (/^sip:\d+x\d+(,\d+x\d+)*$/.test(action)) {
+    return action.slice(4).split(",").map((part) => { const [seat, n] = part.split("x"); return `${name(+seat)} ${n}`; }).join(" · ");
+  }
+  if (action === "next_round") return t("Another round");
+  if (action === "stop") return t("Stop: the totals decide");
   return action;
 }
 
