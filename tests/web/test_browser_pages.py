@@ -55,8 +55,8 @@ def finished(server: LiveServer, browser: Any) -> Iterator[str]:
     def pick(page: Any) -> Any:
         if not advised and page.locator("#advice").count():
             page.click("#advice")
-            page.wait_for_selector("#advice-list li")
-            advised.append(page.inner_text("#advice-list"))
+            page.wait_for_selector("[data-testid=advice]")
+            advised.append(" ".join(page.locator("[data-testid=advice]").all_inner_texts()))
         return page.locator(CHOICE).first
 
     play([host], lambda: host.locator("[data-testid=podium]").count() > 0, pick=pick)

@@ -21,6 +21,9 @@ from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
 
+#: The server's dice seed, fixed: every table here rolls the same dice every run.
+SEED = "7ab1e5eed0000000000000000000000000000000000000000000000000000014"
+
 
 @dataclass(frozen=True)
 class Table:
@@ -69,7 +72,7 @@ TABLES = [
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("table") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05).start()
+    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05, SCC_FIXED_SERVER_SEED=SEED).start()
     yield srv
     srv.stop()
 
@@ -121,9 +124,16 @@ def open_table(pages: Pages, table: Table) -> tuple[Any, Any, str]:
 
 
 def play_to_podium(
-    pages: Pages, table: Table, host: Any, guest: Any, code: str, tag: str = ""
+    pages: Pages,
+    table: Table,
+    host: Any,
+    guest: Any,
+    code: str,
+    tag: str = "",
+    others: tuple[Any, ...] = (),
 ) -> Any:
-    """Everyone plays the first choice offered until the podium; checks each stage on the way."""
+    """Everyone seated (host, guest and ``others``) plays the first choice offered until the
+    podium, while a new spectator watches; checks each stage on the way."""
     _, guest_lang, watcher_lang = table.langs
     watcher = pages.open(
         f"/r/{code}?lang={watcher_lang}", viewport=PHONE, lang=watcher_lang, dark=not table.dark
@@ -156,12 +166,12 @@ def play_to_podium(
         return page.locator(CHOICE).first
 
     play(
-        [host, guest],
+        [host, guest, *others],
         lambda: host.locator("[data-testid=podium]").count() > 0,
         on_click=on_click,
         pick=pick,
     )
-    for page in (host, guest, watcher):
+    for page in (host, guest, watcher, *others):
         page.wait_for_selector("[data-testid=podium]")
     assert seen["turn"]
     assert seen["result"] or not table.rounds

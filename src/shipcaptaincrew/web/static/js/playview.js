@@ -108,7 +108,7 @@ function sharePicker(match, players, { online, act }) {
   const left = match.hand_out_left;
   if (match.phase !== "hand_out" || seats.length < 2 || left < 2) return null;
   const key = `${match.round_no}:${match.rounds_played}:${left}:${seats.join(",")}`;
-  if (shares.key !== key) shares = { key, counts: new Map(seats.map((s) => [s, 0])) };
+  if (shares.key !== key) shares = { key, open: shares.open, counts: new Map(seats.map((s) => [s, 0])) };
   const counts = shares.counts;
   const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
   const go = h("button", { type: "button", class: "primary-action", id: "share-go" });
@@ -136,9 +136,12 @@ function sharePicker(match, players, { online, act }) {
   }
   go.addEventListener("click", () => { if (total()) act(action()); });
   sync();
-  return h("div", { class: "share", role: "group", "aria-labelledby": "share-h" },
-    h("p", { class: "share-h", id: "share-h" }, t("Or share them out at once")),
-    h("ul", {}, rows.map((r) => r.el)), go);
+  // Folded until asked for, so the captain's own buttons stay in reach on a small phone.
+  const box = h("details", { class: "share", open: shares.open },
+    h("summary", { class: "share-h", id: "share-h" }, t("Or share them out at once")),
+    h("ul", { "aria-labelledby": "share-h" }, rows.map((r) => r.el)), go);
+  box.addEventListener("toggle", () => { shares.open = box.open; });
+  return box;
 }
 
 /** A probability the server may send (null or absent when the solver gave none). */
@@ -148,24 +151,35 @@ const given = (p) => p !== null && p !== undefined;
  * Advice: per choice the chance of winning the match and of winning this round, each
  * labelled, whichever the server sent (only one when only one came), in the page's number
  * format; or the server's message where a choice changes nobody's chance (a sip handed out).
+ * On a phone the numbers go onto the choice's own button (the best one starred), so the dice
+ * stay in sight; a choice without a button of its own is listed in the advice box.
  */
-export function adviceList(msg, room) {
+export function adviceList(msg, room, buttons) {
   const { match, players } = room;
-  const items = msg.choices.map((c) => {
+  const rest = [];
+  msg.choices.forEach((c, i) => {
     const chances = [
       given(c.match_win_probability) ? [t("Match chance"), percent(c.match_win_probability)] : null,
       given(c.round_win_probability) ? [t("Round chance"), percent(c.round_win_probability)] : null,
     ].filter(Boolean);
     if (!chances.length && given(c.win_probability)) chances.push([t("Win chance"), percent(c.win_probability)]);
     if (given(c.expected_score)) chances.push([t("Score"), `≈ ${num(c.expected_score, 1)}`]);
-    return h("li", {}, h("b", { class: "what" }, actionLabel(c.action, match, players, room.options)),
-      c.message ? h("span", { class: "muted" }, c.message) : null,
-      chances.length ? h("span", { class: "chances" }, chances.map(([label, value]) => h("span", { class: "chance" }, `${label} `, h("b", {}, value)))) : null);
+    const line = h("span", { class: "advice-line", "data-testid": "advice" },
+      c.message ? h("span", {}, c.message) : null,
+      chances.map(([label, value]) => h("span", { class: "chance" }, `${label} `, h("b", {}, value))));
+    const button = buttons && buttons.querySelector(`button[data-action="${CSS.escape(c.action)}"]`);
+    if (button) {
+      if (i === 0 && msg.choices.length > 1 && chances.length) button.classList.add("best");
+      button.append(line);
+    } else {
+      rest.push(h("li", {}, h("b", { class: "what" }, actionLabel(c.action, match, players, room.options)), line));
+    }
   });
   const note = msg.message || msg.note;
-  return h("div", { class: "advice panel", id: "advice-box-inner" }, h("h3", {}, t("Advice")),
+  return h("div", { class: "advice", id: "advice-box-inner", role: "status" },
     note ? h("p", { id: "advice-note" }, note) : null,
-    items.length ? h("ul", { id: "advice-list" }, items) : null);
+    rest.length ? h("ul", { id: "advice-list" }, rest) : null,
+    !note && !rest.length ? h("p", { class: "sr-only" }, t("Advice")) : null);
 }
 
 /** Fair dice: the seed's hash from the start, the seed at the end; or that the dice were real. */

@@ -186,6 +186,7 @@ function render(before = null) {
   $("lobby").hidden = playing;
   $("play").hidden = !playing;
   keepAwake(room.status === "playing");
+  document.body.classList.toggle("playing", playing);
   if (!playing) {
     redraw($("lobby"), lobbyView(ctx));
     setTitle(t("Table {code}", { code: room.code }));
@@ -266,6 +267,7 @@ function renderPlay(before) {
   if (first && mine && (hadFocus || turnStarts)) first.focus({ preventScroll: true });
   else if (hadFocus && !first) $("actions").focus({ preventScroll: true });
   document.body.classList.toggle("has-actions", buttons.length > 0);
+  if (buttons.length && (turnStarts || !before || !before.match || before.match.legal.length !== match.legal.length)) showFelt();
   $("scores").replaceChildren(h("div", {}, playerCards(match, players, you, { pot: room.options.stakes === "pot" }),
     room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null,
     you === null ? h("p", { class: "muted", id: "watching" }, t("You are watching.")) : null));
@@ -289,6 +291,19 @@ function redraw(box, parts) {
     }
   }
   if (focused && $(focused)) $(focused).focus({ preventScroll: true });
+}
+
+/** On a phone the choices sit in a bar over the bottom of the screen: scroll the felt into the
+ * space above it (the banner may go up out of sight; nothing scrolls back down). */
+function showFelt() {
+  const el = $("felt") || $("felt-box");
+  const bar = $("actionbar");
+  if (!el || !bar || getComputedStyle(bar).position !== "fixed") return;
+  const space = innerHeight - bar.offsetHeight - 8;
+  const r = el.getBoundingClientRect();
+  if (r.bottom <= space) return;
+  const by = Math.min(r.bottom - space, r.top - 8);
+  if (by > 0) scrollBy({ top: by, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 }
 
 function lockButtons() {
@@ -331,7 +346,8 @@ function renderTimer() {
 
 function showAdvice(msg) {
   if (!room || msg.version !== room.version) return;
-  $("advice-box").replaceChildren(adviceList(msg, room));
+  $("advice-box").replaceChildren(adviceList(msg, room, $("actions")));
+  if ($("advice")) $("advice").hidden = true;  // answered: the numbers are on the buttons
 }
 
 async function hostCall(path, method, body) {
