@@ -156,7 +156,7 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
     host.wait_for_function("document.querySelectorAll('#seats li').length === 3")
     host.click("[data-testid=start]")
     host.wait_for_selector("#play:not([hidden])")
-    seen = {"split": "", "stop_sips": False, "another": 0, "stopped": False}
+    seen: dict[str, Any] = {"split": "", "stop_sips": False, "another": 0, "stopped": False}
     for _ in range(4000):
         if host.locator("[data-testid=podium]").count():
             break
