@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.need import missing
-from tests.web.conftest import PG_BIN, SCC, free_port
+from tests.web.conftest import PG_BIN, SCC, SEED, free_port
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -209,6 +209,7 @@ class Worker:
             "SCC_RATE_BURST": "1000",
             "SCC_FAILOVER_GRACE": "1.0",
             "SCC_LOG_JSON": "true",
+            "SCC_FIXED_SERVER_SEED": SEED,
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None
@@ -373,7 +374,7 @@ class Client:
     async def send(self, **msg: Any) -> None:
         await self.ws.send(json.dumps(msg))
 
-    async def send_raw(self, text: str) -> None:
+    async def send_raw(self, text: str | bytes) -> None:
         await self.ws.send(text)
 
     async def until(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:

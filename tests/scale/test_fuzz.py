@@ -2,7 +2,8 @@
 
 Hypothesis builds sequences of valid and invalid WebSocket messages from players connected to
 both workers and a spectator: moves, stale and future versions, other players' moves, wrong
-JSON types, malformed text, oversized payloads, unknown message types, advice and pings.
+JSON types, malformed text, oversized payloads, binary frames, unknown message types, advice
+and pings.
 After every message: a refusal is a clear message to the sender only, a valid move is played
 once; after every sequence: no worker died, no 5xx, and both workers show the same table.
 """
@@ -35,6 +36,7 @@ KNOWN = {
     "no_advice",
     "over",
     "not_started",
+    "bad_message",
 }
 
 JUNK = st.one_of(
@@ -58,6 +60,7 @@ STEP = st.one_of(
     st.tuples(st.just("type"), st.text(max_size=12)),  # unknown message type
     st.tuples(st.just("advice"), st.integers(-1, 1)),
     st.tuples(st.just("ping"), st.none()),
+    st.tuples(st.just("binary"), st.binary(max_size=40)),  # a binary frame
 )
 #: Who sends: 0 = seat 0 on worker A, 1 = seat 1 on worker B, 2 = seat 0 again on worker B,
 #: 3 = a spectator on worker A.
@@ -69,8 +72,10 @@ def two(cluster: list[Worker]) -> list[Worker]:
     return cluster
 
 
-def message(kind: str, arg: Any, room: dict[str, Any]) -> str:
+def message(kind: str, arg: Any, room: dict[str, Any]) -> str | bytes:
     v = room["version"]
+    if kind == "binary":
+        return bytes(arg)
     if kind == "move":
         return json.dumps(move_of(room, arg))
     if kind == "version":
@@ -159,7 +164,7 @@ def test_fuzzed_messages_against_two_workers(two: list[Worker]) -> None:
                 ]
                 continue
             play = kind in ("move", "version", "action")
-            if kind in ("huge", "version", "wrong_types") or (
+            if kind in ("huge", "version", "wrong_types", "binary") or (
                 play and (conn.seat is None or conn.seat != room["match"]["actor"])
             ):
                 reply = await conn.next_reply(mark)
@@ -198,7 +203,8 @@ def test_fuzzed_messages_against_two_workers(two: list[Worker]) -> None:
 
 
 def test_oversized_frame_closes_only_that_connection(cluster: list[Worker]) -> None:
-    """A frame above the WebSocket limit (64 KiB) closes that socket (1009); the table goes on."""
+    """A frame above the WebSocket limit (64 KiB) is answered with a clear message, then that
+    socket is closed (1009); the table goes on."""
     a, b = cluster
 
     async def scenario() -> None:
@@ -212,6 +218,9 @@ def test_oversized_frame_closes_only_that_connection(cluster: list[Worker]) -> N
         while anna.closed is None and time.monotonic() < end:
             await asyncio.sleep(0.05)
         assert anna.closed == 1009
+        assert (
+            anna.errors()[-1]["code"] == "bad_message" and "70000" in anna.errors()[-1]["message"]
+        )
         anna = await Client(a.ws, code, tokens[0], "anna again").open()
         seats = {0: anna, 1: bo}
         await seats[room["match"]["actor"]].send(**move_of(room))

@@ -4,6 +4,7 @@ database and one Redis) agree on the host when the host walks away."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import httpx
@@ -101,3 +102,30 @@ async def _moved(client: Client, timeout: float = 15.0) -> dict[str, Any]:
                 return m
         await asyncio.sleep(0.05)
     raise AssertionError(f"{client.name}: no moved message")
+
+
+def test_a_bot_s_reason_reaches_the_other_worker(cluster: list[Worker]) -> None:
+    """The bot plays on worker A; a spectator on worker B (in Norwegian) reads why, too: B
+    explains the newest move it takes in from the database itself (the bot is deterministic)."""
+    a, b = cluster
+
+    async def scenario() -> None:
+        with httpx.Client(base_url=a.url, timeout=10) as api:
+            code, tokens = make_room(api, ["Anna"], bots=["hard"], settings=["format=rounds:5"])
+        anna = await Client(a.ws, code, tokens[0], "anna@A").open()
+        nb = await Client(b.ws, code, None, "spectator@B").open()
+        await nb.send(type="hello", lang="nb")
+        await drive({0: anna}, watcher=anna)
+        await nb.until(lambda r: r["status"] == "over")
+        mine = [m["room"]["moment"] for m in anna.messages if m["type"] == "room"]
+        theirs = [m["room"]["moment"] for m in nb.messages if m["type"] == "room"]
+        here = [m["reason"] for m in mine if m and "reason" in m]
+        there = [m["reason"] for m in theirs if m and "reason" in m]
+        assert here and there and all(r["seat"] == 1 for r in here + there)
+        assert all(r["text"].startswith("expects ") for r in here)
+        assert all(re.match(r"venter \d+,\d\d poeng", r["text"]) for r in there), there
+        for c in (anna, nb):
+            assert not c.errors()
+            await c.close()
+
+    asyncio.run(scenario())

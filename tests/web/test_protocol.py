@@ -159,10 +159,15 @@ def test_the_picture_tells_the_table_what_happened(client: Any, players: list[Pl
 
 
 def test_tie_break_is_played_out(client: Any, players: list[Player]) -> None:
-    """A 3-round match between two bots and a person, until one ends in a tie-break contest."""
+    """A 3-round match between two bots and a person, until one ends in a tie-break contest
+    (each attempt with dice of its own: the server's seed is fixed, the client seed is not)."""
     for attempt in range(40):
         code, tokens = open_table(
-            client, [f"Ann{attempt}"], ["easy", "easy"], settings=["format=rounds:3"]
+            client,
+            [f"Ann{attempt}"],
+            ["easy", "easy"],
+            settings=["format=rounds:3"],
+            client_seed=f"attempt {attempt}",
         )
         a = Player(client, code, tokens[0])
         players.append(a)

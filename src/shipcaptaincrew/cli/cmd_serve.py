@@ -127,7 +127,7 @@ def serve(
         host=host,
         port=port,
         log_config=log_config(settings.log_json),
-        ws_max_size=65536,
+        ws_max_size=settings.ws_max_size,
         ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -23,6 +23,7 @@ from . import errors as E
 from .db import open_database
 from .deps import request_lang
 from .errors import ErrorCode, RoomError, unavailable
+from .head import HeadAsGet
 from .invalid import invalid
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers.setdefault(k, v)
         return response
 
+    app.add_middleware(HeadAsGet)  # outermost: a HEAD gets the very headers a GET gets
     for module in (rooms, matches, stats, meta, live, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -21,12 +21,13 @@ from enum import StrEnum
 from typing import Any
 
 from ..actions import Action, Roll, Stand
+from ..bots import make_bot
 from ..engine import seat_to_act
 from ..state import MatchState, Phase, Purpose, RoundResult, TurnPhase
 from ..turn import apply as turn_apply
 from . import texts as T
 from .podium import Tie, method_word, podium
-from .words import Words
+from .words import Reason, Text, Words
 
 
 class TurnEnd(StrEnum):
@@ -168,6 +169,31 @@ class Story:
             final = podium(after, match_tie, names)
             moment = {"kind": "match_end", **final, "round": ended, **parts}
         return Story(round_tie, match_tie, last_result, final), moment
+
+
+def explained(
+    moment: dict[str, Any] | None, seat: int, action: Action, reason: Text
+) -> dict[str, Any]:
+    """A bot's move's moment with the bot's reason on it: ``reason = {"seat", "action",
+    "text"}`` (the text said in each viewer's language).  A bot's choice that makes no other
+    moment (a reroll in mid-turn, a wild-captain assignment) is a moment of its own, of kind
+    ``choice``, so the page can still show why."""
+    why = {"seat": seat, "action": str(action), "text": reason}
+    if moment is None:
+        return {"kind": "choice", "seat": seat, "action": str(action), "reason": why}
+    return {**moment, "reason": why}
+
+
+def bot_explained(
+    moment: dict[str, Any] | None, before: MatchState, action: Action, bot: str | None
+) -> dict[str, Any] | None:
+    """The moment of a move, with the reason of the bot that chose it (``bot``: its spec;
+    None for a person's move, and a roll is nobody's choice)."""
+    if bot is None or isinstance(action, Roll):
+        return moment
+    seat = seat_to_act(before)
+    assert seat is not None
+    return explained(moment, seat, action, Reason(make_bot(bot).explain(before)))
 
 
 def _kind(part: dict[str, Any] | None, kind: str) -> dict[str, Any] | None:

@@ -8,7 +8,8 @@ base bot, and the timer's default is a base bot's choice.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import fields, is_dataclass
+from typing import Any
 
 from ..actions import Action
 from ..bots.base import TimidBot, TipBot
@@ -22,7 +23,7 @@ from ..engine import (
 )
 from ..solver import PositionNotReachableError, SolverError
 from ..solver import advise as exact_advise
-from ..state import MatchState
+from ..state import MatchState, Phase
 
 
 def safe_default(state: MatchState, rng: random.Random) -> Action:
@@ -30,45 +31,53 @@ def safe_default(state: MatchState, rng: random.Random) -> Action:
     return TimidBot().choose(state, rng)
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One legal choice with its estimated chance of winning the match."""
-
-    action: str
-    win_probability: float
-    expected_score: float | None
-    method: str
+#: An advice entry as the page gets it: the choice's canonical text (``action``), how its
+#: numbers were found (``method``) and the numbers themselves, under the solver's own names.
+Entry = dict[str, Any]
 
 
 def advise(
     state: MatchState, *, rollouts: int = 300, budget: int = 200_000, seed: int = 0
-) -> list[Choice]:
-    """Each legal choice's win probability for the player to act.
+) -> list[Entry]:
+    """Each legal choice with its numbers, for the player to act.
 
-    Uses ``solver.advise`` (exact: the chance of winning the contest being played) where the
-    solver models the position; otherwise (a position it does not model, such as handing out
-    sips) plays the match out after each choice with the engine and the tip bot for everyone,
-    up to ``rollouts`` times or ``budget`` engine steps in all, and reports the share won (an
-    estimate, labelled as such).
+    Uses ``solver.advise`` (exact) where the solver models the position, and passes on every
+    number its entries carry (whatever the solver gives: the page shows what it gets).  A sip
+    hand-out gets no number at all: a sip decides nobody's win, so every choice is as good as
+    any other (``method = "hand_out"``; the advice says so in words).  Any other position the
+    solver does not model is played out after each choice with the engine and the tip bot for
+    everyone, up to ``rollouts`` times or ``budget`` engine steps in all, and reports the
+    share won (an estimate, labelled as such).
     """
+    if state.phase is Phase.HAND_OUT:
+        return [{"action": str(a), "method": HAND_OUT} for a in legal_actions(state)]
     try:
         choices = exact_advise(state)
     except (SolverError, PositionNotReachableError):  # not a position the solver models
         choices = []
     if choices:
-        return [
-            Choice(str(c.action), c.win_probability, c.expected_score, "exact") for c in choices
-        ]
+        return [{**_numbers(c), "method": "exact"} for c in choices]
     return _estimate(state, rollouts, budget, seed)
 
 
-def _estimate(state: MatchState, rollouts: int, budget: int, seed: int) -> list[Choice]:
+#: The method of a hand-out's advice: no numbers, every choice alike.
+HAND_OUT = "hand_out"
+
+
+def _numbers(choice: object) -> Entry:
+    """A solver entry's every field, the action as its canonical text."""
+    assert is_dataclass(choice)
+    entry = {f.name: getattr(choice, f.name) for f in fields(choice)}
+    return {k: str(v) if isinstance(v, Action) else v for k, v in entry.items()}
+
+
+def _estimate(state: MatchState, rollouts: int, budget: int, seed: int) -> list[Entry]:
     seat = current_player(state)
     rng = random.Random(seed)
     bot = TipBot()
     actions = legal_actions(state)
     per_choice = budget // max(1, len(actions))
-    out = []
+    out: list[Entry] = []
     for action in actions:
         wins = played = steps = 0
         while played < rollouts and steps < per_choice:
@@ -81,6 +90,13 @@ def _estimate(state: MatchState, rollouts: int, budget: int, seed: int) -> list[
             played += 1
             wins += s.winner == seat
         share = wins / played if played else 0.0
-        out.append(Choice(str(action), share, None, f"estimate:{played}"))
-    out.sort(key=lambda c: -c.win_probability)
+        out.append(
+            {
+                "action": str(action),
+                "win_probability": share,
+                "expected_score": None,
+                "method": f"estimate:{played}",
+            }
+        )
+    out.sort(key=lambda c: -float(c["win_probability"]))
     return out

@@ -30,8 +30,12 @@ class Settings(BaseSettings):
     db_url: str = Field(default_factory=default_db_url)
     #: Seconds a bot waits before it acts, so people can follow (0 in tests).
     bot_delay: float = 0.9
-    #: Largest WebSocket message a client may send, in bytes.
+    #: Largest WebSocket message a client may send, in bytes (a longer one is refused, and the
+    #: connection stays).
     max_message_bytes: int = 2048
+    #: Largest WebSocket frame read at all: a longer one is answered with a clear message and
+    #: the connection is closed (1009).  The transport reads up to :attr:`ws_max_size`.
+    max_frame_bytes: int = 65536
     #: Per-connection rate limit: sustained messages per second, and the burst allowed.
     rate_per_second: float = 8.0
     rate_burst: int = 20
@@ -63,6 +67,13 @@ class Settings(BaseSettings):
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;
     #: 0 = never; ``scc serve`` only).
     gc_sweep_seconds: float = Field(default=3600.0, ge=0)
+
+    @property
+    def ws_max_size(self) -> int:
+        """What the WebSocket transport (uvicorn) accepts: well above the frame limit, so a
+        frame over the limit still reaches the app and is answered with a message; only a
+        frame beyond this is cut by the transport unread (1009)."""
+        return 16 * self.max_frame_bytes
 
     @property
     def scaled(self) -> bool:

@@ -72,6 +72,11 @@ TIMER_PLAYED = N_("Time is up for {name}: the turn timer plays for them.")
 #: Names listed in a sentence: "Anna, Bo and Cy".
 AND_LIST = N_("{names} and {last}")
 
+# Advice.
+HAND_OUT_ADVICE = N_(
+    "Whoever gets this sip, nobody's chance of winning changes: hand it to whom you like."
+)
+
 #: Every message id of this module.
 TEXTS: tuple[str, ...] = (
     *LEVEL_LABELS.values(),

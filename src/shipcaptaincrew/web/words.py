@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from ..bots.reasons import render_reason
 from ..i18n import translator
 from ..i18n.rules_text import rules_title
 from ..messages import Message
@@ -85,3 +86,15 @@ class Title:
 @lru_cache(maxsize=256)
 def _title(rules: Rules, lang: str) -> str:
     return rules_title(rules, translator(lang, "scc"))
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a bot chose what it chose (the core's ``Bot.explain``, a :mod:`~..bots.reasons`
+    message of the ``scc`` catalogue), its numbers written the way the language writes them."""
+
+    message: Message
+
+    def render(self, lang: str) -> str:
+        """The reason in ``lang`` (its subject is the bot: the page puts the name before it)."""
+        return render_reason(self.message, translator(lang, "scc"))

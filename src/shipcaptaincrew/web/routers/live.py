@@ -1,7 +1,10 @@
 """/ws/rooms/{code}: the live table.
 
 The first message must be a ``hello`` (with the seat token, or without one to watch); then
-``act``, ``roll``, ``advice`` and ``ping``.  Refusals go back to the sender only.
+``act``, ``roll``, ``advice``, ``react``, ``rematch``, ``seat_next`` and ``ping``.  Refusals go
+back to the sender only.  A frame the table cannot read at all -- binary, or longer than
+``max_frame_bytes`` -- is answered with a ``bad_message`` error in the connection's language
+(and the oversized one then closed with 1009), never a traceback.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from ..errors import ErrorCode, RoomError
 from ..invalid import invalid
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import MatchService
+from ..service.transport import dumps
 
 router = APIRouter(tags=["live"])
 
@@ -26,7 +30,39 @@ HELLO_TIMEOUT = 10.0
 
 
 async def _error(ws: WebSocket, err: RoomError, lang: str) -> None:
-    await ws.send_json(err.message(lang))
+    await ws.send_text(dumps(err.message(lang)))
+
+
+class Unreadable(Exception):
+    """A frame the table cannot read: its refusal, and whether the socket must be closed."""
+
+    def __init__(self, err: RoomError, close: bool) -> None:
+        super().__init__(err.msgid)
+        self.err, self.close = err, close
+
+
+async def _frame(ws: WebSocket, limit: int) -> str:
+    """The next text frame; raises :class:`Unreadable` for a binary or an oversized one."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise Unreadable(RoomError(ErrorCode.BAD_MESSAGE, E.BINARY_FRAME, 400), close=False)
+    size = len(text.encode("utf-8", "replace"))
+    if size > limit:
+        err = RoomError(ErrorCode.BAD_MESSAGE, E.FRAME_TOO_BIG, 413, size=size, limit=limit)
+        raise Unreadable(err, close=True)
+    return str(text)
+
+
+async def _unreadable(ws: WebSocket, bad: Unreadable, lang: str) -> bool:
+    """Answer an unreadable frame; whether the connection goes on."""
+    await _error(ws, bad.err, lang)
+    if bad.close:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1009)
+    return not bad.close
 
 
 @router.websocket("/ws/rooms/{code}")
@@ -40,8 +76,16 @@ async def table(ws: WebSocket, code: str) -> None:
         await _error(ws, err, DEFAULT_LANG)
         await ws.close(code=4404)
         return
+    limit = service.settings.max_frame_bytes
     try:
-        raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        async with asyncio.timeout(HELLO_TIMEOUT):  # one deadline, whatever comes meanwhile
+            while True:
+                try:
+                    raw = await _frame(ws, limit)
+                    break
+                except Unreadable as bad:
+                    if not await _unreadable(ws, bad, room.lang):
+                        return
         if len(raw) > service.settings.max_message_bytes:
             raise RoomError(ErrorCode.TOO_BIG, E.TOO_BIG, 413)
         hello = CLIENT_MESSAGE.validate_json(raw)
@@ -63,7 +107,12 @@ async def table(ws: WebSocket, code: str) -> None:
         return
     try:
         while True:
-            raw = await ws.receive_text()
+            try:
+                raw = await _frame(ws, limit)
+            except Unreadable as bad:
+                if await _unreadable(ws, bad, conn.lang):
+                    continue
+                break
             await service.receive(room, conn, raw)
     except WebSocketDisconnect:
         pass

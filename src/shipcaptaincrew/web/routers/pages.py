@@ -1,4 +1,5 @@
-"""The HTML pages (static files shipped in the package; the JavaScript fetches the data)."""
+"""The HTML pages (static files shipped in the package; the JavaScript fetches the data), and
+the installable app's manifest and service worker at the root, where browsers look for them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
+from starlette.exceptions import HTTPException
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -14,6 +16,31 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 
 def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+
+
+def _shipped(name: str, media_type: str, headers: dict[str, str] | None = None) -> FileResponse:
+    """A file of the pages' own (``static/NAME``) served at the root, or 404 without it."""
+    path = STATIC / name
+    if not path.is_file():
+        raise HTTPException(404)
+    return FileResponse(path, media_type=media_type, headers=headers)
+
+
+@router.get("/manifest.webmanifest")
+async def manifest() -> FileResponse:
+    """The web app manifest (name, icons, colours): what makes the table installable."""
+    return _shipped("manifest.webmanifest", "application/manifest+json")
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, from the root so that its scope is the whole app; never cached,
+    so a new version reaches every phone at its next visit."""
+    return _shipped(
+        "sw.js",
+        "text/javascript; charset=utf-8",
+        {"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"},
+    )
 
 
 @router.get("/")

@@ -9,24 +9,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 
 from ...actions import Action
 from ...bots import make_bot
 from ...engine import is_chance, seat_to_act
+from ...state import MatchState
 from ..errors import ErrorCode, RoomError
 from ..models import RoomStatus, SeatKind
 from ..players import safe_default
 from ..settings import Settings
+from ..words import Reason
 from .cluster import Cluster, tell
 from .room import LiveRoom
 
 log = logging.getLogger("shipcaptaincrew.web")
 
 #: Plays one move in a room whose lock the caller holds (``None``: roll the dice due); the
-#: flag says the turn timer made it for an absent person.
-Step = Callable[[LiveRoom, Action | None, bool], Awaitable[None]]
+#: flag says the turn timer made it for an absent person, the reason is a bot's.
+Step = Callable[[LiveRoom, Action | None, bool, Reason | None], Awaitable[None]]
+
+
+def bot_move(spec: str, state: MatchState, rng: random.Random) -> tuple[Action, Reason]:
+    """A bot's choice and why it makes it (``Bot.explain``, for the table to read)."""
+    bot = make_bot(spec)
+    return bot.choose(state, rng), Reason(bot.explain(state))
 
 
 class AutoPlay:
@@ -103,11 +112,12 @@ class AutoPlay:
         seat = seat_to_act(state)
         assert seat is not None
         bot = room.seats[seat].bot
+        reason = None
         if is_chance(state):
             action: Action | None = None
         elif bot is not None:
-            action = await asyncio.to_thread(make_bot(bot).choose, state, room.rng)
+            action, reason = await asyncio.to_thread(bot_move, bot, state, room.rng)
         else:
             action = safe_default(state, room.rng)
         # A person's move made here is the turn timer's (a bot's moves are its own).
-        await self.step(room, action, bot is None)
+        await self.step(room, action, bot is None, reason)

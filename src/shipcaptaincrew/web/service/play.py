@@ -16,15 +16,16 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ...actions import Action
-from ...engine import apply, is_chance, legal_actions, sample_chance
+from ...engine import apply, is_chance, legal_actions, sample_chance, seat_to_act
 from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
 from ...state import MatchState
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
 from ..models import Result, RoomStatus
+from ..moments import explained
 from ..settings import Settings
-from ..words import Line
+from ..words import Line, Reason
 from . import stats
 from .broadcast import broadcast_room, room_text
 from .cluster import Cluster
@@ -51,11 +52,18 @@ class Play:
         #: Sets the room's next automatic move going (see :class:`.autoplay.AutoPlay`).
         self.schedule = schedule
 
-    async def step(self, room: LiveRoom, action: Action | None, by_timer: bool = False) -> None:
+    async def step(
+        self,
+        room: LiveRoom,
+        action: Action | None,
+        by_timer: bool = False,
+        reason: Reason | None = None,
+    ) -> None:
         """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
 
         ``by_timer``: the turn timer plays it for an absent person (the stored event, the
-        narration and the moment say so).  The caller holds the room's lock.
+        narration and the moment say so).  ``reason``: a bot's choice, and why the bot made
+        it (on the moment, see :func:`..moments.explained`).  The caller holds the room's lock.
         """
         before, dice = room.state, room.dice
         assert before is not None
@@ -94,6 +102,10 @@ class Play:
             if by_timer:
                 event = {**event, **BY_TIMER}
             story, moment = room.story.step(before, action, after, room.names, by_timer)
+        if reason is not None:
+            seat = seat_to_act(before)
+            assert seat is not None
+            moment = explained(moment, seat, action, reason)
         try:
             await self._commit(room, event, after, ahead)
         except IntegrityError:
@@ -128,6 +140,7 @@ class Play:
         if (
             ahead is not None
             and ahead.texts is not None
+            and reason is None
             and room.deadline is None
             and room.status is RoomStatus.PLAYING
             and room.presence() == ahead.presence

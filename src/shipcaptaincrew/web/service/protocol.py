@@ -16,12 +16,14 @@ from ...actions import Action, InvalidActionError, Roll, parse_action
 from ...engine import is_chance, legal_actions, seat_to_act
 from ...state import MatchState
 from .. import errors as E
+from .. import texts as T
 from ..errors import ErrorCode, RoomError, unavailable
 from ..invalid import invalid
 from ..models import RoomStatus
-from ..players import advise
+from ..players import HAND_OUT, advise
 from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, React, Rematch, RollDice, SeatNext
 from ..settings import Settings
+from ..words import Words
 from .broadcast import broadcast_room, lines
 from .cluster import Cluster
 from .nextmatch import NextMatch, carried
@@ -189,18 +191,13 @@ class Protocol:
         if seat_to_act(state) != conn.seat or is_chance(state):
             raise RoomError(ErrorCode.NO_ADVICE, E.NO_ADVICE, 409)
         choices = await asyncio.to_thread(advise, state)
+        hand_out = any(c["method"] == HAND_OUT for c in choices)
         await conn.send(
             {
                 "type": "advice",
                 "version": msg.version,
-                "choices": [
-                    {
-                        "action": c.action,
-                        "win_probability": c.win_probability,
-                        "expected_score": c.expected_score,
-                        "method": c.method,
-                    }
-                    for c in choices
-                ],
+                "choices": choices,
+                # Why a hand-out's advice has no numbers, in the connection's language.
+                "note": Words(T.HAND_OUT_ADVICE) if hand_out else None,
             }
         )

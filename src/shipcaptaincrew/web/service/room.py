@@ -24,7 +24,7 @@ from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
 from ..models import PERSON_LABEL, DiceSource, Room, RoomStatus, SeatKind
-from ..moments import Story
+from ..moments import Story, bot_explained
 from ..party import REACTIONS, seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
 from ..texts import LEVEL_LABELS, TIMER_PLAYED
@@ -228,11 +228,13 @@ class LiveRoom:
         told = Advanced([], None, False)
         dice = 0
         replayed = replay_events(before, events, start=len(self.events))
-        for (after, action), event in zip(replayed, events, strict=True):
+        for no, ((after, action), event) in enumerate(zip(replayed, events, strict=True), 1):
             timer = by_timer(event)
             lines = narration(before, action, after, self.names, timer)
             self.recent.append(lines)
             self.story, moment = self.story.step(before, action, after, self.names, timer)
+            if no == len(events):  # the newest move: if a bot's, why the bot made it
+                moment = bot_explained(moment, before, action, self.bot_of(before))
             told = Advanced(told.lines + lines, moment or told.moment, told.by_timer or timer)
             if isinstance(action, Roll):
                 dice += len(action.faces)
@@ -244,6 +246,11 @@ class LiveRoom:
         if before.is_over:
             self.finish()
         return told
+
+    def bot_of(self, state: MatchState) -> str | None:
+        """The spec of the bot choosing in ``state`` (None: a person's turn, or none)."""
+        seat = seat_to_act(state)
+        return None if seat is None else self.seats[seat].bot
 
     def finish(self) -> None:
         """The match is over: the seed of fair dice may be shown."""

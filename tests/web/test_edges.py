@@ -1,0 +1,119 @@
+"""The server's edges: HEAD wherever GET works, the app shell's manifest and service worker,
+and WebSocket frames the table cannot read (binary, oversized) answered with a clear message
+-- against a real server process whose log must show no traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.routing import APIRoute
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from shipcaptaincrew.web.routers import live, matches, meta, pages, rooms, stats
+
+from .conftest import LiveServer, open_table
+
+ROUTERS = (rooms, matches, stats, meta, live, pages)
+#: What a route's path parameters are filled with.
+SAMPLES = {"lang": "de", "name": "Anna", "seat": "0"}
+
+
+def test_head_answers_wherever_get_does(client: Any) -> None:
+    code, _ = open_table(client, ["Anna", "Bo"])
+    paths = ["/static/style.css"]
+    routes = [*client.app.routes, *(r for m in ROUTERS for r in m.router.routes)]
+    for route in routes:
+        if isinstance(route, APIRoute) and "GET" in route.methods:
+            paths.append(re.sub(r"\{(\w+)\}", lambda m: SAMPLES.get(m[1], code), route.path))
+    assert {"/", "/healthz", "/readyz", "/api/options", f"/r/{code}"} <= set(paths)
+    for path in paths:
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == get.status_code, path
+        assert head.content == b"", path
+        for header in ("content-type", "content-length", "content-security-policy"):
+            assert head.headers.get(header) == get.headers.get(header), (path, header)
+    assert client.head("/api/rooms").status_code == 405  # POST only: no GET, no HEAD
+
+
+def test_manifest_and_service_worker_at_the_root(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "STATIC", tmp_path)
+    assert client.get("/manifest.webmanifest").status_code == 404  # the pages ship them
+    assert client.get("/sw.js").status_code == 404
+    (tmp_path / "manifest.webmanifest").write_text('{"name": "Ship, Captain and Crew"}')
+    (tmp_path / "sw.js").write_text("self.addEventListener('fetch', () => {});")
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/manifest+json"
+    assert r.json()["name"] == "Ship, Captain and Crew"
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert r.headers["service-worker-allowed"] == "/" and r.headers["cache-control"] == "no-cache"
+    assert client.head("/sw.js").headers["service-worker-allowed"] == "/"
+
+
+def _next(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        msg = json.loads(ws.recv(10))
+        if msg["type"] == kind:
+            return dict(msg)
+
+
+def test_unreadable_frames_get_a_clear_answer_and_no_traceback(sqlite_url: str) -> None:
+    server = LiveServer(sqlite_url).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            assert api.head("/").status_code == 200
+            assert api.head("/healthz").status_code == 200
+            code = api.post("/api/rooms", json={"name": "Anna", "lang": "de"}).json()["code"]
+        url = f"ws://127.0.0.1:{server.port}/ws/rooms/{code}"
+        with connect(url) as ws:
+            ws.send(b"\x00\x01binary")  # before the hello: in the table's language
+            err = _next(ws, "error")
+            assert err["code"] == "bad_message" and "Binärnachricht" in err["message"]
+            ws.send(json.dumps({"type": "hello", "lang": "en"}))
+            _next(ws, "room")
+            ws.send(b"\x00\x01binary")  # after it: in the connection's; the line stays open
+            err = _next(ws, "error")
+            assert err["message"] == (
+                "This table talks in text messages: a binary message cannot be read."
+            )
+            ws.send(json.dumps({"type": "ping"}))
+            assert _next(ws, "pong") == {"type": "pong"}
+            ws.send("x" * 70000)  # over the frame limit: the answer, then the close
+            err = _next(ws, "error")
+            assert err["code"] == "bad_message" and "70000 bytes" in err["message"]
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        # The table goes on for everyone else.
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            assert _next(ws, "welcome")["seat"] is None
+    finally:
+        proc = server.proc
+        server.stop()
+    assert proc is not None and proc.stderr is not None
+    with proc.stderr:
+        log = proc.stderr.read().decode()
+    assert "Traceback" not in log and "KeyError" not in log, log
+
+
+def test_the_test_client_runs_on_httpx2_without_a_deprecation() -> None:
+    """Starlette's TestClient warns when it falls back on plain httpx: the dev tools install
+    httpx2 (fixed at the cause, not silenced), so importing it under ``-W error`` works."""
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import starlette.testclient"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
