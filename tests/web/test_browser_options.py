@@ -141,7 +141,8 @@ def test_options_that_do_not_go_together_are_refused_in_words(pages: Pages, lang
 def test_a_session_at_the_captains_table(pages: Pages) -> None:
     """Schiff, Kapitän & Crew as a session with the captain handing out up to the die: the
     captain shares sips out with the steppers in one step and stops early; the next round's
-    first player calls another round, then stops; the totals decide on the podium."""
+    first player calls another round, then stops; the totals decide on the podium.  The bot's
+    moves come with its reason."""
     rules = "schiff-kapitaen-crew(drinking=captain_hands_out,hand_out=up_to)"
     host = home(pages, "de", rules, viewport=DESKTOP)
     host.fill("[data-testid=create-table] [name=name]", "Anna")
@@ -156,7 +157,14 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
     host.wait_for_function("document.querySelectorAll('#seats li').length === 3")
     host.click("[data-testid=start]")
     host.wait_for_selector("#play:not([hidden])")
-    seen: dict[str, Any] = {"split": "", "stop_sips": False, "another": 0, "stopped": False}
+    seen: dict[str, Any] = {
+        "split": "",
+        "stop_sips": False,
+        "another": 0,
+        "stopped": False,
+        "reason": "",
+        "sip_advice": "",
+    }
     for _ in range(4000):
         if host.locator("[data-testid=podium]").count():
             break
@@ -165,6 +173,10 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
             if page.locator(CHOICE).count() == 0:
                 continue
             acted = True
+            said = page.locator("[data-testid=bot-reason]")
+            if not seen["reason"] and said.count():
+                seen["reason"] = said.first.inner_text()
+                check(page, "session: a bot's reason beside its move")
             try:
                 act(page, seen)
             except PlaywrightError:
@@ -175,6 +187,7 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
     host.wait_for_selector("[data-testid=podium]")
     assert re.fullmatch(r"sip:\d+x\d+(,\d+x\d+)*", seen["split"]), seen
     assert seen["stop_sips"] and seen["another"] >= 1 and seen["stopped"], seen
+    assert "Bot 1" in seen["reason"] and seen["sip_advice"], seen  # the bot's name, its move and why
     for page in (host, guest):
         page.wait_for_selector("[data-testid=podium]")
         fits(page, "session: podium")
@@ -198,6 +211,11 @@ def act(page: Any, seen: dict[str, Any]) -> None:
             seen["another"] += 1
         return
     if not seen["split"] and page.locator("#share-go").count():
+        # Advice on a sip says in words that it changes nobody's chance: no numbers.
+        page.click("#advice")
+        page.wait_for_selector("#advice-note")
+        seen["sip_advice"] = page.inner_text("#advice-note")
+        assert "%" not in page.inner_text("#actionbar")
         check(page, "session: sharing sips out")
         page.click(".share summary")
         page.locator(".share .step").nth(1).click()  # one sip more for the first player

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .browsing import CHOICE, DESKTOP, PHONE, Pages, check, english_left, play, shot
+from .browsing import CHOICE, DESKTOP, PHONE, SMALL_PHONE, Pages, check, english_left, play, shot
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 LANGS = ("en", "de", "nb")
 #: A fixed seed: the same dice every run, and with them a decision at which advice is offered.
 SEED = "5ab1e5eed0000000000000000000000000000000000000000000000000000001"
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
+SIZES = {"phone": PHONE, "small": SMALL_PHONE, "desktop": DESKTOP}
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +101,8 @@ def test_every_page(pages: Pages, finished: str, lang: str, size: str) -> None:
         if lang != "en":
             assert english_left(page, strings) == [], f"{name} {lang}: English left on the page"
             assert page.title() != "Ship, Captain and Crew", f"{name} {lang}: English tab title"
-        if size == "phone":
-            shot(page, f"page-{name}-{lang}-{'dark' if dark else 'light'}")
+        if size != "desktop":
+            shot(page, f"page-{name}-{lang}-{size}-{'dark' if dark else 'light'}")
         if name in ("home", "room"):
             # How to play: the rules text for the chosen rules, in the page's language.
             page.click("#how-to-play" if name == "home" else "#rules-btn")

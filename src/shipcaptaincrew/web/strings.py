@@ -146,7 +146,6 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Another round"),
     N_("Stop: the totals decide"),
     N_("Advice"),
-    N_("Win chance"),
     N_("Match chance"),
     N_("Round chance"),
     N_("Score"),

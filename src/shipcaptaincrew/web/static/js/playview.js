@@ -162,8 +162,14 @@ export function adviceList(msg, room, buttons) {
       given(c.match_win_probability) ? [t("Match chance"), percent(c.match_win_probability)] : null,
       given(c.round_win_probability) ? [t("Round chance"), percent(c.round_win_probability)] : null,
     ].filter(Boolean);
-    if (!chances.length && given(c.win_probability)) chances.push([t("Win chance"), percent(c.win_probability)]);
+    // The solver's own figure is the chance of winning the contest being played (the round);
+    // a playout estimate's is the match's.
+    if (!chances.length && given(c.win_probability)) {
+      const match = String(c.method || "").startsWith("estimate");
+      chances.push([match ? t("Match chance") : t("Round chance"), percent(c.win_probability)]);
+    }
     if (given(c.expected_score)) chances.push([t("Score"), `≈ ${num(c.expected_score, 1)}`]);
+    if (!chances.length && !c.message) return;
     const line = h("span", { class: "advice-line", "data-testid": "advice" },
       c.message ? h("span", {}, c.message) : null,
       chances.map(([label, value]) => h("span", { class: "chance" }, `${label} `, h("b", {}, value))));

@@ -135,9 +135,10 @@ function stage(moment, before) {
   const mineBefore = before.match && !before.match.over && before.match.actor === you;
   if (mineNow && !mineBefore) { sound.turn(); buzz([120, 60, 120]); }
   if (!moment) return;
-  const said = [moment, moment.turn, moment.move].find((m) => m && m.reason);
-  if (said) {
-    botSaid = { seat: said.seat, action: said.action || null, reason: said.reason, at: Date.now() };
+  // A bot's choice (a moment of its own, or the turn or round it ended) says why it chose it.
+  const said = [moment, moment.turn].map((m) => m && m.reason).find(Boolean);
+  if (said && said.text) {
+    botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now() };
     setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
   }
   const box = $("moment-box");
