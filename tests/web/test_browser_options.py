@@ -217,8 +217,8 @@ def act(page: Any, seen: dict[str, Any]) -> None:
         seen["sip_advice"] = page.inner_text("#advice-note")
         assert "%" not in page.inner_text("#actionbar")
         check(page, "session: sharing sips out")
-        page.click(".share summary")
-        page.locator(".share .step").nth(1).click()  # one sip more for the first player
+        page.click(".sips-share summary")
+        page.locator(".sips-share .step").nth(1).click()  # one sip more for the first player
         go = page.locator("#share-go")
         action = go.get_attribute("data-action") or ""
         shot(page, f"session-share-{page_lang(page)}", full=False)

@@ -137,9 +137,9 @@ function sharePicker(match, players, { online, act }) {
   go.addEventListener("click", () => { if (total()) act(action()); });
   sync();
   // Folded until asked for, so the captain's own buttons stay in reach on a small phone.
-  const box = h("details", { class: "share", open: shares.open },
-    h("summary", { class: "share-h", id: "share-h" }, t("Or share them out at once")),
-    h("ul", { "aria-labelledby": "share-h" }, rows.map((r) => r.el)), go);
+  const box = h("details", { class: "sips-share", open: shares.open },
+    h("summary", { class: "share-h", id: "sips-share-h" }, t("Or share them out at once")),
+    h("ul", { "aria-labelledby": "sips-share-h" }, rows.map((r) => r.el)), go);
   box.addEventListener("toggle", () => { shares.open = box.open; });
   return box;
 }
