@@ -187,7 +187,9 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
     host.wait_for_selector("[data-testid=podium]")
     assert re.fullmatch(r"sip:\d+x\d+(,\d+x\d+)*", seen["split"]), seen
     assert seen["stop_sips"] and seen["another"] >= 1 and seen["stopped"], seen
-    assert "Bot 1" in seen["reason"] and seen["sip_advice"], seen  # the bot's name, its move and why
+    assert "Bot 1" in seen["reason"] and seen["sip_advice"], (
+        seen
+    )  # the bot's name, its move and why
     for page in (host, guest):
         page.wait_for_selector("[data-testid=podium]")
         fits(page, "session: podium")
