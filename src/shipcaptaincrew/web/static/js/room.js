@@ -13,7 +13,7 @@ import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
-const REASON_MS = 6000;   // how long a bot's reason stays beside its move
+const REASON_MS = 4500;   // how long a bot's reason stays beside its move (within its round)
 let you = null;           // my seat, or null when watching
 let room = null;          // the last room picture from the server
 let line = null;          // the WebSocket to the table (line.js)
@@ -26,6 +26,7 @@ let freshResult = null;   // round number of the result card that just arrived
 let freshPodium = false;
 let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
 let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
+let advised = null;       // the advice for the picture on screen (kept while it is redrawn)
 let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
@@ -138,7 +139,7 @@ function stage(moment, before) {
   // A bot's choice (a moment of its own, or the turn or round it ended) says why it chose it.
   const said = [moment, moment.turn].map((m) => m && m.reason).find(Boolean);
   if (said && said.text) {
-    botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now() };
+    botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
     setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
   }
   const box = $("moment-box");
@@ -205,6 +206,7 @@ function renderPlay(before) {
     you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
     banner(room, you, online)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
+  if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
   $("bot-says").replaceChildren(...(botSaid && !match.over ? [botSays(botSaid, room)] : []));
   renderTimer();
   // The felt (or, at the end, the podium).
@@ -261,6 +263,7 @@ function renderPlay(before) {
   });
   $("actions").replaceChildren(...buttons);
   $("advice-box").replaceChildren();
+  if (advised && advised.version === room.version) showAdvice(advised);  // a redraw keeps it
   const bar = reactionBar(reactions, (emoji) => send({ type: "react", emoji }));
   $("reactions").replaceChildren(...(bar && !match.over ? [bar] : []));
   const first = $("actions").querySelector("button:not([disabled])");
@@ -347,6 +350,7 @@ function renderTimer() {
 
 function showAdvice(msg) {
   if (!room || msg.version !== room.version) return;
+  advised = msg;
   $("advice-box").replaceChildren(adviceList(msg, room, $("actions")));
   if ($("advice")) $("advice").hidden = true;  // answered: the numbers are on the buttons
 }
