@@ -135,14 +135,20 @@ def play_to_podium(
     """Everyone seated (host, guest and ``others``) plays the first choice offered until the
     podium, while a new spectator watches; checks each stage on the way."""
     _, guest_lang, watcher_lang = table.langs
+    # The spectator on the smallest phone: with the guests' and hosts' languages every
+    # language is seen playing at 360 px too.
     watcher = pages.open(
-        f"/r/{code}?lang={watcher_lang}", viewport=PHONE, lang=watcher_lang, dark=not table.dark
+        f"/r/{code}?lang={watcher_lang}",
+        viewport=SMALL_PHONE,
+        lang=watcher_lang,
+        dark=not table.dark,
     )
     watcher.wait_for_selector("#watching")
     seen = {"turn": False, "result": False}
 
     def on_click(page: Any, n: int) -> None:
         fits(page, f"{table.name}{tag}: click {n}")
+        fits(watcher, f"{table.name}{tag}: click {n} (spectator, 360 px)")
         if not seen["turn"] and page is guest:
             seen["turn"] = True
             check(page, f"{table.name}{tag}: the guest's turn")
