@@ -184,6 +184,7 @@ function preview() {
       $("create-btn").removeAttribute("aria-describedby");
     } catch (e) {
       if (titleFor !== rules) return;
+      $("options-box").open = true;  // the refusal is about the options: show them
       $("rules-problem").textContent = e.message;
       $("create-btn").setAttribute("aria-describedby", "rules-problem");
     }
