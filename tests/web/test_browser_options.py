@@ -3,7 +3,8 @@ bring to the table, in headless Chromium: every option, choice, label and format
 ``/api/options`` is on the form in en, de and nb; options that do not go together are refused
 beside the form with the server's own words; a session at the captain's table is played on
 phones -- the captain shares sips out in one step and stops early, the table calls another
-round and then stops -- to the podium.
+round and then stops -- to the podium, with no English left on the German and Norwegian
+screens.
 
 Run in its own pytest process: ``pytest tests/web -m browser``.
 """
@@ -19,7 +20,17 @@ import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .browsing import CHOICE, DESKTOP, PHONE, SMALL_PHONE, Pages, check, fits, shot
+from .browsing import (
+    CHOICE,
+    DESKTOP,
+    PHONE,
+    SMALL_PHONE,
+    Pages,
+    check,
+    english_left,
+    fits,
+    shot,
+)
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -164,6 +175,9 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
         "stopped": False,
         "reason": "",
         "sip_advice": "",
+        "strings": {
+            lang: httpx.get(f"{pages.base}/api/i18n/{lang}").json() for lang in ("de", "nb")
+        },
     }
     for _ in range(4000):
         if host.locator("[data-testid=podium]").count():
@@ -177,6 +191,7 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
             if not seen["reason"] and said.count():
                 seen["reason"] = said.first.inner_text()
                 check(page, "session: a bot's reason beside its move")
+                assert english_left(page, seen["strings"][page_lang(page)]) == []
             try:
                 act(page, seen)
             except PlaywrightError:
@@ -203,6 +218,7 @@ def act(page: Any, seen: dict[str, Any]) -> None:
         assert page.locator("[data-action=stop]").count() == 1
         if not seen["another"]:
             check(page, "session: another round?")
+            assert english_left(page, seen["strings"][page_lang(page)]) == []
             shot(page, f"session-another-round-{page_lang(page)}", full=False)
         done = seen["split"] and seen["stop_sips"] and seen["another"] >= 1
         if done or seen["another"] >= 12:
@@ -219,6 +235,7 @@ def act(page: Any, seen: dict[str, Any]) -> None:
         seen["sip_advice"] = page.inner_text("#advice-note")
         assert "%" not in page.inner_text("#actionbar")
         check(page, "session: sharing sips out")
+        assert english_left(page, seen["strings"][page_lang(page)]) == []
         page.click(".sips-share summary")
         page.locator(".sips-share .step").nth(1).click()  # one sip more for the first player
         go = page.locator("#share-go")
