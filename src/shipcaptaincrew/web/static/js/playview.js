@@ -165,8 +165,8 @@ export function adviceList(msg, room, buttons) {
     // The solver's own figure is the chance of winning the contest being played (the round);
     // a playout estimate's is the match's.
     if (!chances.length && given(c.win_probability)) {
-      const match = String(c.method || "").startsWith("estimate");
-      chances.push([match ? t("Match chance") : t("Round chance"), percent(c.win_probability)]);
+      const ofMatch = String(c.method || "").startsWith("estimate");
+      chances.push([ofMatch ? t("Match chance") : t("Round chance"), percent(c.win_probability)]);
     }
     if (given(c.expected_score)) chances.push([t("Score"), `≈ ${num(c.expected_score, 1)}`]);
     if (!chances.length && !c.message) return;
