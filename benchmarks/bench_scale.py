@@ -34,7 +34,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from bench_web import ROOM, SCC, open_room, percentile, play_tables  # noqa: E402
+from bench_web import ROOM, open_room, percentile, play_tables  # noqa: E402
+from served import SCC  # noqa: E402
 
 from tests.scale.conftest import PgCluster, RedisServer, free_port  # noqa: E402
 
@@ -89,6 +90,7 @@ def main() -> None:
         **os.environ,
         "SCC_RATE_BURST": "1000",
         "SCC_RATE_PER_SECOND": "1000",
+        "SCC_ROOMS_PER_HOUR": "0",  # every table comes from this one address
         "SCC_LOG_JSON": "true",
     }
     pg = PgCluster().start()

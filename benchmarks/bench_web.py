@@ -33,19 +33,14 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import random
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
+from served import server
 from websockets.asyncio.client import ClientConnection, connect
 
-SCC = "import sys; from shipcaptaincrew.cli import main; sys.argv[0] = 'scc'; main()"
 ROOM = 5
 
 
@@ -276,7 +271,9 @@ async def play_tables(
     return lat, len(errs) + refused
 
 
-async def run(url: str, n: int, seconds: float, think: float) -> None:
+async def run(url: str, n: int, seconds: float, think: float) -> dict[str, float]:
+    """Measure ``n`` players at the server at ``url``, print the figures and return them
+    (p50 and p99 in seconds, actions per second, for the table and its floor)."""
     rooms = n // ROOM
     async with httpx.AsyncClient(base_url=url, timeout=30) as api:
         tables = [await open_room(api, url, i) for i in range(rooms)]
@@ -349,6 +346,18 @@ async def run(url: str, n: int, seconds: float, think: float) -> None:
             f"target: p99 <= 50 ms and <= 2x the floor: "
             f"{'met' if percentile(lat, 99) <= min(0.050, 2 * percentile(big_lat, 99)) else 'NOT met'}"
         )
+    return {
+        "table p50": percentile(lat, 50),
+        "table p99": percentile(lat, 99),
+        "table per s": len(lat) / seconds,
+        "floor p50": percentile(big_lat, 50),
+        "floor p99": percentile(big_lat, 99),
+        # The table against the floor measured in the same run: what the machine's own load
+        # does to both cancels out of this one.
+        "p99 / floor": percentile(lat, 99) / percentile(big_lat, 99) if big_lat else float("nan"),
+        "bytes a picture": sum(played) / len(played) if played else float("nan"),
+        "errors": float(errors),
+    }
 
 
 def main() -> None:
@@ -387,37 +396,9 @@ def main() -> None:
         for n in args.players or [100, 500]:
             asyncio.run(run(args.url.rstrip("/"), n, args.seconds, args.think))
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "SCC_ECHO_ENDPOINT": "true",
-            "SCC_RATE_BURST": "1000",
-            "SCC_RATE_PER_SECOND": "1000",
-        }
-        db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-        pin = args.pin and len(cpus) >= 2
-        proc = subprocess.Popen(
-            [sys.executable, "-c", SCC, "serve", "--port", str(args.port), "--db", db],
-            env=env,
-            preexec_fn=(lambda: os.sched_setaffinity(0, {cpus[-1]})) if pin else None,
-        )
-        if pin:
-            os.sched_setaffinity(0, set(cpus[:-1]))
-            print(f"server pinned to core {cpus[-1]}, load generator to {cpus[:-1]}")
-        url = f"http://127.0.0.1:{args.port}"
-        try:
-            for _ in range(100):
-                try:
-                    if httpx.get(url + "/api/bots").status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            for n in args.players or [100, 500]:
-                asyncio.run(run(url, n, args.seconds, args.think))
-        finally:
-            proc.terminate()
-            proc.wait()
+    with server(args.port, args.pin) as url:
+        for n in args.players or [100, 500]:
+            asyncio.run(run(url, n, args.seconds, args.think))
 
 
 if __name__ == "__main__":

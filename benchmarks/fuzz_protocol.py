@@ -97,6 +97,7 @@ class Server:
             "SCC_BOT_DELAY": "0",
             "SCC_RATE_PER_SECOND": "1000",
             "SCC_RATE_BURST": "1000",
+            "SCC_ROOMS_PER_HOUR": "0",  # every table comes from this one address
         }
         db = f"sqlite:///{self.dir / 'scc.sqlite3'}"
         with open(self.log, "wb") as out:

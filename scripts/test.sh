@@ -16,5 +16,7 @@ export SCC_REQUIRE_ALL=1
 echo "== ruff"; .venv/bin/ruff check src tests benchmarks examples
 echo "== ruff format --check"; .venv/bin/ruff format --check src tests benchmarks examples
 echo "== mypy --strict"; .venv/bin/mypy
+echo "== vulture (dead code)"; .venv/bin/vulture
+echo "== docs site (mkdocs --strict: guides and the API reference)"; .venv/bin/mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 echo "== pytest"; .venv/bin/pytest -p no:playwright "$@"
 echo "== pytest (browser: Chromium end to end)"; .venv/bin/pytest tests/web -m browser "$@"

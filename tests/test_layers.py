@@ -26,6 +26,7 @@ CORE = {
     "turn",
     "match",
     "between",
+    "positions",
     "engine",
     "game",
     "fair",

@@ -210,6 +210,8 @@ class Worker:
             "SCC_FAILOVER_GRACE": "1.0",
             "SCC_LOG_JSON": "true",
             "SCC_FIXED_SERVER_SEED": SEED,
+            # Tests open many rooms from one address (the limit's own tests set it).
+            "SCC_ROOMS_PER_HOUR": "0",
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None

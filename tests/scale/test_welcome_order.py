@@ -21,7 +21,7 @@ from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
 
-from .conftest import PgCluster, RedisServer
+from .conftest import SEED, PgCluster, RedisServer
 
 
 class Peer:
@@ -73,7 +73,9 @@ class Table:
     and gates on the relay's two publishes: a connection's announcement and a move's."""
 
     async def open(self, pg: PgCluster, redis: RedisServer) -> Table:
-        settings = Settings(db_url=pg.new_database(), redis_url=redis.url, bot_delay=0)
+        settings = Settings(
+            db_url=pg.new_database(), redis_url=redis.url, bot_delay=0, fixed_server_seed=SEED
+        )
         self.svc = svc = MatchService(settings, open_database(settings.sqlalchemy_url()))
         await svc.startup()
         code, self.host = await svc.create_room(

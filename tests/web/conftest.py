@@ -179,6 +179,8 @@ def make_client(db_url: str) -> Iterator[Any]:
             "rate_per_second": 1000.0,
             "rate_burst": 1000,
             "fixed_server_seed": SEED,
+            # Tests open many rooms from one address (the limit's own tests set it).
+            "rooms_per_hour": 0,
             **overrides,
         }
         settings = Settings(db_url=db_url, **options)
@@ -280,13 +282,19 @@ class LiveServer:
     """``scc serve`` in a subprocess (a real server process that a test can stop and restart)."""
 
     def __init__(
-        self, db: str, port: int | None = None, bot_delay: float = 0.0, **env: str
+        self,
+        db: str,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        args: tuple[str, ...] = (),
+        **env: str,
     ) -> None:
-        self.db, self.port = db, port or free_port()
+        self.db, self.port, self.args = db, port or free_port(), args
         self.env = {
             **os.environ,
             "SCC_BOT_DELAY": str(bot_delay),
             "SCC_FIXED_SERVER_SEED": SEED,
+            "SCC_ROOMS_PER_HOUR": "0",
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None
@@ -299,7 +307,17 @@ class LiveServer:
         import httpx
 
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", SCC, "serve", "--port", str(self.port), "--db", self.db],
+            [
+                sys.executable,
+                "-c",
+                SCC,
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                *self.args,
+            ],
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

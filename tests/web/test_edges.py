@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.routing import APIRoute
+from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -117,3 +118,71 @@ def test_the_test_client_runs_on_httpx2_without_a_deprecation() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_pages_may_connect_to_their_own_server_only(client: Any) -> None:
+    csp = client.get("/").headers["content-security-policy"]
+    assert "connect-src 'self';" in csp and "ws:" not in csp
+
+
+def _hello(client: Any, code: str, origin: str | None) -> dict[str, Any]:
+    """The first answer to a hello sent from a page of ``origin`` (None: no page, a program)."""
+    headers = {} if origin is None else {"origin": origin}
+    with client.websocket_connect(f"/ws/rooms/{code}", headers=headers) as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        return dict(ws.receive_json())
+
+
+def test_websockets_from_other_sites_are_refused(make_client: Any) -> None:
+    client = make_client()
+    code = client.post("/api/rooms", json={"name": "Anna", "lang": "de"}).json()["code"]
+    assert _hello(client, code, None)["type"] == "welcome"
+    assert _hello(client, code, "http://testserver")["type"] == "welcome"  # its own pages
+    assert _hello(client, code, "https://TESTSERVER")["type"] == "welcome"  # behind TLS
+    with client.websocket_connect(
+        f"/ws/rooms/{code}", headers={"origin": "https://evil.example"}
+    ) as ws:
+        err = ws.receive_json()
+        assert err["code"] == "bad_origin" and "https://evil.example" in err["message"]
+        assert "eigenen Seiten" in err["message"]  # in the table's language
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    friends = make_client(
+        allowed_origins=["https://friends.example/"], public_url="https://scc.example"
+    )
+    code = friends.post("/api/rooms", json={"name": "Anna"}).json()["code"]
+    for origin in ("https://friends.example", "https://scc.example"):
+        assert _hello(friends, code, origin)["type"] == "welcome", origin
+    assert _hello(friends, code, "https://evil.example")["code"] == "bad_origin"
+    anyone = make_client(allowed_origins=["*"])
+    code = anyone.post("/api/rooms", json={"name": "Anna"}).json()["code"]
+    assert _hello(anyone, code, "https://evil.example")["type"] == "welcome"
+
+
+def test_access_log_when_asked_and_a_line_at_shutdown(sqlite_url: str) -> None:
+    """A real ``scc serve``: quiet about requests by default, one line each with
+    ``--access-log``; a line when it shuts down; ``--allow-origin`` lets that site's pages in."""
+    logs = {}
+    for args in ((), ("--access-log", "--allow-origin", "https://friends.example")):
+        server = LiveServer(sqlite_url, args=args).start()
+        try:
+            with httpx.Client(base_url=server.url, timeout=10) as api:
+                assert api.get("/healthz").status_code == 200
+                code = api.post("/api/rooms", json={"name": "Anna"}).json()["code"]
+            url = f"ws://127.0.0.1:{server.port}/ws/rooms/{code}"
+            with connect(url, origin="https://friends.example") as ws:  # type: ignore[arg-type]
+                ws.send(json.dumps({"type": "hello"}))
+                logs[args] = [json.loads(ws.recv(10))["type"]]
+        finally:
+            proc = server.proc
+            server.stop()
+        assert proc is not None and proc.stderr is not None
+        with proc.stderr:
+            logs[args].append(proc.stderr.read().decode())
+    (quiet, quiet_log), (talkative, log) = logs.values()
+    assert (quiet, talkative) == ("error", "welcome")  # another site's page: only when allowed
+    assert "GET /healthz" not in quiet_log and "POST /api/rooms" not in quiet_log
+    assert "GET /healthz" in log and "POST /api/rooms" in log and '" 201' in log
+    for text in (quiet_log, log):
+        assert "shut down: " in text and "Traceback" not in text

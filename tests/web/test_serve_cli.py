@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,23 @@ def test_unreachable_database_is_one_clear_line() -> None:
     result = CliRunner().invoke(app, ["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
     assert result.exit_code == 2
     assert "cannot open the database" in result.output
+
+
+def test_workers_read_back_the_very_settings_they_are_given(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--workers K`` hands its settings to the workers as environment variables."""
+    given = Settings(
+        db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        access_log=True,
+        allowed_origins=["https://friends.example", "https://pub.example"],
+        rooms_per_hour=7,
+        room_idle_seconds=90.5,
+        fixed_server_seed="ab" * 32,
+    )
+    for name in list(os.environ):
+        if name.startswith("SCC_"):
+            monkeypatch.delenv(name)
+    for name, value in given.environment().items():
+        monkeypatch.setenv(name, value)
+    assert Settings() == given

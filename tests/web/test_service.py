@@ -23,6 +23,8 @@ from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.views import legal
 
+from .conftest import SEED
+
 
 class Quick:
     def __init__(self) -> None:
@@ -44,7 +46,7 @@ class Stuck(Quick):
 
 async def two_seat_room(path: Path) -> tuple[MatchService, str, str]:
     """A service on a SQLite file with Anna (host, who starts) and Bo seated; (service, code, host's token)."""
-    s = Settings(db_url=f"sqlite:///{path}", bot_delay=0)
+    s = Settings(db_url=f"sqlite:///{path}", bot_delay=0, fixed_server_seed=SEED)
     svc = MatchService(s, open_database(s.sqlalchemy_url()))
     code, host = await svc.create_room(CreateRoom(name="Anna", settings=["starter=chosen"]))
     await svc.join(code, JoinRoom(name="Bo"))
@@ -101,7 +103,12 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         # (Moves come as fast as the loop turns: no rate limit in the way.)
-        s = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0, rate_burst=10_000)
+        s = Settings(
+            db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            bot_delay=0,
+            rate_burst=10_000,
+            fixed_server_seed=SEED,
+        )
         svc = MatchService(s, open_database(s.sqlalchemy_url()))
         code, host = await svc.create_room(
             CreateRoom(name="Anna", settings=["starter=chosen", "format=rounds:8"])
@@ -330,7 +337,7 @@ def test_the_checkpointer_waits_for_a_grown_log(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
 
     async def grow_and_watch(threshold: int) -> tuple[int, int]:
-        s = Settings(db_url=f"sqlite:///{path}")
+        s = Settings(db_url=f"sqlite:///{path}", fixed_server_seed=SEED)
         svc = MatchService(s, open_database(s.sqlalchemy_url()))
         code, _ = await svc.create_room(CreateRoom(name="Anna"))
         room = svc.room(code)

@@ -48,6 +48,21 @@ def serve(
             "--log-json/--log-text", help="Log one JSON object a line (env SCC_LOG_JSON)."
         ),
     ] = None,
+    access_log: Annotated[
+        bool | None,
+        typer.Option(
+            "--access-log/--no-access-log",
+            help="Log a line for every request and WebSocket (off by default; env SCC_ACCESS_LOG).",
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            help="Another site (https://example.org) whose pages may open the live table; "
+            "repeat for more, '*' for any (default: the server's own pages only).",
+        ),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Start the web app: create a table, share the link, play from your phones.
@@ -71,6 +86,10 @@ def serve(
         overrides["redis_url"] = redis
     if log_json is not None:
         overrides["log_json"] = log_json
+    if access_log is not None:
+        overrides["access_log"] = access_log
+    if allow_origin:
+        overrides["allowed_origins"] = allow_origin
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValueError as e:
@@ -126,7 +145,8 @@ def serve(
     options: dict[str, Any] = dict(
         host=host,
         port=port,
-        log_config=log_config(settings.log_json),
+        log_config=log_config(settings.log_json, access=settings.access_log),
+        access_log=settings.access_log,
         ws_max_size=settings.ws_max_size,
         ws_per_message_deflate=False,
         ws_ping_interval=20,
@@ -138,9 +158,7 @@ def serve(
         # the environment, share the listening socket, and the supervisor restarts any that dies.
         import os
 
-        for name, value in settings.model_dump().items():
-            if value is not None:
-                os.environ[f"SCC_{name.upper()}"] = str(value)
+        os.environ.update(settings.environment())
         del application
         uvicorn.run(
             "shipcaptaincrew.web.app:create_app_from_env", factory=True, workers=workers, **options

@@ -55,6 +55,12 @@ class ErrorCode(StrEnum):
     BAD_DICE = "bad_dice"
     #: A rematch or a seat for the next match that cannot be had (yet).
     NO_REMATCH = "no_rematch"
+    #: A WebSocket opened by a page of another site (see ``Settings.allowed_origins``).
+    BAD_ORIGIN = "bad_origin"
+    #: No new room now: this address opened its hourly share, or the server is full.
+    ROOM_LIMIT = "room_limit"
+    #: The table was idle too long and is gone (see ``Settings.room_idle_seconds``).
+    EXPIRED = "expired"
 
 
 def N_(msgid: str) -> str:
@@ -177,6 +183,13 @@ REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
 REMATCH_DONE = N_("The next match has begun already: join it at the code {code}.")
 SEATED_ALREADY = N_("You have a seat already.")
 REACTION_RATE = N_("Not so fast with the reactions.")
+#: The server's edges: who may open the live table, how many rooms, for how long.
+BAD_ORIGIN = N_("This table only talks to its own pages, and this page comes from {origin}.")
+ROOMS_PER_HOUR = N_(
+    "Too many new tables from your address (at most {n} an hour): try again a little later."
+)
+OPEN_ROOMS = N_("The server holds as many open tables as it can ({n}): try again later.")
+EXPIRED = N_("Nothing happened at this table for too long, so it was closed.")
 
 # -- refusals of a message that does not fit its form (pydantic's checks, one sentence each) --
 # ``field``: the field's name (one of the labels below, or the raw key of an unknown field);

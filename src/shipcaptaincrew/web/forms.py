@@ -83,9 +83,3 @@ def rules_view(rules: Rules, lang: str) -> dict[str, str]:
     """The answer of ``/api/rules-text``: the rule set's human name and its rules as Markdown."""
     tr = translator(lang, "scc")
     return {"rules": str(rules), "title": rules_title(rules, tr), "markdown": rules_text(rules, tr)}
-
-
-def level_label(spec: str, lang: str) -> str:
-    """A bot seat's level for people: a difficulty's name, or the bot spec itself."""
-    label = LEVEL_LABELS.get(spec)
-    return translator(lang, "web")(label) if label else spec

@@ -95,6 +95,9 @@ class Room(Base):
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Who opened the room, as a hash of the client's address: what the hourly limit on new
+    #: rooms counts, kept only for that hour (None: older, or a rematch's room).
+    created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"

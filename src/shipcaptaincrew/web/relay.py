@@ -106,6 +106,10 @@ class Relay:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.publish(CHANNEL, payload), 1.0)
 
+    async def publish_presence(self, code: str, version: int, presence: dict[str, Any]) -> None:
+        """Tell the other workers who is connected to this room here (best effort)."""
+        await self.publish_note(code, version, NoteKind.PRESENCE, presence)
+
     async def publish(self, code: str, version: int) -> None:
         """Tell the other workers that a room changed (after the change is committed)."""
         payload = json.dumps({"code": code, "version": version, "origin": self.origin})
@@ -215,8 +219,10 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out)
 
 
-def log_config(json_logs: bool, level: str = "info") -> dict[str, Any]:
-    """A ``logging.config`` dict for the server and uvicorn: JSON lines or plain text on stderr."""
+def log_config(json_logs: bool, level: str = "info", access: bool = False) -> dict[str, Any]:
+    """A ``logging.config`` dict for the server and uvicorn: JSON lines or plain text on stderr.
+
+    ``access``: uvicorn's line for every request and WebSocket is kept (off by default)."""
     import time
 
     JsonFormatter.converter = time.gmtime
@@ -248,6 +254,10 @@ def log_config(json_logs: bool, level: str = "info") -> dict[str, Any]:
                 "level": level.upper() if json_logs else "WARNING",
                 "propagate": False,
             },
-            "uvicorn.access": {"handlers": ["default"], "level": "WARNING", "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["default"],
+                "level": "INFO" if access else "WARNING",
+                "propagate": False,
+            },
         },
     }

@@ -6,6 +6,7 @@ tests build their own (a temporary SQLite file, no bot pause) without touching t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pydantic import Field
@@ -62,6 +63,20 @@ class Settings(BaseSettings):
     host_grace: float = Field(default=30.0, ge=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
+    #: Log a line for every request and WebSocket (``scc serve --access-log``).
+    access_log: bool = False
+    #: Origins (``https://example.org``) whose pages may open the live table besides the
+    #: server's own (a page whose Origin names the very host it connects to); ``"*"``: any.
+    #: A browser always says where a page comes from, so a page elsewhere cannot play at a
+    #: table in its visitor's name (``scc serve --allow-origin``).
+    allowed_origins: list[str] = Field(default_factory=list)
+    #: New rooms one client address may open in an hour (0 = no limit).
+    rooms_per_hour: int = Field(default=30, ge=0)
+    #: Unfinished rooms (in the lobby or playing) the server holds at once (0 = no limit).
+    max_open_rooms: int = Field(default=5000, ge=0)
+    #: Seconds an unfinished room may go without a move (a lobby: since it was opened) before
+    #: it expires and is deleted; finished matches and their logs are kept (0 = never).
+    room_idle_seconds: float = Field(default=86400.0, ge=0)
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;
@@ -74,6 +89,20 @@ class Settings(BaseSettings):
         frame over the limit still reaches the app and is answered with a message; only a
         frame beyond this is cut by the transport unread (1009)."""
         return 16 * self.max_frame_bytes
+
+    def environment(self) -> dict[str, str]:
+        """These settings as the ``SCC_*`` variables that :class:`Settings` reads back the
+        same (a list as JSON): how ``scc serve --workers K`` hands them to its workers."""
+        return {
+            f"SCC_{name.upper()}": json.dumps(value) if isinstance(value, list) else str(value)
+            for name, value in self.model_dump().items()
+            if value is not None
+        }
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often idle rooms are looked for: a quarter of the idle time, at most 10 min."""
+        return min(max(self.room_idle_seconds / 4, 0.05), 600.0)
 
     @property
     def scaled(self) -> bool:

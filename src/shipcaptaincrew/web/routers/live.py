@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -22,6 +23,7 @@ from ..invalid import invalid
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import MatchService
 from ..service.transport import dumps
+from ..settings import Settings
 
 router = APIRouter(tags=["live"])
 
@@ -65,6 +67,31 @@ async def _unreadable(ws: WebSocket, bad: Unreadable, lang: str) -> bool:
     return not bad.close
 
 
+def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
+    """Whether a page from ``origin`` may open the live table (see ``Settings.allowed_origins``).
+
+    A browser always sends ``Origin``; a program need not, and no page is then involved.  The
+    server's own pages name the host they connect to (behind a TLS proxy the scheme differs,
+    the host does not), or the public address the server is reached at.
+    """
+    if origin is None:
+        return True
+    allowed = settings.allowed_origins
+    if "*" in allowed:
+        return True
+    own = [o for o in (settings.public_url,) if o]
+    wanted = {_origin(o) for o in [*allowed, *own]}
+    if _origin(origin) in wanted:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL or origin, in lower case."""
+    parts = urlsplit(url.strip().rstrip("/"))
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
 @router.websocket("/ws/rooms/{code}")
 async def table(ws: WebSocket, code: str) -> None:
     """One player's or spectator's connection to a table."""
@@ -75,6 +102,12 @@ async def table(ws: WebSocket, code: str) -> None:
     except RoomError as err:
         await _error(ws, err, DEFAULT_LANG)
         await ws.close(code=4404)
+        return
+    origin = ws.headers.get("origin")
+    if not origin_allowed(origin, ws.headers.get("host"), service.settings):
+        bad = RoomError(ErrorCode.BAD_ORIGIN, E.BAD_ORIGIN, 403, origin=(origin or "")[:200])
+        await _error(ws, bad, room.lang)
+        await ws.close(code=4403)
         return
     limit = service.settings.max_frame_bytes
     try:

@@ -23,7 +23,8 @@ def join_link(request: Request, code: str) -> str:
 @router.post("", status_code=201)
 async def create_room(req: CreateRoom, request: Request, service: ServiceDep) -> dict[str, Any]:
     """Open a table; the creator is the host in seat 0 and gets the seat token (only they do)."""
-    code, token = await service.create_room(req)
+    address = request.client.host if request.client is not None else None
+    code, token = await service.create_room(req, address)
     return {"code": code, "seat": 0, "token": token, "link": join_link(request, code)}
 
 

@@ -7,7 +7,8 @@ modules beside it, one job each.
 from __future__ import annotations
 
 from .facade import MatchService
-from .room import Ahead, LiveRoom, SeatInfo, hash_token
+from .room import Ahead, LiveRoom
+from .seats import SeatInfo, hash_token
 from .transport import Connection, RateLimiter, Sender
 
 __all__ = [

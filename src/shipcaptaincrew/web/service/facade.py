@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 
@@ -39,6 +40,9 @@ from .protocol import Protocol
 from .room import LiveRoom
 from .store import Store
 from .transport import Connection, Sender
+from .upkeep import Upkeep
+
+log = logging.getLogger("shipcaptaincrew.web")
 
 
 class MatchService:
@@ -60,6 +64,7 @@ class MatchService:
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
         self.protocol = Protocol(settings, self.cluster, self.play, self.next)
         self.host = HostWatch(settings, self.store, self.cluster)
+        self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room)
         self.cluster.presence_changed = self._presence_changed
         self.cluster.next_match = self.next.moved
 
@@ -72,6 +77,7 @@ class MatchService:
     async def startup(self) -> None:
         """Load every unfinished match and set its bots and timers going again."""
         self.store.start()
+        self.upkeep.start()
         await self.cluster.start()
         for code in self.store.playing():
             # Scaled out, the workers already running keep their tables going: a newcomer
@@ -87,10 +93,23 @@ class MatchService:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(room.lock.acquire(), max(0.01, deadline - time.monotonic()))
                 room.lock.release()
+        await self.upkeep.stop()
         await self.cluster.stop()
         await self.autoplay.stop(list(self.rooms.values()))
         await self.host.stop(list(self.rooms.values()))
         await self.store.close()
+        people = sum(len(r.conns) for r in self.rooms.values())
+        log.info(
+            "shut down: %d tables in memory, %d connections; every move is in the database",
+            len(self.rooms),
+            people,
+            extra={"rooms": len(self.rooms), "connections": people},
+        )
+
+    async def _stop_room(self, room: LiveRoom) -> None:
+        """Stop a room's bot, turn timer and host watch (before it is forgotten)."""
+        await self.autoplay.stop([room])
+        await self.host.stop([room])
 
     # -- rooms ----------------------------------------------------------------------------
     def room(self, code: str) -> LiveRoom:
@@ -133,9 +152,11 @@ class MatchService:
         self.autoplay.schedule(room, failover)
 
     # -- the lobby ------------------------------------------------------------------------
-    async def create_room(self, req: CreateRoom) -> tuple[str, str]:
-        """A new room with its host in seat 0; returns (join code, host's seat token)."""
-        return self.lobby.create_room(req)
+    async def create_room(self, req: CreateRoom, address: str | None = None) -> tuple[str, str]:
+        """A new room with its host in seat 0; returns (join code, host's seat token).
+
+        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`)."""
+        return self.lobby.create_room(req, self.upkeep.admit(address))
 
     async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""

@@ -19,7 +19,8 @@ from ..settings import Settings
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .play import Play
-from .room import LiveRoom, SeatInfo, hash_token
+from .room import LiveRoom
+from .seats import SeatInfo, hash_token
 from .store import Store
 
 #: Seat tokens: 32 random bytes (256 bits), URL-safe.
@@ -32,8 +33,10 @@ class Lobby:
     def __init__(self, settings: Settings, store: Store, cluster: Cluster, play: Play) -> None:
         self.settings, self.store, self.cluster, self.play = settings, store, cluster, play
 
-    def create_room(self, req: CreateRoom) -> tuple[str, str]:
-        """A new room with its host in seat 0; returns (join code, host's seat token)."""
+    def create_room(self, req: CreateRoom, created_by: str | None = None) -> tuple[str, str]:
+        """A new room with its host in seat 0; returns (join code, host's seat token).
+
+        ``created_by``: who opened it, as :mod:`.upkeep` keeps it."""
         try:
             rules = find_rules(req.preset).with_settings(req.settings)
         except InvalidRulesError as e:
@@ -42,7 +45,7 @@ class Lobby:
         host = SeatInfo(
             req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
         )
-        return self.store.create(req, rules, host), token
+        return self.store.create(req, rules, host, created_by), token
 
     async def join(self, room: LiveRoom, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""

@@ -36,7 +36,8 @@ from ..schemas import Rematch, SeatNext
 from ..settings import Settings
 from .broadcast import broadcast_room
 from .cluster import Cluster
-from .room import LiveRoom, Meta, SeatInfo, hash_token
+from .room import LiveRoom
+from .seats import Meta, SeatInfo, hash_token
 from .store import Store, Table, guarded
 from .transport import Connection
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import random
 import secrets
 import time
@@ -23,13 +22,17 @@ from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from ..models import PERSON_LABEL, DiceSource, Room, RoomStatus, SeatKind
+from ..models import DiceSource, RoomStatus, SeatKind
 from ..moments import Story, bot_explained
 from ..party import REACTIONS, seat_avatar, seat_color
 from ..relay import PRESENCE_TTL
 from ..texts import LEVEL_LABELS, TIMER_PLAYED
 from ..views import state_view
 from ..words import Line, Title, Words
+from .seats import Meta, SeatInfo
+
+# (.protocol takes hash_token from here.)
+from .seats import hash_token as hash_token
 from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
@@ -55,11 +58,6 @@ def narration(
     return lines
 
 
-def hash_token(token: str) -> str:
-    """Tokens are stored and compared as SHA-256 hashes only."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class Advanced(NamedTuple):
     """What events taken in from the database tell the table: their narration, the newest
     moment among them and whether the turn timer made one."""
@@ -67,63 +65,6 @@ class Advanced(NamedTuple):
     lines: list[Line]
     moment: dict[str, Any] | None
     by_timer: bool
-
-
-@dataclass
-class SeatInfo:
-    """A seat as the live room knows it."""
-
-    name: str
-    kind: SeatKind
-    token_hash: str | None
-    #: A bot's spec (a difficulty such as "medium", or a bot name): which bot plays the seat.
-    bot: str | None = None
-    #: The colour and avatar chosen at the join (None: the seat's own, by its number).
-    color: int | None = None
-    avatar: str | None = None
-
-    @classmethod
-    def stored(
-        cls,
-        name: str,
-        label: str,
-        token_hash: str | None,
-        color: int | None = None,
-        avatar: str | None = None,
-    ) -> SeatInfo:
-        """A seat from its row (``label``: the stored kind, see :data:`.models.PERSON_LABEL`)."""
-        if label == PERSON_LABEL:
-            return cls(name, SeatKind.PERSON, token_hash, None, color, avatar)
-        return cls(name, SeatKind.BOT, token_hash, label, color, avatar)
-
-    @property
-    def label(self) -> str:
-        """What the database, the picture, the log and the statistics call this seat's kind."""
-        return PERSON_LABEL if self.bot is None else self.bot
-
-
-@dataclass(frozen=True)
-class Meta:
-    """What a room holds besides its seats and events, and may change at any time: the host,
-    and once the match is over, "play again" (see :mod:`.nextmatch`)."""
-
-    host: int
-    rematch: tuple[int, ...] = ()
-    next_seats: tuple[SeatInfo, ...] = ()
-    next_code: str | None = None
-
-    @classmethod
-    def of(cls, row: Room) -> Meta:
-        """The meta of a room's row."""
-        return cls(
-            host=row.host,
-            rematch=tuple(row.rematch or ()),
-            next_seats=tuple(
-                SeatInfo.stored(s["name"], PERSON_LABEL, s["token_hash"], s["color"], s["avatar"])
-                for s in row.next_seats or ()
-            ),
-            next_code=row.next_code,
-        )
 
 
 @dataclass(frozen=True)

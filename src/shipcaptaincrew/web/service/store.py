@@ -33,7 +33,8 @@ from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
 from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
-from .room import LiveRoom, Meta, SeatInfo
+from .room import LiveRoom
+from .seats import Meta, SeatInfo
 from .sqlite import EventAppender, checkpoints
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
@@ -160,12 +161,18 @@ class Store:
             room.advance([dict(e) for e in events])
         return room
 
-    def create(self, req: CreateRoom, rules: Rules, host: SeatInfo) -> str:
-        """Store a new room with its host in seat 0; returns its join code (new, unique)."""
+    def create(
+        self, req: CreateRoom, rules: Rules, host: SeatInfo, created_by: str | None = None
+    ) -> str:
+        """Store a new room with its host in seat 0; returns its join code (new, unique).
+
+        ``created_by``: who opened it (see :mod:`.upkeep`)."""
         table = Table(rules, req.lang, req.hints, req.turn_timer, req.starter, req.dice)
         seeds = [req.client_seed] if req.client_seed else []
         with guarded(), self.sessions() as db, db.begin():
-            return self.new_room(db, table, [host], RoomStatus.LOBBY, client_seeds=seeds).code
+            room = self.new_room(db, table, [host], RoomStatus.LOBBY, client_seeds=seeds)
+            room.created_by = created_by
+            return room.code
 
     def new_room(
         self,

@@ -1,0 +1,156 @@
+"""The server's limits over time: how many rooms may be opened, and how long an idle one lives.
+
+Opening a room costs the server a little memory and a row; nothing else stops one address (a
+script) from opening thousands.  So an address may open ``rooms_per_hour`` rooms an hour, and
+the server holds at most ``max_open_rooms`` unfinished ones in all; both are counted in the
+database, so every worker of a scaled-out server counts the same rooms.  The address is kept
+as a hash, and only for the hour the limit needs it.
+
+A room nobody plays in (a lobby left behind, a match abandoned) would be kept for ever: after
+``room_idle_seconds`` without a move (a lobby: since it was opened) it expires -- its rows
+are deleted, and whoever is still connected is told and disconnected.  Finished matches and
+their logs are kept.  Every worker sweeps; the deletions are idempotent, and each worker
+forgets the rooms of its own memory whose rows are gone, whoever deleted them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, exists, func, select, update
+
+from .. import errors as E
+from ..errors import ErrorCode, RoomError
+from ..models import Event, Result, Room, RoomStatus, Seat
+from ..settings import Settings
+from .room import LiveRoom
+from .store import Store, guarded
+from .transport import Closable
+
+log = logging.getLogger("shipcaptaincrew.web")
+
+#: The window of the limit on new rooms per address.
+HOUR = timedelta(hours=1)
+#: Close code of a connection whose table expired (4000-4999: the application's own).
+EXPIRED_CLOSE = 4410
+#: Stops a room's clocks (its bot, turn timer and host watch) before it is forgotten.
+StopRoom = Callable[[LiveRoom], Awaitable[None]]
+
+
+def address_key(address: str) -> str:
+    """The form in which a client's address is kept (a hash, never the address itself)."""
+    return hashlib.sha256(b"scc-room-limit\0" + address.encode()).hexdigest()
+
+
+class Upkeep:
+    """Limits on new rooms, and the sweep that expires idle unfinished rooms."""
+
+    def __init__(
+        self, settings: Settings, store: Store, rooms: dict[str, LiveRoom], stop: StopRoom
+    ) -> None:
+        self.settings, self.store, self.rooms = settings, store, rooms
+        self.stop_room = stop
+        self._task: asyncio.Task[None] | None = None
+
+    # -- new rooms ------------------------------------------------------------------------
+    def admit(self, address: str | None) -> str | None:
+        """Whether a client may open a room now (a refusal says which limit and its number);
+        returns what the room stores as its opener."""
+        key = None if address is None else address_key(address)
+        hourly, most = self.settings.rooms_per_hour, self.settings.max_open_rooms
+        with guarded(), self.store.sessions() as db:
+            if most:
+                open_ = db.scalar(
+                    select(func.count()).select_from(Room).where(Room.status != RoomStatus.OVER)
+                )
+                if (open_ or 0) >= most:
+                    raise RoomError(ErrorCode.ROOM_LIMIT, E.OPEN_ROOMS, 503, n=most)
+            if hourly and key is not None:
+                since = datetime.now(UTC) - HOUR
+                mine = db.scalar(
+                    select(func.count())
+                    .select_from(Room)
+                    .where(Room.created_by == key, Room.created_at >= since)
+                )
+                if (mine or 0) >= hourly:
+                    raise RoomError(ErrorCode.ROOM_LIMIT, E.ROOMS_PER_HOUR, 429, n=hourly)
+        return key
+
+    # -- idle rooms -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Sweep now and then (on the running loop), if rooms expire at all."""
+        if self.settings.room_idle_seconds:
+            self._task = asyncio.get_running_loop().create_task(self._sweeping())
+
+    async def stop(self) -> None:
+        """Stop sweeping."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _sweeping(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # a sweep that fails (the database away) is tried again later
+                log.warning("idle rooms not swept", exc_info=True)
+
+    async def sweep(self, now: datetime | None = None) -> list[str]:
+        """Delete the unfinished rooms idle since before ``now - room_idle_seconds``, forget
+        the address hashes older than the hour and every room of this worker's memory whose
+        rows are gone; returns the codes this sweep deleted."""
+        now = now or datetime.now(UTC)
+        gone = await asyncio.to_thread(self._expire, now)
+        loaded = [c for c, r in self.rooms.items() if r.status is not RoomStatus.OVER]
+        kept = set(await asyncio.to_thread(self._existing, loaded)) if loaded else set()
+        for code in loaded:
+            if code not in kept:
+                await self._close(self.rooms.pop(code))
+        if gone:
+            log.info("idle rooms expired", extra={"rooms": len(gone)})
+        return gone
+
+    def _expire(self, now: datetime) -> list[str]:
+        cutoff = now - timedelta(seconds=self.settings.room_idle_seconds)
+        moved = exists().where(Event.room_id == Room.id, Event.created_at >= cutoff)
+        with guarded(), self.store.sessions() as db, db.begin():
+            idle = db.execute(
+                select(Room.id, Room.code).where(
+                    Room.status != RoomStatus.OVER, Room.created_at < cutoff, ~moved
+                )
+            ).all()
+            ids = [i for i, _ in idle]
+            if ids:
+                for table in (Event, Seat, Result):
+                    db.execute(delete(table).where(table.room_id.in_(ids)))
+                db.execute(delete(Room).where(Room.id.in_(ids)))
+            db.execute(
+                update(Room)
+                .where(Room.created_by.is_not(None), Room.created_at < now - HOUR)
+                .values(created_by=None)
+            )
+            return [code for _, code in idle]
+
+    def _existing(self, codes: list[str]) -> list[str]:
+        with self.store.sessions() as db:
+            return list(db.scalars(select(Room.code).where(Room.code.in_(codes))))
+
+    async def _close(self, room: LiveRoom) -> None:
+        """Tell everyone at an expired table, in their language, and hang up."""
+        await self.stop_room(room)
+        err = RoomError(ErrorCode.EXPIRED, E.EXPIRED, 410)
+        for conn in list(room.conns):
+            with contextlib.suppress(Exception):
+                await conn.send(err.message(conn.lang))
+            conn.open = False
+            if isinstance(conn.ws, Closable):
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=EXPIRED_CLOSE)
+        room.conns.clear()
