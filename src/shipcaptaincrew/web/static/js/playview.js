@@ -188,6 +188,19 @@ export function adviceList(msg, room, buttons) {
     !note && !rest.length ? h("p", { class: "sr-only" }, t("Advice")) : null);
 }
 
+/** On a phone the choices sit in a bar over the bottom of the screen: scroll the felt into the
+ * space above it (the banner may go up out of sight; nothing scrolls back down). */
+export function showFelt() {
+  const el = document.getElementById("felt") || document.getElementById("felt-box");
+  const bar = document.getElementById("actionbar");
+  if (!el || !bar || getComputedStyle(bar).position !== "fixed") return;
+  const space = innerHeight - bar.offsetHeight - 8;
+  const r = el.getBoundingClientRect();
+  if (r.bottom <= space) return;
+  const by = Math.min(r.bottom - space, r.top - 8);
+  if (by > 0) scrollBy({ top: by, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+}
+
 /** Fair dice: the seed's hash from the start, the seed at the end; or that the dice were real. */
 export function fairPanel(room) {
   if (room.dice_source === "physical") {

@@ -1,14 +1,14 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { adoptLang, api, boot, codeFromPath, h, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { adoptLang, api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { bubble, fly, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
-import { actionButtons, adviceList, banner, botSays, fairPanel, stageLine } from "./playview.js";
+import { actionButtons, adviceList, banner, botSays, fairPanel, showFelt, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
@@ -207,7 +207,11 @@ function renderPlay(before) {
     banner(room, you, online)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
-  $("bot-says").replaceChildren(...(botSaid && !match.over ? [botSays(botSaid, room)] : []));
+  const saying = botSaid && !match.over ? `${botSaid.at}:${lang()}` : "";
+  if ($("bot-says").dataset.key !== saying) {  // redrawn only when it changes: read out once
+    $("bot-says").dataset.key = saying;
+    $("bot-says").replaceChildren(...(saying ? [botSays(botSaid, room)] : []));
+  }
   renderTimer();
   // The felt (or, at the end, the podium).
   if (match.over) {
@@ -295,19 +299,6 @@ function redraw(box, parts) {
     }
   }
   if (focused && $(focused)) $(focused).focus({ preventScroll: true });
-}
-
-/** On a phone the choices sit in a bar over the bottom of the screen: scroll the felt into the
- * space above it (the banner may go up out of sight; nothing scrolls back down). */
-function showFelt() {
-  const el = $("felt") || $("felt-box");
-  const bar = $("actionbar");
-  if (!el || !bar || getComputedStyle(bar).position !== "fixed") return;
-  const space = innerHeight - bar.offsetHeight - 8;
-  const r = el.getBoundingClientRect();
-  if (r.bottom <= space) return;
-  const by = Math.min(r.bottom - space, r.top - 8);
-  if (by > 0) scrollBy({ top: by, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 }
 
 function lockButtons() {
