@@ -185,7 +185,9 @@ export function adviceList(msg, room, buttons) {
   return h("div", { class: "advice", id: "advice-box-inner", role: "status" },
     note ? h("p", { id: "advice-note" }, note) : null,
     rest.length ? h("ul", { id: "advice-list" }, rest) : null,
-    !note && !rest.length ? h("p", { class: "sr-only" }, t("Advice")) : null);
+    // Read out what the buttons now show: the best choice first.
+    !note && !rest.length && msg.choices.length
+      ? h("p", { class: "sr-only" }, `${t("Advice")}: ${actionLabel(msg.choices[0].action, match, players, room.options)}`) : null);
 }
 
 /** On a phone the choices sit in a bar over the bottom of the screen: scroll the felt into the
