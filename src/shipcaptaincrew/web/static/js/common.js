@@ -1,16 +1,27 @@
-// Shared helpers: DOM building (text only: names are never parsed as HTML), translations,
-// the header with its language choice, and JSON fetches.
+// Shared helpers: DOM building (text only: names are never parsed as HTML), translations and
+// the language's number and date formats, the header (navigation, language, light/dark), and
+// JSON fetches that ask for answers in the page's language.
 
 export const LANGS = ["en", "de", "nb"];
+const LANG_NAMES = { en: "English", de: "Deutsch", nb: "Norsk bokmål" };
+const SVG_NS = "http://www.w3.org/2000/svg";
 let strings = {};
 
 /** Build an element; children are nodes or strings (strings become text nodes, never HTML). */
 export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** The same for SVG elements (dice, icons). */
+export function svg(tag, attrs = {}, ...children) {
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function fill(el, attrs, children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
+    else if (k === "class") el.setAttribute("class", v);
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children.flat()) {
@@ -26,81 +37,186 @@ export function t(id, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
+function stored(key) {
+  try { return localStorage.getItem(key); } catch (e) { return null; }
+}
+
+export function remember(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch (e) { /* private mode: the choice lasts for this page only */ }
+}
+
+/** The page's language: ?lang= (remembered), then the last choice, then the browser's. */
 export function currentLang() {
-  const saved = localStorage.getItem("scc:lang");
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (LANGS.includes(asked)) {
+    remember("scc:lang", asked);
+    return asked;
+  }
+  const saved = stored("scc:lang");
   if (LANGS.includes(saved)) return saved;
   const nav = (navigator.language || "en").slice(0, 2).toLowerCase();
   if (nav === "no" || nav === "nn" || nav === "nb") return "nb";
   return LANGS.includes(nav) ? nav : "en";
 }
 
+export function lang() { return document.documentElement.lang || "en"; }
+
 /** Use the table's language for someone who never chose one (the browser's guess is weaker). */
-export async function adoptLang(lang, onLang) {
-  if (localStorage.getItem("scc:lang") || !LANGS.includes(lang) || lang === document.documentElement.lang) return false;
-  await loadStrings(lang);
-  const select = document.getElementById("lang");
-  if (select) select.value = lang;
-  header(onLang, lang);
+export async function adoptLang(roomLang, onLang) {
+  if (stored("scc:lang") || !LANGS.includes(roomLang) || roomLang === lang()) return false;
+  await loadStrings(roomLang);
+  renderHeader(onLang);
   translateStatic();
   return true;
 }
 
-export async function loadStrings(lang) {
-  const res = await fetch(`/api/i18n/${lang}`);
-  strings = res.ok ? await res.json() : {};
-  document.documentElement.lang = lang;
+export async function loadStrings(l) {
+  try {
+    const res = await fetch(`/api/i18n/${l}`);
+    strings = res.ok ? await res.json() : {};
+  } catch (e) { strings = {}; }
+  document.documentElement.lang = l;
 }
 
+/** Numbers in the page language's format (a decimal comma in German and Norwegian). */
+export function num(value, digits = 0) {
+  return new Intl.NumberFormat(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+export function percent(p, digits = 1) {
+  return new Intl.NumberFormat(lang(), { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
+}
+
+export function dateTime(iso) {
+  if (!iso) return "";
+  const d = new Date(iso.endsWith("Z") || /[+-]\d\d:\d\d$/.test(iso) ? iso : `${iso}Z`);
+  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+}
+
+/** GET/POST JSON; errors carry the server's message (in this page's language) and code. */
 export async function api(path, options = {}) {
-  const headers = { "Content-Type": "application/json", ...(options.headers || {}) };
-  const res = await fetch(path, { ...options, headers });
+  const headers = { "Content-Type": "application/json", "X-Lang": lang(), ...(options.headers || {}) };
+  const sep = path.includes("?") ? "&" : "?";
+  let res;
+  try {
+    res = await fetch(`${path}${sep}lang=${lang()}`, { ...options, headers });
+  } catch (e) {
+    const err = new Error(t("No connection to the server. Check the network and try again."));
+    err.status = 0;
+    throw err;
+  }
   let body = null;
   try { body = await res.json(); } catch (e) { body = null; }
   if (!res.ok) {
-    const err = new Error((body && body.detail) || `${res.status} ${res.statusText}`);
+    const err = new Error((body && body.detail) || t("Something went wrong ({status}).", { status: res.status }));
     err.status = res.status;
+    err.code = body && body.code;
     throw err;
   }
   return body;
+}
+
+const titles = new Map();
+/** A rule set's human name in the page's language (the canonical text where none comes). */
+export async function rulesTitle(rules) {
+  const key = `${lang()}:${rules}`;
+  if (!titles.has(key)) {
+    titles.set(key, api(`/api/rules-text?rules=${encodeURIComponent(rules)}`).then((r) => r.title || rules, () => rules));
+  }
+  return titles.get(key);
 }
 
 /** Fill every [data-t] element with its translation (static page text). */
 export function translateStatic(root = document) {
   for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of root.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  for (const el of root.querySelectorAll("[data-t-placeholder]")) el.setAttribute("placeholder", t(el.dataset.tPlaceholder));
+  const title = document.querySelector("meta[name=scc-title]");
+  setTitle(title ? t(title.content) : "");
 }
 
-/** The header: brand, navigation and language choice; calls onLang after a change. */
-export function header(onLang, chosen) {
-  const lang = chosen || currentLang();
-  const select = h("select", { id: "lang" }, LANGS.map((l) =>
-    h("option", { value: l, selected: l === lang }, { en: "English", de: "Deutsch", nb: "Norsk bokmål" }[l])));
+/** The tab's title: "what this page is · the game", in the page's language. */
+export function setTitle(what) {
+  const game = t("Ship, Captain and Crew");
+  document.title = what ? `${what} · ${game}` : game;
+}
+
+// -- light and dark --------------------------------------------------------------------------
+/** Dark or light as drawn now (theme.js set html[data-theme] before the first paint). */
+export function isDark() { return document.documentElement.dataset.theme === "dark"; }
+
+function themeButton() {
+  const b = h("button", { type: "button", class: "icon-btn", id: "theme", "aria-pressed": String(isDark()), "aria-label": t("Dark mode") },
+    icon(isDark() ? "moon" : "sun"));
+  b.addEventListener("click", () => {
+    const dark = !isDark();
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+    remember("scc:theme", dark ? "dark" : "light");
+    b.setAttribute("aria-pressed", String(dark));
+    b.replaceChildren(icon(dark ? "moon" : "sun"));
+  });
+  return b;
+}
+
+const ICONS = {
+  sun: "M12 7a5 5 0 1 0 0 10a5 5 0 1 0 0-10zM12 1v3M12 20v3M1 12h3M20 12h3M4.2 4.2l2.1 2.1M17.7 17.7l2.1 2.1M4.2 19.8l2.1-2.1M17.7 6.3l2.1-2.1",
+  moon: "M20 14.5A8.5 8.5 0 0 1 9.5 4a8.5 8.5 0 1 0 10.5 10.5z",
+  sound: "M4 9h4l5-4v14l-5-4H4zM16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12",
+  mute: "M4 9h4l5-4v14l-5-4H4zM16 9l6 6M22 9l-6 6",
+  share: "M12 3v12M7 8l5-5l5 5M5 13v7h14v-7",
+  copy: "M8 8h12v12H8zM4 16V4h12",
+  back: "M15 5l-7 7l7 7",
+};
+
+/** A small line icon (decorative: the button around it carries the words). */
+export function icon(name) {
+  return svg("svg", { class: "icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: ICONS[name] }));
+}
+
+// -- the header ------------------------------------------------------------------------------
+let headerExtras = () => [];
+let headerOnLang = null;
+
+/** The header: brand, navigation, light/dark and language; ``extras()`` adds page buttons. */
+export function renderHeader(onLang = headerOnLang, extras = headerExtras) {
+  headerOnLang = onLang;
+  headerExtras = extras;
+  const l = lang();
+  const select = h("select", { id: "lang", "aria-label": t("Language") }, LANGS.map((x) =>
+    h("option", { value: x, selected: x === l, lang: x }, LANG_NAMES[x])));
   select.addEventListener("change", async () => {
-    localStorage.setItem("scc:lang", select.value);
+    remember("scc:lang", select.value);
     await loadStrings(select.value);
     renderHeader();
     translateStatic();
-    onLang && onLang(select.value);
+    if (headerOnLang) headerOnLang(select.value);
   });
-  const el = document.getElementById("top");
-  function renderHeader() {
-    el.replaceChildren(
-      h("a", { class: "skip", href: "#main" }, t("Skip to content")),
-      h("a", { class: "brand", href: "/" }, t("Ship, Captain and Crew")),
-      h("nav", { "aria-label": t("Home") },
-        h("a", { href: "/" }, t("Home")), h("a", { href: "/history" }, t("History")),
-        h("a", { href: "/stats" }, t("Leaderboard"))),
-      h("label", {}, t("Language"), select));
-  }
-  renderHeader();
+  const here = location.pathname;
+  const link = (href, id) => h("a", { href, "aria-current": here === href ? "page" : null }, t(id));
+  document.getElementById("top").replaceChildren(
+    h("a", { class: "skip", href: "#main" }, t("Skip to content")),
+    h("a", { class: "brand", href: "/" }, h("img", { src: "/static/icons/icon.svg", alt: "", width: 28, height: 28 }),
+      h("span", {}, t("Ship, Captain and Crew"))),
+    h("nav", { "aria-label": t("Pages") }, link("/", "Home"), link("/history", "History"), link("/stats", "Leaderboard")),
+    h("div", { class: "tools" }, ...extras(), themeButton()),
+    h("div", { class: "langs" }, select));
 }
 
-export async function boot(onLang) {
+/** Every page starts here: strings in the chosen language, the header, the app shell. */
+export async function boot(onLang, extras) {
   await loadStrings(currentLang());
-  header(onLang);
+  renderHeader(onLang, extras);
   translateStatic();
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* no app shell */ });
+  }
 }
 
-export function seatToken(code) { return localStorage.getItem(`scc:seat:${code}`); }
-export function saveSeatToken(code, token) { localStorage.setItem(`scc:seat:${code}`, token); }
+export function seatToken(code) { return stored(`scc:seat:${code}`); }
+export function saveSeatToken(code, token) { remember(`scc:seat:${code}`, token); }
+export function forgetSeatToken(code) { remember(`scc:seat:${code}`, null); }
 export function codeFromPath() { return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase(); }

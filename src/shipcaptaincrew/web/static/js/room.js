@@ -1,19 +1,51 @@
-// The live table: lobby (join, share, bots, start), play (dice, legal choices, advice),
-// summary.  The server is authoritative: this page sends intentions with the version it saw.
-import { adoptLang, api, boot, codeFromPath, currentLang, h, saveSeatToken, seatToken, t } from "./common.js";
-import { actionLabel, diceArea, roundsTable, scoreboard, stageText, statusText } from "./table.js";
+// The live table: which view this person sees (join first, lobby, match, podium) and what
+// each picture from the server brings.  The server is authoritative: this page sends
+// intentions with the version it saw and draws the pictures it gets back.
+import { adoptLang, api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { tumble } from "./dice.js";
+import { buzz, keepAwake, sound, soundButton } from "./fx.js";
+import { openLine } from "./line.js";
+import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
+import { looksPicker, looksValue } from "./looks.js";
+import { bubble, fly, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
+import { actionButtons, adviceList, banner, botSays, fairPanel, showFelt, stageLine } from "./playview.js";
+import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
+const $ = (id) => document.getElementById(id);
+const REASON_MS = 4500;   // how long a bot's reason stays beside its move (within its round)
 let you = null;           // my seat, or null when watching
 let room = null;          // the last room picture from the server
-let ws = null;
-let retry = 0;
-let lastRollKey = "";
+let line = null;          // the WebSocket to the table (line.js)
+let online = false;
+let reactions = [];
 let timerHandle = null;
-let lang = currentLang();
 let adopted = false;
+let seenVersion = -1;     // the newest picture whose moment was staged
+let freshResult = null;   // round number of the result card that just arrived
+let freshPodium = false;
+let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
+let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
+let advised = null;       // the advice for the picture on screen (kept while it is redrawn)
+let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
+let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
-const $ = (id) => document.getElementById(id);
+
+const ctx = {
+  get room() { return room; },
+  get you() { return you; },
+  toast,
+  personal,
+  reconnect: () => line.reconnect(),
+  hostCall,
+};
+
+function toast(message) {
+  const el = $("toast");
+  el.textContent = message;
+  clearTimeout(toast.handle);
+  toast.handle = setTimeout(() => { el.textContent = ""; }, 2600);
+}
 
 function announce(lines) {
   const box = $("announce");
@@ -21,40 +53,55 @@ function announce(lines) {
   while (box.childNodes.length > 6) box.firstChild.remove();
 }
 
-function personal(message) {
-  $("personal").textContent = message || "";
-}
+function personal(message) { $("personal").textContent = message || ""; }
 
+/** Send a message; a message that cannot go out says so instead of vanishing. */
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (line.send(msg)) return true;
+  personal(t("Not sent: there is no connection. It comes back by itself; try again then."));
+  return false;
 }
 
-function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${encodeURIComponent(code)}`);
-  ws.addEventListener("open", () => {
-    retry = 0;
-    $("conn").textContent = t("Connected.");
-    send({ type: "hello", token: seatToken(code) || null, lang });
-  });
-  ws.addEventListener("message", (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "welcome") { you = msg.seat; }
-    else if (msg.type === "room") { queue = queue.then(() => onRoom(msg.room, msg.lines || [], !!msg.history)); }
-    else if (msg.type === "error") { personal(msg.message); if (room && room.match) renderPlay(room); }
-    else if (msg.type === "advice") { showAdvice(msg); }
-  });
-  ws.addEventListener("close", (ev) => {
-    if (ev.code === 4404) { $("conn").textContent = ""; return; }
-    if (ev.code === 4403) {
-      // The seat was removed (or the token is not for this table): watch instead.
-      localStorage.removeItem(`scc:seat:${code}`);
-      retry = 0;
-    }
-    $("conn").textContent = t("Connection lost, reconnecting...");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 300 * 2 ** retry);
-  });
+function setOnline(up) {
+  online = up;
+  const bar = $("offline");
+  bar.hidden = up;
+  bar.textContent = up ? "" : t("Offline: reconnecting...");
+  if (room) render();
+}
+
+function onMessage(msg) {
+  if (msg.type === "welcome") {
+    you = msg.seat ?? (msg.you ? msg.you.seat : null);
+    reactions = msg.reactions || reactions;
+  } else if (msg.type === "room") {
+    const next = msg.room;
+    queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
+  } else if (msg.type === "error") {
+    personal(msg.message);
+    if (room && room.match) render();
+  } else if (msg.type === "advice") {
+    showAdvice(msg);
+  } else if (msg.type === "reaction") {
+    const who = msg.seat === null || msg.seat === undefined || !room ? "" : room.players[msg.seat].name;
+    bubble(msg.emoji, who, msg.seat);
+    sound.pop();
+  } else if (msg.type === "seat_next") {
+    // A seat at the next match: its token now, for the table this one moves on to.
+    seatNextToken = msg.token;
+    toast(t("You have a seat at the next match."));
+    if (room) render();
+  } else if (msg.type === "moved") {
+    // Play again: the next match has this person's seat under a new code and token.
+    saveSeatToken(msg.code, msg.token);
+    location.href = `/r/${encodeURIComponent(msg.code)}`;
+  }
+}
+
+function onGone() {
+  $("lobby").hidden = false;
+  $("lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
+    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
 }
 
 async function onRoom(next, lines, history) {
@@ -62,7 +109,7 @@ async function onRoom(next, lines, history) {
   room = next;
   if (!adopted) {
     adopted = true;
-    if (await adoptLang(room.lang, onLang)) { lang = room.lang; send({ type: "hello", lang }); }
+    if (await adoptLang(room.lang, onLang)) send({ type: "hello", lang: room.lang });
   }
   if (!history && lines.length) personal("");
   const log = $("log");
@@ -70,80 +117,233 @@ async function onRoom(next, lines, history) {
   for (const line of lines) log.append(h("li", {}, line));
   log.scrollTop = log.scrollHeight;
   if (!history) announce(lines);
-  render(before);
+  if (you === null && room.rematch && room.rematch.next_code) {
+    // Spectators follow the table to its next match (with a seat there, if they asked).
+    if (seatNextToken) saveSeatToken(room.rematch.next_code, seatNextToken);
+    location.href = `/r/${encodeURIComponent(room.rematch.next_code)}`;
+    return;
+  }
+  const staged = !history && room.version > seenVersion && before !== null;
+  seenVersion = Math.max(seenVersion, room.version);
+  if (staged) stage(room.moment, before);
+  render(before && before.version !== room.version ? before : null);
 }
 
-function render(before) {
+/** The moment this picture brings: sounds, vibration, and what to hold on screen.  One event
+ * may end a turn (or settle a roll-off), a round and the match: shown in that order. */
+function stage(moment, before) {
+  const mineNow = room.match && !room.match.over && room.match.actor === you && you !== null;
+  const mineBefore = before.match && !before.match.over && before.match.actor === you;
+  if (mineNow && !mineBefore) { sound.turn(); buzz([120, 60, 120]); }
+  if (!moment) return;
+  // A bot's choice (a moment of its own, or the turn or round it ended) says why it chose it.
+  const said = [moment, moment.turn].map((m) => m && m.reason).find(Boolean);
+  if (said && said.text) {
+    botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
+    setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
+  }
+  const box = $("moment-box");
+  const part = (kind, key) => (moment.kind === kind ? moment : moment[key] || null);
+  const turnEnd = part("turn_end", "turn");
+  const roll = part("rolloff", "rolloff");
+  const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
+  if (turnEnd) {
+    holdMoment(box, () => turnMoment(turnEnd), { sounds: { land: sound.land, after: turnEnd.complete ? sound.good : sound.bad } });
+  }
+  if (roll) {
+    rolloffs[roll.seat] = roll.faces;
+    rolledOff = roll.seat;
+    const c = room.match.contest;
+    if (!c || c.method === "turn") holdMoment(box, () => rolloffMoment(roll, room.players), { sounds: { land: sound.land }, hold: 1400 });
+  }
+  if (round) {
+    freshResult = round.round_no;
+    const won = round.winner !== null && round.winner === you;
+    // At the end the podium says it; in between, the round's result is held over the felt.
+    if (moment.kind !== "match_end") holdMoment(box, () => lineMoment(round.text || "", round.winner !== null), { sounds: { after: won ? sound.win : sound.good } });
+    if (won) buzz([80, 40, 80, 40, 200]);
+    // The pot goes to the winner, the sips to those who drink (once the cards are drawn).
+    setTimeout(() => {
+      const from = $("felt") || $("podium-box");
+      if (round.pot_won && round.winner !== null) fly("💰", from, round.winner);
+      (round.sips || []).forEach((n, seat) => { for (let i = 0; i < Math.min(n, 3); i++) fly("🍺", from, seat, 150 * i); });
+    }, 300);
+    if (you !== null && round.sips && round.sips[you]) setTimeout(sound.sip, 600);
+  }
+  if (moment.kind === "match_end") {
+    freshPodium = true;
+    setTimeout(sound.win, 400);
+    if (moment.winner === you) buzz([100, 50, 100, 50, 300]);
+  }
+}
+
+function render(before = null) {
   $("code").textContent = room.code;
-  if (room.status === "lobby") {
-    $("lobby").hidden = false; $("play").hidden = true;
-    renderLobby();
-  } else {
-    $("lobby").hidden = true; $("play").hidden = false;
-    renderPlay(before);
+  const rulesBtn = $("rules-btn");
+  rulesBtn.hidden = false;
+  rulesBtn.textContent = room.title || room.rules;
+  rulesBtn.setAttribute("aria-haspopup", "dialog");
+  rulesBtn.setAttribute("aria-label", `${t("How to play")}: ${room.title || room.rules}`);
+  const playing = room.status !== "lobby";
+  $("lobby").hidden = playing;
+  $("play").hidden = !playing;
+  keepAwake(room.status === "playing");
+  document.body.classList.toggle("playing", playing);
+  if (!playing) {
+    redraw($("lobby"), lobbyView(ctx));
+    setTitle(t("Table {code}", { code: room.code }));
+    return;
   }
+  renderPlay(before);
 }
 
-// -- lobby -----------------------------------------------------------------------------------
-function renderLobby() {
-  const link = `${location.origin}/r/${room.code}`;
-  const host = you === 0;
-  const players = h("ul", { class: "players" }, room.players.map((p) => h("li", {},
-    h("span", { class: "break" }, p.name, " ",
-      p.seat === 0 ? h("span", { class: "tag" }, t("host")) : null, " ",
-      p.kind !== "human" ? h("span", { class: "tag" }, `${t("bot")}: ${p.kind}`) : null, " ",
-      p.seat === you ? h("span", { class: "tag" }, t("you")) : null, " ",
-      p.kind === "human" && !p.online ? h("span", { class: "tag" }, t("offline")) : null),
-    host && p.seat !== 0 ? h("button", { class: "secondary", type: "button",
-      "aria-label": `${t("Remove")} ${p.name}`, onclick: () => hostCall(`/seats/${p.seat}`, "DELETE") }, t("Remove")) : null)));
-  const parts = [
-    h("section", { class: "panel", "aria-labelledby": "share-h" },
-      h("h2", { id: "share-h" }, t("Share this table")),
-      h("div", { class: "share" },
-        h("img", { src: `/api/rooms/${room.code}/qr.svg`, alt: t("QR code to join this table") }),
-        h("div", {},
-          h("p", {}, t("Join code"), ": ", h("span", { class: "code" }, room.code)),
-          h("p", { class: "break" }, t("Link"), ": ", h("a", { href: link, id: "join-link" }, link)),
-          h("button", { type: "button", class: "secondary", onclick: async () => {
-            try { await navigator.clipboard.writeText(link); personal(""); announce([t("Link copied.")]); } catch (e) { /* no clipboard */ }
-          } }, t("Copy link"))))),
-    h("section", { class: "panel", "aria-labelledby": "players-h" },
-      h("h2", { id: "players-h" }, t("Players")),
-      h("p", { class: "muted" }, t("Rules"), ": ", room.rules), players,
-      room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null),
-  ];
-  if (you === null) {
-    const name = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname" });
-    const seed = h("input", { id: "join-seed", name: "client_seed", maxlength: 64, autocomplete: "off" });
-    parts.push(h("form", { class: "panel", id: "join-form", onsubmit: async (ev) => {
-      ev.preventDefault();
-      try {
-        const res = await api(`/api/rooms/${room.code}/join`, { method: "POST", body: JSON.stringify({ name: name.value, client_seed: seed.value }) });
-        saveSeatToken(room.code, res.token);
-        ws.close();
-      } catch (e) { personal(e.message); }
-    } }, h("h2", {}, t("Take a seat")),
-      h("label", { class: "field", for: "join-name" }, h("span", {}, t("Your name"))), name,
-      h("label", { class: "field", for: "join-seed" }, h("span", {}, t("Your own dice seed (optional, mixed into the dice)"))), seed,
-      h("p", {}, h("button", { type: "submit" }, t("Join")))));
+function renderPlay(before) {
+  const match = room.match;
+  const players = room.players;
+  const mine = !match.over && match.actor === you && you !== null;
+  setTitle(mine ? `● ${t("Your turn")}` : match.over ? t("Match over") : t("Table {code}", { code: room.code }));
+  $("banner").replaceChildren(...(match.over ? [] : [
+    you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
+    banner(room, you, online)].filter(Boolean)));
+  $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
+  if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
+  const saying = botSaid && !match.over ? `${botSaid.at}:${lang()}` : "";
+  if ($("bot-says").dataset.key !== saying) {  // redrawn only when it changes: read out once
+    $("bot-says").dataset.key = saying;
+    $("bot-says").replaceChildren(...(saying ? [botSays(botSaid, room)] : []));
   }
-  if (host) {
-    const level = h("select", { id: "bot-level" }, ["easy", "medium", "hard", "perfect"].map((l) =>
-      h("option", { value: l, selected: l === "medium" }, t(l[0].toUpperCase() + l.slice(1)))));
-    parts.push(h("section", { class: "panel", "aria-labelledby": "host-h" },
-      h("h2", { id: "host-h" }, t("The host")),
-      h("div", { class: "row" },
-        h("label", { for: "bot-level" }, t("Add a bot")), level,
-        h("button", { type: "button", class: "secondary", id: "add-bot",
-          onclick: () => hostCall("/bots", "POST", { level: level.value }) }, t("Add a bot"))),
-      h("p", {}, h("button", { type: "button", id: "start", disabled: room.players.length < 2,
-        onclick: () => hostCall("/start", "POST") }, t("Start the match")))));
-  } else if (you !== null) {
-    parts.push(h("p", { class: "muted" }, t("Waiting for the host to start.")));
+  renderTimer();
+  // The felt (or, at the end, the podium).
+  if (match.over) {
+    $("felt-slot").replaceChildren();
+    const focusPodium = freshPodium || !$("podium");
+    $("podium-box").replaceChildren(podiumView(room, you, {
+      fresh: freshPodium, rematch: () => send({ type: "rematch", version: room.version }),
+      seatNext: you === null ? seatNextForm() : null,
+      extra: [
+        you === null && room.status === "over" ? h("p", {}, t("This match is over.")) : null,
+        h("p", { class: "row" }, room.dice_source === "physical" ? null : h("a", { href: `/verify/${room.code}` }, t("Verify the dice")),
+          h("a", { href: `/replay/${room.code}` }, t("Watch the replay"))),
+        match.results && match.results.length ? h("details", {}, h("summary", {}, t("Every round")), roundsTable(match, players)) : null],
+    }));
+    if (focusPodium && !$("play-main").contains(document.activeElement)) $("podium-h").focus();
+    freshPodium = false;
+  } else {
+    $("podium-box").replaceChildren();
+    const view = match.turn ? felt(match, players) : { el: contestFelt(match, players, rolloffs), play: null };
+    $("felt-slot").replaceChildren(view.el);
+    if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land: sound.land });
+    if (rolledOff !== null) {
+      sound.rattle(2);
+      tumble(view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`), sound.land);
+      rolledOff = null;
+    }
   }
-  const focused = document.activeElement && document.activeElement.id;
-  $("lobby").replaceChildren(...parts);
-  if (focused && $(focused)) $(focused).focus();
+  // The round-result card: fresh when its round just ended, folded later.
+  const result = room.last_result;
+  if (result && !match.over) {
+    const fresh = freshResult === result.round_no;
+    const was = $("round-result");
+    const keepOpen = was && was.open && !fresh && was.dataset.round === String(result.round_no);
+    const card = resultCard(result, players, { fresh });
+    card.dataset.round = String(result.round_no);
+    if (keepOpen) card.open = true;
+    $("result-box").replaceChildren(card);
+    if (fresh) {
+      freshResult = null;
+      setTimeout(() => { if (card.isConnected) card.open = false; }, 9000);
+    }
+  } else if (match.over && result) {
+    $("result-box").replaceChildren(resultCard(result, players, { fresh: false }));
+  } else {
+    $("result-box").replaceChildren();
+  }
+  // Buttons only for the choices the engine allows, and only for the player to act.
+  const hadFocus = $("actions").contains(document.activeElement);
+  const buttons = actionButtons(room, you, {
+    online, physical: room.dice_source === "physical", act,
+    sendFaces: (faces) => { if (send({ type: "roll", version: room.version, faces })) lockButtons(); },
+    askAdvice: () => send({ type: "advice", version: room.version }),
+  });
+  $("actions").replaceChildren(...buttons);
+  $("advice-box").replaceChildren();
+  if (advised && advised.version === room.version) showAdvice(advised);  // a redraw keeps it
+  const bar = reactionBar(reactions, (emoji) => send({ type: "react", emoji }));
+  $("reactions").replaceChildren(...(bar && !match.over ? [bar] : []));
+  const first = $("actions").querySelector("button:not([disabled])");
+  const turnStarts = mine && (!before || !before.match || before.match.actor !== you);
+  if (first && mine && (hadFocus || turnStarts)) first.focus({ preventScroll: true });
+  else if (hadFocus && !first) $("actions").focus({ preventScroll: true });
+  document.body.classList.toggle("has-actions", buttons.length > 0);
+  if (buttons.length && (turnStarts || !before || !before.match || before.match.legal.length !== match.legal.length)) showFelt();
+  $("scores").replaceChildren(h("div", {}, playerCards(match, players, you, { pot: room.options.stakes === "pot" }),
+    room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null,
+    you === null ? h("p", { class: "muted", id: "watching" }, t("You are watching.")) : null));
+  redraw($("seat-next"), you === null && !match.over ? [seatNextForm()] : []);
+  $("fair").replaceChildren(fairPanel(room));
+  $("fair-box").querySelector("summary").textContent = room.dice_source === "physical" ? t("Dice") : t("Fair dice");
+}
+
+/** Replace a box's content, keeping what the person was typing or had picked, and the focus
+ * (a picture arrives whenever anyone joins or comes online). */
+function redraw(box, parts) {
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  const kept = [...box.querySelectorAll("input")].map((el) => [el.id, el.name, el.value, el.type, el.checked]);
+  box.replaceChildren(...parts);
+  for (const [id, name, value, type, checked] of kept) {
+    const el = id ? document.getElementById(id) : null;
+    if (el && box.contains(el) && type !== "radio" && type !== "checkbox") el.value = value;
+    if ((type === "radio" || type === "checkbox") && checked) {
+      const same = box.querySelector(`input[name="${CSS.escape(name)}"][value="${CSS.escape(value)}"]`);
+      if (same) same.checked = true;
+    }
+  }
+  if (focused && $(focused)) $(focused).focus({ preventScroll: true });
+}
+
+function lockButtons() {
+  // One choice per state: the buttons wait for the server's next picture.
+  for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
+  $("actions").focus({ preventScroll: true });
+}
+
+function act(action) {
+  const sent = action === "roll" ? send({ type: "roll", version: room.version }) : send({ type: "act", action, version: room.version });
+  if (sent) lockButtons();
+}
+
+function seatNextForm() {
+  if (seatNextToken) return h("p", { class: "panel", role: "status" }, t("You have a seat at the next match."));
+  return nameForm({
+    id: "seat-next-form", testid: "join-table", title: t("Take a seat for the next match"), autofocus: false,
+    lead: t("This match is under way: watch it, and play in the next one."), button: t("Take a seat"),
+    looks: looksPicker(loadedOptions(), "seat"),
+    submit: async (name) => {
+      send({ type: "seat_next", name, ...looksValue("seat") });  // the answer: a seat_next message
+    },
+    fail: personal,
+  });
+}
+
+function renderTimer() {
+  clearInterval(timerHandle);
+  const el = $("countdown");
+  if (!el || !room.deadline_ms) return;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
+    el.textContent = String(left);
+    el.classList.toggle("low", left <= 10);
+    el.setAttribute("aria-label", t("Time left: {n} s", { n: left }));
+  };
+  tick();
+  timerHandle = setInterval(tick, 250);
+}
+
+function showAdvice(msg) {
+  if (!room || msg.version !== room.version) return;
+  advised = msg;
+  $("advice-box").replaceChildren(adviceList(msg, room, $("actions")));
+  if ($("advice")) $("advice").hidden = true;  // answered: the numbers are on the buttons
 }
 
 async function hostCall(path, method, body) {
@@ -153,94 +353,35 @@ async function hostCall(path, method, body) {
   } catch (e) { personal(e.message); }
 }
 
-// -- play ------------------------------------------------------------------------------------
-function renderPlay(before) {
-  const match = room.match;
-  const players = room.players;
-  $("stage").textContent = `${stageText(match)} · ${room.rules}`;
-  $("status").textContent = statusText(match, players, you);
-  const dice = diceArea(match, players);
-  const rollKey = match.turn ? `${room.version}:${match.turn.last_roll.join("")}` : "";
-  const newRoll = match.turn && match.turn.last_roll.length && rollKey !== lastRollKey && before && before.version !== room.version;
-  lastRollKey = rollKey;
-  $("dice").replaceChildren(dice);
-  if (newRoll) {
-    const lr = document.getElementById("last-roll");
-    if (lr) { lr.classList.add("rolling"); setTimeout(() => lr.classList.remove("rolling"), 500); }
-  }
-  // Buttons only for the choices the engine allows, and only for the player to act.
-  const hadFocus = $("actions").contains(document.activeElement);
-  const mine = !match.over && match.actor === you && you !== null;
-  const buttons = mine ? match.legal.map((a) => h("button", { type: "button", "data-action": a,
-    onclick: () => act(a) }, actionLabel(a, players))) : [];
-  if (mine && room.hints && !match.chance) {
-    buttons.push(h("button", { type: "button", class: "secondary", id: "advice",
-      onclick: () => send({ type: "advice", version: room.version }) }, t("Advice")));
-  }
-  $("actions").replaceChildren(...buttons);
-  $("advice-box").replaceChildren();
-  if (mine && (hadFocus || !before || before.match === null || before.match.actor !== you) && buttons.length) {
-    buttons[0].focus();
-  }
-  $("scores").replaceChildren(h("div", {}, scoreboard(match, players, you, room.options.stakes === "pot"),
-    room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null,
-    you === null ? h("p", { class: "muted", id: "watching" }, t("You are watching.")) : null));
-  renderTimer();
-  renderFair();
-  const summary = $("summary");
-  summary.hidden = !match.over;
-  if (match.over) {
-    $("summary-body").replaceChildren(
-      h("p", { class: "status" }, statusText(match, players, you)),
-      roundsTable(match, players),
-      h("p", { class: "row" },
-        h("a", { href: `/verify/${room.code}` }, t("Verify the dice")), " ",
-        h("a", { href: `/replay/${room.code}` }, t("Watch the replay"))));
+async function howToPlay() {
+  const dialog = $("rules-dialog");
+  $("rules-dialog-h").textContent = room.title || room.rules;
+  $("rules-text").replaceChildren(h("p", {}, "…"));
+  dialog.showModal();
+  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
+  try {
+    const text = await api(`/api/rules-text?rules=${encodeURIComponent(room.rules)}`);
+    $("rules-dialog-h").textContent = text.title || room.title || room.rules;
+    $("rules-text").replaceChildren(...markdown(text.markdown || "", { skipTitle: true }));
+  } catch (e) {
+    $("rules-text").replaceChildren(h("p", {}, h("code", { class: "break" }, room.rules)), h("p", { class: "muted" }, e.message));
   }
 }
 
-function renderTimer() {
-  clearInterval(timerHandle);
-  const el = $("timer");
-  if (!room.deadline_ms || room.match.over) { el.textContent = ""; return; }
-  const tick = () => {
-    const left = Math.max(0, Math.round((room.deadline_ms - Date.now()) / 1000));
-    el.textContent = t("Time left: {n} s", { n: left });
-  };
-  tick();
-  timerHandle = setInterval(tick, 1000);
+async function onLang(chosen) {
+  send({ type: "hello", lang: chosen });
+  await loadOptions(true);
+  if (room) render();
 }
 
-function renderFair() {
-  $("fair").replaceChildren(h("div", {},
-    h("p", {}, t("Seed hash (published before the first roll)"), ": ", h("code", { class: "hash", id: "commitment" }, room.commitment)),
-    room.client_seeds.length ? h("p", { class: "break" }, t("Client seeds"), ": ", room.client_seeds.join(", ")) : null,
-    room.server_seed ? h("p", {}, t("Seed (revealed at the end)"), ": ", h("code", { class: "hash", id: "server-seed" }, room.server_seed)) : null,
-    room.server_seed ? h("p", {}, h("a", { href: `/verify/${room.code}` }, t("Verify the dice"))) : null));
-}
-
-function act(action) {
-  // One choice per state: the buttons wait for the server's next picture.
-  for (const b of $("actions").querySelectorAll("button[data-action]")) b.disabled = true;
-  $("actions").focus();
-  if (action === "roll") send({ type: "roll", version: room.version });
-  else send({ type: "act", action, version: room.version });
-}
-
-function showAdvice(msg) {
-  if (!room || msg.version !== room.version) return;
-  const items = msg.choices.map((c) => h("li", {},
-    `${actionLabel(c.action, room.players)}: ${t("Win chance")} ${(100 * c.win_probability).toFixed(1)} %`
-    + (c.expected_score === null ? "" : ` · ${t("Score")} ≈ ${c.expected_score.toFixed(1)}`)));
-  $("advice-box").replaceChildren(h("h3", {}, t("Advice")), h("ul", { id: "advice-list" }, items));
-  announce(msg.choices.map((c) => `${actionLabel(c.action, room.players)}: ${(100 * c.win_probability).toFixed(0)} %`));
-}
-
-function onLang(chosen) {
-  lang = chosen;
-  send({ type: "hello", lang });
-  if (room) render(room);
-}
-
-await boot(onLang);
-connect();
+$("rules-btn").addEventListener("click", howToPlay);
+$("rules-close").addEventListener("click", () => $("rules-dialog").close());
+await boot(onLang, () => [soundButton()]);
+line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
+loadOptions().then(() => { if (room && room.status === "lobby") render(); });
+// The action bar sits fixed at the thumb on a phone: keep the page's end clear of it.
+new ResizeObserver(() => {
+  const bar = $("actionbar");
+  const fixed = getComputedStyle(bar).position === "fixed";
+  $("main").style.paddingBottom = fixed ? `${bar.offsetHeight + 16}px` : "";
+}).observe($("actionbar"));

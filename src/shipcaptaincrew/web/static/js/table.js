@@ -1,10 +1,31 @@
-// Drawing a match from the server's view (shared by the live table and the replay viewer).
-// Everything shown comes from the engine's fields; the page decides no rule.
-import { h, t } from "./common.js";
+// Drawing a match from the server's picture (shared by the live table and the replay viewer).
+// Everything shown comes from the engine's fields; the page decides no rule.  What it does
+// work out is only how to draw: which dice of the last roll now sit in a slot, and how to
+// move them there.
+import { h, num, t } from "./common.js";
+import { blank, die, pop, slideFrom, slot, tumble } from "./dice.js";
 
-export function dieEl(face, role, held) {
-  return h("span", { class: "die" + (held ? " held" : ""), role: "img",
-    "aria-label": role ? `${t(role)} ${face}` : String(face) }, String(face), role ? h("small", { "aria-hidden": "true" }, t(role)) : null);
+const ROLES = ["ship", "captain", "crew"];
+const ROLE_LABEL = { ship: "Ship", captain: "Captain", crew: "Crew", cargo: "Cargo" };
+/** Five dice on the table: the drawing's own constant (how many blanks wait in the cup). */
+const DICE = 5;
+
+export function roleLabel(role) { return t(ROLE_LABEL[role]); }
+
+export function playerColor(p) {
+  return `pc${(p && Number.isInteger(p.color) ? p.color : p ? p.seat : 0) % 8}`;
+}
+
+/** A round badge with the player's emoji or initial, and their online dot. */
+export function avatar(p, { dot = true } = {}) {
+  const initial = (p.name || "?").trim().charAt(0).toUpperCase() || "?";
+  return h("span", { class: `avatar ${playerColor(p)}`, "aria-hidden": "true" }, p.avatar || initial,
+    dot ? h("span", { class: p.online === false ? "dot" : "dot on" }) : null);
+}
+
+export function botLevel(p) {
+  if (p.kind === "human" || p.kind === "person") return null;
+  return p.level_label || null;
 }
 
 export function statusText(match, players, you) {
@@ -16,86 +37,250 @@ export function statusText(match, players, you) {
   return t("{name} to play", { name: players[who].name });
 }
 
-export function stageText(match) {
+function roundsOf(options) {
+  const m = /^rounds:(\d+)$/.exec((options && options.format) || "");
+  return m ? +m[1] : null;
+}
+
+export function stageText(match, options) {
   const c = match.contest;
   if (match.phase === "roll_off" || (c && c.purpose === "starter")) return t("Who starts?");
   if (c && c.purpose !== "round") return t("Tie-break");
+  if (match.phase === "hand_out" || match.phase === "hand_out_roll") return t("The captain hands out sips");
   if (match.stage === "final") return t("Final");
-  return t("Round {n}", { n: match.round_no });
+  const of = roundsOf(options);
+  return of ? t("Round {n} of {total}", { n: match.round_no, total: of }) : t("Round {n}", { n: match.round_no });
 }
 
-export function diceArea(match, players) {
-  const turn = match.turn;
-  const wrap = h("div", {});
-  if (!turn) {
-    // A roll-off (one die) or a cargo tie-break (two dice): what each contender has rolled.
-    const c = match.contest;
-    if (c && c.method !== "turn") {
-      wrap.append(h("ul", { class: "players" }, c.seats.map((s) => h("li", {},
-        h("span", { class: "break" }, players[s].name),
-        h("span", { class: "die" }, c.posted[String(s)] === undefined ? "?" : String(c.posted[String(s)]))))));
-    }
-    return wrap;
+/** What the player to act is asked to do, in words (the banner's second line). */
+export function askText(match) {
+  if (match.phase === "roll_off") return t("Roll one die: the highest starts.");
+  if (match.phase === "cargo_roll_off") return t("Roll two dice: the higher cargo wins the tie.");
+  if (match.phase === "hand_out_roll") return t("Roll one die for the sips to hand out.");
+  if (match.phase === "hand_out") {
+    return match.legal.includes("sip:stop") ? t("Sips to hand out: up to {n} more, or stop.", { n: match.hand_out_left })
+      : t("Sips to hand out: {n}", { n: match.hand_out_left });
   }
-  const held = turn.held.map((f, i) => dieEl(f, turn.roles[i], true));
-  const cargo = turn.cargo.map((f) => dieEl(f, "cargo", false));
-  wrap.append(
-    h("p", { class: "muted" }, t("Rolls left: {n}", { n: turn.rolls_left }), " · ",
-      turn.complete ? t("Cargo: {n}", { n: turn.score }) : t("Free dice: {n}", { n: turn.free_dice })),
-    h("h3", {}, t("Held")),
-    h("div", { class: "dice roles" }, held, cargo.length ? cargo : null),
-    h("h3", {}, t("Last roll")),
-    h("div", { class: "dice", id: "last-roll" }, turn.last_roll.map((f) => dieEl(f, null, false))));
-  return wrap;
+  if (match.phase === "another_round") return t("Another round, or stop here?");
+  const turn = match.turn;
+  if (!turn) return "";
+  if (turn.phase === "assign") return t("Choose which dice fill the roles.");
+  if (turn.phase === "decide") return t("Stand on {n}, or reroll the cargo.", { n: turn.score });
+  return t("Rolls left: {n}", { n: turn.rolls_left });
 }
 
-export function actionLabel(action, players) {
-  if (action === "roll") return t("Roll the dice");
-  if (action === "stand") return t("Stand");
+/** The button text for an action the engine lists (the canonical text stays in data-action). */
+export function actionLabel(action, match, players, options = {}) {
+  const turn = match && match.turn;
+  if (action === "roll") {
+    if (match && match.phase === "roll_off") return t("Roll for the start");
+    if (match && match.phase === "cargo_roll_off") return t("Roll the cargo dice");
+    if (match && match.phase === "hand_out_roll") return t("Roll for the sips");
+    if (turn && turn.complete) return t("Roll the cargo");
+    return t("Roll the dice");
+  }
+  if (action === "stand") return turn ? t("Stand on {n}", { n: turn.score }) : t("Stand");
   if (action === "reroll") return t("Reroll the cargo");
   let m = action.match(/^reroll:keep(\d)$/);
   if (m) return t("Keep {face}, reroll the other", { face: m[1] });
   m = action.match(/^take:(\d+)$/);
-  if (m) return t("Set aside {faces}", { faces: m[1].split("").join(" ") });
+  if (m) {
+    // Faces fill the next missing roles in order (actions.Take): say which die becomes which.
+    const start = turn ? turn.held.length : 0;
+    const wild = options && options.wild_captain ? options.wild_face : null;
+    return m[1].split("").map((f, i) => `${roleLabel(ROLES[start + i] || "crew")} ${f}${+f === wild ? ` ${t("(wild)")}` : ""}`).join(" · ");
+  }
+  const name = (seat) => (players[seat] ? players[seat].name : String(seat));
   m = action.match(/^sip:(\d+)$/);
-  if (m) return t("Give a sip to {name}", { name: players[+m[1]] ? players[+m[1]].name : m[1] });
+  if (m) return t("Give a sip to {name}", { name: name(+m[1]) });
+  if (action === "sip:stop") return t("Stop handing out");
+  if (/^sip:\d+x\d+(,\d+x\d+)*$/.test(action)) {
+    return action.slice(4).split(",").map((part) => { const [seat, n] = part.split("x"); return `${name(+seat)} ${n}`; }).join(" · ");
+  }
+  if (action === "next_round") return t("Another round");
+  if (action === "stop") return t("Stop: the totals decide");
   return action;
 }
 
-export function scoreboard(match, players, you, pot) {
-  const chips = pot;
-  const rows = players.map((p, i) => {
-    const posted = match.contest && match.contest.posted[String(i)] !== undefined ? match.contest.posted[String(i)] : (match.round_scores[i] ?? "");
-    return h("tr", { class: match.actor === i ? "actor" : "" },
-      h("th", { scope: "row", class: "break" }, p.name, i === you ? ` (${t("you")})` : ""),
-      h("td", { class: "num" }, String(posted)),
-      h("td", { class: "num" }, String(match.totals[i])),
-      h("td", { class: "num" }, String(match.wins[i])),
-      chips ? h("td", { class: "num" }, String(match.chips[i])) : null,
-      h("td", { class: "num" }, String(match.sips[i])));
-  });
-  return h("div", { class: "scroll" },
-    h("table", {},
-      h("thead", {}, h("tr", {},
-        h("th", { scope: "col" }, t("Name")),
-        h("th", { scope: "col", class: "num" }, t("Posted this round")),
-        h("th", { scope: "col", class: "num" }, t("Total")),
-        h("th", { scope: "col", class: "num" }, t("Wins")),
-        chips ? h("th", { scope: "col", class: "num" }, t("Chips")) : null,
-        h("th", { scope: "col", class: "num" }, t("Sips")))),
-      h("tbody", {}, rows)),
-    chips ? h("p", {}, t("Pot: {n}", { n: match.pot })) : null,
-    match.hand_out_left ? h("p", {}, t("Sips to hand out: {n}", { n: match.hand_out_left })) : null);
+/** The dice of the last roll that stayed free (the others went into slots by this roll). */
+function freeDice(turn) {
+  if (turn.complete) return [];
+  const placed = Math.max(0, turn.last_roll.length - turn.free_dice);
+  const left = [...turn.last_roll];
+  for (const f of turn.held.slice(turn.held.length - placed)) {
+    const i = left.indexOf(f);
+    if (i >= 0) left.splice(i, 1);
+  }
+  return left;
 }
 
+/**
+ * The felt during a turn: ship, captain and crew slots, the cargo apart, the free dice in the
+ * tray (between turns, :func:`contestFelt`).
+ * Returns ``{el, play}``: ``play(prev, sounds)`` animates the step from the previous picture
+ * (the roll tumbling in die by die, the qualifying dice sliding into their slots).
+ */
+export function felt(match, players) {
+  const turn = match.turn;
+  const el = h("div", { class: "felt", id: "felt" });
+  const held = ROLES.map((role, i) => slot(role, turn.held[i], roleLabel(role)));
+  const cargo = [0, 1].map((i) => turn.cargo[i]
+    ? h("div", { class: "slot cargo" }, die(turn.cargo[i], { role: "cargo", cargo: true }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo")))
+    : h("div", { class: "slot cargo", "data-slot": "cargo" }, h("span", { class: "die empty", "aria-hidden": "true" }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
+  const pending = turn.pending && turn.pending.length ? turn.pending : null;
+  const free = pending || freeDice(turn);
+  // With the crew complete every die sits in a slot: the tray shows the score, big.
+  const tray = turn.complete
+    ? h("div", { class: "tray score-big", id: "tray" }, h("span", { class: "sr-only" }, t("Cargo: {n}", { n: turn.score })),
+      h("span", { "aria-hidden": "true" }, String(turn.score)))
+    : h("div", { class: "tray", id: "tray", role: "group", "aria-label": t("Last roll") },
+      free.length ? free.map((f) => die(f)) : turn.rolls_used === 0 || !turn.last_roll.length
+        ? Array.from({ length: match.dice_due || turn.free_dice || DICE }, () => blank()) : null);
+  const left = "●".repeat(turn.rolls_left) + "○".repeat(turn.rolls_used);
+  el.append(
+    h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
+    tray,
+    h("div", { class: "felt-info" },
+      h("span", {}, t("Rolls left: {n}", { n: turn.rolls_left }), " ", h("span", { class: "pips-left", "aria-hidden": "true" }, left)),
+      beatText(match, players)));
+  const play = (prev, sounds = {}) => animate(el, match, prev, sounds);
+  return { el, play };
+}
+
+/** The score to beat this round: the best posted so far (what the table is chasing). */
+function beatText(match, players) {
+  const c = match.contest;
+  if (!c || c.method !== "turn") return null;
+  let best = null;
+  for (const [seat, score] of Object.entries(c.posted)) {
+    if (best === null || score > best.score) best = { seat: +seat, score };
+  }
+  if (best === null) return null;
+  return h("span", {}, t("To beat: {n} ({name})", { n: best.score, name: players[best.seat].name }));
+}
+
+/** The captain's hand-out: how many sips are left to give, and who got how many so far. */
+function handOutArea(match, players) {
+  const captain = players[match.actor];
+  const got = players.filter((p, i) => match.round_sips && match.round_sips[i] > 0);
+  return h("div", { class: "handout" },
+    h("p", { class: "sips-left", "aria-label": t("Sips to hand out: {n}", { n: match.hand_out_left }) },
+      h("span", { "aria-hidden": "true" }, "🍺 ×"), " ", h("b", {}, String(match.hand_out_left ?? ""))),
+    captain ? h("p", { class: "hint" }, t("{name} is the captain and hands out the sips.", { name: captain.name })) : null,
+    got.length ? h("p", { class: "hint" }, t("Sips"), ": ", got.map((p) => `${p.name} ${match.round_sips[p.seat]}`).join(" · ")) : null);
+}
+
+/** A roll-off (one die each) or a cargo tie-break (two dice each): every contender's dice. */
+function contestArea(match, players, rolloffs = {}) {
+  if (match.phase === "hand_out" || match.phase === "hand_out_roll") return handOutArea(match, players);
+  const c = match.contest;
+  if (!c || c.method === "turn") return h("div", { class: "tray" }, Array.from({ length: DICE }, () => blank()));
+  const cargo = c.method === "cargo";
+  return h("div", {},
+    h("p", { class: "hint" }, cargo ? t("Tie-break: the two cargo dice decide.") : t("One die each: the highest starts.")),
+    h("ul", { class: "contest", "aria-label": t("Tie-break") }, c.seats.map((s) => {
+      const posted = c.posted[String(s)];
+      // The dice the moments showed, while they still add up to what this contest posted.
+      const seen = rolloffs[s] && rolloffs[s].reduce((a, b) => a + b, 0) === posted ? rolloffs[s] : null;
+      const faces = posted === undefined ? null : seen || (cargo ? null : [posted]);
+      return h("li", { class: "contender" + (match.actor === s ? " now" : ""), "data-seat": s },
+        avatar(players[s], { dot: false }),
+        h("span", { class: "name" }, players[s].name),
+        faces ? faces.map((f) => die(f, { size: "mid" })) : posted === undefined ? blank("mid") : null,
+        cargo && posted !== undefined ? h("span", { class: "sum" }, `= ${posted}`) : null);
+    })));
+}
+
+/** Redraw the roll-off area with the faces the moments told us (both cargo dice, not a sum). */
+export function contestFelt(match, players, rolloffs) {
+  return h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs));
+}
+
+async function animate(el, match, prev, sounds) {
+  const turn = match.turn;
+  const before = prev && prev.turn;
+  if (!before || prev.actor !== match.actor || prev.round_no !== match.round_no) return;
+  const tray = el.querySelector("#tray");
+  const rolled = turn.rolls_used === before.rolls_used + 1;
+  const took = !rolled && turn.held.length > before.held.length;
+  if (!rolled && !took) return;
+  // Dice placed by this step, in role order, then the cargo when the crew just completed.
+  const placed = [];
+  el.querySelectorAll(".slot[data-role]").forEach((s, i) => { if (i >= before.held.length) placed.push(s.querySelector(".die")); });
+  if (!before.complete && turn.complete) el.querySelectorAll(".slot.cargo .die[data-face]").forEach((d) => placed.push(d));
+  if (rolled && before.complete) {
+    // A cargo reroll: the cargo dice tumble where they lie.
+    const cargo = [...el.querySelectorAll(".slot.cargo .die[data-face]")].slice(-turn.last_roll.length);
+    if (sounds.rattle) sounds.rattle(cargo.length);
+    await tumble(cargo, () => sounds.land && sounds.land());
+    return;
+  }
+  const source = rolled ? turn.last_roll : before.pending || [];
+  const resting = [...tray.childNodes];  // what the tray shows once the dice lie in place
+  const free = [...tray.querySelectorAll(".die[data-face]")];
+  const temps = [];
+  const order = source.map((f) => {
+    const mine = placed.findIndex((d, i) => d && !temps[i] && +d.dataset.face === f);
+    if (mine >= 0) {
+      const temp = die(f, { ghost: true });
+      temps[mine] = temp;
+      placed[mine].style.visibility = "hidden";
+      return temp;
+    }
+    const i = free.findIndex((d) => +d.dataset.face === f);
+    return i >= 0 ? free.splice(i, 1)[0] : die(f, { ghost: true });
+  });
+  tray.replaceChildren(...order);
+  if (rolled) {
+    if (sounds.rattle) sounds.rattle(order.length);
+    await tumble(order, () => sounds.land && sounds.land());
+  }
+  await new Promise((r) => setTimeout(r, rolled ? 160 : 40));
+  const rects = temps.map((d) => d && d.getBoundingClientRect());
+  temps.forEach((d) => d && d.remove());
+  placed.forEach((d, i) => {
+    if (!d) return;
+    d.style.visibility = "";
+    slideFrom(d, rects[i]);
+  });
+  if (turn.complete) {
+    tray.replaceChildren(...resting);
+    if (placed.length) setTimeout(() => placed.forEach(pop), 430);
+  }
+}
+
+/** Every player as a card: colour or emoji, online dot, this round's number, total, chips, sips. */
+export function playerCards(match, players, you, { pot = false } = {}) {
+  return h("ul", { class: "cards", id: "cards" }, players.map((p, i) => {
+    const c = match.contest;
+    const posted = c && c.posted[String(i)] !== undefined ? c.posted[String(i)] : match.round_scores ? match.round_scores[i] : null;
+    const playing = !match.round_seats || !match.round_seats.length || match.round_seats.includes(i);
+    const level = botLevel(p);
+    const label = [p.name, i === you ? t("you") : null, level, p.online === false ? t("offline") : null, match.actor === i && !match.over ? t("to play") : null]
+      .filter(Boolean).join(", ");
+    return h("li", { class: `pcard ${playerColor(p)}${match.actor === i && !match.over ? " actor" : ""}${playing ? "" : " out"}`, "aria-label": label, "data-seat": i },
+      avatar(p),
+      h("span", { class: "name" }, p.name, i === you ? h("span", { class: "muted" }, ` (${t("you")})`) : null,
+        p.online === false ? h("span", { class: "tag off" }, t("offline")) : null),
+      h("span", { class: "posted", title: t("Posted this round") }, posted === null || posted === undefined ? "" : String(posted)),
+      h("span", { class: "sub" },
+        level ? h("span", {}, level) : null,
+        h("span", {}, t("Total"), " ", h("b", {}, num(match.totals[i]))),
+        match.wins[i] ? h("span", {}, t("Wins"), " ", h("b", {}, num(match.wins[i]))) : null,
+        pot ? h("span", {}, t("Chips"), " ", h("b", {}, num(match.chips[i]))) : null,
+        match.sips[i] ? h("span", {}, t("Sips"), " ", h("b", {}, num(match.sips[i]))) : null));
+  }));
+}
+
+/** Each finished round's scores: a table on wide screens, a card per round on a phone. */
 export function roundsTable(match, players) {
-  return h("div", { class: "scroll" }, h("table", {},
+  return h("table", { class: "fit" },
     h("caption", { class: "sr-only" }, t("Rounds")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Round")),
       players.map((p) => h("th", { scope: "col", class: "num" }, p.name)),
       h("th", { scope: "col" }, t("Winner")))),
     h("tbody", {}, match.results.map((r) => h("tr", {},
-      h("th", { scope: "row" }, String(r.round_no)),
-      r.scores.map((s) => h("td", { class: "num" }, s === null ? "–" : String(s))),
-      h("td", { class: "break" }, r.winner === null ? "–" : players[r.winner].name))))));
+      h("th", { scope: "row" }, r.stage === "final" ? t("Final") : t("Round {n}", { n: r.round_no })),
+      r.scores.map((s, i) => h("td", { class: "num", "data-label": players[i].name }, s === null ? "–" : String(s))),
+      h("td", { "data-label": t("Winner"), class: "break" }, r.winner === null ? "–" : players[r.winner].name)))));
 }

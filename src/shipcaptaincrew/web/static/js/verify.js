@@ -33,6 +33,14 @@ async function render() {
   try { v = await api(`/api/matches/${encodeURIComponent(code)}/verify`); } catch (e) {
     document.getElementById("personal").textContent = e.message; return;
   }
+  if (v.verifiable === false) {
+    // Real dice: nothing to recompute; the server says so, and the faces typed are listed.
+    document.getElementById("content").replaceChildren(
+      h("p", { id: "server-check", class: "ok" }, v.detail),
+      h("p", {}, h("a", { href: `/api/matches/${v.code}/log` }, t("Download the event log")), " · ",
+        h("a", { href: `/replay/${v.code}` }, t("Watch the replay"))));
+    return;
+  }
   const out = [
     h("p", {}, t("Seed hash (published before the first roll)"), ": ", h("code", { class: "hash" }, v.commitment)),
     h("p", {}, t("Seed (revealed at the end)"), ": ", h("code", { class: "hash" }, v.server_seed)),

@@ -1,0 +1,161 @@
+"""What the browser tests share: pages in a size, language and colour scheme; the checks every
+screen must pass (nothing wider than the screen, axe-core without a serious or critical
+finding); screenshots into artifacts/; and playing the choices the page offers.
+
+A helper module, not a test file: the browser test files import it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+#: Chosen actions: the page offers each as a button whose data-action is its canonical text.
+CHOICE = "#actions button[data-action]:not([disabled])"
+
+
+class Pages:
+    """Browser pages opened by one test, with the errors any of them raised."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser, self.base = browser, base
+        self.errors: list[str] = []
+        self.contexts: list[Any] = []
+
+    def open(
+        self,
+        path: str = "/",
+        *,
+        viewport: dict[str, int] = PHONE,
+        lang: str = "en",
+        dark: bool = False,
+        calm: bool = True,
+    ) -> Any:
+        """A page in its own browser context (its own localStorage: its own seat)."""
+        ctx = self.browser.new_context(
+            viewport=viewport,
+            locale={"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}[lang],
+            color_scheme="dark" if dark else "light",
+            reduced_motion="reduce" if calm else "no-preference",
+            bypass_csp=True,  # the strict CSP would block axe-core's injected script
+            service_workers="block",
+        )
+        ctx.set_default_timeout(15000)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{path}: {e}"))
+        page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        if path:
+            page.goto(self.base + path)
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+def fits(page: Any, name: str) -> None:
+    """Nothing on the page is wider than the screen (no sideways scrolling)."""
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{name}: the page is {width} px wide on a {inner} px screen"
+
+
+def audit(page: Any, name: str) -> None:
+    """axe-core: no serious or critical violation of WCAG 2.x A/AA (scrollable regions too)."""
+    if not AXE.exists():
+        pytest.fail(
+            f"axe-core missing: run `npm install` in {AXE.parents[2]} (scripts/web-deps.sh)"
+        )
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        "async () => await axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']},"
+        " rules: {'region': {enabled: false}}})"
+    )
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{name}: " + "; ".join(bad)
+
+
+def check(page: Any, name: str, *, axe: bool = True) -> None:
+    """Every screen: it fits, and (where asked) axe-core passes."""
+    fits(page, name)
+    if axe:
+        audit(page, name)
+
+
+def shot(page: Any, name: str, *, full: bool = True) -> Path:
+    """A screenshot under artifacts/ (git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full)
+    return path
+
+
+def english_left(page: Any, strings: dict[str, str]) -> list[str]:
+    """Visible texts that are an English message id whose translation differs: not translated."""
+    english = {k for k, v in strings.items() if k != v and not re.search(r"\{\w+\}", k)}
+    texts = page.evaluate(
+        """() => {
+          const out = [];
+          const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            const el = n.parentElement;
+            if (!el || el.closest('script,style,[hidden],.sr-only[aria-hidden]')) continue;
+            const s = n.textContent.trim();
+            if (s) out.push(s);
+          }
+          for (const el of document.querySelectorAll('[aria-label],[alt],[title]'))
+            for (const a of ['aria-label', 'alt', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a).trim());
+          out.push(document.title);
+          return out;
+        }"""
+    )
+    return sorted({s for s in texts if s in english})
+
+
+def play(
+    pages: Iterable[Any],
+    done: Callable[[], bool],
+    *,
+    limit: int = 4000,
+    on_click: Callable[[Any, int], None] | None = None,
+    pick: Callable[[Any], Any] | None = None,
+) -> int:
+    """Click the first choice offered on any page until ``done()``; returns the clicks made."""
+    clicks = 0
+    pages = list(pages)
+    for _ in range(limit):
+        if done():
+            return clicks
+        acted = False
+        for page in pages:
+            buttons = page.locator(CHOICE)
+            if not buttons.count():
+                continue
+            target = pick(page) if pick else buttons.first
+            try:
+                target.click(timeout=2000)
+            except Exception:
+                continue  # the picture moved on under the pointer: look again
+            clicks += 1
+            acted = True
+            if on_click:
+                on_click(page, clicks)
+        if not acted:
+            pages[0].wait_for_timeout(60)
+    raise AssertionError("the match did not finish")

@@ -1,0 +1,282 @@
+"""A table of friends on phones, in headless Chromium: each of four rule sets played from the
+home page to the podium by a host on a desktop, a guest on a phone and a spectator on a phone,
+each in another language; every screen fits the screen and passes axe-core; the turn banner
+is only on the acting player's page; the round's result card and the podium appear; the
+classic table plays again with the same seats.  Screenshots of each stage go to artifacts/.
+
+Run in its own pytest process: ``pytest tests/web -m browser``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from .browsing import CHOICE, DESKTOP, PHONE, SMALL_PHONE, Pages, check, fits, play, shot
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+#: The server's dice seed, fixed: every table here rolls the same dice every run.
+SEED = "7ab1e5eed0000000000000000000000000000000000000000000000000000014"
+
+
+@dataclass(frozen=True)
+class Table:
+    """One rule set as a test plays it: who sees it in which language and size."""
+
+    name: str
+    rules: str
+    langs: tuple[str, str, str]  # host, guest, spectator
+    bots: int
+    rounds: bool  # more than one round: a result card shows before the podium
+    dark: bool = False
+    small: bool = False  # the guest's phone is a 360 px one
+    guest: str = "Bo"
+
+    @property
+    def guest_view(self) -> dict[str, int]:
+        return SMALL_PHONE if self.small else PHONE
+
+
+TABLES = [
+    Table("classic", "classic", ("en", "de", "nb"), 1, rounds=False),
+    Table(
+        "pot5",
+        "ship-captain-crew(format=rounds:5)",
+        ("de", "nb", "en"),
+        1,
+        rounds=True,
+        dark=True,
+    ),
+    Table(
+        "captain3",
+        "schiff-kapitaen-crew(half_cargo=true,wild_captain=true,"
+        "drinking=captain_hands_out,format=rounds:3)",
+        ("nb", "en", "de"),
+        1,
+        rounds=True,
+        small=True,
+        guest="Bartholomew-Kristoffersen-Lie-Jr",  # the longest name there may be, no spaces
+    ),
+    Table(
+        "tournament", "classic(format=tournament)", ("en", "nb", "de"), 2, rounds=True, dark=True
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = tmp_path_factory.mktemp("table") / "scc.sqlite3"
+    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05, SCC_FIXED_SERVER_SEED=SEED).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def pages(server: LiveServer, browser: Any) -> Iterator[Pages]:
+    opened = Pages(browser, server.url)
+    yield opened
+    opened.close()
+
+
+def open_table(pages: Pages, table: Table) -> tuple[Any, Any, str]:
+    """The host creates the table from the home page (rules from ?rules=), the guest joins."""
+    host_lang, guest_lang, _ = table.langs
+    host = pages.open(f"/?lang={host_lang}&rules={table.rules}", viewport=DESKTOP, lang=host_lang)
+    host.wait_for_selector("input[name=preset]:checked", state="attached")
+    host.wait_for_function("document.getElementById('rules-title').textContent.length > 0")
+    check(host, f"{table.name}: home")
+    host.fill("[data-testid=create-table] [name=name]", "Anna")
+    host.click("[data-testid=create-table] button[type=submit]")
+    host.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    host.wait_for_selector("#bigcode")
+    code = host.inner_text("#bigcode").strip()
+    host.wait_for_function("document.querySelector('.share img').complete")
+    check(host, f"{table.name}: lobby (host)")
+    guest = pages.open(
+        f"/r/{code}?lang={guest_lang}", viewport=table.guest_view, lang=guest_lang, dark=table.dark
+    )
+    guest.wait_for_selector("[data-testid=join-table]")
+    # Join first: the name field is on screen at once, before anything else.
+    box = guest.locator("[data-testid=join-table] [name=name]").bounding_box()
+    assert box and box["y"] + box["height"] <= table.guest_view["height"], (
+        "the name field is below the fold"
+    )
+    check(guest, f"{table.name}: join first")
+    shot(guest, f"{table.name}-join-{guest_lang}")
+    guest.fill("[data-testid=join-table] [name=name]", table.guest)
+    guest.click("[data-testid=join-table] button[type=submit]")
+    guest.wait_for_selector("#waiting")
+    fits(guest, f"{table.name}: waiting")
+    for _ in range(table.bots):
+        n = host.locator("#seats li").count()
+        host.click("[data-testid=add-bot]")
+        host.wait_for_function(f"document.querySelectorAll('#seats li').length > {n}")
+    shot(host, f"{table.name}-lobby-host-{host_lang}", full=False)
+    host.click("[data-testid=start]")
+    host.wait_for_selector("#play:not([hidden])")
+    return host, guest, code
+
+
+def play_to_podium(
+    pages: Pages,
+    table: Table,
+    host: Any,
+    guest: Any,
+    code: str,
+    tag: str = "",
+    others: tuple[Any, ...] = (),
+) -> Any:
+    """Everyone seated (host, guest and ``others``) plays the first choice offered until the
+    podium, while a new spectator watches; checks each stage on the way."""
+    _, guest_lang, watcher_lang = table.langs
+    # The spectator on the smallest phone: with the guests' and hosts' languages every
+    # language is seen playing at 360 px too.
+    watcher = pages.open(
+        f"/r/{code}?lang={watcher_lang}",
+        viewport=SMALL_PHONE,
+        lang=watcher_lang,
+        dark=not table.dark,
+    )
+    watcher.wait_for_selector("#watching")
+    seen = {"turn": False, "result": False}
+
+    def on_click(page: Any, n: int) -> None:
+        fits(page, f"{table.name}{tag}: click {n}")
+        fits(watcher, f"{table.name}{tag}: click {n} (spectator, 360 px)")
+        if not seen["turn"] and page is guest:
+            seen["turn"] = True
+            check(page, f"{table.name}{tag}: the guest's turn")
+        if (
+            table.rounds
+            and not seen["result"]
+            and guest.locator("[data-testid=round-result]").count()
+        ):
+            seen["result"] = True
+            guest.wait_for_timeout(300)
+            check(guest, f"{table.name}{tag}: round result")
+            shot(guest, f"{table.name}{tag}-result-{guest_lang}")
+
+    def pick(page: Any) -> Any:
+        # The acting player's page, and only it, has the banner.
+        assert page.locator("[data-testid=your-turn]").count() == 1
+        assert watcher.locator("[data-testid=your-turn]").count() == 0
+        if not seen["turn"] and page is guest:
+            shot(guest, f"{table.name}{tag}-turn-{guest_lang}", full=False)
+            shot(watcher, f"{table.name}{tag}-watch-{watcher_lang}", full=False)
+        return page.locator(CHOICE).first
+
+    play(
+        [host, guest, *others],
+        lambda: host.locator("[data-testid=podium]").count() > 0,
+        on_click=on_click,
+        pick=pick,
+    )
+    for page in (host, guest, watcher, *others):
+        page.wait_for_selector("[data-testid=podium]")
+    assert seen["turn"]
+    assert seen["result"] or not table.rounds
+    assert host.locator("#podium-why").inner_text().strip()
+    check(guest, f"{table.name}{tag}: podium (guest)")
+    check(host, f"{table.name}{tag}: podium (host)", axe=False)
+    fits(watcher, f"{table.name}{tag}: podium (spectator)")
+    shot(guest, f"{table.name}{tag}-podium-{guest_lang}")
+    shot(watcher, f"{table.name}{tag}-podium-{watcher_lang}")
+    return watcher
+
+
+@pytest.mark.parametrize("table", TABLES, ids=[t.name for t in TABLES])
+def test_a_match_to_the_podium(pages: Pages, table: Table) -> None:
+    host, guest, code = open_table(pages, table)
+    watcher = play_to_podium(pages, table, host, guest, code)
+    if table.name == "classic":
+        # The spectator takes a seat for the next match; then play again: each person
+        # confirms, the bots confirm themselves, and the spectator follows with a seat.
+        watcher.fill("[data-testid=join-table] [name=name]", "Cy")
+        watcher.click("[data-testid=join-table] button[type=submit]")
+        watcher.wait_for_selector("#toast:not(:empty)")
+        guest.click("[data-testid=rematch]")
+        guest.wait_for_selector("#rematch-status")
+        host.click("[data-testid=rematch]")
+        for page in (host, guest, watcher):
+            page.wait_for_url(re.compile(rf"/r/(?!{code})[A-Z0-9]{{6}}$"))
+        again = host.url.rsplit("/", 1)[1]
+        assert guest.url.endswith(again) and watcher.url.endswith(again)
+        for page in (host, guest, watcher):
+            page.wait_for_selector("#play:not([hidden])")
+        assert watcher.locator("#watching").count() == 0, "the spectator has a seat now"
+        play_to_podium(pages, table, host, guest, again, tag="-again", others=(watcher,))
+    assert pages.errors == []
+
+
+def test_real_dice_typed_in(pages: Pages) -> None:
+    """A pub table with a cup: each roll's faces are tapped in on the roller's phone (the host's
+    for the bot); a wrong count is answered with a clear re-prompt; the fair-dice panel and the
+    verify page say the dice were physical."""
+    host = pages.open("/?lang=en&rules=classic", viewport=PHONE)
+    host.wait_for_selector("input[name=dice]", state="attached")
+    host.fill("[data-testid=create-table] [name=name]", "Anna")
+    host.check("input[name=dice][value=physical]")
+    host.click("[data-testid=create-table] button[type=submit]")
+    host.wait_for_selector("#bigcode")
+    code = host.inner_text("#bigcode").strip()
+    guest = pages.open(f"/r/{code}?lang=de", viewport=PHONE, lang="de")
+    guest.fill("[data-testid=join-table] [name=name]", "Bo")
+    guest.click("[data-testid=join-table] button[type=submit]")
+    guest.wait_for_selector("#waiting")
+    host.click("[data-testid=add-bot]")
+    host.wait_for_function("document.querySelectorAll('#seats li').length === 3")
+    host.click("[data-testid=start]")
+    host.wait_for_selector("#play:not([hidden])")
+    entry = "[data-testid=faces-entry]"
+    reprompted = False
+    rolls = 0
+    for _ in range(600):
+        if host.locator("[data-testid=podium]").count():
+            break
+        acted = False
+        for page in (host, guest):
+            if page.locator(entry).count():
+                due = int(page.get_attribute(entry, "data-due") or "0")
+                # A crew at once for a turn's first roll; for a roll-off, faces that differ
+                # from roll to roll (the same face for everyone would tie for ever).
+                faces = (
+                    [6, 5, 4, 3, 3] if due == 5 else [1 + (rolls + 2 * i) % 6 for i in range(due)]
+                )
+                if not reprompted and due > 1:
+                    faces = faces[:1]  # one face short: the server must ask again
+                for f in faces:
+                    page.click(f"{entry} .keys button >> nth={f - 1}")
+                page.click(f"{entry} button[data-action=roll]")
+                if not reprompted and due > 1:
+                    page.wait_for_function(
+                        "document.getElementById('personal').textContent.length > 0"
+                    )
+                    assert str(due) in page.inner_text("#personal")
+                    check(page, "real dice: the re-prompt")
+                    shot(page, "real-dice-reprompt")
+                    reprompted = True
+                rolls += 1
+                acted = True
+                page.wait_for_timeout(150)
+            elif page.locator(CHOICE).count():
+                page.locator(CHOICE).first.click()
+                acted = True
+                page.wait_for_timeout(100)
+        if not acted:
+            host.wait_for_timeout(100)
+    host.wait_for_selector("[data-testid=podium]")
+    assert reprompted and rolls > 3
+    assert host.text_content("#physical-note")
+    check(host, "real dice: podium")
+    host.click("[data-testid=podium] a[href^='/replay/']")
+    host.wait_for_selector("#step")
+    host.goto(f"{pages.base}/verify/{code}")
+    host.wait_for_selector("#server-check")
+    assert host.inner_text("#server-check").strip()
+    assert pages.errors == []
