@@ -252,11 +252,13 @@ def reward_of(state: MatchState, seat: int, reward: Reward, start: MatchState) -
     return -float(state.sips[seat] - start.sips[seat])
 
 
-def render_text(state: MatchState, seat: int | None = None) -> str:
+def render_text(state: MatchState, seat: int | None = None, *, last_roll: bool = True) -> str:
     """A few lines describing the table, for ``render_mode="ansi"``.
 
     Plain data under field names (seat numbers, counts, action texts), the same in every
-    language, so nothing here needs a catalogue or a plural form.
+    language, so nothing here needs a catalogue or a plural form.  Without ``last_roll`` the
+    faces of the last roll (the way there, not the position) are left out, so the text is
+    the same for every history that reaches the position.
     """
     rules = state.rules
     lines = [f"rules: {rules}", f"round {state.round_no}  phase: {state.phase.value}"]
@@ -284,9 +286,10 @@ def render_text(state: MatchState, seat: int | None = None) -> str:
     turn = state.turn
     if turn is not None:
         roles = ", ".join(f"{r} {f}" for r, f in zip(turn.held_roles, turn.held)) or "nothing"
+        rolled = f"; last roll {list(turn.last_roll) or '-'}" if last_roll else ""
         lines.append(
             f"turn: holds {roles}; cargo {list(turn.cargo) or '-'}; rolls used "
-            f"{turn.rolls_used}; last roll {list(turn.last_roll) or '-'}"
+            f"{turn.rolls_used}{rolled}"
         )
         if turn.pending:
             lines.append(f"to set aside from {list(turn.pending)}")

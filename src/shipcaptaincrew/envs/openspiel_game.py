@@ -69,8 +69,6 @@ from .encoding import (
     action_index,
     action_label,
     chance_index,
-    flat_bounds,
-    flat_observation,
     index_action,
 )
 from .finite import AFTER_ROUND_MOVES, TURN_MOVES, at_cap, draw_returns, max_moves
@@ -83,6 +81,7 @@ from .openspiel_params import (
     rules_from_parameters,
     to_game_string,
 )
+from .views import VIEWS, View, position_key, view_fields, view_vector
 
 __all__ = [
     "GAME_NAME",
@@ -163,10 +162,13 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ShipCaptainCrewObserver:
-        """The whole table, as text and as a tensor (perfect information)."""
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        return ShipCaptainCrewObserver(self.players)
+        """The whole table (perfect information) in the view ``params["view"]`` names.
+
+        ``perfect_recall`` asks for the information state: the position key
+        (:func:`~.views.position_key`), as the game is perfect-information and Markov.
+        """
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return ShipCaptainCrewObserver(self, recall, params or {})
 
 
 class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
@@ -237,29 +239,50 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
             return draw_returns(self.match.players)
         return list(returns(self.match))
 
-    def information_state_string(self, player: int | None = None) -> str:
-        """Perfect information: the history of actions identifies the state."""
-        return " ".join(map(str, self.history()))
-
     def __str__(self) -> str:
         return render_text(self.match)
 
 
 class ShipCaptainCrewObserver:
-    """The table from one seat, as :func:`~.encoding.flat_observation` (a PyObserver)."""
+    """The table from one seat, a PyObserver: a tensor in one :class:`~.views.View` (the
+    ``view`` observation parameter, default ``raw``) with a named piece per field, and a string.
 
-    def __init__(self, players: int) -> None:
-        low, _ = flat_bounds(players)
-        self.tensor = np.zeros(len(low), np.float32)
-        self.dict = {"observation": self.tensor}
+    The observation string is the table as text without the last roll; the information-state
+    observer (``perfect_recall``) gives the position key instead and no tensor.  Both depend
+    on the position only, not on the way there.
+    """
+
+    def __init__(self, game: ShipCaptainCrewGame, recall: bool, params: dict[str, Any]) -> None:
+        unknown = set(params) - {"view"}
+        if unknown:
+            raise ValueError(f"unknown observation parameter {sorted(unknown)[0]!r}: use view")
+        view = params.get("view", View.RAW.value)
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}, got {view!r}")
+        self.view = View(view)
+        self.recall = recall
+        self.dict: dict[str, np.ndarray] = {}
+        self.tensor: np.ndarray | None = None
+        if recall:
+            return
+        fields = view_fields(self.view, game.players, game.rules)
+        sizes = [int(np.prod(shape)) for _, shape in fields]
+        self.tensor = np.zeros(sum(sizes), np.float32)
+        start = 0
+        for (name, shape), size in zip(fields, sizes, strict=True):
+            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            start += size
 
     def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
         """Fill :attr:`tensor` for ``player``."""
-        self.tensor[:] = flat_observation(state.match, player)
+        if self.tensor is not None:
+            self.tensor[:] = view_vector(state.match, player, self.view)
 
     def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
-        """The table as text, for ``player``."""
-        return f"seat {player}\n" + render_text(state.match)
+        """The position key (information state), or the table as text for ``player``."""
+        if self.recall:
+            return position_key(state.match)
+        return f"seat {player}\n" + render_text(state.match, player, last_roll=False)
 
 
 def load(
