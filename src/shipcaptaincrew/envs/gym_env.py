@@ -51,7 +51,16 @@ from .common import (
     reward_of,
     stop_mask,
 )
-from .encoding import NUM_ACTIONS, action_label, observation, observation_bounds
+from .encoding import NUM_ACTIONS, action_label, observation_bounds
+from .views import (
+    View,
+    check_view,
+    view_bounds,
+    view_fields,
+    view_observation,
+    view_pieces,
+    view_vector,
+)
 
 __all__ = ["LegalDiscrete", "ShipCaptainCrewEnv", "observation_space"]
 
@@ -81,16 +90,30 @@ class LegalDiscrete(spaces.Discrete):
         return copy
 
 
-def observation_space(players: int) -> spaces.Dict:
-    """The ``Dict`` observation space for a table of ``players`` seats."""
+def observation_space(players: int, rules: Rules, view: View = View.RAW) -> spaces.Dict:
+    """The ``Dict`` observation space for a table of ``players`` seats in ``view``.
+
+    The integer views (raw, relative) keep a field's own space (Discrete, MultiDiscrete or an
+    integer Box); the one-hot view has a float Box per field in its shape.
+    """
     fields: dict[str, spaces.Space[Any]] = {}
-    for name, (size, low, high) in observation_bounds(players).items():
-        if name in ("held", "cargo", "pending"):
-            fields[name] = spaces.MultiDiscrete([high + 1] * size)
-        elif size == 1 and low == 0 and high <= 1000:
-            fields[name] = spaces.Discrete(high + 1)
-        else:
-            fields[name] = spaces.Box(low, high, shape=(size,), dtype=np.int64)
+    if view is View.ONEHOT:
+        low, high = view_bounds(view, players, rules)
+        start = 0
+        for name, shape in view_fields(view, players, rules):
+            size = int(np.prod(shape))
+            lo = np.array(low[start : start + size], dtype=np.float32).reshape(shape)
+            hi = np.array(high[start : start + size], dtype=np.float32).reshape(shape)
+            fields[name] = spaces.Box(lo, hi, dtype=np.float32)
+            start += size
+    else:
+        for name, (size, lo_, hi_) in observation_bounds(players).items():
+            if name in ("held", "cargo", "pending"):
+                fields[name] = spaces.MultiDiscrete([hi_ + 1] * size)
+            elif size == 1 and lo_ == 0 and hi_ <= 1000:
+                fields[name] = spaces.Discrete(hi_ + 1)
+            else:
+                fields[name] = spaces.Box(lo_, hi_, shape=(size,), dtype=np.int64)
     fields["action_mask"] = spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
     return spaces.Dict(fields)
 
@@ -111,6 +134,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
         this many rounds (see :mod:`~shipcaptaincrew.envs.common`); the agent, when it is the
         one to call, may stop earlier, and the bots always call another round.
+    :param view: ``raw`` (integers, absolute seats), ``relative`` (integers, seats counted
+        from the agent's) or ``onehot`` (seat-relative, categories one-hot, float32); see
+        :mod:`~shipcaptaincrew.envs.views`.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
@@ -125,8 +151,10 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         starter: int | None = None,
         render_mode: str | None = None,
         session_rounds: int = SESSION_ROUNDS,
+        view: View | str = View.RAW,
     ) -> None:
         self.rules = make_rules(rules, match)
+        self.view = check_view(view)
         self.session_rounds = check_session_rounds(session_rounds)
         if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
             raise TypeError("bots must be a sequence of bots or bot specs, one per other seat")
@@ -145,7 +173,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         others = [s for s in range(self.players) if s != seat]
         self.bots: dict[int, Bot] = {s: resolve_bot(b) for s, b in zip(others, bots)}
         self.render_mode = render_mode
-        self._dict_space = observation_space(self.players)
+        self._dict_space = observation_space(self.players, self.rules, self.view)
         self.observation_space = self._dict_space
         self.action_space = LegalDiscrete(NUM_ACTIONS, self)
         # Validate the set-up once (the starter seat).
@@ -173,11 +201,16 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _obs(self) -> dict[str, Any]:
         state = self.state
-        raw = observation(state, self.seat)
+        mask = stop_mask(state, self.seat)
+        if self.view is View.ONEHOT:
+            vector = np.array(view_vector(state, self.seat, self.view), dtype=np.float32)
+            fields = view_fields(self.view, self.players, self.rules)
+            return {**view_pieces(vector, fields), "action_mask": mask}
+        raw = view_observation(state, self.seat, self.view)
         obs: dict[str, Any] = {}
         for name, space in self._dict_space.spaces.items():
             if name == "action_mask":
-                obs[name] = stop_mask(state, self.seat)
+                obs[name] = mask
             elif isinstance(space, spaces.Discrete):
                 obs[name] = np.int64(raw[name])
             else:

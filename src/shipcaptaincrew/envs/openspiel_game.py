@@ -81,7 +81,7 @@ from .openspiel_params import (
     rules_from_parameters,
     to_game_string,
 )
-from .views import VIEWS, View, position_key, view_fields, view_vector
+from .views import View, check_view, position_key, view_fields, view_pieces, view_vector
 
 __all__ = [
     "GAME_NAME",
@@ -253,25 +253,19 @@ class ShipCaptainCrewObserver:
     """
 
     def __init__(self, game: ShipCaptainCrewGame, recall: bool, params: dict[str, Any]) -> None:
-        unknown = set(params) - {"view"}
+        # A parameter string is parsed like a game's: "onehot" names the view, "(view=onehot)"
+        # sets it (pyspiel.game_parameters_from_string gives {"name": ...} for the first).
+        unknown = set(params) - {"view", "name"}
         if unknown:
             raise ValueError(f"unknown observation parameter {sorted(unknown)[0]!r}: use view")
-        view = params.get("view", View.RAW.value)
-        if view not in VIEWS:
-            raise ValueError(f"view must be one of {', '.join(VIEWS)}, got {view!r}")
-        self.view = View(view)
+        self.view = check_view(params.get("view", params.get("name") or View.RAW))
         self.recall = recall
         self.dict: dict[str, np.ndarray] = {}
         self.tensor: np.ndarray | None = None
-        if recall:
-            return
-        fields = view_fields(self.view, game.players, game.rules)
-        sizes = [int(np.prod(shape)) for _, shape in fields]
-        self.tensor = np.zeros(sum(sizes), np.float32)
-        start = 0
-        for (name, shape), size in zip(fields, sizes, strict=True):
-            self.dict[name] = self.tensor[start : start + size].reshape(shape)
-            start += size
+        if not recall:
+            fields = view_fields(self.view, game.players, game.rules)
+            self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in fields), np.float32)
+            self.dict = view_pieces(self.tensor, fields)
 
     def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
         """Fill :attr:`tensor` for ``player``."""

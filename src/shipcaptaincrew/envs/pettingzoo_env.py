@@ -58,7 +58,8 @@ from .common import (
     stop_mask,
     stopped_seat,
 )
-from .encoding import NUM_ACTIONS, flat_bounds, flat_observation
+from .encoding import NUM_ACTIONS
+from .views import View, check_view, view_bounds, view_vector
 
 __all__ = ["env", "raw_env"]
 
@@ -84,6 +85,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
         this many rounds unless an agent stops it earlier (see
         :mod:`~shipcaptaincrew.envs.common`).
+    :param view: the layout of ``observation``: ``raw`` and ``relative`` (int64), ``onehot``
+        (float32); see :mod:`~shipcaptaincrew.envs.views`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -102,9 +105,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         starter: int | None = None,
         render_mode: str | None = None,
         session_rounds: int = SESSION_ROUNDS,
+        view: View | str = View.RAW,
     ) -> None:
-        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode, session_rounds)
+        EzPickle.__init__(
+            self, players, rules, match, reward, starter, render_mode, session_rounds, view
+        )
         super().__init__()
+        self.view = check_view(view)
         self.session_rounds = check_session_rounds(session_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -116,11 +123,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         new_match(self.rules, players, starter)  # validate the set-up now
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = self.possible_agents[:]
-        low, high = flat_bounds(players)
+        low, high = view_bounds(self.view, players, self.rules)
+        self._dtype = np.float32 if self.view is View.ONEHOT else np.int64
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    np.array(low, dtype=np.int64), np.array(high, dtype=np.int64), dtype=np.int64
+                    np.array(low, dtype=self._dtype),
+                    np.array(high, dtype=self._dtype),
+                    dtype=self._dtype,
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
             }
@@ -161,7 +171,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             else np.zeros(NUM_ACTIONS, dtype=np.int8)
         )
         return {
-            "observation": np.array(flat_observation(state, seat), dtype=np.int64),
+            "observation": np.array(view_vector(state, seat, self.view), dtype=self._dtype),
             "action_mask": mask,
         }
 

@@ -8,14 +8,15 @@ OpenSpiel observer, the Gymnasium ``Dict`` and the PettingZoo vector are cut fro
 
 :func:`position_key` is the position as one line of text: everything the rest of the match
 depends on, and nothing of the way there (the faces of the last roll as they fell, the
-rounds' records; the engine keeps held, cargo and pending dice sorted already).  Two histories that reach the same position -- a first roll of
-``66321`` or of ``63211`` both hold the ship and nothing else -- get one key, so tabular
-methods share what they learn there.
+rounds' records; the engine keeps held, cargo and pending dice sorted already).  Two
+histories that reach the same position -- a first roll of ``66321`` or of ``63211`` both
+hold the ship and nothing else -- get one key, so tabular methods share what they learn
+there.
 
 >>> from shipcaptaincrew import Roll, apply, find_rules, initial_state
 >>> s = initial_state(find_rules("classic").replace(starter="chosen"), 2, starter=0)
 >>> a, b = apply(s, Roll((6, 6, 3, 2, 1))), apply(s, Roll((6, 3, 2, 1, 1)))
->>> a == b, position_key(a) == position_key(b)
+>>> a.turn.last_roll == b.turn.last_roll, position_key(a) == position_key(b)
 (False, True)
 >>> [name for name, _ in view_fields(View.ONEHOT, 2, find_rules("classic"))][:4]
 ['to_act', 'phase', 'contest', 'held']
@@ -26,12 +27,25 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
+
 from ..rules import Rotation, Rules
 from ..state import MatchState
-from .encoding import observation, observation_bounds
+from .encoding import flat_bounds, flat_observation, observation, observation_bounds
 from .finite import winnerless_run
 
-__all__ = ["PER_SEAT", "VIEWS", "View", "position_key", "view_bounds", "view_fields", "view_vector"]
+__all__ = [
+    "PER_SEAT",
+    "VIEWS",
+    "View",
+    "check_view",
+    "position_key",
+    "view_bounds",
+    "view_fields",
+    "view_observation",
+    "view_pieces",
+    "view_vector",
+]
 
 
 class View(StrEnum):
@@ -84,19 +98,35 @@ def view_fields(view: View, players: int, rules: Rules) -> list[tuple[str, tuple
     return fields
 
 
+def check_view(view: View | str) -> View:
+    """``view`` as a :class:`View`, or a clear refusal naming the views."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {', '.join(VIEWS)}, got {view!r}")
+    return View(view)
+
+
+def view_observation(state: MatchState, seat: int, view: View) -> dict[str, Any]:
+    """:func:`~.encoding.observation` in a view of plain integers: as it is, or seat-relative."""
+    raw = observation(state, seat)
+    if view is View.RAW:
+        return raw
+    if view is View.ONEHOT:
+        raise ValueError("the one-hot view is no dict of integers: use view_vector")
+    return _relative(raw, seat, state.players)
+
+
 def view_vector(state: MatchState, seat: int, view: View) -> list[float]:
     """The state from ``seat`` in ``view``, flat, fields in :func:`view_fields` order."""
-    players = state.players
-    raw = observation(state, seat)
-    if view is not View.RAW:
-        raw = _relative(raw, seat, players)
+    if view is View.RAW:
+        return list(map(float, flat_observation(state, seat)))
+    raw = _relative(observation(state, seat), seat, state.players)
     out: list[float] = []
-    if view is not View.ONEHOT:
+    if view is View.RELATIVE:
         for value in raw.values():
             out.extend(value if isinstance(value, list) else [value])
         return out
-    bounds = observation_bounds(players)
-    for name, shape in view_fields(view, players, state.rules):
+    bounds = observation_bounds(state.players)
+    for name, shape in view_fields(view, state.players, state.rules):
         value = raw[name]
         if name in _COUNTERS:
             out.extend(value if isinstance(value, list) else [value])
@@ -112,8 +142,24 @@ def view_vector(state: MatchState, seat: int, view: View) -> list[float]:
     return out
 
 
+def view_pieces(
+    vector: np.ndarray, fields: list[tuple[str, tuple[int, ...]]]
+) -> dict[str, np.ndarray]:
+    """A flat view cut into its named fields (arrays that share ``vector``'s memory)."""
+    pieces: dict[str, np.ndarray] = {}
+    start = 0
+    for name, shape in fields:
+        size = int(np.prod(shape))
+        pieces[name] = vector[start : start + size].reshape(shape)
+        start += size
+    return pieces
+
+
 def view_bounds(view: View, players: int, rules: Rules) -> tuple[list[float], list[float]]:
     """The lowest and highest value of each entry of :func:`view_vector`."""
+    if view is not View.ONEHOT:
+        low_, high_ = flat_bounds(players)  # the seat-relative numbers keep their ranges
+        return list(map(float, low_)), list(map(float, high_))
     bounds = observation_bounds(players)
     low: list[float] = []
     high: list[float] = []
@@ -121,10 +167,10 @@ def view_bounds(view: View, players: int, rules: Rules) -> tuple[list[float], li
         size = 1
         for n in shape:
             size *= n
-        if view is View.ONEHOT and name not in _COUNTERS:
-            lo, hi = 0, 1
-        else:
+        if name in _COUNTERS:
             _, lo, hi = bounds[name]
+        else:
+            lo, hi = 0, 1
         low.extend([lo] * size)
         high.extend([hi] * size)
     return low, high

@@ -48,4 +48,3 @@ def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> 
         )
         for i, s in enumerate(room.seats)
     ]
-
