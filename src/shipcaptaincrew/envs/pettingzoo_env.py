@@ -6,9 +6,11 @@ Follows the classic environments (``tictactoe_v3``, ``connect_four_v3``): :func:
 observation is ``{"observation": int64 vector, "action_mask": int8 vector}`` with the action
 ids of :mod:`~shipcaptaincrew.envs.encoding`.
 
-``agent_selection`` is the agent with a stop: a decision, or the start of its turn (where
-every id rolls its dice and the mask is all ones).  Dice are rolled inside ``step`` from the
-generator seeded by ``reset(seed=...)``.  Rewards come at the end: 1 to the match winner
+``agent_selection`` is the agent with a decision; a turn's start is none (every roll is
+chance, see :mod:`~shipcaptaincrew.envs.common`).  A game in which nobody has anything to
+decide is played out inside ``reset`` and the next dealt (``infos[agent]["undecided_episodes"]``
+and ``["undecided_reward"]`` report them).
+Dice are rolled inside ``step`` from the generator seeded by ``reset(seed=...)``.  Rewards come at the end: 1 to the match winner
 (``reward="pot"``: chips won or lost; ``reward="sips"``: minus the sips drunk).
 
 >>> from shipcaptaincrew.envs.pettingzoo_env import env
@@ -39,7 +41,7 @@ except ImportError as error:
         f"({error})"
     ) from error
 
-from ..engine import apply, sample_chance
+from ..engine import apply
 from ..facts import MIN_PLAYERS
 from ..rules import Rules
 from ..state import MatchState
@@ -50,6 +52,7 @@ from .common import (
     check_action,
     check_reward,
     check_session_rounds,
+    deal,
     make_rules,
     new_match,
     player_count,
@@ -185,13 +188,27 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        start = new_match(self.rules, self.players, self.starter)
-        self._start = start
-        self._state = advance(start, self._rng, self._all_seats, {}, self.session_rounds)
+        start, state, undecided = deal(
+            self.rules, self.players, self.starter, self._advance, "no seat"
+        )
+        self._start, self._state = start, state
+        # A game nobody decides anything in is played out and another dealt (the AEC checker
+        # wants an agent to act after reset); those games are reported, for evaluations.
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {
+                "undecided_episodes": len(undecided),
+                "undecided_reward": sum(
+                    reward_of(end, s, self.reward_kind, start) for end in undecided
+                ),
+            }
+            for s, a in enumerate(self.agents)
+        }
         self._select()
         if self.render_mode == "human":
             self.render()
+
+    def _advance(self, state: MatchState) -> MatchState:
+        return advance(state, self._rng, self._all_seats, {}, self.session_rounds)
 
     def _select(self) -> None:
         state = self.state_value
@@ -219,11 +236,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         chosen = check_action(state, seat, action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if chosen is None:
-            state = apply(state, sample_chance(state, self._rng))
-        else:
-            state = apply(state, chosen)
-        self._state = advance(state, self._rng, self._all_seats, {}, self.session_rounds)
+        self._state = self._advance(apply(state, chosen))
         self._select()
         if self.render_mode == "human":
             self.render()
