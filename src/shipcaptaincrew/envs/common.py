@@ -61,6 +61,7 @@ __all__ = [
     "advance",
     "check_action",
     "check_illegal",
+    "check_max_steps",
     "check_reward",
     "check_session_rounds",
     "close_session",
@@ -178,6 +179,17 @@ def deal(
                 f"{who} had nothing to decide in {len(undecided)} episodes in a row: "
                 f"under {rules} there may be no decision at all"
             )
+
+
+def check_max_steps(steps: Any) -> int | None:
+    """``steps`` as an episode's step limit (None: no limit), if it is a count from 1."""
+    if steps is None:
+        return None
+    if isinstance(steps, np.integer) and not isinstance(steps, np.bool_):
+        steps = int(steps)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"max_steps must be None or a count from 1, got {steps!r}")
+    return steps
 
 
 def check_session_rounds(rounds: Any) -> int:

@@ -46,6 +46,7 @@ from .common import (
     advance,
     check_action,
     check_illegal,
+    check_max_steps,
     check_reward,
     check_session_rounds,
     deal,
@@ -145,6 +146,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         :mod:`~shipcaptaincrew.envs.views`.
     :param illegal: an id that is not legal now ends the episode with reward -1 (``lose``,
         as PettingZoo's ``env()`` does), or raises and leaves the match untouched (``raise``).
+    :param max_steps: truncate an episode after this many of the agent's steps (None: no
+        limit): the last step returns ``truncated=True`` with the state as it is, its mask
+        included, for bootstrapping; then the episode is over.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
@@ -161,8 +165,10 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         session_rounds: int = SESSION_ROUNDS,
         view: View | str = View.RAW,
         illegal: Illegal | str = Illegal.LOSE,
+        max_steps: int | None = None,
     ) -> None:
         self.rules = make_rules(rules, match)
+        self.max_steps = check_max_steps(max_steps)
         self.view = check_view(view)
         self.illegal = check_illegal(illegal)
         self.session_rounds = check_session_rounds(session_rounds)
@@ -189,8 +195,12 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         # Validate the set-up once (the starter seat).
         new_match(self.rules, self.players, starter)
         self._state: MatchState | None = None
-        #: The episode is over: the match ended, or (illegal="lose") an illegal action ended it.
+        #: The episode is over: the match ended, an illegal action ended it (illegal="lose"),
+        #: or it was truncated at ``max_steps``.
         self._done = False
+        #: The episode ended at ``max_steps`` with the match still going.
+        self._truncated = False
+        self._steps = 0
         self._start: MatchState | None = None
         self._rng = random.Random(0)
 
@@ -208,8 +218,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         return self._state is not None and not self._done
 
     def action_mask(self) -> np.ndarray:
-        """The current 0/1 mask over the action ids (all zeros once the episode is over)."""
-        if not self.has_stop:
+        """The current 0/1 mask over the action ids: all zeros once the episode has ended,
+        except after a truncation, where it is the mask of the state the episode stopped in."""
+        if self._done and not self._truncated:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return stop_mask(self.state, self.seat)
 
@@ -262,7 +273,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         start, state, undecided = deal(
             self.rules, self.players, self.starter, self._advance, f"seat {self.seat}"
         )
-        self._start, self._state, self._done = start, state, False
+        self._start, self._state = start, state
+        self._done = self._truncated = False
+        self._steps = 0
         if self.render_mode == "human":
             self.render()
         info = self._info()
@@ -286,12 +299,14 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
             info = {**self._info(), "illegal": str(error)}
             return self._obs(), ILLEGAL_REWARD, True, False, info
         state = self._state = self._advance(apply(state, chosen))
-        self._done = state.is_over
+        self._steps += 1
+        self._truncated = not state.is_over and self._steps == self.max_steps
+        self._done = state.is_over or self._truncated
         assert self._start is not None
         reward = reward_of(state, self.seat, self.reward_kind, self._start)
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, state.is_over, False, self._info()
+        return self._obs(), reward, state.is_over, self._truncated, self._info()
 
     def render(self) -> str | None:
         """The table as text: returned (``render_mode="ansi"``) or printed (``"human"``).

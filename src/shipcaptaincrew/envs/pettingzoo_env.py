@@ -50,6 +50,7 @@ from .common import (
     Reward,
     advance,
     check_action,
+    check_max_steps,
     check_reward,
     check_session_rounds,
     deal,
@@ -90,6 +91,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         :mod:`~shipcaptaincrew.envs.common`).
     :param view: the layout of ``observation``: ``raw`` and ``relative`` (int64), ``onehot``
         (float32); see :mod:`~shipcaptaincrew.envs.views`.
+    :param max_steps: truncate the game after this many steps of all agents together (None:
+        no limit): every agent is then truncated, with reward 0.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -109,11 +112,23 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         render_mode: str | None = None,
         session_rounds: int = SESSION_ROUNDS,
         view: View | str = View.RAW,
+        max_steps: int | None = None,
     ) -> None:
         EzPickle.__init__(
-            self, players, rules, match, reward, starter, render_mode, session_rounds, view
+            self,
+            players,
+            rules,
+            match,
+            reward,
+            starter,
+            render_mode,
+            session_rounds,
+            view,
+            max_steps,
         )
         super().__init__()
+        self.max_steps = check_max_steps(max_steps)
+        self._steps = 0
         self.view = check_view(view)
         self.session_rounds = check_session_rounds(session_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -170,7 +185,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         seat = self._seat(agent)
         mask = (
             stop_mask(state, seat)
-            if agent == self.agent_selection and not state.is_over
+            if agent == self.agent_selection and not state.is_over and not self.truncations[agent]
             else np.zeros(NUM_ACTIONS, dtype=np.int8)
         )
         return {
@@ -192,6 +207,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self.rules, self.players, self.starter, self._advance, "no seat"
         )
         self._start, self._state = start, state
+        self._steps = 0
         # A game nobody decides anything in is played out and another dealt (the AEC checker
         # wants an agent to act after reset); those games are reported, for evaluations.
         self.infos: dict[str, dict[str, Any]] = {
@@ -237,7 +253,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._state = self._advance(apply(state, chosen))
-        self._select()
+        self._steps += 1
+        if not self._state.is_over and self._steps == self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+        else:
+            self._select()
         if self.render_mode == "human":
             self.render()
 
