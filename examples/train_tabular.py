@@ -66,11 +66,8 @@ def state_key(obs: dict[str, Any]) -> Key:
 
 
 def choices(obs: dict[str, Any]) -> np.ndarray:
-    """The action ids to choose among (a turn start offers all; id 0 stands for them)."""
-    mask = obs["action_mask"]
-    if mask.all():
-        return np.array([0])
-    return np.flatnonzero(mask)
+    """The action ids to choose among (every stop is a decision)."""
+    return np.flatnonzero(obs["action_mask"])
 
 
 class QTable:
@@ -123,20 +120,28 @@ def evaluate(
     episodes: int,
     seed: int,
     on_decision: Callable[[dict[str, Any], int], None] | None = None,
-) -> float:
-    """The win rate of ``policy`` over ``episodes`` rounds with fixed seeds."""
+) -> tuple[float, int]:
+    """The win rate of ``policy`` over the rounds of ``episodes`` resets with fixed seeds.
+
+    A reset also plays the rounds the agent has nothing to decide in (they are no episode,
+    see ``info["undecided_episodes"]``); they count here, so the rate is over every round dealt.
+    Returns the rate and the number of rounds.
+    """
     wins = 0.0
+    rounds = 0
     for episode in range(episodes):
-        obs, _ = env.reset(seed=seed + episode)
+        obs, info = env.reset(seed=seed + episode)
+        rounds += 1 + info["undecided_episodes"]
+        wins += info["undecided_reward"]
         done = False
         reward = 0.0
         while not done:
             action = policy(obs)
-            if on_decision is not None and not obs["action_mask"].all():
+            if on_decision is not None:
                 on_decision(obs, action)
             obs, reward, done, _, _ = env.step(action)
         wins += float(reward)
-    return wins / episodes
+    return wins / rounds, rounds
 
 
 def interval(p: float, n: int) -> str:
@@ -200,8 +205,6 @@ def main(argv: list[str] | None = None) -> int:
 
     def solver(obs: dict[str, Any]) -> int:
         state = env.state
-        if not legal_actions(state):
-            return 0
         return action_index(state, solver_bot.choose(state, solver_rng))
 
     visits: Counter[Key] = Counter()
@@ -230,17 +233,17 @@ def main(argv: list[str] | None = None) -> int:
 
     eval_seed = 10**9 + args.seed
     t1 = time.perf_counter()
-    rate_learned = evaluate(env, learned, args.eval, eval_seed, check)
-    rate_solver = evaluate(env, solver, args.eval, eval_seed)
+    rate_learned, rounds = evaluate(env, learned, args.eval, eval_seed, check)
+    rate_solver, _ = evaluate(env, solver, args.eval, eval_seed)  # the same rounds
     eval_s = time.perf_counter() - t1
 
     decisions = sum(visits.values())
     agreed = sum(agree.values())
     states_ok = sum(1 for k in visits if agree[k] == visits[k])
     print()
-    print(f"win rate against the field over {args.eval} rounds (same seeds):")
-    print(f"  learned (greedy Q)  {interval(rate_learned, args.eval)}")
-    print(f"  solver optimal      {interval(rate_solver, args.eval)}")
+    print(f"win rate against the field over {rounds} rounds (same seeds):")
+    print(f"  learned (greedy Q)  {interval(rate_learned, rounds)}")
+    print(f"  solver optimal      {interval(rate_solver, rounds)}")
     print("agreement with the solver's best choice (decisions with 2+ legal actions):")
     print(f"  decisions           {agreed}/{decisions} = {100 * agreed / max(decisions, 1):.2f}%")
     print(

@@ -29,6 +29,7 @@ from shipcaptaincrew import (  # noqa: E402
     Stand,
     Take,
     apply,
+    current_player,
     find_rules,
     initial_state,
     initial_turn,
@@ -217,12 +218,9 @@ def walk(env: ShipCaptainCrewEnv, episodes: int, seed: int) -> Iterator[tuple[Ma
             state = env.state
             assert env.observation_space.contains(obs)
             mask = obs["action_mask"]
-            if mask.all():
-                # A turn start: the agent's dice are due, nothing is legal to choose.
-                assert legal_actions(state) == ()
-            else:
-                legal = legal_actions(state)
-                assert sorted(np.flatnonzero(mask)) == sorted(action_index(state, a) for a in legal)
+            legal = legal_actions(state)  # every stop is a decision: a turn's start is none
+            assert legal and current_player(state) == env.seat
+            assert sorted(np.flatnonzero(mask)) == sorted(action_index(state, a) for a in legal)
             yield state, obs
             obs, reward, done, truncated, _ = env.step(env.action_space.sample())
             assert not truncated
@@ -252,10 +250,14 @@ def test_every_option_reaches_the_agent_as_masked_actions() -> None:
 
 
 def test_cargo_rerolls_zero_offers_no_reroll() -> None:
-    env = ShipCaptainCrewEnv(rules="classic(cargo_rerolls=0)", bots=["tip"])
+    env = ShipCaptainCrewEnv(rules="classic(cargo_rerolls=0,wild_captain=true)", bots=["tip"])
     for _state, obs in walk(env, 40, seed=11):
-        assert obs["action_mask"].all() or not obs["action_mask"][1:8].any()
-        assert int(obs["phase"]) != 2  # no stand-or-reroll decision ever comes up
+        assert not obs["action_mask"][:8].any()  # only wild assignments are left to decide
+        assert int(obs["phase"]) == 1
+    # Without the wild captain the agent has nothing to decide, ever: reset says so.
+    bare = ShipCaptainCrewEnv(rules="classic(cargo_rerolls=0)", bots=["tip"])
+    with pytest.raises(RuntimeError, match="nothing to decide in 1000 episodes in a row"):
+        bare.reset(seed=0)
 
 
 def test_bow_to_stern_and_tie_break_through_env() -> None:
@@ -324,12 +326,8 @@ def test_bad_reward_and_setups_are_refused() -> None:
 
 
 def test_illegal_action_raises_and_leaves_the_match_untouched() -> None:
-    env = ShipCaptainCrewEnv(rules="classic(half_cargo=true)", bots=["tip"])
+    env = ShipCaptainCrewEnv(rules="classic(half_cargo=true)", bots=["tip"], illegal="raise")
     env.reset(seed=4)
-    while env.action_mask().all():  # roll until a real decision comes up
-        env.step(0)
-        if env.state.is_over:
-            env.reset()
     before = env.state
     rng_before = env._rng.getstate()
     illegal = int(np.flatnonzero(env.action_mask() == 0)[0])
@@ -342,6 +340,21 @@ def test_illegal_action_raises_and_leaves_the_match_untouched() -> None:
     assert env.state == before and env._rng.getstate() == rng_before
     legal = int(np.flatnonzero(env.action_mask())[0])
     env.step(legal)  # the match goes on normally
+
+
+def test_illegal_action_loses_by_default() -> None:
+    env = ShipCaptainCrewEnv(rules="classic(half_cargo=true)", bots=["tip"])
+    env.reset(seed=4)
+    before = env.state
+    illegal = int(np.flatnonzero(env.action_mask() == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert f"action id {illegal}" in info["illegal"] and not obs["action_mask"].any()
+    assert env.state == before and not env.has_stop
+    with pytest.raises(RuntimeError, match="over"):
+        env.step(0)
+    with pytest.raises(ValueError, match="illegal must be one of raise, lose"):
+        ShipCaptainCrewEnv(illegal="ignore")
 
 
 def test_step_after_the_end_and_before_reset() -> None:
@@ -394,7 +407,7 @@ def test_render_human_prints_at_reset_and_step(capsys: pytest.CaptureFixture[str
     capsys.readouterr()
     env.reset(seed=2)
     first = capsys.readouterr().out
-    assert "seat 0: total 0  (you, at the table)" in first and "any action rolls" in first
+    assert "seat 0: total 0  (you, at the table)" in first and "your choices" in first
     env.step(0)
     assert "rules: classic" in capsys.readouterr().out
     assert env.render() is None
@@ -408,9 +421,6 @@ def test_agent_can_follow_a_bot_policy_through_the_ids() -> None:
         env.reset(seed=episode)
         while not env.state.is_over:
             state = env.state
-            if not legal_actions(state):
-                env.step(0)
-                continue
             action: Action = bot.choose(state, rng)
             i = action_index(state, action)
             assert index_action(state, i) == action

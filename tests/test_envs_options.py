@@ -74,6 +74,9 @@ SETTINGS = [
 ]
 
 
+#: Settings under which no seat ever has a decision (no reroll, no wild face, no hand-out).
+NO_DECISIONS = {"cargo_rerolls=0"}
+
 # The two warnings every classic environment with dict observations gets from api_test.
 _EXPECTED = ("Observation is not a NumPy array", "Observation space for each agent probably")
 
@@ -93,6 +96,19 @@ def test_option_through_all_three_adapters(setting: str) -> None:
     assert isinstance(rules, Rules)
     seed = sum(map(ord, setting))
 
+    if setting in NO_DECISIONS:
+        # Nobody ever has anything to decide: the environments say so instead of dealing
+        # episodes for ever; OpenSpiel plays them as chance alone.
+        with pytest.raises(RuntimeError, match="nothing to decide in 1000 episodes in a row"):
+            ShipCaptainCrewEnv(rules=rules, bots=["tip", "random"], seat=1).reset(seed=seed)
+        with pytest.raises(RuntimeError, match="nothing to decide in 1000 episodes in a row"):
+            raw_env(players=3, rules=rules).reset(seed=seed)
+    else:
+        check_gymnasium_and_pettingzoo(rules, seed)
+    check_openspiel(rules, seed)
+
+
+def check_gymnasium_and_pettingzoo(rules: Rules, seed: int) -> None:
     # Gymnasium: one agent (seat 1) against two bots, the whole match.
     made = gym.make(
         GYM_ID, rules=rules, bots=["tip", "random"], seat=1, match=True, render_mode="ansi"
@@ -109,10 +125,7 @@ def test_option_through_all_three_adapters(setting: str) -> None:
         while not done:
             assert gym_env.observation_space.contains(obs)
             state, mask = gym_env.state, obs["action_mask"]
-            if legal_actions(state):
-                assert sorted(np.flatnonzero(mask)) == engine_ids(state)
-            else:
-                assert mask.all()  # the agent's turn starts: any id rolls its dice
+            assert sorted(np.flatnonzero(mask)) == engine_ids(state)  # always a decision
             obs, reward, done, _, _ = gym_env.step(gym_env.action_space.sample())
         assert reward == (1.0 if gym_env.state.winner == 1 else 0.0)
 
@@ -137,6 +150,8 @@ def test_option_through_all_three_adapters(setting: str) -> None:
             ids = np.flatnonzero(mask)
             aec.step(int(ids[(seed + episode) % len(ids)]))
 
+
+def check_openspiel(rules: Rules, seed: int) -> None:
     # OpenSpiel: three players, the official random simulation plus a checked walk.
     game = openspiel_game.load(3, rules)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -60,12 +60,9 @@ def test_masks_are_the_engine_legal_actions() -> None:
                 continue
             state = e.state_value
             mask = obs["action_mask"]
-            legal = legal_actions(state)
-            if legal:
-                assert sorted(np.flatnonzero(mask)) == sorted(action_index(state, a) for a in legal)
-                seen |= {type(a).__name__ for a in legal}
-            else:
-                assert mask.all()  # the agent's turn starts: any id rolls
+            legal = legal_actions(state)  # every stop is a decision
+            assert sorted(np.flatnonzero(mask)) == sorted(action_index(state, a) for a in legal)
+            seen |= {type(a).__name__ for a in legal}
             for other in e.agents:
                 if other != agent:
                     assert not e.observe(other)["action_mask"].any()

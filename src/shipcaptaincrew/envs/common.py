@@ -1,17 +1,19 @@
 """What the Gymnasium and PettingZoo adapters share: rule sets, bots, stops and the text view.
 
-An adapter stops for a seat at two kinds of points:
+An adapter stops for a seat only at a *decision*: :func:`~shipcaptaincrew.engine.current_player`
+is the seat (a wild assignment, stand or reroll, a sip to hand out or the end of a hand-out,
+or a session's call for another round or stop).  Everything else -- every roll of the dice,
+the first of a turn included, the roll-offs, the captain's die -- is chance and is rolled
+inside ``step`` from the environment's seeded generator.  A turn's start is no stop: there
+is nothing to choose there, and a stop where every id means "roll" would only add a step
+whose value equals the next state's and whose uniform choice inflates a policy's entropy.
 
-* a *decision*: :func:`~shipcaptaincrew.engine.current_player` is the seat (a wild
-  assignment, stand or reroll, a sip to hand out or the end of a hand-out, or a session's
-  call for another round or stop);
-* a *turn start*: the seat's dice are due for the first roll of a turn.  There is nothing to
-  choose there -- every action id starts the turn (the mask is all ones) -- but the stop
-  means every turn is seen, so an episode always has a step even when three rolls go by
-  without a crew, and a learner sees the scores to beat before its turn.
-
-Everything else (other dice, the roll-offs, the captain's die) is chance and is rolled
-inside ``step`` from the environment's seeded generator.
+So a seat may go through a turn, or a whole episode, without a stop: three rolls without a
+crew, or a crew on the last roll, leave nothing to decide.  PettingZoo's AEC loop handles that
+as it is (an episode can end before an agent's first step).  A Gymnasium episode needs a first
+observation at a decision, so its ``reset`` plays an episode the agent has nothing to decide
+in to its end and deals the next, and reports those episodes (their count and rewards) so an
+evaluation can count them.
 
 A session (``format=session``) goes on for as long as the table calls another round, and
 bots always do, so an environment caps it: once ``session_rounds`` rounds are played
@@ -22,6 +24,7 @@ bots always do, so an environment caps it: once ``session_rounds`` rounds are pl
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -44,19 +47,25 @@ from ..engine import (
 )
 from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Drinking, Rules, Stakes, Starter, find_rules
-from ..state import MatchState, Phase, TurnPhase
+from ..state import MatchState, Phase
 from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
 
 __all__ = [
+    "ILLEGALS",
+    "ILLEGAL_REWARD",
     "REWARDS",
+    "UNDECIDED_LIMIT",
+    "Illegal",
     "SESSION_ROUNDS",
     "Reward",
     "advance",
     "check_action",
+    "check_illegal",
+    "check_max_steps",
     "check_reward",
     "check_session_rounds",
     "close_session",
-    "is_turn_start",
+    "deal",
     "make_rules",
     "new_match",
     "player_count",
@@ -78,6 +87,24 @@ class Reward(StrEnum):
 
 #: The reward names the environments accept.
 REWARDS = tuple(r.value for r in Reward)
+
+
+class Illegal(StrEnum):
+    """What a Gymnasium environment does with an id that is not legal now."""
+
+    RAISE = "raise"  #: raise IllegalActionError naming the legal ids; the match is untouched
+    LOSE = "lose"  #: the episode ends at once with ILLEGAL_REWARD, as PettingZoo's env() does
+
+
+#: The names ``illegal=`` accepts.
+ILLEGALS = tuple(i.value for i in Illegal)
+#: The reward of an illegal action under ``illegal="lose"`` (PettingZoo's TerminateIllegalWrapper
+#: gives the same).
+ILLEGAL_REWARD = -1.0
+#: Episodes in a row without a decision for the agent (Gymnasium) or for anyone (PettingZoo)
+#: after which ``reset`` gives up: under any rule set that offers decisions, even 30 in a row
+#: are rarer than one in a million.
+UNDECIDED_LIMIT = 1000
 
 #: The rounds a session lasts at most in an environment (its ``session_rounds`` default): the
 #: same number every program that plays a session without people uses.
@@ -119,6 +146,52 @@ def check_reward(reward: Reward | str, rules: Rules) -> Reward:
     return kind
 
 
+def check_illegal(illegal: Illegal | str) -> Illegal:
+    """``illegal`` as an :class:`Illegal`, or a clear refusal naming the choices."""
+    if illegal not in ILLEGALS:
+        raise ValueError(f"illegal must be one of {', '.join(ILLEGALS)}, got {illegal!r}")
+    return Illegal(illegal)
+
+
+def deal(
+    rules: Rules,
+    players: int,
+    starter: int | None,
+    play: Callable[[MatchState], MatchState],
+    who: str,
+) -> tuple[MatchState, MatchState, list[MatchState]]:
+    """A new match played by ``play`` to its first stop: (start, state, undecided ends).
+
+    A match ``play`` takes to its end without a stop (nobody in ``who`` had anything to
+    decide) is put aside and another dealt; the ends of those are returned so their rewards
+    can be reported.  :data:`UNDECIDED_LIMIT` of them in a row mean the rules give ``who``
+    no decision at all, and raise.
+    """
+    undecided: list[MatchState] = []
+    while True:
+        start = new_match(rules, players, starter)
+        state = play(start)
+        if not state.is_over:
+            return start, state, undecided
+        undecided.append(state)
+        if len(undecided) >= UNDECIDED_LIMIT:
+            raise RuntimeError(
+                f"{who} had nothing to decide in {len(undecided)} episodes in a row: "
+                f"under {rules} there may be no decision at all"
+            )
+
+
+def check_max_steps(steps: Any) -> int | None:
+    """``steps`` as an episode's step limit (None: no limit), if it is a count from 1."""
+    if steps is None:
+        return None
+    if isinstance(steps, np.integer) and not isinstance(steps, np.bool_):
+        steps = int(steps)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"max_steps must be None or a count from 1, got {steps!r}")
+    return steps
+
+
 def check_session_rounds(rounds: Any) -> int:
     """``rounds`` as the int cap of a session, if it is within the bounds of ``rounds:N``."""
     assert _SESSION_BOUNDS is not None
@@ -158,41 +231,21 @@ def resolve_bot(spec: Bot | str) -> Bot:
     return spec
 
 
-def is_turn_start(state: MatchState, seat: int) -> bool:
-    """``seat``'s dice are due for the first roll of a turn."""
-    turn = state.turn
-    return (
-        state.phase is Phase.TURN
-        and turn is not None
-        and turn.phase is TurnPhase.ROLL
-        and turn.rolls_used == 0
-        and seat_to_act(state) == seat
-    )
-
-
 def stopped_seat(state: MatchState, seats: frozenset[int] | set[int]) -> int | None:
-    """The seat among ``seats`` the adapter stops for here (None: keep going)."""
+    """The seat among ``seats`` with a decision here (None: keep going)."""
     player = current_player(state)
-    if player >= 0 and player in seats:
-        return player
-    if player == CHANCE:
-        at = seat_to_act(state)
-        if at is not None and at in seats and is_turn_start(state, at):
-            return at
-    return None
+    return player if player >= 0 and player in seats else None
 
 
 def stop_mask(state: MatchState, seat: int) -> np.ndarray:
-    """The action mask at a stop for ``seat``: the legal decisions, or all ones at a turn start."""
+    """The action mask for ``seat``: its legal decisions, or all zeros when it has none."""
     if current_player(state) == seat:
         return decision_mask(state)
-    if is_turn_start(state, seat):
-        return np.ones(NUM_ACTIONS, dtype=np.int8)
     return np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
-def check_action(state: MatchState, seat: int, index: Any) -> Action | None:
-    """The engine action an id means at a stop (None: start the turn); a clear error if illegal.
+def check_action(state: MatchState, seat: int, index: Any) -> Action:
+    """The engine action an id means at ``seat``'s decision; a clear error if illegal.
 
     The state is only read, so an illegal action leaves the match exactly as it was.
     """
@@ -205,8 +258,6 @@ def check_action(state: MatchState, seat: int, index: Any) -> Action | None:
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action id {index} is out of range 0..{NUM_ACTIONS - 1}")
     if current_player(state) != seat:
-        if is_turn_start(state, seat):
-            return None
         raise RuntimeError(f"seat {seat} has nothing to do now")
     action = index_action(state, index)
     legal = legal_actions(state)
@@ -224,7 +275,7 @@ def advance(
     bots: dict[int, Bot],
     session_rounds: int,
 ) -> MatchState:
-    """Roll the dice and let the bots play until a seat of ``stop_for`` has a stop, or the end.
+    """Roll the dice and let the bots play until a seat of ``stop_for`` has a decision, or the end.
 
     A session stops once it has played ``session_rounds`` rounds (:func:`close_session`).
     """
@@ -252,11 +303,13 @@ def reward_of(state: MatchState, seat: int, reward: Reward, start: MatchState) -
     return -float(state.sips[seat] - start.sips[seat])
 
 
-def render_text(state: MatchState, seat: int | None = None) -> str:
+def render_text(state: MatchState, seat: int | None = None, *, last_roll: bool = True) -> str:
     """A few lines describing the table, for ``render_mode="ansi"``.
 
     Plain data under field names (seat numbers, counts, action texts), the same in every
-    language, so nothing here needs a catalogue or a plural form.
+    language, so nothing here needs a catalogue or a plural form.  Without ``last_roll`` the
+    faces of the last roll (the way there, not the position) are left out, so the text is
+    the same for every history that reaches the position.
     """
     rules = state.rules
     lines = [f"rules: {rules}", f"round {state.round_no}  phase: {state.phase.value}"]
@@ -284,9 +337,10 @@ def render_text(state: MatchState, seat: int | None = None) -> str:
     turn = state.turn
     if turn is not None:
         roles = ", ".join(f"{r} {f}" for r, f in zip(turn.held_roles, turn.held)) or "nothing"
+        rolled = f"; last roll {list(turn.last_roll) or '-'}" if last_roll else ""
         lines.append(
             f"turn: holds {roles}; cargo {list(turn.cargo) or '-'}; rolls used "
-            f"{turn.rolls_used}; last roll {list(turn.last_roll) or '-'}"
+            f"{turn.rolls_used}{rolled}"
         )
         if turn.pending:
             lines.append(f"to set aside from {list(turn.pending)}")
@@ -300,8 +354,6 @@ def render_text(state: MatchState, seat: int | None = None) -> str:
     if seat is not None and current_player(state) == seat:
         acts = ", ".join(f"{action_index(state, a)}={a}" for a in legal_actions(state))
         lines.append(f"your choices: {acts}")
-    elif seat is not None and is_turn_start(state, seat):
-        lines.append("your turn: any action rolls the dice")
     if state.is_over:
         lines.append(f"match over: seat {state.winner} wins")
     return "\n".join(lines) + "\n"

@@ -4,20 +4,22 @@ The agent sits at ``seat`` among ``bots`` (heuristic or solver-backed, see
 :func:`~shipcaptaincrew.envs.common.resolve_bot`) and plays one round, or a whole match with
 ``match=True``, under any rule set.  ``step`` takes an action id (see
 :mod:`~shipcaptaincrew.envs.encoding`), applies it through the engine, then rolls the dice
-and lets the bots play from the seeded generator until the agent's next stop (a decision or
-the start of one of its turns) or the end of the match.
+and lets the bots play from the seeded generator until the agent's next decision or the end
+of the match.  Every roll of the agent's dice is chance, rolled inside ``step``: a turn's
+start is no decision (see :mod:`~shipcaptaincrew.envs.common`).
 
-Illegal actions raise :class:`~shipcaptaincrew.engine.IllegalActionError` naming the legal ids
-and leave the match untouched.  ``action_space.sample()`` draws among the legal ids of the
-current state (a mask given explicitly still wins), so random agents and
-``gymnasium.utils.env_checker.check_env`` only ever send legal actions.
+An illegal action ends the episode with reward -1 (``illegal="lose"``, the default, as
+PettingZoo's ``env()`` does), or raises :class:`~shipcaptaincrew.engine.IllegalActionError`
+naming the legal ids and leaves the match untouched (``illegal="raise"``).
+``action_space.sample()`` draws among the legal ids of the current state (a mask given
+explicitly still wins), so random agents only ever send legal actions.
 
 >>> import gymnasium as gym
 >>> from shipcaptaincrew.envs import NUM_ACTIONS      # importing also registers the env
 >>> env = gym.make("ShipCaptainCrew-v0", rules="classic", bots=["tip"])
 >>> obs, info = env.reset(seed=7)
->>> int(obs["phase"]), int(obs["action_mask"].sum()) == NUM_ACTIONS  # the agent's turn starts
-(0, True)
+>>> int(obs["phase"]), [str(a) for a in info["legal_actions"]]   # the agent's first decision
+(2, ['0=stand', '1=reroll'])
 """
 
 from __future__ import annotations
@@ -33,16 +35,21 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot
-from ..engine import apply, sample_chance
+from ..engine import IllegalActionError, apply
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
+    ILLEGAL_REWARD,
     SESSION_ROUNDS,
+    Illegal,
     Reward,
     advance,
     check_action,
+    check_illegal,
+    check_max_steps,
     check_reward,
     check_session_rounds,
+    deal,
     make_rules,
     new_match,
     player_count,
@@ -51,7 +58,16 @@ from .common import (
     reward_of,
     stop_mask,
 )
-from .encoding import NUM_ACTIONS, action_label, observation, observation_bounds
+from .encoding import NUM_ACTIONS, action_label, observation_bounds
+from .views import (
+    View,
+    check_view,
+    view_bounds,
+    view_fields,
+    view_observation,
+    view_pieces,
+    view_vector,
+)
 
 __all__ = ["LegalDiscrete", "ShipCaptainCrewEnv", "observation_space"]
 
@@ -81,16 +97,30 @@ class LegalDiscrete(spaces.Discrete):
         return copy
 
 
-def observation_space(players: int) -> spaces.Dict:
-    """The ``Dict`` observation space for a table of ``players`` seats."""
+def observation_space(players: int, rules: Rules, view: View = View.RAW) -> spaces.Dict:
+    """The ``Dict`` observation space for a table of ``players`` seats in ``view``.
+
+    The integer views (raw, relative) keep a field's own space (Discrete, MultiDiscrete or an
+    integer Box); the one-hot view has a float Box per field in its shape.
+    """
     fields: dict[str, spaces.Space[Any]] = {}
-    for name, (size, low, high) in observation_bounds(players).items():
-        if name in ("held", "cargo", "pending"):
-            fields[name] = spaces.MultiDiscrete([high + 1] * size)
-        elif size == 1 and low == 0 and high <= 1000:
-            fields[name] = spaces.Discrete(high + 1)
-        else:
-            fields[name] = spaces.Box(low, high, shape=(size,), dtype=np.int64)
+    if view is View.ONEHOT:
+        low, high = view_bounds(view, players, rules)
+        start = 0
+        for name, shape in view_fields(view, players, rules):
+            size = int(np.prod(shape))
+            lo = np.array(low[start : start + size], dtype=np.float32).reshape(shape)
+            hi = np.array(high[start : start + size], dtype=np.float32).reshape(shape)
+            fields[name] = spaces.Box(lo, hi, dtype=np.float32)
+            start += size
+    else:
+        for name, (size, lo_, hi_) in observation_bounds(players).items():
+            if name in ("held", "cargo", "pending"):
+                fields[name] = spaces.MultiDiscrete([hi_ + 1] * size)
+            elif size == 1 and lo_ == 0 and hi_ <= 1000:
+                fields[name] = spaces.Discrete(hi_ + 1)
+            else:
+                fields[name] = spaces.Box(lo_, hi_, shape=(size,), dtype=np.int64)
     fields["action_mask"] = spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
     return spaces.Dict(fields)
 
@@ -111,6 +141,14 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
         this many rounds (see :mod:`~shipcaptaincrew.envs.common`); the agent, when it is the
         one to call, may stop earlier, and the bots always call another round.
+    :param view: ``raw`` (integers, absolute seats), ``relative`` (integers, seats counted
+        from the agent's) or ``onehot`` (seat-relative, categories one-hot, float32); see
+        :mod:`~shipcaptaincrew.envs.views`.
+    :param illegal: an id that is not legal now ends the episode with reward -1 (``lose``,
+        as PettingZoo's ``env()`` does), or raises and leaves the match untouched (``raise``).
+    :param max_steps: truncate an episode after this many of the agent's steps (None: no
+        limit): the last step returns ``truncated=True`` with the state as it is, its mask
+        included, for bootstrapping; then the episode is over.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
@@ -125,8 +163,14 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         starter: int | None = None,
         render_mode: str | None = None,
         session_rounds: int = SESSION_ROUNDS,
+        view: View | str = View.RAW,
+        illegal: Illegal | str = Illegal.LOSE,
+        max_steps: int | None = None,
     ) -> None:
         self.rules = make_rules(rules, match)
+        self.max_steps = check_max_steps(max_steps)
+        self.view = check_view(view)
+        self.illegal = check_illegal(illegal)
         self.session_rounds = check_session_rounds(session_rounds)
         if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
             raise TypeError("bots must be a sequence of bots or bot specs, one per other seat")
@@ -145,12 +189,18 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         others = [s for s in range(self.players) if s != seat]
         self.bots: dict[int, Bot] = {s: resolve_bot(b) for s, b in zip(others, bots)}
         self.render_mode = render_mode
-        self._dict_space = observation_space(self.players)
+        self._dict_space = observation_space(self.players, self.rules, self.view)
         self.observation_space = self._dict_space
         self.action_space = LegalDiscrete(NUM_ACTIONS, self)
         # Validate the set-up once (the starter seat).
         new_match(self.rules, self.players, starter)
         self._state: MatchState | None = None
+        #: The episode is over: the match ended, an illegal action ended it (illegal="lose"),
+        #: or it was truncated at ``max_steps``.
+        self._done = False
+        #: The episode ended at ``max_steps`` with the match still going.
+        self._truncated = False
+        self._steps = 0
         self._start: MatchState | None = None
         self._rng = random.Random(0)
 
@@ -164,20 +214,28 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
 
     @property
     def has_stop(self) -> bool:
-        """The agent is at a stop (reset done and the episode not over)."""
-        return self._state is not None and not self._state.is_over
+        """The agent is at a decision (reset done and the episode not over)."""
+        return self._state is not None and not self._done
 
     def action_mask(self) -> np.ndarray:
-        """The current 0/1 mask over the action ids."""
+        """The current 0/1 mask over the action ids: all zeros once the episode has ended,
+        except after a truncation, where it is the mask of the state the episode stopped in."""
+        if self._done and not self._truncated:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return stop_mask(self.state, self.seat)
 
     def _obs(self) -> dict[str, Any]:
         state = self.state
-        raw = observation(state, self.seat)
+        mask = self.action_mask()
+        if self.view is View.ONEHOT:
+            vector = np.array(view_vector(state, self.seat, self.view), dtype=np.float32)
+            fields = view_fields(self.view, self.players, self.rules)
+            return {**view_pieces(vector, fields), "action_mask": mask}
+        raw = view_observation(state, self.seat, self.view)
         obs: dict[str, Any] = {}
         for name, space in self._dict_space.spaces.items():
             if name == "action_mask":
-                obs[name] = stop_mask(state, self.seat)
+                obs[name] = mask
             elif isinstance(space, spaces.Discrete):
                 obs[name] = np.int64(raw[name])
             else:
@@ -187,11 +245,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _info(self) -> dict[str, Any]:
         state = self.state
-        mask = stop_mask(state, self.seat)
+        mask = self.action_mask()
         return {
-            "legal_actions": [f"{i}={action_label(state, int(i))}" for i in np.flatnonzero(mask)]
-            if mask.sum() < NUM_ACTIONS
-            else ["any=roll"],
+            "legal_actions": [f"{i}={action_label(state, int(i))}" for i in np.flatnonzero(mask)],
             "round_no": state.round_no,
             "winner": -1 if state.winner is None else state.winner,
         }
@@ -203,32 +259,54 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Deal a new round (or match) and play to the agent's first stop."""
+        """Deal a new round (or match) and play to the agent's first decision.
+
+        An episode that ends before the agent has anything to decide (no crew in three rolls,
+        or a crew on the last roll, and nothing else to choose) is played out here and the
+        next one dealt; ``info["undecided_episodes"]`` counts them and
+        ``info["undecided_reward"]`` sums their rewards, so an evaluation over episodes can
+        add them back.  Under rules that give the agent no decision at all (classic with
+        ``cargo_rerolls=0``), :data:`~.common.UNDECIDED_LIMIT` such episodes in a row raise.
+        """
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(0, 2**63 - 1)))
-        start = new_match(self.rules, self.players, self.starter)
-        self._start = start
-        self._state = self._advance(start)
+        start, state, undecided = deal(
+            self.rules, self.players, self.starter, self._advance, f"seat {self.seat}"
+        )
+        self._start, self._state = start, state
+        self._done = self._truncated = False
+        self._steps = 0
         if self.render_mode == "human":
             self.render()
-        return self._obs(), self._info()
+        info = self._info()
+        info["undecided_episodes"] = len(undecided)
+        info["undecided_reward"] = sum(
+            reward_of(end, self.seat, self.reward_kind, start) for end in undecided
+        )
+        return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        """Apply the agent's action, then play on to its next stop or the end."""
+        """Apply the agent's action, then play on to its next decision or the end."""
         state = self.state
-        if state.is_over:
+        if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        chosen = check_action(state, self.seat, action)
-        if chosen is None:  # a turn start: the agent rolls its dice
-            state = apply(state, sample_chance(state, self._rng))
-        else:
-            state = apply(state, chosen)
-        state = self._state = self._advance(state)
+        try:
+            chosen = check_action(state, self.seat, action)
+        except IllegalActionError as error:
+            if self.illegal is Illegal.RAISE:
+                raise
+            self._done = True
+            info = {**self._info(), "illegal": str(error)}
+            return self._obs(), ILLEGAL_REWARD, True, False, info
+        state = self._state = self._advance(apply(state, chosen))
+        self._steps += 1
+        self._truncated = not state.is_over and self._steps == self.max_steps
+        self._done = state.is_over or self._truncated
         assert self._start is not None
         reward = reward_of(state, self.seat, self.reward_kind, self._start)
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, state.is_over, False, self._info()
+        return self._obs(), reward, state.is_over, self._truncated, self._info()
 
     def render(self) -> str | None:
         """The table as text: returned (``render_mode="ansi"``) or printed (``"human"``).

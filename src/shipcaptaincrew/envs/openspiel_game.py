@@ -10,7 +10,10 @@ table's default -- a flag is a bool, a number an int, a choice or the match form
 fills in the defaults of the parameters not given, so one given at its default changes nothing.
 The match format of the rules is played in full; a session (``format=session``) stops after
 ``session_rounds`` rounds (default :data:`~shipcaptaincrew.envs.common.SESSION_ROUNDS`) unless a
-player stops it earlier.
+player stops it earlier.  ``replay_cap=K`` makes the game finite: once a round everyone fails has
+been replayed, a tied contest contested again, or a round without a winner followed by another,
+more than ``K`` times, the game ends as a draw (every player's return ``1/players``; see
+:mod:`.finite`); ``max_game_length`` is then a true bound.  The default, -1, is no cap.
 
 Chance is explicit: at a chance node the outcomes and their exact probabilities are the
 engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
@@ -55,7 +58,7 @@ from ..engine import (
     legal_actions,
     returns,
 )
-from ..facts import FACES, MAX_PLAYERS, MIN_PLAYERS, ROLLS
+from ..facts import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
 from ..state import MatchState
 from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
@@ -66,17 +69,19 @@ from .encoding import (
     action_index,
     action_label,
     chance_index,
-    flat_bounds,
-    flat_observation,
     index_action,
 )
+from .finite import AFTER_ROUND_MOVES, TURN_MOVES, at_cap, draw_returns, max_moves
 from .openspiel_params import (
+    UNLIMITED,
     from_game_string,
     game_parameters,
     parameter_specification,
+    replay_cap_from,
     rules_from_parameters,
     to_game_string,
 )
+from .views import View, check_view, position_key, view_fields, view_pieces, view_vector
 
 __all__ = [
     "GAME_NAME",
@@ -91,14 +96,14 @@ __all__ = [
 
 GAME_NAME = "python_ship_captain_crew"
 
-#: The moves of one round at the largest table, ties and replays aside: per seat up to three
-#: rolls, each followed by a wild assignment and a stand-or-reroll call; then the captain's
-#: die, a sip per pip of it and the stop, and a session's call for another round.
-ROUND_MOVES = MAX_PLAYERS * ROLLS * 3 + 1 + max(FACES) + 1 + 1
-#: A bound OpenSpiel asks for.  Ties and all-fail replays can in principle go on forever, so
-#: no true bound exists; this one covers the longest capped session (``session_rounds`` at
-#: its top, :func:`~shipcaptaincrew.envs.common.check_session_rounds`) of rounds of
+#: The moves of one round at the largest table, ties and replays aside: a turn per seat
+#: (:data:`~.finite.TURN_MOVES`), then the hand-out and a session's call.
+ROUND_MOVES = MAX_PLAYERS * TURN_MOVES + AFTER_ROUND_MOVES
+#: The bound OpenSpiel is told without ``replay_cap``.  Ties and all-fail replays can in
+#: principle go on forever, so no true bound exists; this one covers the longest capped
+#: session (``session_rounds`` at its top, :func:`~.common.check_session_rounds`) of rounds of
 #: :data:`ROUND_MOVES`, and long matches (first_to:50 with 8 players) with room to spare.
+#: With ``replay_cap`` the game is finite and is told :func:`~.finite.max_moves` instead.
 MAX_GAME_LENGTH = 100_000
 
 _GAME_TYPE = pyspiel.GameType(
@@ -128,6 +133,12 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules_from_parameters(params)
         self.players = check_players(self.rules, params["players"])
         self.session_rounds = check_session_rounds(params["session_rounds"])
+        self.replay_cap = replay_cap_from(params["replay_cap"])
+        longest = (
+            MAX_GAME_LENGTH
+            if self.replay_cap is None
+            else max_moves(self.rules, self.players, self.replay_cap, self.session_rounds)
+        )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CHANCE_OUTCOMES,
@@ -135,11 +146,13 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=longest,
         )
         # The game reports the value of every option, so its string loads the same game.
         super().__init__(
-            _GAME_TYPE, info, game_parameters(self.players, self.rules, self.session_rounds)
+            _GAME_TYPE,
+            info,
+            game_parameters(self.players, self.rules, self.session_rounds, self.replay_cap),
         )
 
     def new_initial_state(self) -> ShipCaptainCrewState:
@@ -149,10 +162,13 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ShipCaptainCrewObserver:
-        """The whole table, as text and as a tensor (perfect information)."""
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        return ShipCaptainCrewObserver(self.players)
+        """The whole table (perfect information) in the view ``params["view"]`` names.
+
+        ``perfect_recall`` asks for the information state: the position key
+        (:func:`~.views.position_key`), as the game is perfect-information and Markov.
+        """
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return ShipCaptainCrewObserver(self, recall, params or {})
 
 
 class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
@@ -162,21 +178,28 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.match: MatchState = new_match(game.rules, game.players, None)
         self._session_rounds = game.session_rounds
+        self._replay_cap = game.replay_cap
+        #: The game ended at the replay cap: a draw (see :mod:`.finite`).
+        self.capped = False
 
     def current_player(self) -> int:
         """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
         player = current_player(self.match)
-        if player == TERMINAL:
+        if player == TERMINAL or self.capped:
             return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.capped:
+            return []
         return sorted(action_index(self.match, a) for a in legal_actions(self.match))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The engine's exact outcomes, as (id, probability) sorted by id."""
+        if self.capped:
+            return []
         return sorted(
             (chance_index(roll.faces), float(p)) for roll, p in chance_outcomes(self.match)
         )
@@ -199,6 +222,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
     def _play(self, action: Action) -> None:
         # A session at its cap stops there: the table's call is no decision of a player.
         self.match = close_session(apply(self.match, action), self._session_rounds)
+        self.capped = at_cap(self.match, self._replay_cap)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -206,44 +230,69 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         return action_label(self.match, action)
 
     def is_terminal(self) -> bool:
-        """The match is over."""
-        return self.match.is_over
+        """The match is over, or the game ended at the replay cap."""
+        return self.match.is_over or self.capped
 
     def returns(self) -> list[float]:
-        """1 for the winner, 0 for the others (all 0 before the end)."""
+        """1 for the winner, 0 for the others (all 0 before the end); a draw at the replay cap."""
+        if self.capped:
+            return draw_returns(self.match.players)
         return list(returns(self.match))
-
-    def information_state_string(self, player: int | None = None) -> str:
-        """Perfect information: the history of actions identifies the state."""
-        return " ".join(map(str, self.history()))
 
     def __str__(self) -> str:
         return render_text(self.match)
 
 
 class ShipCaptainCrewObserver:
-    """The table from one seat, as :func:`~.encoding.flat_observation` (a PyObserver)."""
+    """The table from one seat, a PyObserver: a tensor in one :class:`~.views.View` (the
+    ``view`` observation parameter, default ``raw``) with a named piece per field, and a string.
 
-    def __init__(self, players: int) -> None:
-        low, _ = flat_bounds(players)
-        self.tensor = np.zeros(len(low), np.float32)
-        self.dict = {"observation": self.tensor}
+    The observation string is the table as text without the last roll; the information-state
+    observer (``perfect_recall``) gives the position key instead and no tensor.  Both depend
+    on the position only, not on the way there.
+    """
+
+    def __init__(self, game: ShipCaptainCrewGame, recall: bool, params: dict[str, Any]) -> None:
+        # A parameter string is parsed like a game's: "onehot" names the view, "(view=onehot)"
+        # sets it (pyspiel.game_parameters_from_string gives {"name": ...} for the first).
+        unknown = set(params) - {"view", "name"}
+        if unknown:
+            raise ValueError(f"unknown observation parameter {sorted(unknown)[0]!r}: use view")
+        self.view = check_view(params.get("view", params.get("name") or View.RAW))
+        self.recall = recall
+        self.dict: dict[str, np.ndarray] = {}
+        self.tensor: np.ndarray | None = None
+        if not recall:
+            fields = view_fields(self.view, game.players, game.rules)
+            self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in fields), np.float32)
+            self.dict = view_pieces(self.tensor, fields)
 
     def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
         """Fill :attr:`tensor` for ``player``."""
-        self.tensor[:] = flat_observation(state.match, player)
+        if self.tensor is not None:
+            self.tensor[:] = view_vector(state.match, player, self.view)
 
     def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
-        """The table as text, for ``player``."""
-        return f"seat {player}\n" + render_text(state.match)
+        """The position key (information state), or the table as text for ``player``."""
+        if self.recall:
+            return position_key(state.match)
+        return f"seat {player}\n" + render_text(state.match, player, last_roll=False)
 
 
 def load(
-    players: int = MIN_PLAYERS, rules: Rules | str = "classic", session_rounds: int = SESSION_ROUNDS
+    players: int = MIN_PLAYERS,
+    rules: Rules | str = "classic",
+    session_rounds: int = SESSION_ROUNDS,
+    replay_cap: int | None = None,
 ) -> pyspiel.Game:
-    """``pyspiel.load_game`` with the rules given as a value or text."""
+    """``pyspiel.load_game`` with the rules given as a value or text (and None for no cap)."""
     text = str(rules) if isinstance(rules, Rules) else str(Rules.from_str(rules))
-    params = {"players": players, "rules": text, "session_rounds": session_rounds}
+    params = {
+        "players": players,
+        "rules": text,
+        "session_rounds": session_rounds,
+        "replay_cap": UNLIMITED if replay_cap is None else replay_cap,
+    }
     return pyspiel.load_game(GAME_NAME, params)
 
 

@@ -16,8 +16,10 @@ game parameter without a line written here.  Two things of OpenSpiel shape the t
 Every value is checked by its option and the rule set by :class:`~shipcaptaincrew.rules.Rules`,
 so a bad value gets the core's :class:`~shipcaptaincrew.errors.InvalidRulesError`.
 
-One parameter is the environment's own, not a rule option: ``session_rounds``, the rounds
-after which a session (``format=session``) stops (see :mod:`.common`).
+Two parameters are the environment's own, not rule options: ``session_rounds``, the rounds
+after which a session (``format=session``) stops (see :mod:`.common`), and ``replay_cap``, how
+many times anything may repeat before the game ends as a draw (see :mod:`.finite`;
+:data:`UNLIMITED`, the default, is no cap: the rules' game exactly).
 
 This module needs no OpenSpiel; :mod:`.openspiel_game` registers the game with it.
 
@@ -54,6 +56,7 @@ __all__ = [
     "option_value",
     "parameter_specification",
     "parameter_value",
+    "replay_cap_from",
     "rules_from_parameters",
     "to_game_string",
 ]
@@ -80,6 +83,7 @@ GAME_DEFAULTS: dict[str, ParameterValue] = {
     "players": MIN_PLAYERS,
     "rules": DEFAULT_RULES,
     "session_rounds": SESSION_ROUNDS,
+    "replay_cap": UNLIMITED,
 }
 
 
@@ -108,7 +112,7 @@ def parameter_specification() -> dict[str, ParameterValue]:
 
 
 def game_parameters(
-    players: int, rules: Rules, session_rounds: int = SESSION_ROUNDS
+    players: int, rules: Rules, session_rounds: int = SESSION_ROUNDS, replay_cap: int | None = None
 ) -> dict[str, ParameterValue]:
     """What a game for ``rules`` reports: its canonical text and the value of every option.
 
@@ -119,8 +123,16 @@ def game_parameters(
         "players": players,
         "rules": to_game_string(str(rules)),
         "session_rounds": session_rounds,
+        "replay_cap": UNLIMITED if replay_cap is None else replay_cap,
         **{name: parameter_value(o, getattr(rules, name)) for name, o in OPTIONS.items()},
     }
+
+
+def replay_cap_from(raw: Any) -> int | None:
+    """The ``replay_cap`` parameter as a cap (None: no cap), if it is a count or :data:`UNLIMITED`."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < UNLIMITED:
+        raise ValueError(f"replay_cap must be a count 0.. or {UNLIMITED} (no cap), got {raw!r}")
+    return None if raw == UNLIMITED else raw
 
 
 def rules_from_parameters(params: Mapping[str, Any]) -> Rules:

@@ -6,9 +6,11 @@ Follows the classic environments (``tictactoe_v3``, ``connect_four_v3``): :func:
 observation is ``{"observation": int64 vector, "action_mask": int8 vector}`` with the action
 ids of :mod:`~shipcaptaincrew.envs.encoding`.
 
-``agent_selection`` is the agent with a stop: a decision, or the start of its turn (where
-every id rolls its dice and the mask is all ones).  Dice are rolled inside ``step`` from the
-generator seeded by ``reset(seed=...)``.  Rewards come at the end: 1 to the match winner
+``agent_selection`` is the agent with a decision; a turn's start is none (every roll is
+chance, see :mod:`~shipcaptaincrew.envs.common`).  A game in which nobody has anything to
+decide is played out inside ``reset`` and the next dealt (``infos[agent]["undecided_episodes"]``
+and ``["undecided_reward"]`` report them).
+Dice are rolled inside ``step`` from the generator seeded by ``reset(seed=...)``.  Rewards come at the end: 1 to the match winner
 (``reward="pot"``: chips won or lost; ``reward="sips"``: minus the sips drunk).
 
 >>> from shipcaptaincrew.envs.pettingzoo_env import env
@@ -39,7 +41,7 @@ except ImportError as error:
         f"({error})"
     ) from error
 
-from ..engine import apply, sample_chance
+from ..engine import apply
 from ..facts import MIN_PLAYERS
 from ..rules import Rules
 from ..state import MatchState
@@ -48,8 +50,10 @@ from .common import (
     Reward,
     advance,
     check_action,
+    check_max_steps,
     check_reward,
     check_session_rounds,
+    deal,
     make_rules,
     new_match,
     player_count,
@@ -58,7 +62,8 @@ from .common import (
     stop_mask,
     stopped_seat,
 )
-from .encoding import NUM_ACTIONS, flat_bounds, flat_observation
+from .encoding import NUM_ACTIONS
+from .views import View, check_view, view_bounds, view_vector
 
 __all__ = ["env", "raw_env"]
 
@@ -84,6 +89,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
         this many rounds unless an agent stops it earlier (see
         :mod:`~shipcaptaincrew.envs.common`).
+    :param view: the layout of ``observation``: ``raw`` and ``relative`` (int64), ``onehot``
+        (float32); see :mod:`~shipcaptaincrew.envs.views`.
+    :param max_steps: truncate the game after this many steps of all agents together (None:
+        no limit): every agent is then truncated, with reward 0.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -102,9 +111,25 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         starter: int | None = None,
         render_mode: str | None = None,
         session_rounds: int = SESSION_ROUNDS,
+        view: View | str = View.RAW,
+        max_steps: int | None = None,
     ) -> None:
-        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode, session_rounds)
+        EzPickle.__init__(
+            self,
+            players,
+            rules,
+            match,
+            reward,
+            starter,
+            render_mode,
+            session_rounds,
+            view,
+            max_steps,
+        )
         super().__init__()
+        self.max_steps = check_max_steps(max_steps)
+        self._steps = 0
+        self.view = check_view(view)
         self.session_rounds = check_session_rounds(session_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -116,11 +141,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         new_match(self.rules, players, starter)  # validate the set-up now
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = self.possible_agents[:]
-        low, high = flat_bounds(players)
+        low, high = view_bounds(self.view, players, self.rules)
+        self._dtype = np.float32 if self.view is View.ONEHOT else np.int64
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    np.array(low, dtype=np.int64), np.array(high, dtype=np.int64), dtype=np.int64
+                    np.array(low, dtype=self._dtype),
+                    np.array(high, dtype=self._dtype),
+                    dtype=self._dtype,
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
             }
@@ -157,11 +185,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         seat = self._seat(agent)
         mask = (
             stop_mask(state, seat)
-            if agent == self.agent_selection and not state.is_over
+            if agent == self.agent_selection and not state.is_over and not self.truncations[agent]
             else np.zeros(NUM_ACTIONS, dtype=np.int8)
         )
         return {
-            "observation": np.array(flat_observation(state, seat), dtype=np.int64),
+            "observation": np.array(view_vector(state, seat, self.view), dtype=self._dtype),
             "action_mask": mask,
         }
 
@@ -175,13 +203,28 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        start = new_match(self.rules, self.players, self.starter)
-        self._start = start
-        self._state = advance(start, self._rng, self._all_seats, {}, self.session_rounds)
+        start, state, undecided = deal(
+            self.rules, self.players, self.starter, self._advance, "no seat"
+        )
+        self._start, self._state = start, state
+        self._steps = 0
+        # A game nobody decides anything in is played out and another dealt (the AEC checker
+        # wants an agent to act after reset); those games are reported, for evaluations.
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {
+                "undecided_episodes": len(undecided),
+                "undecided_reward": sum(
+                    reward_of(end, s, self.reward_kind, start) for end in undecided
+                ),
+            }
+            for s, a in enumerate(self.agents)
+        }
         self._select()
         if self.render_mode == "human":
             self.render()
+
+    def _advance(self, state: MatchState) -> MatchState:
+        return advance(state, self._rng, self._all_seats, {}, self.session_rounds)
 
     def _select(self) -> None:
         state = self.state_value
@@ -209,12 +252,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         chosen = check_action(state, seat, action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if chosen is None:
-            state = apply(state, sample_chance(state, self._rng))
+        self._state = self._advance(apply(state, chosen))
+        self._steps += 1
+        if not self._state.is_over and self._steps == self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
         else:
-            state = apply(state, chosen)
-        self._state = advance(state, self._rng, self._all_seats, {}, self.session_rounds)
-        self._select()
+            self._select()
         if self.render_mode == "human":
             self.render()
 

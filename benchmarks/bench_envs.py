@@ -1,0 +1,115 @@
+"""Benchmark of the single-table learning environments.  Prints figures; asserts nothing.
+
+Environment steps per second on one core, random legal play, measured in one run so the lines
+compare like with like on this machine:
+
+* Gymnasium ``ShipCaptainCrew-v0``: one agent against ``tip``, one round per episode, in each
+  observation view; a step is one ``env.step`` (one decision of the agent: every roll is
+  chance, rolled inside the step with the bot's turns); rounds per second count the rounds a
+  reset plays out because the agent had nothing to decide in them too;
+* PettingZoo ``shipcaptaincrew_v0``: four agents, each taking its first legal id; a step is
+  one ``env.step`` of any agent (the dead agents' final steps included, as AEC asks), games
+  per second count the games a reset plays out because nobody had anything to decide;
+* OpenSpiel ``python_ship_captain_crew``: two players, chance sampled from its exact outcomes;
+  a step is one ``apply_action``, chance outcomes included, plus one observation tensor per
+  decision (what a learner reads).
+
+Run:  .venv/bin/python benchmarks/bench_envs.py [--seconds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+from open_spiel.python.observation import make_observation
+
+from shipcaptaincrew.envs import openspiel_game
+from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
+from shipcaptaincrew.envs.pettingzoo_env import raw_env
+from shipcaptaincrew.envs.views import VIEWS
+
+
+def timed(seconds: float, episode: Callable[[int], tuple[int, int]]) -> tuple[float, float]:
+    """Episodes until ``seconds`` have passed: (rounds per second, steps per second)."""
+    rounds = steps = n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        r, s = episode(n)
+        rounds, steps, n = rounds + r, steps + s, n + 1
+    elapsed = time.perf_counter() - start
+    return rounds / elapsed, steps / elapsed
+
+
+def gymnasium(view: str, seconds: float) -> tuple[float, float]:
+    env = ShipCaptainCrewEnv(rules="classic", bots=["tip"], view=view)
+    env.action_space.seed(0)
+
+    def episode(n: int) -> tuple[int, int]:
+        _, info = env.reset(seed=n)
+        steps, done = 0, False
+        while not done:
+            _, _, done, _, _ = env.step(env.action_space.sample())
+            steps += 1
+        return 1 + info["undecided_episodes"], steps
+
+    return timed(seconds, episode)
+
+
+def pettingzoo(view: str, seconds: float) -> tuple[float, float]:
+    aec = raw_env(players=4, rules="classic", view=view)
+
+    def episode(n: int) -> tuple[int, int]:
+        aec.reset(seed=n)
+        undecided = aec.infos[aec.agent_selection]["undecided_episodes"]
+        steps = 0
+        for _agent in aec.agent_iter():
+            obs, _, term, trunc, _ = aec.last()
+            aec.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+            steps += 1
+        return 1 + undecided, steps
+
+    return timed(seconds, episode)
+
+
+def openspiel(view: str, seconds: float) -> tuple[float, float]:
+    game = openspiel_game.load(2, "classic")
+    observer = make_observation(game, None, {"view": view})
+    rng = random.Random(0)
+
+    def episode(_n: int) -> tuple[int, int]:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                ids, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(ids, probs)[0])
+            else:
+                observer.set_from(state, state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return 1, steps
+
+    return timed(seconds, episode)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per line")
+    args = parser.parse_args()
+    print("== single-table environment steps per second (one core, random legal play) ==")
+    for name, run, unit in [
+        ("Gymnasium, 1 agent vs tip", gymnasium, "rounds"),
+        ("PettingZoo, 4 agents", pettingzoo, "games"),
+        ("OpenSpiel, 2 players", openspiel, "games"),
+    ]:
+        for view in VIEWS:
+            rate, steps = run(view, args.seconds)
+            print(f"{name:<28} view={view:<9} {steps:9.0f} steps/s  {rate:8.0f} {unit}/s")
+
+
+if __name__ == "__main__":
+    main()
