@@ -17,6 +17,10 @@ a :class:`~.state.MatchState`.
 >>> s = apply(s, Stand())
 >>> s.posted_scores, seat_to_act(s)
 ({1: 12}, 0)
+
+For solvers and simulators the engine also exposes :func:`post_score` (finish a turn not yet
+begun with a given score, through the same contest code) and :func:`match_position` (a state
+without the match's record, for memoising on positions); see :mod:`.positions`.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS, TOURNAMENT_MIN_PLAYER
 from .formats import FormatKind
 from .match import post, rotation_step, start_round
 from .messages import N_
+from .positions import match_position, post_score, turn_scores
 from .rules import Drinking, Rules, Stakes, Starter
 from .state import (
     CHANCE,
@@ -64,10 +69,13 @@ __all__ = [
     "is_chance",
     "is_terminal",
     "legal_actions",
+    "match_position",
+    "post_score",
     "returns",
     "rotation_step",
     "sample_chance",
     "seat_to_act",
+    "turn_scores",
 ]
 
 State = TypeVar("State", TurnState, MatchState)

@@ -1,0 +1,141 @@
+"""Match positions and posting a turn's score: the two seams solvers and simulators need.
+
+A :class:`~.state.MatchState` carries a record of the match -- finished rounds, sips, replay and
+tie-break counters, the depth of a contest -- next to what decides it.  Two states that differ
+only in their records have the same future, so a solver that memoises on states, or a learning
+environment that keys positions, wants the record gone: :func:`match_position` blanks every
+field the engine never reads to decide the rest of the match (who wins it, and every legal
+action on the way).  :func:`post_score` finishes the turn at the table with a given score
+through the engine's own contest code, so that a solver or a simulator that knows a turn's
+score distribution resolves rounds exactly as a played turn would, without playing its dice.
+
+>>> from shipcaptaincrew.rules import find_rules
+>>> from shipcaptaincrew.engine import initial_state
+>>> s = initial_state(find_rules("classic").replace(starter="chosen"), 2)
+>>> s = post_score(post_score(s, 0), 0)          # everyone fails: the round is replayed
+>>> s.replays, match_position(s).replays
+(1, 0)
+>>> match_position(s) == match_position(initial_state(s.rules, 2))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from . import turn as _turn
+from .errors import IllegalActionError
+from .formats import FormatKind
+from .match import post
+from .messages import N_
+from .rules import Rotation, Rules
+from .state import MatchState, Method, Phase, RoundResult, evolve
+
+__all__ = ["match_position", "post_score", "turn_scores"]
+
+#: A finished round as a position keeps it: only its being a round of the match's own counts.
+_BLANK_RESULT = RoundResult(
+    round_no=0, starter=0, seats=(), scores=(), winner=None, sips=(), pot_won=0,
+    all_failed=False, tie_breaks=0,
+)  # fmt: skip
+
+
+@lru_cache(maxsize=256)
+def turn_scores(rules: Rules) -> tuple[int, ...]:
+    """Every score a turn can end with, ascending: 0 (no full crew), a cargo of two dice, and
+    with a same-roll bonus (001.20) that cargo plus the bonus.
+
+    >>> turn_scores(Rules())
+    (0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+    >>> turn_scores(Rules(same_roll_bonus=10))[-3:]
+    (20, 21, 22)
+    """
+    cargo = set(range(2, 13))
+    return tuple(sorted({0} | cargo | {c + rules.same_roll_bonus for c in cargo}))
+
+
+def post_score(state: MatchState, score: int) -> MatchState:
+    """The match after the player at the table ends a turn not yet begun with ``score``.
+
+    The match reads nothing of a finished turn but its score (the contest posts it, and the
+    round, its tie-breaks and the format follow from there), so this is what any line of play
+    ending in that score leads to.  Anything but a fresh turn of a contest played with turns,
+    or a score no turn can end with, is refused.
+    """
+    c = state.contest
+    if (
+        state.phase is not Phase.TURN
+        or state.turn is None
+        or state.turn != _turn.new_turn(state.rules)
+        or c is None
+        or c.method is not Method.TURN
+    ):
+        raise IllegalActionError(N_("a score can only be posted for a turn not yet begun"))
+    if isinstance(score, bool) or score not in turn_scores(state.rules):
+        raise IllegalActionError(
+            N_("no turn ends with a score of {score} under these rules"), score=repr(score)
+        )
+    return post(evolve(state, turn=None), score)
+
+
+def match_position(state: MatchState) -> MatchState:
+    """``state`` with every field blanked that the engine never reads to decide what follows.
+
+    Kept: the phase, the contest (without its depth), the turn, the starter, who plays this
+    round and what they posted, the pot and the chips (who can ante), the round's winner and
+    the sips still to hand out (the hand-out), the finalists, the players tied for a round of
+    their own and whether this is one, the target of solo practice, and the winner.  By format:
+
+    * the totals only where they decide the match (``rounds:N``, ``first_to:N``, the
+      tournament, a session) and the round wins only under ``wins:N`` and in solo practice;
+    * the round number only in solo practice (the one place the engine counts it);
+    * of the finished rounds, how many were rounds of the match's own (``rounds:N`` and the
+      tournament count them), and under ``rotation=loser`` the seats and scores of the last of
+      them (its loser starts the next round).
+
+    Blanked: the sips, the replay and tie-break counters, the chips a round or the match paid
+    out, every other part of the finished rounds, and the round's scores where neither totals
+    nor the loser are read.  The same continuation from a state and from its position leads
+    to the same winner (``tests/test_solver_positions.py`` plays it out).
+    """
+    rules = state.rules
+    kind = rules.format.kind
+    solo = state.target is not None
+    zeros = (0,) * state.players
+    keep_totals = not solo and kind in (
+        FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.TOURNAMENT, FormatKind.SESSION,
+    )  # fmt: skip
+    keep_wins = solo or kind is FormatKind.WINS
+    loser = rules.rotation is Rotation.LOSER
+    contest = None if state.contest is None else evolve(state.contest, depth=0)
+    return evolve(
+        state,
+        contest=contest,
+        round_no=state.round_no if solo else 0,
+        round_scores=(
+            state.round_scores if keep_totals or loser else (None,) * len(state.round_scores)
+        ),
+        totals=state.totals if keep_totals else zeros,
+        sips=zeros,
+        wins=state.wins if keep_wins else zeros,
+        round_sips=zeros,
+        round_tie_breaks=0,
+        round_pot_won=0,
+        replays=0,
+        match_pot_won=0,
+        results=_results(state, count=not solo and kind in _COUNTED, loser=loser),
+    )
+
+
+_COUNTED = (FormatKind.ROUNDS, FormatKind.TOURNAMENT)
+
+
+def _results(state: MatchState, *, count: bool, loser: bool) -> tuple[RoundResult, ...]:
+    own = [r for r in state.results if not r.tie_round]
+    if not own or not (count or loser):
+        return ()
+    last = _BLANK_RESULT
+    if loser:
+        last = replace(_BLANK_RESULT, seats=own[-1].seats, scores=own[-1].scores)
+    return (_BLANK_RESULT,) * (len(own) - 1 if count else 0) + (last,)
