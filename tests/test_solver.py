@@ -21,7 +21,7 @@ from shipcaptaincrew import (
     is_terminal,
     sample_chance,
 )
-from shipcaptaincrew.rules import Rules, find_rules
+from shipcaptaincrew.rules import AllFail, Rotation, Rules, TieBreak, find_rules
 from shipcaptaincrew.solver import (
     ContestView,
     PositionNotReachableError,
@@ -413,7 +413,7 @@ def test_wild_captain_assignments_are_advised() -> None:
     assert choices[0].expected_score == pytest.approx(11.0)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(rule_sets())
 def test_any_rule_set_gives_consistent_odds(rules: Rules) -> None:
     o = turn_odds(rules, "ev", exact=True)
@@ -424,6 +424,23 @@ def test_any_rule_set_gives_consistent_odds(rules: Rules) -> None:
     assert never.expected_score <= o.expected_score
     eq = equilibrium(rules, 2, use_disk=False)
     assert abs(sum(eq.seat_win_probability) - 1) < 1e-9
+    # Three seats: every rule set is solved but two, which are refused by name.
+    refused = {
+        ("tie_break=round", "all_fail=carry_pot"): (
+            rules.tie_break is TieBreak.ROUND and rules.all_fail is AllFail.CARRY_POT
+        ),
+        ("rotation=loser", "tie_break=no_winner"): (
+            rules.rotation is Rotation.LOSER and rules.tie_break is TieBreak.NO_WINNER
+        ),
+    }
+    try:
+        eq3 = equilibrium(rules, 3, use_disk=False)
+    except SolverError as e:
+        named = [names for names, hit in refused.items() if hit]
+        assert named and all(name in str(e) for name in named[0]), e
+    else:
+        assert not any(refused.values())
+        assert abs(sum(eq3.seat_win_probability) - 1) < 1e-9
 
 
 @pytest.mark.parametrize(

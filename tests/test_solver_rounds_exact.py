@@ -24,12 +24,11 @@ How the walk is organised
     among the same players, a tied cargo roll-off, and carried rounds whose starter has come
     round again under ``all_fail=carry_pot`` all bring back a state the walk has already met,
     up to the match's record: the round number, the finished rounds, the replay and tie-break
-    counters, a contest's depth, and the round's scores and totals.  In a single match
-    without drinking the engine writes these and never reads them to decide what happens next
-    (the round number matters only to ``rounds:N``, the tournament and solo practice; scores
-    and totals only to totals-based formats and to drinking), so such a state has the same
-    future as the earlier one.  Chips and the pot are kept: under ``stakes=pot`` each carried
-    round is a new state, down to the broke table.
+    counters, a contest's depth, and the round's scores and totals.  The engine writes these
+    and never reads them to decide what happens next in a single match, so such a state has
+    the same future as the earlier one: the walk keys states by the engine's own
+    :func:`~shipcaptaincrew.engine.match_position`.  Chips and the pot are kept: under
+    ``stakes=pot`` each carried round is a new state, down to the broke table.
     The walk therefore stops at every *contest start* (a contest with nothing posted yet) and
     treats it as an unknown: the win vector ``V(c)`` of contest start ``c`` is what the walk
     from ``c`` reaches directly (matches won) plus, for every contest start ``c'`` it reaches
@@ -72,6 +71,7 @@ from shipcaptaincrew.engine import (
     is_chance,
     is_terminal,
     legal_actions,
+    match_position,
 )
 from shipcaptaincrew.rules import AllFail, Drinking, Rules, Stakes, find_rules
 from shipcaptaincrew.solver import (
@@ -81,7 +81,7 @@ from shipcaptaincrew.solver import (
     optimal_action,
     policy_action,
 )
-from shipcaptaincrew.state import MatchState, Phase, TurnState, evolve
+from shipcaptaincrew.state import MatchState, Phase, TurnState
 
 CLASSIC = find_rules("classic").replace(starter="chosen")
 
@@ -100,6 +100,13 @@ CASES: list[tuple[Rules, tuple[int, ...]]] = [
     (find_rules("ship-captain-crew").replace(starter="chosen"), (3,)),
     (CLASSIC.replace(half_cargo=True), (2, 3)),
     (CLASSIC.replace(wild_captain=True, tie_break="cargo_rolloff"), (2, 3)),
+    # The readings of tie_break, rotation and all_fail beyond the sheets' defaults.
+    (CLASSIC.replace(tie_break="no_winner"), (2, 3)),
+    (CLASSIC.replace(tie_break="no_winner", all_fail="carry_pot", rotation="previous"), (2, 3)),
+    (CLASSIC.replace(tie_break="no_winner", rotation="loser"), (2,)),
+    (CLASSIC.replace(tie_break="round"), (2, 3)),
+    (CLASSIC.replace(tie_break="round", all_fail="carry_pot", rotation="none"), (2,)),
+    (CLASSIC.replace(all_fail="carry_pot", rotation="loser"), (2, 3)),
 ]
 POLICIES = ("ev", "threshold:7", "optimal")
 
@@ -173,21 +180,6 @@ def _score_paths(rules: Rules) -> dict[int, tuple[Action, ...]]:
 # -- the engine's match, enumerated -----------------------------------------------------------
 
 
-def _restart_key(state: MatchState) -> MatchState:
-    """The state without the match's record (see the module docstring)."""
-    contest = None if state.contest is None else evolve(state.contest, depth=0)
-    return evolve(
-        state,
-        round_no=0,
-        results=(),
-        replays=0,
-        round_tie_breaks=0,
-        contest=contest,
-        round_scores=(),
-        totals=(),
-    )
-
-
 def _is_contest_start(state: MatchState) -> bool:
     c = state.contest
     if c is None or c.scores:
@@ -248,7 +240,7 @@ class MatchWalk:
             assert state.winner is not None
             won[state.winner] = 1.0
             return won, {}
-        key = _restart_key(state)
+        key = match_position(state)
         if _is_contest_start(state):
             self._starts.setdefault(key, state)
             return np.zeros(self.players), {key: 1.0}
@@ -262,7 +254,7 @@ class MatchWalk:
         start = initial_state(self.rules, self.players, starter=0)
         assert _is_contest_start(start)
         rows: dict[MatchState, Affine] = {}
-        todo = [_restart_key(start)]
+        todo = [match_position(start)]
         self._starts[todo[0]] = start
         while todo:
             key = todo.pop()
@@ -278,7 +270,7 @@ class MatchWalk:
             for ref, q in refs.items():
                 a[i, index[ref]] -= q
         v = np.linalg.solve(a, r)
-        return v[index[_restart_key(start)]]
+        return v[index[match_position(start)]]
 
 
 @pytest.mark.parametrize("policy", POLICIES)

@@ -5,7 +5,7 @@ The turn comes from the engine: :func:`.graph.turn_graph` walks the engine's
 an indexed DAG; every question about a turn is then a linear pass over it with a reward per
 final score.  The round is different: :mod:`.rounds` is an analytic model of how the engine
 resolves a round (the highest score wins, ties go to the tie-break, everyone failing replays
-the round or carries the pot), taking the rotation from :func:`~shipcaptaincrew.engine.rotation_step`
+the round or carries the pot), asking the engine who starts after a round without a winner
 and checked against the engine's own matches by an exact enumeration
 (``tests/test_solver_rounds_exact.py``); its docstring says where it stops.
 

@@ -4,17 +4,23 @@
 point's current guess, or exact values where the model has them) and returns every table's
 reward vector, score distribution and value, from the last seat back to the first, and then
 each seat's win probability forwards.  :mod:`.rounds` iterates it to the fixed point.
+
+Under ``tie_break=no_winner`` a round whose top score is shared has no winner at all, whoever
+shares it, and the next round decides: then every seat's reward for a score carries a second
+term, the chance that the round ends tied at the top times what the next round is worth to
+it (``tie_carry``).  That chance is built from the last seat back like the tie counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..rules import Rules
 from .graph import TurnGraph, turn_graph
 from .policies import Policy, PolicyKind, fixed_choices
 
-__all__ = ["TableValues", "play", "sweep", "table_reach"]
+__all__ = ["Sweep", "TableValues", "play", "sweep", "table_reach"]
 
 Table = tuple[int, int]  # (m, t)
 #: (position, m, t) -> (reward per score, score distribution, win probability).
@@ -50,25 +56,46 @@ def _fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
     return _DIST[key]
 
 
+@dataclass(frozen=True)
+class Sweep:
+    """What one pass found: the tables, each seat's odds, and the chances of the round ending
+    with everyone failed, everyone tied above 0, and any tie at the top above 0."""
+
+    tables: TableValues
+    seat_odds: list[float]
+    p_fail: float
+    p_tie_all: float
+    p_tie_top: float
+
+
 def sweep(
     graph: TurnGraph,
     pol: Policy,
     n: int,
     tie_share: Callable[[int, int], float],
     all_fail_share: Callable[[int], float],
-) -> tuple[TableValues, list[float], float, float]:
+    tie_carry: Callable[[int], float] | None = None,
+) -> Sweep:
     """One backward-induction pass given the tie and all-fail values.
 
-    Returns the tables, the seat odds, P(everyone fails) and P(everyone ties above 0).
+    ``tie_share(T, j)`` is what place ``j`` (1-based) of ``T`` players tied at the top wins;
+    with ``tie_carry`` given instead, a shared top score leaves the round without a winner and
+    is worth ``tie_carry(i)`` to the player in position ``i``.
     """
-    tables = _backward(graph, pol, n, tie_share, all_fail_share)
+    tables = _backward(graph, pol, n, tie_share, all_fail_share, tie_carry)
     reach = table_reach(graph.scores, n, tables)
     w = [0.0] * n
     for (i, m, t), r in reach.items():
         if i < n:
             w[i] += r * tables[(i, m, t)][2]
-    p_tie = sum(r for (i, m, t), r in reach.items() if i == n and m > 0 and t == n)
-    return tables, w, reach.get((n, 0, n), 0.0), p_tie
+    ends = [(m, t, r) for (i, m, t), r in reach.items() if i == n]
+    return Sweep(
+        tables,
+        w,
+        reach.get((n, 0, n), 0.0),
+        sum(r for m, t, r in ends if m > 0 and t == n),
+        sum(r for m, t, r in ends if m > 0 and t > 1),
+    )
 
 
 def _tables_at(i: int, positive: list[int]) -> list[Table]:
@@ -78,21 +105,29 @@ def _tables_at(i: int, positive: list[int]) -> list[Table]:
     return [(0, i)] + [(m, t) for m in positive for t in range(1, i + 1)]
 
 
+def _after(m: int, t: int, x: int) -> Table:
+    """The table after a score ``x`` is posted at table ``(m, t)``."""
+    return (x, 1) if x > m else (m, t + 1) if x == m else (m, t)
+
+
 def _backward(
     graph: TurnGraph,
     pol: Policy,
     n: int,
     tie_share: Callable[[int, int], float],
     all_fail_share: Callable[[int], float],
+    tie_carry: Callable[[int], float] | None,
 ) -> TableValues:
     """Each position's reward vector, score distribution and value at every table.
 
     ``h[(m, t)]`` for the players from position i on is the list over s of P(none of them
-    beats m, exactly s of them tie it); it is built from the last seat back.
+    beats m, exactly s of them tie it); ``z[(m, t)]`` is P(the round ends with its top score
+    above 0 shared); both are built from the last seat back.
     """
     scores: tuple[int, ...] = graph.scores
     positive = [x for x in scores if x > 0]
     h_next: dict[Table, list[float]] = {st: [1.0] for st in _tables_at(n, positive)}
+    z_next = {(m, t): float(m > 0 and t > 1) for m, t in _tables_at(n, positive)}
     tables: TableValues = {}
     for i in range(n - 1, -1, -1):
         k = n - 1 - i
@@ -101,18 +136,25 @@ def _backward(
         for m, t in sts:
             g = [0.0] * len(scores)
             for j, x in enumerate(scores):
-                if x > m:
+                if x == 0 and m == 0:
+                    g[j] = h_next[(0, i + 1)][k] * all_fail_share(i)
+                if tie_carry is not None:
+                    # No winner when the top is shared: only a score nobody reaches wins.
+                    if x > m:
+                        g[j] += h_next[(x, 1)][0]
+                    g[j] += z_next[_after(m, t, x)] * tie_carry(i)
+                elif x > m:
                     hv = h_next[(x, 1)]
                     g[j] = sum(p * tie_share(1 + s, 1) for s, p in enumerate(hv))
                 elif x == m and m > 0:
                     hv = h_next[(m, t + 1)]
                     g[j] = sum(p * tie_share(t + 1 + s, t + 1) for s, p in enumerate(hv))
-                elif x == 0 and m == 0:
-                    g[j] = h_next[(0, i + 1)][k] * all_fail_share(i)
             gs.append(g)
         ds, vs = play(graph, pol, gs)
         h_cur: dict[Table, list[float]] = {}
+        z_cur: dict[Table, float] = {}
         for (m, t), g, d, v in zip(sts, gs, ds, vs):
+            z_cur[(m, t)] = sum(p * z_next[_after(m, t, x)] for x, p in zip(scores, d))
             tables[(i, m, t)] = (g, d, v)
             p_eq = sum(p for x, p in zip(scores, d) if x == m)
             p_below = sum(p for x, p in zip(scores, d) if x < m)
@@ -123,7 +165,7 @@ def _backward(
                 for s, p in enumerate(h_next[(m, t)]):
                     hv[s] += p_below * p
             h_cur[(m, t)] = hv
-        h_next = h_cur
+        h_next, z_next = h_cur, z_cur
     return tables
 
 
@@ -142,7 +184,7 @@ def table_reach(
         for (m, t), r in reach.items():
             for x, p in zip(scores, tables[(i, m, t)][1]):
                 if p:
-                    st = (x, 1) if x > m else (m, t + 1) if x == m else (m, t)
+                    st = _after(m, t, x)
                     nxt[st] = nxt.get(st, 0.0) + r * p
         reach = nxt
     return out

@@ -34,8 +34,24 @@ after, as the engine keeps play order in tie-breaks.
 * Everyone fails (all scores 0): in a sub-round, and in the main round under
   ``all_fail=replay``, the same round is played again by the same seats in the same order, so
   it is worth the seat's own win probability again.  Under ``all_fail=carry_pot`` the pot goes to
-  the winner of the next round, whose starter is ``rotation_step`` seats on in play order, so it
-  is worth the seat's win probability in that rotated round.
+  the winner of the next round, which starts some seats on in play order, so it is worth the
+  seat's win probability in that rotated round.
+* ``tie_break=round`` plays a real round among the tied, in play order, whose ties go to a
+  round of the tied again and whose all-fail follows ``all_fail``: with ``all_fail=replay`` that
+  is the replayed sub-round above; for two players it is the main round's own game again
+  whatever ``all_fail`` says (its all-fail passes to the next round of both, as the main
+  round's does).
+* ``tie_break=no_winner``: a shared top score leaves the round without a winner, whoever shares
+  it, and the next round decides; every reward then carries P(the top ends shared) times the
+  seat's chance in that next round, whose start is asked of the engine like the carried pot's.
+
+Who starts the round after one without a winner is asked of the engine
+(:func:`starter_shift` plays such a round through ``post_score`` and reads the next starter),
+so ``rotation=next|previous|none|loser`` all come from the engine's own rotation.  Two
+combinations are refused with a :class:`SolverError` naming them, for three or more seats:
+``tie_break=round`` with ``all_fail=carry_pot`` (a tie round where everyone fails passes to a
+round of everyone, whose value depends on which seats were tied) and ``rotation=loser`` with
+``tie_break=no_winner`` (the next start is the lowest score, which the model does not track).
 
 These fixed points are solved by iteration to 1e-12 (at most :data:`MAX_ITERATIONS` steps; a
 :class:`SolverError` is raised instead of looping).  The same chain with a fixed policy for
@@ -46,8 +62,8 @@ above 12 possible; the cargo reroll limit and half cargo change the turn graph, 
 What it takes from the engine
 -----------------------------
 The turn (every score and its odds under each choice) through :func:`.graph.turn_graph`; how
-far the start moves after a round through :func:`shipcaptaincrew.engine.rotation_step` (the
-one place the engine decides it).  The rest -- highest score wins, play order is kept among
+far the start moves after a round without a winner by playing one through the engine
+(:func:`starter_shift`).  The rest -- highest score wins, play order is kept among
 tied players, who replays after everyone fails -- is the model's reading of the engine.
 
 Where it stops
@@ -75,11 +91,24 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..engine import rotation_step
-from ..rules import AllFail, Rules, TieBreak
+from ..engine import initial_state, post_score
+from ..rules import (
+    AllFail,
+    Drinking,
+    FormatKind,
+    HandOutAmount,
+    MatchFormat,
+    PotTo,
+    Rotation,
+    Rules,
+    Stakes,
+    Starter,
+    TieBreak,
+)
 from .graph import turn_graph
 from .policies import Policy, PolicyKind, parse_policy
 from .round_pass import TableValues, play, sweep, table_reach
@@ -91,6 +120,7 @@ __all__ = [
     "cache_dir",
     "clear_memory_cache",
     "equilibrium",
+    "starter_shift",
 ]
 
 #: Bound on fixed-point iterations (convergence is geometric; dozens suffice in practice).
@@ -268,9 +298,22 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         return Equilibrium(
             rules, 1, str(pol), sub, scores, (1.0,), float(d[0][0]), 0, {(0, 0, 0): (g, d[0], v[0])}
         )
-    replay_ties = rules.tie_break is TieBreak.REPLAY
-    # A sub-round (and the main round when everyone failing replays it) is its own tie-break.
-    self_tie = sub or rules.all_fail is AllFail.REPLAY
+    tie_break = rules.tie_break
+    carry = not sub and rules.all_fail is AllFail.CARRY_POT
+    # Every contest that breaks a tie with turns replays its ties (a match tie under
+    # no_winner too); a main round under no_winner has no winner when the top is shared.
+    no_winner = tie_break is TieBreak.NO_WINNER and not sub
+    replay_ties = tie_break in (TieBreak.REPLAY, TieBreak.ROUND) or (sub and not no_winner)
+    replay_ties = replay_ties and tie_break is not TieBreak.CARGO_ROLLOFF
+    if tie_break is TieBreak.ROUND and carry and n > 2:
+        raise SolverError(
+            "tie_break=round with all_fail=carry_pot: a round among the tied where everyone "
+            "fails passes to a round of everyone, which the round model follows for two "
+            f"players only, not {n}"
+        )
+    # A sub-round, the main round when everyone failing replays it, and under tie_break=round
+    # a round of two (its tie round is the same game again) are their own tie-break.
+    self_tie = sub or rules.all_fail is AllFail.REPLAY or tie_break is TieBreak.ROUND
     smaller: dict[int, tuple[float, ...]] = {}
     if replay_ties:
         for size in range(2, n + 1):
@@ -278,8 +321,8 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
                 smaller[size] = equilibrium(
                     rules, size, pol, sub=True, use_disk=use_disk
                 ).seat_win_probability
-    step = rotation_step(rules)
-    carry = not sub and rules.all_fail is AllFail.CARRY_POT
+    fail_step = starter_shift(rules, (0,) * n) if carry else 0
+    tie_step = _tie_shift(rules, n) if no_winner else 0
     w = [1.0 / n] * n
     iteration = 0
     while True:
@@ -299,43 +342,89 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
             return smaller[size][j - 1]
 
         def all_fail_share(i: int, w: list[float] = w) -> float:
-            return w[(i - step) % n] if carry else w[i]
+            return w[(i - fail_step) % n]
 
-        tables, new_w, p_fail, p_tie = sweep(graph, pol, n, tie_share, all_fail_share)
+        def tie_carry(i: int, w: list[float] = w) -> float:
+            return w[(i - tie_step) % n]
+
+        found = sweep(graph, pol, n, tie_share, all_fail_share, tie_carry if no_winner else None)
+        new_w = found.seat_odds
         delta = max(abs(a - b) for a, b in zip(new_w, w))
         if delta < TOLERANCE:
             w = new_w
             break
         # With everyone's choices held fixed the sweep is affine in w: the only terms that
-        # read w are "all n tie" (coefficient p_tie, own place) and "all fail" (p_fail, own
-        # or rotated place).  Jump to that affine map's fixed point; the next sweep checks
-        # that nobody's choices change there (if they do, iteration simply goes on).
-        lam_tie = p_tie if (replay_ties and self_tie) else 0.0
-        w = _affine_fixed_point(new_w, w, lam_tie, p_fail, step if carry else 0, n)
+        # read w are "all n tie" (own place), "all fail" (own or rotated place) and, under
+        # no_winner, "the top is shared" (rotated place).  Jump to that affine map's fixed
+        # point; the next sweep checks that nobody's choices change there (if they do,
+        # iteration simply goes on).
+        terms = [(found.p_tie_all if replay_ties and self_tie else 0.0, 0)]
+        terms += [(found.p_fail, fail_step)]
+        terms += [(found.p_tie_top, tie_step)] if no_winner else []
+        w = _affine_fixed_point(new_w, w, terms)
     total = sum(w)
     if abs(total - 1.0) > 1e-9:
         raise SolverError(f"seat win probabilities sum to {total}, not 1: solver fault")
-    return Equilibrium(rules, n, str(pol), sub, scores, tuple(w), p_fail, iteration, tables)
+    return Equilibrium(
+        rules, n, str(pol), sub, scores, tuple(w), found.p_fail, iteration, found.tables
+    )
 
 
 def _affine_fixed_point(
-    new_w: list[float], w: list[float], lam_tie: float, lam_fail: float, step: int, n: int
+    new_w: list[float], w: list[float], terms: list[tuple[float, int]]
 ) -> list[float]:
-    """Solve x = a + lam_tie x + lam_fail R x, where a is what ``new_w`` holds beyond w's terms.
+    """Solve x = a + sum(lam R_step x), where a is what ``new_w`` holds beyond w's terms.
 
-    ``R`` moves each seat's value to its place in the rotated round (identity for ``step=0``).
+    ``R_step`` moves each seat's value to its place in a round whose start is ``step`` seats
+    on (the identity for ``step=0``).
     """
+    import numpy as np
 
-    def rot(x: list[float]) -> list[float]:
-        return [x[(i - step) % n] for i in range(n)]
+    n = len(w)
+    m = np.zeros((n, n))
+    for lam, step in terms:
+        for i in range(n):
+            m[i, (i - step) % n] += lam
+    a = np.asarray(new_w) - m @ np.asarray(w)
+    x = np.linalg.solve(np.eye(n) - m, a)
+    return [float(v) for v in x]
 
-    a = [nw - lam_tie * x - lam_fail * y for nw, x, y in zip(new_w, w, rot(w))]
-    if step == 0:
-        return [v / (1.0 - lam_tie - lam_fail) for v in a]
-    x = a
-    for _ in range(10_000):  # lam_tie = 0 here; lam_fail < 1: a geometric series
-        nxt = [ai + lam_fail * y for ai, y in zip(a, rot(x))]
-        if max(abs(p - q) for p, q in zip(nxt, x)) < TOLERANCE / 10:
-            return nxt
-        x = nxt
-    raise SolverError("the carried-pot series did not converge (everyone always fails?)")
+
+@lru_cache(maxsize=256)
+def starter_shift(rules: Rules, scores: tuple[int, ...]) -> int:
+    """How many places on in play order the next round starts after a round with ``scores``
+    and no winner (everyone failed, or a shared top under no_winner), asked of the engine.
+
+    The engine plays one such round of a single match from seat 0 (``post_score``) and says
+    who starts the next; the stakes and drinks, which never move the start, are left out.
+    """
+    probe = rules.replace(
+        format=MatchFormat(FormatKind.SINGLE),
+        starter=Starter.CHOSEN,
+        stakes=Stakes.POINTS,
+        pot_to=PotTo.ROUND,
+        drinking=Drinking.NONE,
+        hand_out=HandOutAmount.EXACT,
+        failed_double=False,
+    )
+    state = initial_state(probe, len(scores), starter=0)
+    for x in scores:
+        state = post_score(state, x)
+    if state.round_no != 2:
+        raise SolverError(f"scores {list(scores)} under {rules} do not leave a round unwon")
+    return state.starter
+
+
+def _tie_shift(rules: Rules, n: int) -> int:
+    """The shift after a round whose top is shared under no_winner.
+
+    Under ``rotation=loser`` the next start is the lowest score, which the round model (it
+    knows only the top score and how many share it) can name for two players only.
+    """
+    if rules.rotation is Rotation.LOSER and n > 2:
+        raise SolverError(
+            "rotation=loser with tie_break=no_winner: after a shared top score the lowest "
+            f"score starts the next round, which the round model does not track for {n} players"
+        )
+    top = max(turn_graph(rules).scores)
+    return starter_shift(rules, (top,) * n)
