@@ -189,16 +189,21 @@ def test_version_and_help_on_every_command() -> None:
     for c in commands:
         h = scc(c, "--help")
         assert h.returncode == 0 and "Usage" in h.stdout, c
-    # Every command that prints words for players takes --lang (and scc --lang works for all).
-    for c in ("play", "companion", "rules", "turn", "presets", "replay", "verify", "demo"):
-        assert "--lang" in scc(c, "--help").stdout, c
+    # Every command takes --lang (and scc --lang works for all); report is a group of them.
+    for c in commands:
+        args = ["report", "strategy"] if c == "report" else [c]
+        assert "--lang" in scc(*args, "--help").stdout, c
     assert "--lang" in scc("--help").stdout
 
 
 def test_demo_log_replays_and_fair_dice_verify(tmp_path: Path) -> None:
+    # The demo's preset (000) plays a session of rounds (000.17): bots never stop one, so the
+    # demo calls a stop after --rounds rounds.
     log = tmp_path / "m.jsonl"
-    r = scc("demo", "--players", "3", "--fair", "--log", str(log))
+    r = scc("demo", "--players", "3", "--fair", "--rounds", "2", "--log", str(log))
     assert r.returncode == 0 and "wins the match" in r.stdout
+    assert "Round 2:" in r.stdout and "Round 3:" not in r.stdout
+    assert "calls a stop: the totals decide the match." in r.stdout
     rep = scc("replay", str(log))
     assert rep.returncode == 0 and "wins the match" in rep.stdout
     ok = scc("verify", str(log))
@@ -221,3 +226,15 @@ def test_replay_refuses_a_corrupt_log(tmp_path: Path) -> None:
     log.write_text('{"type": "match"}\n')
     r = scc("replay", str(log))
     assert r.returncode == 2 and "header" in r.stderr
+
+
+def test_demo_refuses_a_table_that_cannot_be() -> None:
+    r = scc("demo", "--players", "20")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "error: a table seats 2..8 players (001.1), got 20"
+
+
+def test_turn_words_count_in_every_language() -> None:
+    assert "no full crew after one roll: score 0" in scc("turn", "22222").stdout
+    assert "keine volle Crew nach einem Wurf" in scc("turn", "22222", "--lang", "de").stdout
+    assert "etter 3 kast" in scc("turn", "22222", "11111", "33333", "--lang", "nb").stdout

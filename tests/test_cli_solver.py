@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -226,3 +227,24 @@ def test_report_regenerates_the_document(cache: Path, tmp_path: Path) -> None:
     for name in ("completion", "distribution", "seats", "threshold", "variants"):
         assert f"img/strategy_{name}.png" in md
         assert (tmp_path / "img" / f"strategy_{name}.png").stat().st_size > 1000
+
+
+def test_tables_speak_the_language_and_json_does_not(cache: Path) -> None:
+    de = scc(cache, "odds", "--lang", "de")
+    assert de.returncode == 0, de.stderr
+    assert "Verteilung der Punkte" in de.stdout and "Crew in höchstens 3 Würfen" in de.stdout
+    assert re.search(r"\b0,\d{6}\b", de.stdout) and not re.search(r"\b0\.\d{6}\b", de.stdout)
+    nb = scc(cache, "equilibrium", "--players", "3", "--lang", "nb")
+    assert nb.returncode == 0 and "vinnersannsynlighet" in nb.stdout
+    assert re.search(r"\b0,\d{6}\b", nb.stdout)
+    advice = scc(
+        cache, "advise", "--held", "ship,captain", "--roll", "432", "--rolls-used", "2",
+        "--lang", "de",
+    )  # fmt: skip
+    words = " ".join(advice.stdout.split())
+    assert "Nach Wurf 2: beiseite Schiff, Kapitän, Crew, Ladung 2 + 3" in words
+    assert "niemand spielt danach" in words
+    assert "stehen bleiben (5 Punkte)" in words and "(stand)" in words
+    for args in (["odds"], ["equilibrium", "--players", "3"]):
+        assert ok_json(cache, *args) == ok_json(cache, *args, "--lang", "nb")
+    bad(cache, "strategy", "--objective", "fame", "--lang", "de", match="unbekanntes Ziel „fame“")

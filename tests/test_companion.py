@@ -184,9 +184,10 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendline("3")  # skip-kaptein-mannskap
     child.expect("Regler: Skip, kaptein og mannskap")
     child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
-    assert "Kampformat: først til 50" in child.before and "Innsats: en pott" in child.before
-    child.sendline(menu_number(child.before, "Kampformat:"))
-    child.expect(r"Kampformat \[1-4, Enter = 3\] ")  # the preset's first_to:N
+    # 001.2: the preset writes points down (a pot of chips is one option away).
+    assert "Partiformat: først til 50" in child.before and "Innsats: bare poeng" in child.before
+    child.sendline(menu_number(child.before, "Partiformat:"))
+    child.expect(r"Partiformat \[1-6, Enter = 3\] ")  # the preset's first_to:N
     child.sendline(menu_number(child.before, "én runde (single)", whole=True))
     child.expect(r"Regler: Skip, kaptein og mannskap · én runde")
     child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
@@ -209,7 +210,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.expect(r"skip \[6\]  kaptein \[5\]  mannskap \[4\]  \|  last \[1\] \[2\] = 3")
     child.expect(r"stå eller kaste lasten på nytt\? \[1-2, \?\] ")
     child.sendeof()
-    child.expect("Kampen ble avsluttet tidlig")
+    child.expect("Partiet ble avsluttet tidlig")
     child.expect("Spill den av igjen med: scc replay")
     _finish(child)
     m = MatchLog.load(log)

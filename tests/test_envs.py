@@ -13,7 +13,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-gym = pytest.importorskip("gymnasium")
+from .need import need_module
+
+gym = need_module("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
@@ -32,12 +34,19 @@ from shipcaptaincrew import (  # noqa: E402
     initial_turn,
     legal_actions,
 )
-from shipcaptaincrew.actions import Action  # noqa: E402
+from shipcaptaincrew.actions import (  # noqa: E402
+    Action,
+    HandOutSplit,
+    NextRound,
+    StopHandOut,
+    StopMatch,
+)
 from shipcaptaincrew.bots import TipBot  # noqa: E402
 from shipcaptaincrew.envs.common import resolve_bot  # noqa: E402
 from shipcaptaincrew.envs.encoding import (  # noqa: E402
     NUM_ACTIONS,
     TAKE_PATTERNS,
+    IllegalIndexError,
     action_index,
     decision_mask,
     flat_bounds,
@@ -62,9 +71,20 @@ def test_action_ids_cover_every_kind_once() -> None:
     t = initial_turn(find_rules("classic"))
     names = [index_action(t, i) for i in range(NUM_ACTIONS)]
     assert names[:8] == [Stand(), RerollCargo(), *(RerollCargo(keep=f) for f in range(1, 7))]
-    assert names[-8:] == [HandOut(s) for s in range(8)]
-    assert len(TAKE_PATTERNS) == 14 and NUM_ACTIONS == 30
+    # The ids are a published layout: the later decisions were appended, nothing moved.
+    assert names[22:30] == [HandOut(s) for s in range(8)]
+    assert names[30:] == [StopHandOut(), NextRound(), StopMatch()]
+    assert len(TAKE_PATTERNS) == 14 and NUM_ACTIONS == 33
     assert index_action(t, -1) is None and index_action(t, NUM_ACTIONS) is None
+    for i, action in enumerate(names):
+        if not isinstance(action, Take) and action is not None:
+            assert action_index(t, action) == i
+
+
+def test_a_split_hand_out_has_no_id() -> None:
+    t = initial_turn(find_rules("classic"))
+    with pytest.raises(IllegalIndexError, match="one at a time"):
+        action_index(t, HandOutSplit(((1, 2), (2, 1))))
 
 
 def test_half_cargo_keep_choices_are_masked_ids() -> None:

@@ -10,11 +10,13 @@ from types import ModuleType
 
 import pytest
 
-pytest.importorskip("gymnasium")
-pytest.importorskip("pyspiel")
+from .need import need_module
 
-from shipcaptaincrew.envs.encoding import index_action
-from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
+need_module("gymnasium")
+need_module("pyspiel")
+
+from shipcaptaincrew.envs.encoding import index_action  # noqa: E402
+from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

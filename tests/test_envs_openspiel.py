@@ -9,11 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew import Roll, apply, chance_outcomes, find_rules, legal_actions  # noqa: E402
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
-from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES, action_index  # noqa: E402
+from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES, NUM_ACTIONS, action_index  # noqa: E402
 from shipcaptaincrew.errors import GameError  # noqa: E402
 
 
@@ -59,7 +61,7 @@ def test_load_by_name_and_game_string_round_trip() -> None:
     again = pyspiel.load_game(str(game))
     assert again.rules == find_rules("classic").replace(wild_captain=True)
     assert str(again) == str(game)
-    assert game.num_distinct_actions() == 30 and game.max_chance_outcomes() == 461
+    assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == 461
 
 
 def test_chance_and_decisions_come_from_the_engine() -> None:

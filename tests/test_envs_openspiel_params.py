@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import given, settings
 
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
+from shipcaptaincrew.envs.common import SESSION_ROUNDS  # noqa: E402
 from shipcaptaincrew.envs.openspiel_params import game_parameters  # noqa: E402
 from shipcaptaincrew.formats import MatchFormat  # noqa: E402
 from shipcaptaincrew.options import OPTIONS, OptionType  # noqa: E402
@@ -30,8 +32,9 @@ EXPECTED_TYPES = {
 
 def test_every_option_is_a_parameter_with_its_type_and_default() -> None:
     spec = pyspiel.load_game(GAME).get_type().parameter_specification
-    assert set(spec) == {"players", "rules", *OPTIONS}
+    assert set(spec) == {"players", "rules", "session_rounds", *OPTIONS}
     assert spec["players"] == 2 and Rules.from_str(spec["rules"]) == Rules()
+    assert spec["session_rounds"] == SESSION_ROUNDS
     for name, option in OPTIONS.items():
         value = spec[name]
         assert type(value) is EXPECTED_TYPES[option.kind], name

@@ -1,27 +1,35 @@
 """Every value of every rule option through all three adapters.
 
-For each setting, the Gymnasium environment, the PettingZoo environment and the OpenSpiel game
-play a few random games; at every decision the mask (or OpenSpiel's legal actions) must be
-exactly the engine's ``legal_actions`` under the shared ids, and every observation must lie in
-its space.  The walks are short: the point is that no option breaks an adapter, not statistics.
+For each setting, the official checkers pass (Gymnasium's ``check_env``, PettingZoo's
+``api_test``, OpenSpiel's ``random_sim_test`` with serialization), and the Gymnasium
+environment, the PettingZoo environment and the OpenSpiel game play a few random games; at
+every decision the mask (or OpenSpiel's legal actions) must be exactly the engine's
+``legal_actions`` under the shared ids, and every observation must lie in its space.  The walks
+are short: the point is that no option breaks an adapter, not statistics.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
-pyspiel = pytest.importorskip("pyspiel")
+from .need import need_module
+
+gym = need_module("gymnasium")
+need_module("pettingzoo")
+pyspiel = need_module("pyspiel")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
 
 from shipcaptaincrew import find_rules, legal_actions  # noqa: E402
-from shipcaptaincrew.envs import openspiel_game  # noqa: E402
+from shipcaptaincrew.envs import GYM_ID, openspiel_game  # noqa: E402
 from shipcaptaincrew.envs.encoding import action_index  # noqa: E402
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv  # noqa: E402
-from shipcaptaincrew.envs.pettingzoo_env import raw_env  # noqa: E402
+from shipcaptaincrew.envs.pettingzoo_env import env, raw_env  # noqa: E402
 from shipcaptaincrew.rules import Rules, option_names  # noqa: E402
 from shipcaptaincrew.state import MatchState  # noqa: E402
 
@@ -39,7 +47,7 @@ SETTINGS = [
     "tie_break=cargo_rolloff",
     "stakes=pot,all_fail=carry_pot",
     "starter=chosen",
-    "rotation=right",
+    "rotation=previous",
     "rotation=none",
     "stakes=pot",
     "stakes=pot,ante=3,starting_chips=6",
@@ -50,7 +58,24 @@ SETTINGS = [
     "format=rounds:2",
     "format=first_to:6",
     "format=tournament",
+    "stakes=pot,pot_to=match",
+    "stakes=pot,pot_to=match,format=rounds:2",
+    "drinking=captain_hands_out,hand_out=up_to",
+    "drinking=captain_hands_out,hand_out=up_to,failed_double=true",
+    "tie_break=round",
+    "tie_break=round,stakes=pot,format=rounds:2",
+    "tie_break=no_winner",
+    "tie_break=no_winner,stakes=pot",
+    "rotation=loser",
+    "rotation=loser,format=rounds:3",
+    "format=wins:2",
+    "format=session",
+    "format=session,drinking=captain_hands_out,hand_out=up_to",
 ]
+
+
+# The two warnings every classic environment with dict observations gets from api_test.
+_EXPECTED = ("Observation is not a NumPy array", "Observation space for each agent probably")
 
 
 def test_the_settings_cover_every_option() -> None:
@@ -69,6 +94,13 @@ def test_option_through_all_three_adapters(setting: str) -> None:
     seed = sum(map(ord, setting))
 
     # Gymnasium: one agent (seat 1) against two bots, the whole match.
+    made = gym.make(
+        GYM_ID, rules=rules, bots=["tip", "random"], seat=1, match=True, render_mode="ansi"
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(made.unwrapped)
+    assert [str(w.message) for w in caught] == []
     gym_env = ShipCaptainCrewEnv(rules=rules, bots=["tip", "random"], seat=1, match=True)
     gym_env.action_space.seed(seed)
     for episode in range(4):
@@ -85,6 +117,11 @@ def test_option_through_all_three_adapters(setting: str) -> None:
         assert reward == (1.0 if gym_env.state.winner == 1 else 0.0)
 
     # PettingZoo: three agents.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(players=3, rules=rules, match=True, render_mode="ansi"), num_cycles=300)
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(_EXPECTED)]
+    assert unexpected == []
     aec = raw_env(players=3, rules=rules, match=True)
     for episode in range(2):
         aec.reset(seed=seed + episode)
@@ -102,7 +139,7 @@ def test_option_through_all_three_adapters(setting: str) -> None:
 
     # OpenSpiel: three players, the official random simulation plus a checked walk.
     game = openspiel_game.load(3, rules)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     rng = random.Random(seed)
     state = game.new_initial_state()
     while not state.is_terminal():

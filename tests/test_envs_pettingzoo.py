@@ -8,13 +8,15 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+from .need import need_module
 
-from pettingzoo.test import api_test, render_test, seed_test
+need_module("pettingzoo")
 
-from shipcaptaincrew import IllegalActionError, InvalidSetupError, legal_actions
-from shipcaptaincrew.envs.encoding import action_index
-from shipcaptaincrew.envs.pettingzoo_env import env, raw_env
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from shipcaptaincrew import IllegalActionError, InvalidSetupError, legal_actions  # noqa: E402
+from shipcaptaincrew.envs.encoding import action_index  # noqa: E402
+from shipcaptaincrew.envs.pettingzoo_env import env, raw_env  # noqa: E402
 
 CONFIGS = [
     {"players": 2, "rules": "classic"},

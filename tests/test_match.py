@@ -26,6 +26,7 @@ from shipcaptaincrew.engine import (
     dice_to_roll,
     initial_state,
     legal_actions,
+    opening_chips,
     returns,
     seat_to_act,
 )
@@ -304,6 +305,8 @@ def test_pot_everyone_antes_winner_takes_the_pot_001_002() -> None:
     rules = CHOSEN.replace(stakes="pot", ante=2, starting_chips=5, format="rounds:3")
     s = initial_state(rules, 3)
     assert s.chips == (3, 3, 3) and s.pot == 6 and total_chips(s) == 15
+    assert opening_chips(rules, 3) == (5, 5, 5)  # the stacks, not the chips left after the ante
+    assert opening_chips(CHOSEN, 3) == (0, 0, 0)  # no stakes, no chips
     s = play_round(s, [9, 5, 2])  # seat 0 takes 6: (9, 3, 3), then round 2's ante
     assert s.results[0].pot_won == 6 and s.round_no == 2
     assert s.chips == (7, 1, 1) and s.pot == 6 and total_chips(s) == 15

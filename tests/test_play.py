@@ -70,6 +70,14 @@ def test_three_round_match_two_people_and_a_bot_with_a_tie_break(tmp_path: Path)
     assert "Bot 3 (tip)" in out
     assert "Final standings" in out and "wins the match!" in out
     assert "[6]" in out and "rolls left:" in out  # the dice are on screen
+    for n in (1, 2, 3):  # each round's opener is said once (by the engine's narration)
+        assert out.count(f"starts round {n}.") == 1, n
+    # The board is drawn when it changes -- once a round and once a tie-break -- not before
+    # every turn, and its legend says what the markers mean.
+    boards = out.count("▶ plays now")
+    assert 3 <= boards <= 3 + sum(r.tie_breaks for r in offline.state.results), boards
+    assert boards < out.count("'s turn") + out.count("'s tie-break turn")
+    assert "★ started the round" in out
     # The log on disk replays to the state the engine reached with the same seed and choices.
     final = replay(MatchLog.load(log))
     assert final == offline.state
@@ -104,6 +112,43 @@ def test_nonsense_is_answered_and_ctrl_d_ends_cleanly_with_a_log(tmp_path: Path)
     m = MatchLog.load(log)
     assert m.events and not replay(m).is_over  # the log so far, and it replays
     assert m.kinds == ["human", "bot:easy"]
+
+
+def test_a_decision_takes_the_actions_notation_too(tmp_path: Path) -> None:
+    rules = find_rules("classic")
+    seats: list[str | None] = [None, "timid"]
+    seed = find_seed(rules, seats, lambda g: len(human_decisions(g, seats)) >= 1)
+    child = spawn(_play_args(rules, ["Anna", "bot:timid"], seed, tmp_path / "n.jsonl"))
+    child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
+    child.sendline("reroll:keep6")  # no half cargo: not among the choices
+    child.expect("'reroll:keep6' is not a number")
+    child.sendline("reroll")
+    child.expect("Anna rerolls both cargo dice.")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+
+
+def test_a_person_rolls_with_enter(tmp_path: Path) -> None:
+    # Without --fast nothing rolls on its own: each roll waits for Enter.
+    log = tmp_path / "enter.jsonl"
+    args = ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--seed", "1"]
+    child = spawn([*args, "--log", str(log)])
+    child.expect(r"Anna: press Enter to roll the die\. ")
+    child.sendline("x")
+    child.expect(r"Press Enter to roll \(q ends the match\)\.")
+    child.expect(r"Anna: press Enter to roll the die\. ")
+    assert "rolls" not in child.before.split("Press Enter")[0]  # nothing rolled yet
+    child.sendline("")
+    child.expect(r"Anna rolls \d to decide who starts\.")
+    child.expect(r"Bo: press Enter to roll the die\. ")
+    child.sendline("")
+    child.expect(r"Bo rolls \d to decide who starts\.")
+    child.expect(r"(Anna|Bo): press Enter to roll (the die|5 dice)\. ")
+    child.sendline("q")
+    child.expect("Match ended early")
+    _finish(child)
+    assert [e["type"] for e in MatchLog.load(log).events] == ["roll", "roll"]
 
 
 def test_advice_lists_every_choice_with_its_chance_to_win(tmp_path: Path) -> None:
@@ -278,10 +323,10 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.expect("Rules: Classic 6-5-4")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Match format:"))
-    child.expect(r"Match format \[1-4, Enter = 1\] ")
+    child.expect(r"Match format \[1-6, Enter = 1\] ")
     child.sendline(menu_number(child.before, "tournament: "))  # two players: refused
     child.expect("the tournament \\(002.29\\) needs at least 3 players for a final of two")
-    child.expect(r"Match format \[1-4, Enter = 1\] ")
+    child.expect(r"Match format \[1-6, Enter = 1\] ")
     child.sendline(menu_number(child.before, "a number of rounds"))
     child.expect(r"a number of rounds, highest total wins: N \[1-1000, Enter = 3\] ")
     child.sendline("three")
@@ -326,12 +371,17 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     assert replay(m).is_over
 
 
+#: Option -> the value another option needs of it (``pot_to`` needs ``stakes=pot``), tried first.
+_NEEDED = {o.requires[0]: o.requires[1] for o in OPTIONS.values() if o.requires is not None}
+
+
 def _candidates(option: Option, current: Any) -> list[Any]:
     """Values other than ``current`` to try for an option, as a player might pick them."""
     if option.kind is OptionType.FLAG:
         return [not current]
     if option.kind is OptionType.CHOICE:
-        return [c.value for c in option.choices if c.value != option.text(current)]
+        values = [c.value for c in option.choices if c.value != option.text(current)]
+        return sorted(values, key=lambda v: v != _NEEDED.get(option.name))
     if option.kind is OptionType.NUMBER:
         lo, hi = option.bounds
         values: list[Any] = [hi, *range(lo, min(hi, lo + 10) + 1)]
@@ -431,7 +481,7 @@ def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
     for args, message in [
         (["play", "-p", "Anna", "-p", "bot:nobody"], "unknown bot 'nobody'"),
         (["play", "-p", "Anna", "-p", "Bo", "--format", "forever"], "unknown match format"),
-        (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'anna'"),
+        (["play", "-p", "Anna", "-p", "Anna"], "two players are called 'Anna'"),
         (["play", "-p", "Anna", "-p", "Bo", "--lang", "fr"], "unknown language 'fr'"),
         (
             ["play", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--starter", "9"],

@@ -28,7 +28,6 @@ from shipcaptaincrew.solver.match_solve import solve_match
 from shipcaptaincrew.solver.match_view import MatchView, locate
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
-SCORES = (0, *range(2, 13))
 Reward = Callable[[int], float]
 
 

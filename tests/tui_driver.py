@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -50,7 +51,15 @@ def spawn(
         encoding="utf-8",
         timeout=timeout,
         dimensions=(50, 140),
+        preexec_fn=_default_signals,
     )
+
+
+def _default_signals() -> None:
+    """Ctrl-C must reach the program as at a real keyboard, whatever the test run inherited:
+    a suite started in the background (or by a harness) ignores SIGINT, and an ignored signal
+    stays ignored across exec, so the child's ``sendintr`` would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 HumanPolicy = Callable[[tuple[Action, ...]], int]

@@ -70,6 +70,7 @@ __all__ = [
     "is_terminal",
     "legal_actions",
     "match_position",
+    "opening_chips",
     "post_score",
     "returns",
     "rotation_step",
@@ -173,13 +174,12 @@ def initial_state(
                 starter=repr(starter),
             )
     zeros = (0,) * players
-    chips = (rules.starting_chips,) * players if rules.stakes is Stakes.POT else zeros
     state = MatchState(
         rules=rules,
         players=players,
         phase=Phase.TURN,
         totals=zeros,
-        chips=chips,
+        chips=opening_chips(rules, players),
         sips=zeros,
         wins=zeros,
         round_sips=zeros,
@@ -190,6 +190,16 @@ def initial_state(
         contest = Contest(Purpose.STARTER, Method.DIE, tuple(range(players)))
         return evolve(state, phase=Phase.ROLL_OFF, contest=contest)
     return start_round(evolve(state, starter=starter or 0, round_no=0))
+
+
+def opening_chips(rules: Rules, players: int) -> tuple[int, ...]:
+    """The chips each seat sits down with: the stack of ``stakes=pot``, nothing otherwise.
+
+    One fact for the match's first state and for anyone who counts chips won afterwards (the
+    web's statistics): the first state may already hold the first round's ante in the pot, so
+    its ``chips`` are not the stacks the seats opened with.
+    """
+    return (rules.starting_chips if rules.stakes is Stakes.POT else 0,) * players
 
 
 # -- queries ------------------------------------------------------------------------------------

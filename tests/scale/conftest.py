@@ -3,7 +3,7 @@ loopback (both can be stopped and started again mid-test), and ``scc serve`` wor
 on one database and one Redis, each on its own port as behind a load balancer.
 
 Skips (with the reason) only when redis-server, the PostgreSQL binaries or the Python redis
-client are absent; ``scripts/scale-deps.sh`` installs them.
+client are absent; ``scripts/system-deps.sh`` and ``scripts/setup.sh`` install them.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.need import missing
 from tests.web.conftest import PG_BIN, SCC, free_port
 
 REDIS_SERVER = shutil.which("redis-server")
@@ -31,13 +32,13 @@ REDIS_SERVER = shutil.which("redis-server")
 
 def _need() -> None:
     if REDIS_SERVER is None:
-        pytest.skip("redis-server not installed (run scripts/scale-deps.sh as root)")
+        missing("redis-server not installed (run scripts/system-deps.sh as root)")
     if not (PG_BIN / "initdb").exists():
-        pytest.skip(f"PostgreSQL server binaries not found in {PG_BIN} (run scripts/scale-deps.sh)")
+        missing(f"PostgreSQL server binaries not found in {PG_BIN} (scripts/system-deps.sh)")
     try:
         import redis  # noqa: F401
     except ImportError:
-        pytest.skip("the Python redis client is not installed (pip install redis)")
+        missing("the Python redis client is not installed (bash scripts/setup.sh)")
 
 
 def wait_port(port: int, up: bool, timeout: float = 20.0) -> None:

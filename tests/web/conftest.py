@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.need import missing
+
 #: The newest PostgreSQL server installed by apt (initdb and pg_ctl are not on PATH on Debian).
 PG_BIN = max(
     Path("/usr/lib/postgresql").glob("*/bin"),
@@ -78,9 +80,7 @@ def free_port() -> int:
 def postgres_server() -> Iterator[str]:
     """A throwaway PostgreSQL cluster (initdb + pg_ctl) on a free port; yields its base URL."""
     if not (PG_BIN / "initdb").exists():
-        pytest.skip(
-            f"PostgreSQL server binaries not found in {PG_BIN} (apt-get install postgresql)"
-        )
+        missing(f"PostgreSQL server binaries not found in {PG_BIN} (scripts/system-deps.sh)")
     base = Path(tempfile.mkdtemp(prefix="scc-pg-"))
     data, sock = base / "data", base / "sock"
     sock.mkdir()

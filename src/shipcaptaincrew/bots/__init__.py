@@ -31,6 +31,7 @@ from __future__ import annotations
 from ..errors import GameError
 from ..messages import N_
 from .base import (
+    SESSION_ROUNDS,
     Bot,
     NoDecisionError,
     RandomBot,
@@ -40,6 +41,7 @@ from .base import (
     best_take,
     between_rounds,
     hand_out_target,
+    session_call,
 )
 from .reasons import render_reason
 from .solver_bots import EVBot, OptimalBot
@@ -56,10 +58,12 @@ __all__ = [
     "TimidBot",
     "TipBot",
     "UnknownBotError",
+    "SESSION_ROUNDS",
     "best_take",
     "between_rounds",
     "hand_out_target",
     "make_bot",
+    "session_call",
     "render_reason",
 ]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..actions import Action, HandOut, NextRound, RerollCargo, Stand, Take
+from ..actions import Action, HandOut, NextRound, RerollCargo, Stand, StopMatch, Take
 from ..dice import remove_faces
 from ..engine import legal_actions
 from ..messages import Message
@@ -40,8 +40,10 @@ __all__ = [
     "TimidBot",
     "TipBot",
     "best_take",
+    "SESSION_ROUNDS",
     "between_rounds",
     "hand_out_target",
+    "session_call",
 ]
 
 
@@ -74,11 +76,30 @@ def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
     return acts
 
 
+#: Rounds a session lasts when only bots could stop it.  A session ends when the people at
+#: the table stop (000.17: a run of rounds); bots are always up for another round, so every
+#: program that plays a session without people (the simulator, the learning environments,
+#: ``scc demo``) stops it after this many rounds unless told otherwise.
+SESSION_ROUNDS = 5
+
+
 def between_rounds(state: MatchState | TurnState) -> Action | None:
     """What every bot says when a session asks for another round (None at any other point)."""
     if isinstance(state, MatchState) and state.phase is Phase.ANOTHER_ROUND:
         return NextRound()
     return None
+
+
+def session_call(state: MatchState, rounds: int = SESSION_ROUNDS) -> Action | None:
+    """The stop of a session without people once it has played ``rounds`` rounds, else None."""
+    if state.phase is Phase.ANOTHER_ROUND and len(state.results) >= rounds:
+        return StopMatch()
+    return None
+
+
+def _another_round(state: MatchState | TurnState) -> Message:
+    assert isinstance(state, MatchState)  # only a match asks for another round
+    return reasons.another_round(len(state.results) + 1)
 
 
 def hand_out_target(state: MatchState) -> HandOut:
@@ -118,7 +139,7 @@ class RandomBot:
         if not legal_actions(state):
             return reasons.no_decision()
         if between_rounds(state) is not None:
-            return reasons.another_round(len(state.results) + 1)
+            return _another_round(state)
         return reasons.random_choice(len(_choices(state)))
 
 
@@ -163,7 +184,7 @@ class ThresholdBot:
         if _is_hand_out(state):
             return reasons.hand_out_random(len(acts))
         if between_rounds(state) is not None:
-            return reasons.another_round(len(state.results) + 1)
+            return _another_round(state)
         t = _turn(state)
         if any(isinstance(a, Take) for a in acts):
             a = best_take(acts)

@@ -18,6 +18,7 @@ from ..state import MatchState, TurnState
 from . import reasons
 from .base import (
     NoDecisionError,
+    _another_round,
     _choices,
     _explain_hand_out,
     _is_hand_out,
@@ -63,7 +64,7 @@ class EVBot:
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
         if between_rounds(state) is not None:
-            return reasons.another_round(len(state.results) + 1)
+            return _another_round(state)
         t = _turn(state)
         best = self.choose(state, random.Random(0))
         vals = self._values(t)
@@ -111,7 +112,7 @@ class OptimalBot:
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
         if between_rounds(state) is not None:
-            return reasons.another_round(len(state.results) + 1)
+            return _another_round(state)
         _turn(state)
         ranked = self.advice(state)
         best = ranked[0]

@@ -8,7 +8,7 @@ import typer
 
 from .app import app
 from .common import LangOpt
-from .tui_options import LogOpt, TableFlags, table_options
+from .tui_options import LogOpt, ResultJsonOpt, ScriptOpt, TableFlags, table_options
 
 
 @app.command()
@@ -26,14 +26,19 @@ def companion(
     table: TableFlags,
     lang: LangOpt = None,
     log: LogOpt = None,
+    script: ScriptOpt = None,
+    as_json: ResultJsonOpt = False,
 ) -> None:
     """Keep the table for a game with real dice: type the faces you roll.
 
     The app sets the qualifying dice aside, says how many dice to roll next, keeps scores,
     pot, chips and sips, runs tie-breaks, says who drinks, and advises on request (?).  A wrong
-    count of faces or an impossible face is answered with the same question again.
+    count of faces or an impossible face is answered with the same question again.  At a
+    decision type the number of a choice or its notation (stand, reroll, sip:2, next_round);
+    the captain may hand out several sips at once, e.g. Bo 2, Cy 1.
     """
-    from .tui_setup import set_up_table
+    from .tui_setup import play_table, script_answers, set_up_table
 
-    t = set_up_table(table, player, companion=True)
-    t.play(log=log, kind="companion", dice=None, delay=0.0, companion=True)
+    answers = script_answers(script)
+    t = set_up_table(table, player, companion=True, answers=answers, stderr=as_json)
+    play_table(t, as_json=as_json, log=log, kind="companion", dice=None, delay=0.0, companion=True)

@@ -12,12 +12,12 @@ from ..bots.base import best_take
 from ..dice import InvalidDiceError, parse_faces
 from ..engine import apply, dice_to_roll, initial_turn, legal_actions
 from ..facts import CARGO_DICE, ROLLS
-from ..messages import N_
+from ..messages import N_, NP_
 from ..rules import Rules
 from ..state import TurnPhase, TurnState
 from ..turn import IllegalActionError
 from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural
 
 
 def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
@@ -130,8 +130,8 @@ def turn(
             + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else "")
         )
     else:
-        con.print(
-            _("Held: {held}; no full crew after {n} rolls: score 0").format(
-                held=held, n=t.rolls_used
-            )
+        no_crew = NP_(
+            "Held: {held}; no full crew after one roll: score 0",
+            "Held: {held}; no full crew after {n} rolls: score 0",
         )
+        con.print(plural(no_crew, t.rolls_used, held=held))

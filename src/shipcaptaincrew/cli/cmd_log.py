@@ -89,10 +89,20 @@ def verify(
     Exit status 0 when every die matches, 1 when something does not, 2 for an unreadable log.
     """
     m = _load(log)
+    from ..i18n import _
+
     if m.dice.get("source") != "fair":
-        fail(f"{log}: the dice of this match were not provably fair ({m.dice.get('source')})")
+        fail(
+            _("{path}: the dice of this match were not provably fair ({source})").format(
+                path=log, source=m.dice.get("source")
+            )
+        )
     if m.server_seed is None:
-        fail(f"{log}: the server seed has not been revealed (is the match finished?)")
+        fail(
+            _("{path}: the server seed has not been revealed (is the match finished?)").format(
+                path=log
+            )
+        )
     problems = verify_fair_rolls(
         m.server_seed,
         str(m.dice.get("commitment")),
@@ -101,14 +111,12 @@ def verify(
     )
     if problems:
         for p in problems:
-            typer.echo(f"MISMATCH {p}")
+            typer.echo(f"MISMATCH {p}")  # a fixed word, so scripts can look for it
         raise typer.Exit(1)
     try:
         replay_states(m)  # the dice are fair; the events must also follow the rules
     except LogError as e:
         fail(f"{log}: {e}")
-    from ..i18n import _
-
     n = sum(len(r) for r in m.rolls())
     typer.echo(
         _(
@@ -126,16 +134,27 @@ def demo(
         int, typer.Option(help=f"Number of bot players ({MIN_PLAYERS}-{MAX_PLAYERS}).")
     ] = 4,
     seed: Annotated[int, typer.Option(help="Seed for the dice (same seed, same match).")] = 654,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Under format=session, stop after this many rounds (bots always call another "
+            "round; default: as many as a simulated session).",
+        ),
+    ] = None,
     fair: Annotated[
         bool, typer.Option(help="Use provably fair dice (seed revealed at the end).")
     ] = False,
     log: Annotated[Path | None, typer.Option(help="Where to write the event log.")] = None,
     lang: LangOpt = None,
 ) -> None:
-    """Watch a scripted demo match between bots, printed as a transcript."""
+    """Watch a scripted demo match between bots, printed as a transcript.
+
+    Bots never stop a session of rounds, so a session stops after --rounds rounds.
+    """
     import random
 
-    from ..bots import TimidBot, TipBot
+    from ..bots import SESSION_ROUNDS, TimidBot, TipBot, session_call
     from ..fair import FairDice, SeededDice
     from ..game import Game
 
@@ -153,11 +172,13 @@ def demo(
         fail(e)
     rng = random.Random(seed)
     bots = [TipBot() if i % 2 == 0 else TimidBot() for i in range(players)]
+    limit = SESSION_ROUNDS if rounds is None else rounds
     while not game.is_over:
         if game.is_chance:
             game.roll()
         else:
-            game.push(bots[game.current_player()].choose(game.state, rng))
+            stop = session_call(game.state, limit)
+            game.push(stop or bots[game.current_player()].choose(game.state, rng))
     from ..i18n import _, active_lang, translator
 
     for line in transcript(replay_states(game.log), names, translator(active_lang())):

@@ -7,8 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
+from ..i18n import _
+from ..messages import NP_
 from .app import app
-from .common import fail
+from .common import LangOpt, fail, plural
 
 
 @app.command()
@@ -46,14 +48,22 @@ def serve(
             "--log-json/--log-text", help="Log one JSON object a line (env SCC_LOG_JSON)."
         ),
     ] = None,
+    lang: LangOpt = None,
 ) -> None:
-    """Start the web app: create a table, share the link, play from your phones."""
+    """Start the web app: create a table, share the link, play from your phones.
+
+    --lang is the language of these lines; each player's pages speak the browser's language.
+    """
     try:
         import uvicorn
 
         from ..web import Settings, create_app
     except ImportError as e:
-        fail(f"the web app needs its dependencies ({e.name}): pip install 'shipcaptaincrew[web]'")
+        fail(
+            _("the web app needs its dependencies ({name}): pip install '{extra}'").format(
+                name=e.name, extra="shipcaptaincrew[web]"
+            )
+        )
     overrides: dict[str, object] = {}
     if db:
         overrides["db_url"] = db
@@ -64,21 +74,27 @@ def serve(
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValueError as e:
-        fail(f"bad server settings: {e}")
+        fail(_("bad server settings: {reason}").format(reason=e))
     if not settings.db_url.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+")):
-        fail(f"--db must be a sqlite:/// or postgresql:// URL, got {settings.db_url!r}")
+        fail(
+            _("--db must be a sqlite:/// or postgresql:// URL, got '{url}'").format(
+                url=settings.db_url
+            )
+        )
     if settings.redis_url and not settings.redis_url.startswith(
         ("redis://", "rediss://", "unix://")
     ):
-        fail(f"--redis must be a redis:// URL, got {settings.redis_url!r}")
+        fail(_("--redis must be a redis:// URL, got '{url}'").format(url=settings.redis_url))
     postgres = not settings.db_url.startswith("sqlite:")
     if workers > 1 and not (postgres and settings.redis_url):
         fail(
-            "--workers above 1 needs --db postgresql://... and --redis redis://... "
-            "(SQLite and in-memory rooms belong to one process)"
+            _(
+                "--workers above 1 needs --db postgresql://... and --redis redis://... "
+                "(SQLite and in-memory rooms belong to one process)"
+            )
         )
     if settings.redis_url and not postgres:
-        fail("--redis links workers on one shared database: use --db postgresql://...")
+        fail(_("--redis links workers on one shared database: use --db postgresql://..."))
     if host in ("0.0.0.0", "::") and not settings.public_url:
         # Join links and QR codes must reach the phones, not the host's own "localhost".
         lan = _lan_address()
@@ -91,10 +107,22 @@ def serve(
         # cannot be reached is one clear line now, not K worker tracebacks later.
         application = create_app(settings)
     except Exception as e:  # a database that cannot be reached or migrated
-        fail(f"cannot open the database {_safe(settings.db_url)}: {e}")
+        fail(
+            _("cannot open the database {url}: {reason}").format(
+                url=_safe(settings.db_url), reason=e
+            )
+        )
     shown = settings.public_url or f"http://{host}:{port}"
-    extra = f", {workers} workers, redis {_safe(settings.redis_url)}" if settings.redis_url else ""
-    typer.echo(f"Ship, Captain and Crew: {shown}/  (database: {_safe(settings.db_url)}{extra})")
+    db = _safe(settings.db_url)
+    if settings.redis_url:
+        ids = NP_(
+            "Ship, Captain and Crew: {url}/  (database: {db}, one worker, redis {redis})",
+            "Ship, Captain and Crew: {url}/  (database: {db}, {n} workers, redis {redis})",
+        )
+        banner = plural(ids, workers, url=shown, db=db, redis=_safe(settings.redis_url))
+    else:
+        banner = _("Ship, Captain and Crew: {url}/  (database: {db})").format(url=shown, db=db)
+    typer.echo(banner)
     options: dict[str, Any] = dict(
         host=host,
         port=port,

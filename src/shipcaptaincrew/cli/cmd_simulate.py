@@ -1,7 +1,8 @@
 """``scc simulate`` and ``scc sweep``: bot tournaments at scale, with statistics and plots.
 
 Heavy libraries (NumPy, pandas, matplotlib, Dask) are imported inside the commands so that
-``scc --help`` stays quick.
+``scc --help`` stays quick.  The tables speak the chosen language (``--lang``), numbers with
+its decimal sign; ``--json`` and the written tables are the same in every language.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Annotated, Any
 
 import typer
 
+from ..i18n import _, active_lang, translator
+from ..messages import NP_
 from .app import app
-from .common import RulesOpt, SetOpt, error_text, fail, load_rules
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
 from .tui_options import FORMAT_HELP
 
 FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=FORMAT_HELP)]
@@ -76,16 +79,17 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         def advance(n: int) -> None:
             bar.advance(task, n)
             speed = bar.tasks[task].speed
-            bar.update(task, rate=f"{speed:,.0f} matches/s" if speed else "")
+            rate = translator(active_lang()).number(speed, 0) if speed else ""
+            bar.update(task, rate=_("{n} matches/s").format(n=rate) if rate else "")
 
         yield advance
 
 
 def _check_backend(workers: int, dask: str | None) -> None:
     if workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
+        fail(_("--workers must be at least 1, got {n}").format(n=workers))
     if dask is not None and workers != 1:
-        fail("choose either --workers or --dask, not both")
+        fail(_("choose either --workers or --dask, not both"))
 
 
 def _check_out(path: str | None, suffixes: tuple[str, ...], flag: str) -> None:
@@ -96,15 +100,23 @@ def _check_out(path: str | None, suffixes: tuple[str, ...], flag: str) -> None:
     if path is None:
         return
     if not path.lower().endswith(suffixes):
-        fail(f"{flag} {path}: the file must end in {', '.join(suffixes)}")
+        fail(
+            _("{flag} {path}: the file must end in {suffixes}").format(
+                flag=flag, path=path, suffixes=", ".join(suffixes)
+            )
+        )
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
-        fail(f"{flag} {path}: is a directory, not a file")
+        fail(_("{flag} {path}: is a directory, not a file").format(flag=flag, path=path))
     if not parent.is_dir():
-        fail(f"{flag} {path}: the directory {parent} does not exist")
+        fail(
+            _("{flag} {path}: the directory {parent} does not exist").format(
+                flag=flag, path=path, parent=parent
+            )
+        )
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        fail(f"{flag} {path}: not writable")
+        fail(_("{flag} {path}: not writable").format(flag=flag, path=path))
 
 
 def _write(what: str, flag: str, path: str, write: Callable[[], None]) -> None:
@@ -112,7 +124,11 @@ def _write(what: str, flag: str, path: str, write: Callable[[], None]) -> None:
     try:
         write()
     except OSError as e:
-        fail(f"{flag} {path}: cannot write the {what}: {e.strerror or e}")
+        fail(
+            _("{flag} {path}: cannot write it: {reason}").format(
+                flag=flag, path=path, reason=e.strerror or e
+            )
+        )
 
 
 @app.command()
@@ -146,6 +162,7 @@ def simulate(
         typer.Option("--plot", help="Save win rates and score distributions as FILE.png."),
     ] = None,
     as_json: JsonOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Play many matches between bots and report win rates with 95% confidence intervals."""
     from ..sim.options import apply_options, parse_players
@@ -154,10 +171,7 @@ def simulate(
     _check_backend(workers, dask)
     _check_out(out, (".csv", ".json", ".parquet"), "--out")
     _check_out(plot, (".png",), "--plot")
-    if matches < 1:
-        fail(f"--matches must be at least 1, got {matches}")
-    if seed is not None and seed < 0:
-        fail(f"--seed must be a non-negative integer, got {seed}")
+    _check_counts(matches, seed)
     try:
         r = apply_options(r, fmt, stakes)
         bots = parse_players(players)
@@ -169,7 +183,7 @@ def simulate(
     from ..sim.run import simulate as run_simulation
 
     try:
-        with _progress(matches, "simulating") as advance:
+        with _progress(matches, _("simulating")) as advance:
             result = run_simulation(
                 r, bots, matches, seed=seed, workers=workers, dask=dask, progress=advance
             )
@@ -190,42 +204,72 @@ def simulate(
     _print_summary(summary)
 
 
+def _check_counts(matches: int, seed: int | None) -> None:
+    if matches < 1:
+        fail(_("--matches must be at least 1, got {n}").format(n=matches))
+    if seed is not None and seed < 0:
+        fail(_("--seed must be a non-negative integer, got {n}").format(n=seed))
+
+
+def _count(text: str) -> int:
+    """One player count of ``--players 2,3,4``."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(
+            _("--players: '{text}' is not a count (use numbers like 2,3,4)").format(text=text)
+        ) from None
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    con = Console()
+    from ..rules import Rules
+
+    tr = translator(active_lang())
+    con = Console(highlight=False)
     if not con.is_terminal:
-        con = Console(width=120)  # piped output: do not squeeze the tables into 80 columns
-    con.print(
-        f"[bold]{summary['rules']}[/]: {summary['matches']:,} matches, seed "
-        f"{summary['seed']}, {summary['mean_rounds']:.2f} rounds per match"
+        con = Console(highlight=False, width=120)  # piped: do not squeeze into 80 columns
+    head = plural(
+        NP_(
+            "one match, seed {seed}, {rounds} rounds per match",
+            "{n} matches, seed {seed}, {rounds} rounds per match",
+        ),
+        summary["matches"],
+        seed=summary["seed"],
+        rounds=tr.number(summary["mean_rounds"], 2),
     )
-    for title, rows in (
-        ("Per bot", [{"name": k, **v} for k, v in summary["bots"].items()]),
-        ("Per seat", [{"name": f"{s['seat']}: {s['bot']}", **s} for s in summary["seats"]]),
+    title = rules_name(Rules.from_str(summary["rules"]))
+    con.print(f"[bold]{escape(title)}[/]: {escape(head)}")
+    for heading, rows in (
+        (_("Per bot"), [{"name": k, **v} for k, v in summary["bots"].items()]),
+        (_("Per seat"), [{"name": f"{s['seat']}: {s['bot']}", **s} for s in summary["seats"]]),
     ):
-        t = Table(title=title)
+        t = Table(title=heading)
+        # Per match and seat; crews = turns with a full crew.
         for col in (
             "",
-            "win rate",
-            "95% CI",
-            "mean score",
-            "crews",
-            "chips/match",
-            "sips/match",
-        ):  # per match and seat; crews = turns with a full crew
+            _("win rate"),
+            _("95% CI"),
+            _("mean score"),
+            _("crews"),
+            _("chips/match"),
+            _("sips/match"),
+        ):
             t.add_column(col, justify="right" if col else "left")
         for row in rows:
             lo, hi = row["ci95"]
+            chips = tr.number(row["chips_per_match"], 3)
             t.add_row(
                 row["name"],
-                f"{row['win_rate']:.4f}",
-                f"{lo:.4f}-{hi:.4f}",
-                f"{row['mean_score']:.3f}",
-                f"{row['crew_rate']:.1%}",
-                f"{row['chips_per_match']:+.3f}",
-                f"{row['sips_per_match']:.3f}",
+                tr.number(row["win_rate"], 4),
+                f"{tr.number(lo, 4)}-{tr.number(hi, 4)}",
+                tr.number(row["mean_score"], 3),
+                tr.percent(row["crew_rate"]),
+                chips if chips.startswith("-") else "+" + chips,
+                tr.number(row["sips_per_match"], 3),
             )
         con.print(t)
 
@@ -262,6 +306,7 @@ def sweep(
         typer.Option("--plot", help="Save seat-0 win rates against the player count as FILE.png."),
     ] = None,
     as_json: JsonOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Run a grid (rule sets x bots x player counts) and write one tidy table."""
     from ..sim.options import apply_options
@@ -269,30 +314,23 @@ def sweep(
     _check_backend(workers, dask)
     _check_out(out, (".csv", ".json", ".parquet"), "--out")
     _check_out(plot, (".png",), "--plot")
-    if matches < 1:
-        fail(f"--matches must be at least 1, got {matches}")
-    if seed < 0:
-        fail(f"--seed must be a non-negative integer, got {seed}")
+    _check_counts(matches, seed)
     try:
         rule_sets = [
             apply_options(load_rules(x, settings), fmt, stakes) for x in (rules or ["classic"])
         ]
         bot_list = [b.strip() for b in bots.split(",")]
         if any(not b for b in bot_list):
-            raise ValueError(f"--bots {bots!r}: an empty bot name")
-        counts = [int(x) for x in players.split(",")]
+            raise ValueError(_("--bots '{bots}': an empty bot name").format(bots=bots))
+        counts = [_count(x) for x in players.split(",")]
     except ValueError as e:
-        fail(
-            error_text(e).replace(
-                "invalid literal for int() with base 10", "--players: not a count"
-            )
-        )
+        fail(e)
     from ..sim.sweep import sweep as run_sweep
     from ..sim.sweep import sweep_cells
 
     try:
         cells = sweep_cells(rule_sets, bot_list, counts, field)
-        with _progress(len(cells) * matches, "sweeping") as advance:
+        with _progress(len(cells) * matches, _("sweeping")) as advance:
             frame = run_sweep(
                 rule_sets,
                 bot_list,
@@ -320,24 +358,28 @@ def sweep(
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"Sweep: {len(cells)} cells x {matches:,} matches")
-    cols = (
-        "rules",
-        "players",
-        "bot",
-        "field",
-        "seat",
-        "win_rate",
-        "ci95_low",
-        "ci95_high",
-        "mean_score",
-    )
-    for c in cols:
-        t.add_column(c)
+    tr = translator(active_lang())
+    cells_text = plural(NP_("one cell", "{n} cells"), len(cells))
+    matches_text = plural(NP_("one match", "{n} matches"), matches)
+    t = Table(title=_("Sweep: {cells} x {matches}").format(cells=cells_text, matches=matches_text))
+    # The columns of the written table, under headings in the chosen language.
+    cols = {
+        "rules": _("rules"),
+        "players": _("players"),
+        "bot": _("bot"),
+        "field": _("field"),
+        "seat": _("seat"),
+        "win_rate": _("win rate"),
+        "ci95_low": _("95% CI low"),
+        "ci95_high": _("95% CI high"),
+        "mean_score": _("mean score"),
+    }
+    for heading in cols.values():
+        t.add_column(heading)
     for row in frame.itertuples(index=False):
         t.add_row(
             *(
-                f"{getattr(row, c):.4f}"
+                tr.number(getattr(row, c), 4)
                 if isinstance(getattr(row, c), float)
                 else str(getattr(row, c))
                 for c in cols

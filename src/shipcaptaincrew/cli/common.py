@@ -17,6 +17,7 @@ import typer
 from ..errors import GameError
 from ..facts import LANGUAGES
 from ..i18n import UnknownLanguageError, _, active_lang, detect_lang, translator, use
+from ..messages import Message, Plural
 from ..rules import Rules, find_rules
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "error_text",
     "fail",
     "load_rules",
+    "plural",
+    "rules_name",
     "start_language",
 ]
 
@@ -82,6 +85,22 @@ def error_text(error: BaseException) -> str:
     if isinstance(error, GameError):
         return error.render(translator(active_lang()))
     return str(error)
+
+
+def plural(ids: Plural, n: int, **params: object) -> str:
+    """A :func:`~shipcaptaincrew.messages.NP_` pair in the active language, counted by ``n``.
+
+    The terminal's own counted words ("1 chip", "3 chips"; "1 Chip", "3 Chips") go through
+    here, so every language picks its plural form from its catalogue.
+    """
+    return Message.of(ids, n=n, **params).render(translator(active_lang()))
+
+
+def rules_name(rules: Rules) -> str:
+    """A rule set's name for people in the active language ("Classic 6-5-4 · half cargo")."""
+    from ..i18n.rules_text import rules_title
+
+    return rules_title(rules, translator(active_lang()))
 
 
 def fail(message: str | BaseException, code: int = 2) -> NoReturn:

@@ -13,8 +13,8 @@ are the terminal's own words.
 ('Ante: 2 (1-1000)', 'Half cargo: no')
 >>> option_line(OPTIONS["cargo_rerolls"], None, tr)
 'Cargo rerolls: no limit (0-2 or none)'
->>> differences(find_rules("skip"), find_rules("classic"), translator("de"))
-['Einsätze: ein Pott mit Chips: jeder setzt in jeder Runde', 'Partieform: wer zuerst 50 hat']
+>>> differences(find_rules("skip"), find_rules("classic"), translator("de"))  # 001: points
+['Partieform: wer zuerst 50 hat']
 """
 
 from __future__ import annotations

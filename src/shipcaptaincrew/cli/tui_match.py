@@ -5,6 +5,13 @@ source (seeded, provably fair, or faces typed at a real table), choices come fro
 the keyboard or a bot, and every step is told in words by :func:`~shipcaptaincrew.narrate.narrate`.
 Whether a decision exists, which choices are legal and what happens next is always the
 engine's answer, never this module's.
+
+A person rolls with Enter (``scc play`` without ``--fast``), so nothing -- a failed turn
+least of all -- scrolls past unseen; bots pause briefly instead.  The scoreboard is drawn
+when what it shows changes (a new round, a tie-break, new totals), not before every turn.
+Under ``format=session`` bots are always up for another round, so when a bot opens the next
+round a person at the table answers "another round?" for it; a table of bots only stops
+after :data:`~shipcaptaincrew.bots.SESSION_ROUNDS` rounds, as a simulated one does.
 """
 
 from __future__ import annotations
@@ -15,25 +22,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
 
 from ..actions import Action, Roll, Take
 from ..bots import make_bot, render_reason
-from ..engine import DiceSource, seat_to_act
+from ..engine import DiceSource, dice_to_roll, seat_to_act
 from ..fair import FairDice, TypedDice
 from ..game import Game
 from ..i18n import _, active_lang, translator
 from ..i18n.rules_text import rules_title
+from ..messages import NP_
 from ..narrate import narrate_parts
 from ..rules import Rules
 from ..solver import advise
 from ..state import MatchState, Phase, Purpose, TurnPhase
 from ..turn import apply as turn_apply
-from .common import error_text
+from .common import error_text, plural
+from .tui_decide import ask_another_round, ask_hand_out, ask_turn
 from .tui_prompt import ADVICE, Prompter, QuitMatch
-from .tui_view import advice_table, describe_action, scoreboard, summary_table, turn_line
+from .tui_view import advice_table, board_key, describe_action, scoreboard, summary_table, turn_line
 
 __all__ = ["MatchRunner", "SeatSpec", "parse_seat"]
 
@@ -85,7 +93,7 @@ class MatchRunner:
 
     def __init__(
         self,
-        console: Console,
+        prompt: Prompter,
         rules: Rules,
         seats: Sequence[SeatSpec],
         *,
@@ -94,16 +102,18 @@ class MatchRunner:
         starter: int | None = None,
         target: int | None = None,
         delay: float = 0.8,
+        roll_key: bool = False,
         seed: int = 0,
         companion: bool = False,
     ) -> None:
-        self.console = console
-        self.prompt = Prompter(console)
+        self.console = prompt.console
+        self.prompt = prompt
         self.seats = list(seats)
         self.names = [s.name for s in seats]
         self.kinds = [s.label for s in seats]
         self.bots = [make_bot(s.bot) if s.bot is not None else None for s in seats]
         self.delay = delay
+        self.roll_key = roll_key and not companion
         self.companion = companion
         self.rng = random.Random(seed)
         self.tr = translator(active_lang())
@@ -121,6 +131,7 @@ class MatchRunner:
         self.log_path = log_path
         self._hand_out_total = 0
         self._round_seen = 0
+        self._board: tuple[object, ...] | None = None
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -190,7 +201,11 @@ class MatchRunner:
         state = g.state
         self._announce(state)
         if g.is_chance:
-            if not self.companion and self.delay and self._bot_at(seat_to_act(state)):
+            seat = seat_to_act(state)
+            if seat is not None and self.bots[seat] is None and self.roll_key:
+                n = dice_to_roll(state)
+                self.prompt.press_enter(plural(_PRESS_ENTER, n, name=self.names[seat]))
+            elif not self.companion and self.delay and self._bot_at(seat):
                 time.sleep(self.delay / 2)
             before = state
             roll = g.roll()
@@ -199,28 +214,65 @@ class MatchRunner:
         seat = g.current_player()
         acts = g.legal_actions()
         bot = self.bots[seat]
+        speaker = seat
         if len(acts) == 1:
             action = acts[0]
+        elif state.phase is Phase.ANOTHER_ROUND:
+            speaker, action = self._another_round(state, seat, acts)
         elif bot is not None:
             if self.delay:
                 time.sleep(self.delay)
             action = bot.choose(state, self.rng)
-            what = describe_action(action, state, self.names)
-            why = render_reason(bot.explain(state), self.tr)
-            self.console.print(
-                f"[italic]{escape(self.names[seat])}: {escape(what)} - {escape(why)}[/]"
-            )
+            self._say_why(seat, action, state)
         else:
             action = self._ask_human(state, acts)
         self.game.push(action)
-        self._report(state, action)
+        self._report(state, action, speaker)
+
+    def _say_why(self, seat: int, action: Action, state: MatchState) -> None:
+        bot = self.bots[seat]
+        assert bot is not None
+        what = describe_action(action, state, self.names)
+        why = render_reason(bot.explain(state), self.tr)
+        self.console.print(f"[italic]{escape(self.names[seat])}: {escape(what)} - {escape(why)}[/]")
+
+    def _another_round(
+        self, state: MatchState, seat: int, acts: Sequence[Action]
+    ) -> tuple[int, Action]:
+        """Another round or stop: who answers and the answer (the opener if a person, else
+        the first person after it, for the table)."""
+        n = len(self.names)
+        people = sorted((s for s in range(n) if self.bots[s] is None), key=lambda s: (s - seat) % n)
+        if not people:  # a table of bots: play on for as long as a simulated session
+            from ..bots import session_call
+
+            bot = self.bots[seat]
+            assert bot is not None
+            action = session_call(state) or bot.choose(state, self.rng)
+            self._say_why(seat, action, state)
+            return seat, action
+        if people[0] != seat:
+            self.console.print(
+                _("{bot} opens the next round; {name} answers for the table.").format(
+                    bot=self.names[seat], name=self.names[people[0]]
+                ),
+                markup=False,
+            )
+        name = self.names[people[0]]
+        return people[0], ask_another_round(self.prompt, state, acts, name, self.names)
 
     def _bot_at(self, seat: int | None) -> bool:
         return seat is not None and self.bots[seat] is not None
 
     # -- showing what happens ---------------------------------------------------------------
+    def _board_if_changed(self, state: MatchState) -> None:
+        key = board_key(state)
+        if key != self._board:
+            self._board = key
+            self.console.print(scoreboard(state, self.names, self.kinds))
+
     def _announce(self, state: MatchState) -> None:
-        """Headers: a new turn (with the scoreboard), the roll-off, the captain's hand-out."""
+        """Headers: a new round, a new turn, the roll-off; the scoreboard when it changed."""
         if state.phase is Phase.TURN and state.turn is not None and state.contest is not None:
             t = state.turn
             if t.rolls_used == 0 and t.phase is TurnPhase.ROLL and not t.held:
@@ -230,13 +282,14 @@ class MatchRunner:
                 if state.round_no != self._round_seen:
                     self._round_seen = state.round_no
                     self.console.print(Rule(_("Round {n}").format(n=state.round_no)))
-                    self.console.print(
-                        _("{name} starts round {n}.").format(
-                            name=self.names[state.starter], n=state.round_no
-                        ),
-                        markup=False,
-                    )
-                self.console.print(scoreboard(state, self.names, self.kinds))
+                    if not self.game.history:  # a chosen starter: no event has said it yet
+                        self.console.print(
+                            _("{name} starts round {n}.").format(
+                                name=self.names[state.round_seats[0]], n=state.round_no
+                            ),
+                            markup=False,
+                        )
+                self._board_if_changed(state)
                 purpose = state.contest.purpose
                 if purpose is Purpose.ROUND:
                     head = _("{name}'s turn").format(name=self.names[seat])
@@ -254,13 +307,22 @@ class MatchRunner:
         elif state.phase is Phase.ROLL_OFF and state.contest is not None:
             if not state.contest.scores and state.contest.purpose is Purpose.STARTER:
                 self.console.print(Rule(_("Roll-off: the highest die starts")))
-        elif state.phase is Phase.HAND_OUT_ROLL:
-            self.console.print(scoreboard(state, self.names, self.kinds))
+        elif state.phase in (Phase.HAND_OUT_ROLL, Phase.ANOTHER_ROUND):
+            self._board_if_changed(state)
 
-    def _report(self, before: MatchState, action: Action) -> None:
-        """Tell what the action (already pushed) did, and show the dice."""
+    def _report(self, before: MatchState, action: Action, speaker: int | None = None) -> None:
+        """Tell what the action (already pushed) did, and show the dice.
+
+        ``speaker``: who made the choice when it was not the seat's own (a person calling
+        another round for a bot): the step is told in that person's name.
+        """
         after = self.game.state
         own, table = narrate_parts(before, action, after, self.names)
+        acting = seat_to_act(before)
+        if speaker is not None and acting is not None and speaker != acting:
+            names = list(self.names)
+            names[acting] = self.names[speaker]
+            own = narrate_parts(before, action, after, names)[0]
         for m in own:
             self.console.print(m.render(self.tr), markup=False)
         if (
@@ -277,20 +339,10 @@ class MatchRunner:
 
     # -- asking people ----------------------------------------------------------------------
     def _ask_human(self, state: MatchState, acts: Sequence[Action]) -> Action:
-        seat = self.game.current_player()
-        name = self.names[seat]
         if state.phase is Phase.HAND_OUT:
-            k = self._hand_out_total - state.hand_out_left + 1
-            prompt = _("{name}, who drinks sip {k} of {n}?").format(
-                name=name, k=k, n=self._hand_out_total
-            )
-        elif state.turn is not None and state.turn.phase is TurnPhase.ASSIGN:
-            prompt = _("{name}, which dice do you set aside?").format(name=name)
-        else:
-            prompt = _("{name}, stand or reroll the cargo?").format(name=name)
-        options = [describe_action(a, state, self.names) for a in acts]
+            return ask_hand_out(self.prompt, state, acts, self.names, self._hand_out_total)
         while True:
-            k = self.prompt.choose(prompt, options, advice=state.phase is Phase.TURN)
+            k = ask_turn(self.prompt, state, acts, self.names)
             if k != ADVICE:
                 return acts[k]
             self._show_advice(state)
@@ -321,13 +373,22 @@ class MatchRunner:
         elif state.phase is Phase.HAND_OUT_ROLL:
             prompt = _("Captain {name}: roll one die for the sips you hand out, and type its face:")
         elif state.turn is not None and state.turn.complete:
-            prompt = (
-                _("{name}: roll the {n} cargo dice again, and type the faces:")
-                if n == 2
-                else _("{name}: roll the one cargo die again, and type its face:")
-            )
+            return self.prompt.faces(plural(_CARGO_AGAIN, n, name=name), n)
         elif n == 5:
             prompt = _("{name}: roll all 5 dice and type the faces:")
         else:
-            prompt = _("{name}: roll the {n} free dice and type the faces:")
+            return self.prompt.faces(plural(_FREE_DICE, n, name=name), n)
         return self.prompt.faces(prompt.format(name=name, n=n), n)
+
+
+#: The key press before a person's roll (``scc play`` without ``--fast``).
+_PRESS_ENTER = NP_("{name}: press Enter to roll the die.", "{name}: press Enter to roll {n} dice.")
+#: The companion's questions for a number of dice.
+_CARGO_AGAIN = NP_(
+    "{name}: roll the one cargo die again, and type its face:",
+    "{name}: roll the {n} cargo dice again, and type the faces:",
+)
+_FREE_DICE = NP_(
+    "{name}: roll the free die and type its face:",
+    "{name}: roll the {n} free dice and type the faces:",
+)

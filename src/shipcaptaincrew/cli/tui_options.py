@@ -24,7 +24,9 @@ __all__ = [
     "DrinkingOpt",
     "FormatOpt",
     "LogOpt",
+    "ResultJsonOpt",
     "RulesOrAsk",
+    "ScriptOpt",
     "StakesOpt",
     "StarterOpt",
     "TableFlags",
@@ -71,6 +73,25 @@ StarterOpt = Annotated[
     ),
 ]
 LogOpt = Annotated[Path | None, typer.Option("--log", help="Where to write the event log.")]
+ScriptOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--script",
+        help="Read the answers from FILE, one per line, instead of the keyboard (the same "
+        "questions and checks; the end of the file ends the match).",
+        exists=True,
+        dir_okay=False,
+        readable=True,
+    ),
+]
+ResultJsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="At the end print one JSON object (rules, players, rounds, totals, wins, chips, "
+        "sips, winner) on stdout; the match is told on stderr.",
+    ),
+]
 
 
 @dataclass(frozen=True)

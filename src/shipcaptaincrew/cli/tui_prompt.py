@@ -7,20 +7,27 @@ saying what is wrong and the same question again.  End of input (Ctrl-D) or ``q`
 disk, line by line); Ctrl-C does the same through :class:`KeyboardInterrupt`.  A refusal of
 the core (a :class:`~shipcaptaincrew.errors.GameError`, e.g. a rule set that cannot work) is
 said in the player's language.
+
+The answers come from the keyboard, or -- ``--script FILE`` -- from a file with one answer a
+line, read through the very same questions and checks: a line that is no answer is refused
+like a typo and the next line is read, and the end of the file is the end of input.  Each
+scripted answer is printed after its question, so the screen reads as if it had been typed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TypeVar, cast
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..i18n import _
-from .common import error_text
+from ..messages import NP_
+from ..options import FALSE_WORDS, TRUE_WORDS
+from .common import error_text, plural
 
-__all__ = ["ADVICE", "Prompter", "QuitMatch", "parse_int"]
+__all__ = ["ADVICE", "Prompter", "QuitMatch", "parse_int", "yes_no_words"]
 
 T = TypeVar("T")
 
@@ -30,8 +37,30 @@ ADVICE = -1
 _QUIT_WORDS = {"q", "quit", "exit", "beenden", "avslutt"}
 
 
+#: Counted words of the faces question.
+_TYPE_FACES = NP_(
+    "Type the face you rolled, e.g. {example}.", "Type the {n} faces you rolled, e.g. {example}."
+)
+_TYPED = NP_("You typed one face", "You typed {n} faces")
+_ROLLED = NP_(
+    "{typed}, but one die is rolled: type exactly one.",
+    "{typed}, but {n} dice are rolled: type exactly {n}.",
+)
+
+
 class QuitMatch(Exception):
     """The players ended the match (end of input or ``q``)."""
+
+
+def yes_no_words(yes: int = 0, no: int = 1) -> dict[str, int]:
+    """Answers to a yes/no menu in any of our languages (yes/no, ja/nein, ja/nei, y/n, ...).
+
+    The option table's spellings and the active language's own "yes" and "no"; digits are
+    left to the menu's numbers.
+    """
+    words = {w: yes for w in (*TRUE_WORDS, _("yes").lower()) if not w.isdigit()}
+    words |= {w: no for w in (*FALSE_WORDS, _("no").lower()) if not w.isdigit()}
+    return words
 
 
 def parse_int(text: str, lo: int, hi: int) -> int:
@@ -50,15 +79,26 @@ def parse_int(text: str, lo: int, hi: int) -> int:
 
 
 class Prompter:
-    """Asks questions on a Rich console and reads answers with ``input()``."""
+    """Asks questions on a Rich console; answers come from ``input()`` or from ``answers``."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, answers: Iterator[str] | None = None) -> None:
         self.console = console
+        self.answers = answers
+
+    def _read(self, prompt: str) -> str:
+        if self.answers is None:
+            return self.console.input(f"[bold]{escape(prompt)}[/] ")
+        text = next(self.answers, None)
+        if text is None:  # the script ends: the question stays on screen, unanswered
+            self.console.print(f"[bold]{escape(prompt)}[/]")
+            raise EOFError
+        self.console.print(f"[bold]{escape(prompt)}[/] {escape(text)}")
+        return text
 
     def line(self, prompt: str) -> str:
         """One line of input (stripped); end of input or ``q`` ends the match."""
         try:
-            text = self.console.input(f"[bold]{escape(prompt)}[/] ")
+            text = self._read(prompt)
         except EOFError:
             self.console.print()
             raise QuitMatch from None
@@ -96,19 +136,40 @@ class Prompter:
         advice: bool = False,
         default: int | None = None,
         headings: Mapping[int, str] | None = None,
+        words: Mapping[str, int] | None = None,
     ) -> int:
         """A numbered menu; returns the index chosen (or :data:`ADVICE` for ``?``).
 
-        ``headings`` maps an index to a heading printed above that option.
+        ``headings`` maps an index to a heading printed above that option; ``words`` maps
+        other accepted answers (an action's canonical text, ``ja`` or ``nei``; lower case) to
+        the index they choose.
         """
         self._menu(options, headings)
         if advice:
             label = _("advice: the solver rates each choice")
             self.console.print(f"  [bold cyan]?[/]  {escape(label)}")
         enter = None if default is None else _("Enter = {n}").format(n=default + 1)
-        k = self._pick(prompt, len(options), advice=advice, enter=enter, default=default)
-        assert k is not None  # Enter is an answer only when it has a default
+        k = self._pick(
+            prompt, len(options), advice=advice, enter=enter, default=default, words=words
+        )
+        assert isinstance(k, int)  # Enter is an answer only when it has a default
         return k
+
+    def choose_or(
+        self,
+        prompt: str,
+        options: Sequence[str],
+        other: Callable[[str], T],
+        *,
+        words: Mapping[str, int] | None = None,
+    ) -> int | T:
+        """:meth:`choose`, where an answer that is no number goes to ``other`` (its value, or
+        its ``ValueError`` as the complaint): the captain's split of several sips."""
+        self._menu(options, None)
+        k = self._pick(
+            prompt, len(options), advice=False, enter=None, default=None, words=words, other=other
+        )
+        return cast("int | T", k)
 
     def pick(
         self,
@@ -121,16 +182,28 @@ class Prompter:
         """A numbered menu where Enter means ``enter`` (e.g. "start"): the index, or None."""
         self._menu(options, headings)
         hint = _("Enter = {n}").format(n=enter)
-        return self._pick(prompt, len(options), advice=False, enter=hint, default=None)
+        k = self._pick(prompt, len(options), advice=False, enter=hint, default=None)
+        assert k is None or isinstance(k, int)
+        return k
 
     def _pick(
-        self, prompt: str, n: int, *, advice: bool, enter: str | None, default: int | None
-    ) -> int | None:
+        self,
+        prompt: str,
+        n: int,
+        *,
+        advice: bool,
+        enter: str | None,
+        default: int | None,
+        words: Mapping[str, int] | None = None,
+        other: Callable[[str], object] | None = None,
+    ) -> object:
         hint = f"1-{n}" + (", ?" if advice else "") + (f", {enter}" if enter else "")
 
-        def parse(text: str) -> int | None:
+        def parse(text: str) -> object:
             if text == "?" and advice:
                 return ADVICE
+            if words and text.lower() in words:
+                return words[text.lower()]
             if text == "" and enter is not None:
                 return default
             if not text:
@@ -138,6 +211,8 @@ class Prompter:
             try:
                 k = int(text)
             except ValueError:
+                if other is not None:
+                    return other(text)
                 raise ValueError(
                     _("'{text}' is not a number: type a number from 1 to {n}.").format(
                         text=text, n=n
@@ -163,36 +238,31 @@ class Prompter:
         suffix = f" [{lo}-{hi}{enter}]"
         return self.ask(prompt + suffix, parse)
 
+    def press_enter(self, prompt: str) -> None:
+        """Wait for Enter (a person rolls), so nothing that happens next flashes past."""
+
+        def parse(text: str) -> None:
+            if text:
+                raise ValueError(_("Press Enter to roll (q ends the match)."))
+
+        self.ask(prompt, parse)
+
     def faces(self, prompt: str, n: int) -> tuple[int, ...]:
         """``n`` dice faces typed as digits (spaces, commas and dashes allowed)."""
 
         def parse(text: str) -> tuple[int, ...]:
             digits = [c for c in text if c not in " ,;-/"]
             if not digits:
-                if n == 1:
-                    raise ValueError(_("Type the face you rolled, e.g. 6."))
-                raise ValueError(
-                    _("Type the {n} faces you rolled, e.g. {example}.").format(
-                        n=n, example="".join(str(6 - i % 6) for i in range(n))
-                    )
-                )
+                example = "".join(str(6 - i % 6) for i in range(n))
+                raise ValueError(plural(_TYPE_FACES, n, example=example))
             bad = [c for c in digits if c not in "123456"]
             if bad:
                 raise ValueError(
                     _("'{bad}' is not a die face: faces are 1 to 6.").format(bad=bad[0])
                 )
-            if len(digits) != n and n == 1:
-                raise ValueError(
-                    _("You typed {got} faces, but one die is rolled: type exactly one.").format(
-                        got=len(digits)
-                    )
-                )
             if len(digits) != n:
-                raise ValueError(
-                    _("You typed {got} faces, but {n} dice are rolled: type exactly {n}.").format(
-                        got=len(digits), n=n
-                    )
-                )
+                typed = plural(_TYPED, len(digits))
+                raise ValueError(plural(_ROLLED, n, typed=typed))
             return tuple(int(c) for c in digits)
 
         return self.ask(prompt, parse)

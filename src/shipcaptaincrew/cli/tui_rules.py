@@ -5,6 +5,10 @@ Nothing here knows an option.  The menus are drawn from the option table
 (:data:`~shipcaptaincrew.formats.FORMAT_KINDS`): every option is listed with its value in
 words, the player picks any of them to change (yes/no for a flag, the choices' labels for a
 choice, a number within the option's bounds, a format kind and then its N), and Enter starts.
+An option that means something only under another's value (who takes the pot, under a pot;
+the captain's sips, when the captain hands out) is listed once that value is chosen, and
+goes back to its default when it is chosen away.  Each question first says the option's help
+text, so where the next round's starter is chosen the seating convention is stated.
 Every answer is checked by :class:`~shipcaptaincrew.rules.Rules` itself and by
 :func:`~shipcaptaincrew.engine.check_players`, so a combination that cannot work is refused
 in the player's language and the question is asked again.
@@ -21,10 +25,17 @@ from ..facts import SOLO_PLAYERS
 from ..formats import FORMAT_KINDS, MatchFormat
 from ..i18n import Translator, _, active_lang, translator
 from ..i18n.rules_text import rules_title
-from ..options import NONE_WORDS, Group, Option, OptionType, options_in
+from ..options import (
+    NONE_WORDS,
+    OPTIONS,
+    Group,
+    Option,
+    OptionType,
+    options_in,
+)
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
 from .option_words import GROUP_TITLES, bounds_words, format_spellings, option_line
-from .tui_prompt import Prompter, parse_int
+from .tui_prompt import Prompter, parse_int, yes_no_words
 
 __all__ = ["ask_option", "ask_preset", "ask_rules", "edit_options"]
 
@@ -50,15 +61,23 @@ def ask_preset(prompt: Prompter) -> Rules:
 def edit_options(
     prompt: Prompter, rules: Rules, players: int, fixed: Collection[str] = ()
 ) -> Rules:
-    """Every option with its value, under its group's heading; pick one to change, Enter starts."""
+    """Every option with its value, under its group's heading; pick one to change, Enter starts.
+
+    Options that mean nothing under the current rules (``Rules.says``) are left out.
+    """
     tr = translator(active_lang())
-    options = [o for group in Group for o in options_in(group) if o.name not in fixed]
-    headings = {
-        i: tr(GROUP_TITLES[o.group])
-        for i, o in enumerate(options)
-        if i == 0 or options[i - 1].group is not o.group
-    }
     while True:
+        options = [
+            o
+            for group in Group
+            for o in options_in(group)
+            if o.name not in fixed and rules.says(o.name)
+        ]
+        headings = {
+            i: tr(GROUP_TITLES[o.group])
+            for i, o in enumerate(options)
+            if i == 0 or options[i - 1].group is not o.group
+        }
         title = rules_title(rules, tr)
         prompt.console.print(_("Rules: {rules}").format(rules=title), markup=False, soft_wrap=True)
         lines = [option_line(o, getattr(rules, o.name), tr) for o in options]
@@ -75,7 +94,7 @@ def ask_option(prompt: Prompter, rules: Rules, option: Option, players: int) -> 
     while True:
         value = _ASK[option.kind](prompt, option, getattr(rules, option.name), tr)
         try:
-            changed = rules.replace(**{option.name: value})
+            changed = rules.replace(**{option.name: value, **_dependents(option, value)})
             check_players(changed, players, solo=players == SOLO_PLAYERS)
         except GameError as e:
             prompt.complain(e)
@@ -83,8 +102,20 @@ def ask_option(prompt: Prompter, rules: Rules, option: Option, players: int) -> 
         return changed
 
 
+def _dependents(option: Option, value: Any) -> dict[str, Any]:
+    """Options that mean something only under another value of ``option``: back to default."""
+    text = option.text(value)
+    return {
+        o.name: o.default
+        for o in OPTIONS.values()
+        if o.requires is not None and o.requires[0] == option.name and o.requires[1] != text
+    }
+
+
 def _ask_flag(prompt: Prompter, option: Option, current: Any, tr: Translator) -> bool:
-    return prompt.choose(tr(option.label), [tr("yes"), tr("no")], default=0 if current else 1) == 0
+    menu = [tr("yes"), tr("no")]
+    k = prompt.choose(tr(option.label), menu, default=0 if current else 1, words=yes_no_words())
+    return k == 0
 
 
 def _ask_choice(prompt: Prompter, option: Option, current: Any, tr: Translator) -> str:

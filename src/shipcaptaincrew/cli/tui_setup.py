@@ -11,7 +11,8 @@ the table names someone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -25,6 +26,7 @@ from ..errors import GameError
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
 from ..i18n import _
 from ..rules import Rules, Starter, find_rules
+from ..state import MatchState
 from .common import fail
 from .tui_match import MatchRunner, SeatSpec, parse_seat
 from .tui_options import TableFlags
@@ -33,6 +35,9 @@ from .tui_rules import ask_rules
 
 __all__ = [
     "Table",
+    "match_json",
+    "play_table",
+    "script_answers",
     "ask_seats",
     "ask_starter",
     "default_log_path",
@@ -44,9 +49,12 @@ __all__ = [
 ]
 
 
-def make_console() -> Console:
-    """A Rich console without automatic highlighting (numbers stay plain for screen readers)."""
-    return Console(highlight=False)
+def make_console(*, stderr: bool = False) -> Console:
+    """A Rich console without automatic highlighting (numbers stay plain for screen readers).
+
+    ``stderr``: the words go to standard error, leaving standard output to a JSON result.
+    """
+    return Console(highlight=False, stderr=stderr)
 
 
 def rules_from_flags(flags: TableFlags) -> Rules | None:
@@ -87,11 +95,13 @@ def resolve_seats(players: Sequence[str], *, allow_bots: bool) -> list[SeatSpec]
                 _("the companion is for people with real dice: no bots ({text})").format(text=text)
             )
         seats.append(seat)
-    names = [s.name.lower() for s in seats]
-    for n in names:
-        if names.count(n) > 1:
+    lowered = [s.name.lower() for s in seats]
+    for seat in seats:
+        if lowered.count(seat.name.lower()) > 1:
             fail(
-                _("two players are called '{name}': give everyone a different name").format(name=n)
+                _("two players are called '{name}': give everyone a different name").format(
+                    name=seat.name
+                )
             )
     return seats
 
@@ -153,6 +163,40 @@ def ask_starter(prompt: Prompter, rules: Rules, names: Sequence[str]) -> int | N
     return prompt.choose(_("Who starts (002: for example the youngest)?"), list(names))
 
 
+def script_answers(path: Path | None) -> Iterator[str] | None:
+    """The lines of a ``--script`` file, one answer each (None: the keyboard answers)."""
+    if path is None:
+        return None
+    try:
+        return iter(path.read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError) as e:
+        fail(_("cannot read the script {path}: {reason}").format(path=path, reason=e))
+
+
+def match_json(state: MatchState, names: Sequence[str]) -> dict[str, Any]:
+    """The result of a match as ``--json`` prints it (seats are numbered from 0)."""
+    return {
+        "rules": str(state.rules),
+        "players": list(names),
+        "rounds": [{"scores": list(r.scores), "winner": r.winner} for r in state.results],
+        "totals": list(state.totals),
+        "wins": list(state.wins),
+        "chips": list(state.chips),
+        "sips": list(state.sips),
+        "winner": state.winner,
+    }
+
+
+def play_table(
+    table: Table, *, as_json: bool, log: Path | None, kind: str, **options: Any
+) -> NoReturn:
+    """Play the table's match, print the ``--json`` result if asked, exit with its status."""
+    status, state = table.play(log=log, kind=kind, **options)
+    if as_json:
+        typer.echo(json.dumps(match_json(state, [s.name for s in table.seats])))
+    raise typer.Exit(status)
+
+
 def default_log_path(kind: str) -> Path:
     """``logs/<kind>-<UTC time>.jsonl`` in the current directory."""
     import datetime as dt
@@ -163,15 +207,20 @@ def default_log_path(kind: str) -> Path:
 
 @dataclass(frozen=True)
 class Table:
-    """A table ready for a match: the console, the rule set, the seats and who starts."""
+    """A table ready for a match: the prompter (and its console), the rules, seats, starter."""
 
-    console: Console
+    prompt: Prompter
     rules: Rules
     seats: list[SeatSpec]
     starter: int | None
 
-    def play(self, *, log: Path | None, kind: str, **options: Any) -> NoReturn:
-        """Play the match and exit with its status.
+    @property
+    def console(self) -> Console:
+        """Where the match is told."""
+        return self.prompt.console
+
+    def play(self, *, log: Path | None, kind: str, **options: Any) -> tuple[int, MatchState]:
+        """Play the match: its exit status and its last state.
 
         The event log goes to ``log``, else to :func:`default_log_path` of ``kind``;
         ``options`` go to :class:`~.tui_match.MatchRunner`.
@@ -179,11 +228,11 @@ class Table:
         path = log or default_log_path(kind)
         try:
             runner = MatchRunner(
-                self.console, self.rules, self.seats, log_path=path, starter=self.starter, **options
+                self.prompt, self.rules, self.seats, log_path=path, starter=self.starter, **options
             )
         except ValueError as e:
             fail(e)
-        raise typer.Exit(runner.run())
+        return runner.run(), runner.game.state
 
 
 def _check_table(rules: Rules, seats: int, *, companion: bool) -> None:
@@ -193,16 +242,24 @@ def _check_table(rules: Rules, seats: int, *, companion: bool) -> None:
         fail(e)
 
 
-def set_up_table(flags: TableFlags, players: Sequence[str] | None, *, companion: bool) -> Table:
+def set_up_table(
+    flags: TableFlags,
+    players: Sequence[str] | None,
+    *,
+    companion: bool,
+    answers: Iterator[str] | None = None,
+    stderr: bool = False,
+) -> Table:
     """The table the flags of ``scc play`` / ``scc companion`` describe, the dialogue asking
     for whatever they leave out (the companion seats people only, at least two of them).
 
     A ``--starter`` is checked as soon as the seats are known, before any question about the
     rules, and is not asked again.  Quitting the dialogue (``q``, Ctrl-D, Ctrl-C) says that no
-    match was started and exits.
+    match was started and exits.  ``answers`` (``--script``) replace the keyboard for the
+    dialogue and the match; ``stderr`` tells everything on standard error (``--json``).
     """
-    console = make_console()
-    prompt = Prompter(console)
+    console = make_console(stderr=stderr)
+    prompt = Prompter(console, answers)
     rules = rules_from_flags(flags)
     starter = flags.starter
     if not players and starter is not None and starter.strip().isdigit():
@@ -227,4 +284,4 @@ def set_up_table(flags: TableFlags, players: Sequence[str] | None, *, companion:
     except (QuitMatch, KeyboardInterrupt) as e:
         console.print(_("No match was started."))
         raise typer.Exit(130 if isinstance(e, KeyboardInterrupt) else 0) from None
-    return Table(console, rules, seats, start)
+    return Table(prompt, rules, seats, start)

@@ -12,23 +12,43 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..actions import (
+    Action,
+    HandOut,
+    HandOutSplit,
+    NextRound,
+    RerollCargo,
+    Stand,
+    StopHandOut,
+    StopMatch,
+    Take,
+)
 from ..dice import remove_faces
 from ..engine import seat_to_act
 from ..i18n import _, active_lang, translator
+from ..messages import NP_
 from ..rules import Drinking, Stakes
 from ..solver import Choice
-from ..state import ROLE_NAMES, MatchState, TurnPhase, TurnState
+from ..state import ROLE_NAMES, MatchState, Purpose, TurnPhase, TurnState
+from .common import plural
 
 __all__ = [
+    "POT",
     "ROLE_STYLES",
     "advice_table",
+    "board_key",
     "describe_action",
     "dice_text",
     "scoreboard",
     "summary_table",
     "turn_line",
 ]
+
+#: The pot on the table, counted in chips.
+POT = NP_("pot: one chip", "pot: {n} chips")
+#: Markers of the scoreboard's first column, explained in its legend.
+PLAYS, STARTED = "▶", "★"
+
 
 ROLE_STYLES = {
     "ship": "bold white on blue",
@@ -85,9 +105,16 @@ def turn_line(turn: TurnState, before: TurnState | None = None) -> Text:
         t.append(_("free") + " ")
         t.append_text(dice_text(free, ROLE_STYLES["free"]))
     else:
-        t.append(_("free") + " " + _("{n} dice to roll").format(n=turn.free_dice))
+        t.append(
+            _("free") + " " + plural(NP_("one die to roll", "{n} dice to roll"), turn.free_dice)
+        )
     t.append("  |  ")
-    t.append(_("rolls left: {n}").format(n=turn.rolls_left))
+    # A finished turn has nothing left to roll, whatever the three-roll count says (a cargo
+    # reroll limit can end it early).
+    if turn.phase is TurnPhase.DONE:
+        t.append(_("turn over"))
+    else:
+        t.append(_("rolls left: {n}").format(n=turn.rolls_left))
     return t
 
 
@@ -110,11 +137,45 @@ def describe_action(action: Action, state: MatchState | TurnState, names: Sequen
         return _("set aside {what}").format(what=", ".join(parts))
     if isinstance(action, HandOut):
         return _("give a sip to {name}").format(name=names[action.to])
+    if isinstance(action, HandOutSplit):
+        shares = NP_("{name} one sip", "{name} {n} sips")
+        parts = [plural(shares, n, name=names[seat]) for seat, n in action.shares]
+        return _("give {shares}").format(shares=", ".join(parts))
+    if isinstance(action, StopHandOut):
+        return _("hand out no more sips")
+    if isinstance(action, NextRound):
+        return _("another round")
+    if isinstance(action, StopMatch):
+        return _("stop: the totals decide the match")
     return str(action)
 
 
+def board_key(state: MatchState) -> tuple[object, ...]:
+    """What the scoreboard shows apart from the round's posted scores and whose turn it is.
+
+    The terminal draws the board again only when this changes (a new round, a tie-break,
+    new totals, chips, sips or wins), so a round is one board and its turns' own lines.
+    """
+    purpose = state.contest.purpose if state.contest is not None else None
+    return (
+        state.round_no,
+        state.stage,
+        purpose is Purpose.ROUND,
+        state.totals,
+        state.chips,
+        state.sips,
+        state.wins,
+        state.pot,
+        state.round_seats,
+    )
+
+
 def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
-    """The table: who is at it, this round's posted scores, totals, chips, sips, wins."""
+    """The table: who is at it, this round's posted scores, totals, chips, sips, wins.
+
+    Seats are numbered from 1 in play order (the numbers a captain's split may use); a
+    legend under the table says what the markers mean.
+    """
     rules = state.rules
     title = _("Round {n}").format(n=state.round_no) if state.round_no else _("Who starts?")
     if state.stage == "final":
@@ -122,8 +183,18 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
     elif state.stage == "prelim":
         title += " · " + _("preliminary round")
     if rules.stakes is Stakes.POT:
-        title += " · " + _("pot: {chips} chips").format(chips=state.pot)
-    table = Table(title=title, title_justify="left", expand=False)
+        title += " · " + plural(POT, state.pot)
+    legend = [_("{mark} plays now").format(mark=PLAYS)]
+    if state.round_no:
+        legend.append(_("{mark} started the round").format(mark=STARTED))
+    table = Table(
+        title=title,
+        title_justify="left",
+        expand=False,
+        caption=" · ".join(legend),
+        caption_justify="left",
+    )
+    table.add_column("#", justify="right")
     table.add_column("")
     table.add_column(_("player"))
     table.add_column(_("this round"), justify="right")
@@ -135,10 +206,11 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
     table.add_column(_("wins"), justify="right")
     acting = seat_to_act(state)
     posted = state.posted_scores
+    opener = state.round_seats[0] if state.round_seats else None
     for seat, name in enumerate(names):
-        mark = "▶" if seat == acting else ""
-        if seat == state.starter and state.round_no:
-            mark += "★"
+        mark = PLAYS if seat == acting else ""
+        if seat == opener and state.round_no:
+            mark += STARTED
         score = state.round_scores[seat] if state.round_scores else None
         if state.contest is not None and state.contest.purpose.value != "round" and seat in posted:
             tie = _("tie-break: {score}").format(score=posted[seat])
@@ -150,7 +222,7 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
         else:
             cell = "…"
         who = name if kinds[seat] == "human" else f"{name} ({kinds[seat]})"
-        row = [mark, who, cell, str(state.totals[seat])]
+        row = [str(seat + 1), mark, who, cell, str(state.totals[seat])]
         if rules.stakes is Stakes.POT:
             row.append(str(state.chips[seat]))
         if rules.drinking is not Drinking.NONE:
@@ -158,6 +230,10 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
         row.append(str(state.wins[seat]))
         table.add_row(*row)
     return table
+
+
+#: Chips left in the pot at the end.
+_LEFT_IN_POT = NP_("Still in the pot: one chip.", "Still in the pot: {n} chips.")
 
 
 def advice_table(
@@ -179,9 +255,16 @@ def advice_table(
 
 
 def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
-    """The end of the match: winner, totals, round wins, chips and sips."""
+    """The end of the match: winner, totals, round wins, chips and sips.
+
+    Chips still in the pot (a match ended early, or a pot nobody took) are said under the
+    table, so the chips add up.
+    """
     rules = state.rules
-    table = Table(title=_("Final standings"), title_justify="left")
+    caption = plural(_LEFT_IN_POT, state.pot) if rules.stakes is Stakes.POT and state.pot else None
+    table = Table(
+        title=_("Final standings"), title_justify="left", caption=caption, caption_justify="left"
+    )
     table.add_column("")
     table.add_column(_("player"))
     table.add_column(_("total"), justify="right")

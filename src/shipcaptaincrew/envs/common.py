@@ -3,7 +3,8 @@
 An adapter stops for a seat at two kinds of points:
 
 * a *decision*: :func:`~shipcaptaincrew.engine.current_player` is the seat (a wild
-  assignment, stand or reroll, or a sip to hand out);
+  assignment, stand or reroll, a sip to hand out or the end of a hand-out, or a session's
+  call for another round or stop);
 * a *turn start*: the seat's dice are due for the first roll of a turn.  There is nothing to
   choose there -- every action id starts the turn (the mask is all ones) -- but the stop
   means every turn is seen, so an episode always has a step even when three rolls go by
@@ -11,6 +12,11 @@ An adapter stops for a seat at two kinds of points:
 
 Everything else (other dice, the roll-offs, the captain's die) is chance and is rolled
 inside ``step`` from the environment's seeded generator.
+
+A session (``format=session``) goes on for as long as the table calls another round, and
+bots always do, so an environment caps it: once ``session_rounds`` rounds are played
+(:data:`SESSION_ROUNDS` unless the environment is told otherwise), the table stops
+(:func:`close_session`) and the totals decide, so every episode ends.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import Action
+from ..actions import Action, StopMatch
+from ..bots import SESSION_ROUNDS as BOTS_SESSION_ROUNDS
 from ..bots import Bot, make_bot
 from ..engine import (
     CHANCE,
@@ -35,17 +42,20 @@ from ..engine import (
     sample_chance,
     seat_to_act,
 )
-from ..formats import FormatKind, MatchFormat
+from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Drinking, Rules, Stakes, Starter, find_rules
 from ..state import MatchState, Phase, TurnPhase
 from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
 
 __all__ = [
     "REWARDS",
+    "SESSION_ROUNDS",
     "Reward",
     "advance",
     "check_action",
     "check_reward",
+    "check_session_rounds",
+    "close_session",
     "is_turn_start",
     "make_rules",
     "new_match",
@@ -68,6 +78,12 @@ class Reward(StrEnum):
 
 #: The reward names the environments accept.
 REWARDS = tuple(r.value for r in Reward)
+
+#: The rounds a session lasts at most in an environment (its ``session_rounds`` default): the
+#: same number every program that plays a session without people uses.
+SESSION_ROUNDS = BOTS_SESSION_ROUNDS
+#: A capped session is at most ``rounds:N``, so the cap takes that format's bounds.
+_SESSION_BOUNDS = FORMAT_KINDS[FormatKind.ROUNDS].bounds
 
 
 def make_rules(rules: Rules | str, match: bool) -> Rules:
@@ -101,6 +117,28 @@ def check_reward(reward: Reward | str, rules: Rules) -> Reward:
     if kind is Reward.SIPS and rules.drinking is Drinking.NONE:
         raise ValueError("reward='sips' needs a rule set with a drinking mode")
     return kind
+
+
+def check_session_rounds(rounds: Any) -> int:
+    """``rounds`` as the int cap of a session, if it is within the bounds of ``rounds:N``."""
+    assert _SESSION_BOUNDS is not None
+    lo, hi = _SESSION_BOUNDS
+    if isinstance(rounds, np.integer) and not isinstance(rounds, np.bool_):
+        rounds = int(rounds)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not lo <= rounds <= hi:
+        raise ValueError(f"session_rounds must be {lo}..{hi}, got {rounds!r}")
+    return rounds
+
+
+def close_session(state: MatchState, rounds: int) -> MatchState:
+    """The match after the table stops a session that has played ``rounds`` rounds.
+
+    Any other state is returned as it is.  Rounds count as the match records them
+    (:attr:`~shipcaptaincrew.state.MatchState.results`), a round among tied players included.
+    """
+    if state.phase is Phase.ANOTHER_ROUND and len(state.results) >= rounds:
+        return apply(state, StopMatch())
+    return state
 
 
 def new_match(rules: Rules, players: int, starter: int | None) -> MatchState:
@@ -184,9 +222,14 @@ def advance(
     rng: random.Random,
     stop_for: frozenset[int],
     bots: dict[int, Bot],
+    session_rounds: int,
 ) -> MatchState:
-    """Roll the dice and let the bots play until a seat of ``stop_for`` has a stop, or the end."""
+    """Roll the dice and let the bots play until a seat of ``stop_for`` has a stop, or the end.
+
+    A session stops once it has played ``session_rounds`` rounds (:func:`close_session`).
+    """
     while True:
+        state = close_session(state, session_rounds)
         player = current_player(state)
         if player == TERMINAL:
             return state
@@ -210,7 +253,11 @@ def reward_of(state: MatchState, seat: int, reward: Reward, start: MatchState) -
 
 
 def render_text(state: MatchState, seat: int | None = None) -> str:
-    """A few lines describing the table, for ``render_mode="ansi"``."""
+    """A few lines describing the table, for ``render_mode="ansi"``.
+
+    Plain data under field names (seat numbers, counts, action texts), the same in every
+    language, so nothing here needs a catalogue or a plural form.
+    """
     rules = state.rules
     lines = [f"rules: {rules}", f"round {state.round_no}  phase: {state.phase.value}"]
     if state.contest is not None:
@@ -227,8 +274,9 @@ def render_text(state: MatchState, seat: int | None = None) -> str:
             marks.append("at the table")
         money = f"  chips {state.chips[s]}" if rules.stakes is Stakes.POT else ""
         drink = f"  sips {state.sips[s]}" if rules.drinking is not Drinking.NONE else ""
+        won = f"  wins {state.wins[s]}" if rules.format.kind is FormatKind.WINS else ""
         lines.append(
-            f"  seat {s}: total {state.totals[s]}{money}{drink}"
+            f"  seat {s}: total {state.totals[s]}{money}{drink}{won}"
             + (f"  ({', '.join(marks)})" if marks else "")
         )
     if rules.stakes is Stakes.POT:
@@ -243,7 +291,12 @@ def render_text(state: MatchState, seat: int | None = None) -> str:
         if turn.pending:
             lines.append(f"to set aside from {list(turn.pending)}")
     if state.phase is Phase.HAND_OUT:
-        lines.append(f"seat {state.round_winner} hands out {state.hand_out_left} more sip(s)")
+        lines.append(f"hand-out: seat {state.round_winner}, sips left {state.hand_out_left}")
+    if state.phase is Phase.ANOTHER_ROUND:
+        lines.append(
+            f"session: rounds played {len(state.results)}; "
+            f"seat {seat_to_act(state)} calls next_round or stop"
+        )
     if seat is not None and current_player(state) == seat:
         acts = ", ".join(f"{action_index(state, a)}={a}" for a in legal_actions(state))
         lines.append(f"your choices: {acts}")

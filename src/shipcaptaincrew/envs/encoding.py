@@ -5,7 +5,7 @@ engine offers a short tuple of :mod:`~shipcaptaincrew.actions` values per state.
 translates between the two and nothing more: which actions are legal always comes from
 :func:`~shipcaptaincrew.engine.legal_actions`, never from a rule written down here.
 
-Action ids (:data:`NUM_ACTIONS` = 30):
+Action ids (:data:`NUM_ACTIONS` of them):
 
 ====== ===========================================================================
 id     action
@@ -17,11 +17,21 @@ id     action
        roles: for each role either the real face (R) or the wild face (W), 1 to 3
        roles long -- R, W, RR, RW, WR, WW, RRR, ..., WWW
 22..29 ``sip:S``: the captain hands a sip to seat S = 0..7 (000/003)
+30     ``sip:stop``: the captain hands out no more sips (``hand_out=up_to``, 000.24)
+31     ``next_round``: a session goes on with another round (``format=session``)
+32     ``stop``: a session stops and the totals decide (``format=session``)
 ====== ===========================================================================
 
 A take pattern names the same choice whatever the required faces and the wild face are,
-so one action space serves every rule set.
+so one action space serves every rule set.  Ids only ever get appended, so an id keeps its
+meaning when the engine gains a decision.
 
+A split hand-out (:class:`~shipcaptaincrew.actions.HandOutSplit`, ``sip:1x2,2x1``) has no
+id: the engine accepts one but does not list it, so an agent hands out its sips one at a
+time, which reaches the same sips as any split.
+
+>>> NUM_ACTIONS
+33
 >>> from shipcaptaincrew import Roll, Take, apply, initial_turn, find_rules
 >>> t = apply(initial_turn(find_rules("classic").replace(wild_captain=True)), Roll((6, 5, 1, 1, 2)))
 >>> [str(a) for a in legal_actions_of(t)]
@@ -34,12 +44,23 @@ Take(faces=(6, 5, 1))
 
 from __future__ import annotations
 
+from enum import IntEnum
 from itertools import combinations_with_replacement, product
 from typing import Any
 
 import numpy as np
 
-from ..actions import Action, HandOut, RerollCargo, Stand, Take
+from ..actions import (
+    Action,
+    HandOut,
+    HandOutSplit,
+    NextRound,
+    RerollCargo,
+    Stand,
+    StopHandOut,
+    StopMatch,
+    Take,
+)
 from ..engine import legal_actions, seat_to_act
 from ..facts import CARGO_DICE, DICE, FACES, MAX_PLAYERS, ROLES, ROLLS
 from ..options import OPTIONS
@@ -52,8 +73,10 @@ __all__ = [
     "NUM_ACTIONS",
     "NUM_CHANCE_OUTCOMES",
     "OBS_PHASES",
+    "SINGLE_ACTIONS",
     "TAKE_PATTERNS",
     "IllegalIndexError",
+    "ObsPhase",
     "action_index",
     "action_label",
     "chance_index",
@@ -77,8 +100,12 @@ TAKE_PATTERNS: tuple[tuple[bool, ...], ...] = tuple(
     p for k in range(1, len(ROLES) + 1) for p in product((False, True), repeat=k)
 )
 SIP_BASE = TAKE_BASE + len(TAKE_PATTERNS)
-#: One sip id per seat of the largest table.
-NUM_ACTIONS = SIP_BASE + MAX_PLAYERS
+#: After one sip id per seat of the largest table, the decisions that are one action each,
+#: in the order they were added (append new ones at the end: the ids above never move).
+SINGLE_ACTIONS: tuple[Action, ...] = (StopHandOut(), NextRound(), StopMatch())
+SINGLE_BASE = SIP_BASE + MAX_PLAYERS
+#: The size of the action space every adapter offers.
+NUM_ACTIONS = SINGLE_BASE + len(SINGLE_ACTIONS)
 
 #: Every sorted roll of 1 to 5 dice, the chance outcomes an OpenSpiel game can meet.
 CHANCE_OUTCOMES: tuple[tuple[int, ...], ...] = tuple(
@@ -87,9 +114,33 @@ CHANCE_OUTCOMES: tuple[tuple[int, ...], ...] = tuple(
 NUM_CHANCE_OUTCOMES = len(CHANCE_OUTCOMES)
 _CHANCE_INDEX = {faces: i for i, faces in enumerate(CHANCE_OUTCOMES)}
 _PATTERN_INDEX = {p: i for i, p in enumerate(TAKE_PATTERNS)}
+_SINGLE_INDEX = {a: SINGLE_BASE + i for i, a in enumerate(SINGLE_ACTIONS)}
 
-#: Codes of the ``phase`` observation.
-OBS_PHASES = ("roll", "assign", "decide", "hand_out", "chance", "over")
+
+class ObsPhase(IntEnum):
+    """The codes of the ``phase`` observation (appended to, never renumbered)."""
+
+    ROLL = 0  #: a turn's dice are due
+    ASSIGN = 1  #: a wild assignment
+    DECIDE = 2  #: stand or reroll the cargo
+    HAND_OUT = 3  #: the captain hands out sips
+    CHANCE = 4  #: other dice: a roll-off, the 002 cargo roll-off, the captain's die
+    OVER = 5  #: the match is over
+    ANOTHER_ROUND = 6  #: a session between rounds: another round, or stop
+
+
+#: The names of the ``phase`` codes, in code order.
+OBS_PHASES = tuple(p.name.lower() for p in ObsPhase)
+_TURN_PHASES = {
+    TurnPhase.ROLL: ObsPhase.ROLL,
+    TurnPhase.ASSIGN: ObsPhase.ASSIGN,
+    TurnPhase.DECIDE: ObsPhase.DECIDE,
+}
+_MATCH_PHASES = {
+    Phase.HAND_OUT: ObsPhase.HAND_OUT,
+    Phase.ANOTHER_ROUND: ObsPhase.ANOTHER_ROUND,
+    Phase.MATCH_OVER: ObsPhase.OVER,
+}
 _PURPOSES = (None, *Purpose)
 
 # Counters (totals, chips, sips, pot) are bounded by the int32 range in the observation space.
@@ -133,6 +184,11 @@ def action_index(state: TurnState | MatchState, action: Action) -> int:
         return TAKE_BASE + _PATTERN_INDEX[pattern]
     if isinstance(action, HandOut):
         return SIP_BASE + action.to
+    single = _SINGLE_INDEX.get(action)
+    if single is not None:
+        return single
+    if isinstance(action, HandOutSplit):
+        raise IllegalIndexError(f"{action} has no id: hand the sips out one at a time")
     raise IllegalIndexError(f"{action} is chance's to supply, not a decision with an id")
 
 
@@ -154,7 +210,9 @@ def index_action(state: TurnState | MatchState, index: int) -> Action | None:
         if turn is None:
             return None
         return _take(state.rules, len(turn.held), TAKE_PATTERNS[index - TAKE_BASE])
-    return HandOut(index - SIP_BASE)
+    if index < SINGLE_BASE:
+        return HandOut(index - SIP_BASE)
+    return SINGLE_ACTIONS[index - SINGLE_BASE]
 
 
 def _take(rules: Rules, held: int, pattern: tuple[bool, ...]) -> Take | None:
@@ -178,16 +236,11 @@ def action_label(state: TurnState | MatchState, index: int) -> str:
     return "-" if action is None else str(action)
 
 
-def _obs_phase(state: MatchState) -> int:
+def _obs_phase(state: MatchState) -> ObsPhase:
     if state.phase is Phase.TURN:
         assert state.turn is not None
-        code = {TurnPhase.ROLL: 0, TurnPhase.ASSIGN: 1, TurnPhase.DECIDE: 2}[state.turn.phase]
-        return code
-    if state.phase is Phase.HAND_OUT:
-        return 3
-    if state.phase is Phase.MATCH_OVER:
-        return 5
-    return 4
+        return _TURN_PHASES[state.turn.phase]
+    return _MATCH_PHASES.get(state.phase, ObsPhase.CHANCE)
 
 
 def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
@@ -211,6 +264,7 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "sips": (players, 0, _BIG),
         "pot": (1, 0, _BIG),
         "round_no": (1, 0, _BIG),
+        "wins": (players, 0, _BIG),  # rounds won (what format=wins:N counts)
     }
 
 
@@ -234,7 +288,7 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "to_act": players if to_act is None else to_act,
-        "phase": _obs_phase(state),
+        "phase": int(_obs_phase(state)),
         "contest": _PURPOSES.index(contest.purpose) if contest is not None else 0,
         "held": _pad(turn.held if turn else (), len(ROLES)),
         "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
@@ -250,6 +304,7 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
         "sips": list(state.sips),
         "pot": state.pot,
         "round_no": state.round_no,
+        "wins": list(state.wins),
     }
 
 

@@ -13,11 +13,11 @@ current state (a mask given explicitly still wins), so random agents and
 ``gymnasium.utils.env_checker.check_env`` only ever send legal actions.
 
 >>> import gymnasium as gym
->>> import shipcaptaincrew.envs
+>>> from shipcaptaincrew.envs import NUM_ACTIONS      # importing also registers the env
 >>> env = gym.make("ShipCaptainCrew-v0", rules="classic", bots=["tip"])
 >>> obs, info = env.reset(seed=7)
->>> int(obs["phase"]), int(obs["action_mask"].sum())        # the agent's turn starts
-(0, 30)
+>>> int(obs["phase"]), int(obs["action_mask"].sum()) == NUM_ACTIONS  # the agent's turn starts
+(0, True)
 """
 
 from __future__ import annotations
@@ -37,10 +37,12 @@ from ..engine import apply, sample_chance
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
+    SESSION_ROUNDS,
     Reward,
     advance,
     check_action,
     check_reward,
+    check_session_rounds,
     make_rules,
     new_match,
     player_count,
@@ -55,7 +57,7 @@ __all__ = ["LegalDiscrete", "ShipCaptainCrewEnv", "observation_space"]
 
 
 class LegalDiscrete(spaces.Discrete):
-    """``Discrete(30)`` whose ``sample()`` without a mask draws among the current legal ids."""
+    """``Discrete(NUM_ACTIONS)`` whose ``sample()`` without a mask draws among the legal ids."""
 
     def __init__(self, n: int, env: ShipCaptainCrewEnv) -> None:
         super().__init__(n)
@@ -106,6 +108,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     :param reward: ``win`` (1 for a win, else 0), ``pot`` (chips won or lost) or ``sips``
         (minus the sips drunk).
     :param starter: the first seat under starter=chosen (default 0); ignored for the roll-off.
+    :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
+        this many rounds (see :mod:`~shipcaptaincrew.envs.common`); the agent, when it is the
+        one to call, may stop earlier, and the bots always call another round.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
@@ -119,8 +124,10 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         reward: Reward | str = Reward.WIN,
         starter: int | None = None,
         render_mode: str | None = None,
+        session_rounds: int = SESSION_ROUNDS,
     ) -> None:
         self.rules = make_rules(rules, match)
+        self.session_rounds = check_session_rounds(session_rounds)
         if isinstance(bots, (str, Bot)) or not isinstance(bots, Sequence):
             raise TypeError("bots must be a sequence of bots or bot specs, one per other seat")
         self.players = player_count(self.rules, len(bots) + 1)
@@ -189,6 +196,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
             "winner": -1 if state.winner is None else state.winner,
         }
 
+    def _advance(self, state: MatchState) -> MatchState:
+        return advance(state, self._rng, frozenset({self.seat}), self.bots, self.session_rounds)
+
     # -- the Gymnasium API ------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -198,7 +208,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         self._rng = random.Random(int(self.np_random.integers(0, 2**63 - 1)))
         start = new_match(self.rules, self.players, self.starter)
         self._start = start
-        self._state = advance(start, self._rng, frozenset({self.seat}), self.bots)
+        self._state = self._advance(start)
         if self.render_mode == "human":
             self.render()
         return self._obs(), self._info()
@@ -213,8 +223,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
             state = apply(state, sample_chance(state, self._rng))
         else:
             state = apply(state, chosen)
-        state = advance(state, self._rng, frozenset({self.seat}), self.bots)
-        self._state = state
+        state = self._state = self._advance(state)
         assert self._start is not None
         reward = reward_of(state, self.seat, self.reward_kind, self._start)
         if self.render_mode == "human":

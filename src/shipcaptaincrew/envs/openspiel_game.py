@@ -8,7 +8,9 @@ table's default -- a flag is a bool, a number an int, a choice or the match form
 ``cargo_rerolls=-1`` means no limit (OpenSpiel parameters cannot be None).  The rule set is
 ``rules`` with every option parameter that differs from its default applied on top: OpenSpiel
 fills in the defaults of the parameters not given, so one given at its default changes nothing.
-The match format of the rules is played in full.
+The match format of the rules is played in full; a session (``format=session``) stops after
+``session_rounds`` rounds (default :data:`~shipcaptaincrew.envs.common.SESSION_ROUNDS`) unless a
+player stops it earlier.
 
 Chance is explicit: at a chance node the outcomes and their exact probabilities are the
 engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
@@ -42,7 +44,7 @@ except ImportError as error:
         f"the OpenSpiel game needs the rl extra: pip install 'shipcaptaincrew[rl]' ({error})"
     ) from error
 
-from ..actions import Roll
+from ..actions import Action, Roll
 from ..engine import (
     CHANCE,
     TERMINAL,
@@ -53,10 +55,10 @@ from ..engine import (
     legal_actions,
     returns,
 )
-from ..facts import MAX_PLAYERS, MIN_PLAYERS
+from ..facts import FACES, MAX_PLAYERS, MIN_PLAYERS, ROLLS
 from ..rules import Rules
 from ..state import MatchState
-from .common import new_match, render_text
+from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
 from .encoding import (
     CHANCE_OUTCOMES,
     NUM_ACTIONS,
@@ -78,6 +80,8 @@ from .openspiel_params import (
 
 __all__ = [
     "GAME_NAME",
+    "MAX_GAME_LENGTH",
+    "ROUND_MOVES",
     "ShipCaptainCrewGame",
     "ShipCaptainCrewState",
     "from_game_string",
@@ -87,10 +91,15 @@ __all__ = [
 
 GAME_NAME = "python_ship_captain_crew"
 
+#: The moves of one round at the largest table, ties and replays aside: per seat up to three
+#: rolls, each followed by a wild assignment and a stand-or-reroll call; then the captain's
+#: die, a sip per pip of it and the stop, and a session's call for another round.
+ROUND_MOVES = MAX_PLAYERS * ROLLS * 3 + 1 + max(FACES) + 1 + 1
 #: A bound OpenSpiel asks for.  Ties and all-fail replays can in principle go on forever, so
-#: no true bound exists; a round takes about 8 moves per player, and this allows for long
-#: matches (first_to:50 with 8 players) with room to spare.
-_MAX_GAME_LENGTH = 100_000
+#: no true bound exists; this one covers the longest capped session (``session_rounds`` at
+#: its top, :func:`~shipcaptaincrew.envs.common.check_session_rounds`) of rounds of
+#: :data:`ROUND_MOVES`, and long matches (first_to:50 with 8 players) with room to spare.
+MAX_GAME_LENGTH = 100_000
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -118,6 +127,7 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         params = {**parameter_specification(), **(params or {})}
         self.rules = rules_from_parameters(params)
         self.players = check_players(self.rules, params["players"])
+        self.session_rounds = check_session_rounds(params["session_rounds"])
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CHANCE_OUTCOMES,
@@ -125,10 +135,12 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=_MAX_GAME_LENGTH,
+            max_game_length=MAX_GAME_LENGTH,
         )
         # The game reports the value of every option, so its string loads the same game.
-        super().__init__(_GAME_TYPE, info, game_parameters(self.players, self.rules))
+        super().__init__(
+            _GAME_TYPE, info, game_parameters(self.players, self.rules, self.session_rounds)
+        )
 
     def new_initial_state(self) -> ShipCaptainCrewState:
         """A new match: the roll-off (or the chosen starter's first roll)."""
@@ -149,6 +161,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: ShipCaptainCrewGame) -> None:
         super().__init__(game)
         self.match: MatchState = new_match(game.rules, game.players, None)
+        self._session_rounds = game.session_rounds
 
     def current_player(self) -> int:
         """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
@@ -176,12 +189,16 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(
                     f"chance outcome id {action} is out of range 0..{NUM_CHANCE_OUTCOMES - 1}"
                 )
-            self.match = apply(self.match, Roll(CHANCE_OUTCOMES[action]))
+            self._play(Roll(CHANCE_OUTCOMES[action]))
             return
         chosen = index_action(self.match, action)
         if chosen is None or chosen not in legal_actions(self.match):
             raise ValueError(f"action id {action} is not legal in this state")
-        self.match = apply(self.match, chosen)
+        self._play(chosen)
+
+    def _play(self, action: Action) -> None:
+        # A session at its cap stops there: the table's call is no decision of a player.
+        self.match = close_session(apply(self.match, action), self._session_rounds)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -221,10 +238,13 @@ class ShipCaptainCrewObserver:
         return f"seat {player}\n" + render_text(state.match)
 
 
-def load(players: int = MIN_PLAYERS, rules: Rules | str = "classic") -> pyspiel.Game:
+def load(
+    players: int = MIN_PLAYERS, rules: Rules | str = "classic", session_rounds: int = SESSION_ROUNDS
+) -> pyspiel.Game:
     """``pyspiel.load_game`` with the rules given as a value or text."""
     text = str(rules) if isinstance(rules, Rules) else str(Rules.from_str(rules))
-    return pyspiel.load_game(GAME_NAME, {"players": players, "rules": text})
+    params = {"players": players, "rules": text, "session_rounds": session_rounds}
+    return pyspiel.load_game(GAME_NAME, params)
 
 
 pyspiel.register_game(_GAME_TYPE, ShipCaptainCrewGame)

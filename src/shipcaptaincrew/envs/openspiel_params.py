@@ -16,6 +16,9 @@ game parameter without a line written here.  Two things of OpenSpiel shape the t
 Every value is checked by its option and the rule set by :class:`~shipcaptaincrew.rules.Rules`,
 so a bad value gets the core's :class:`~shipcaptaincrew.errors.InvalidRulesError`.
 
+One parameter is the environment's own, not a rule option: ``session_rounds``, the rounds
+after which a session (``format=session``) stops (see :mod:`.common`).
+
 This module needs no OpenSpiel; :mod:`.openspiel_game` registers the game with it.
 
 >>> parameter_specification()["cargo_rerolls"], parameter_specification()["format"]
@@ -38,9 +41,11 @@ from typing import Any
 from ..facts import MIN_PLAYERS
 from ..options import OPTIONS, Option, OptionType, unknown_option
 from ..rules import Rules, find_rules
+from .common import SESSION_ROUNDS
 
 __all__ = [
     "DEFAULT_RULES",
+    "GAME_DEFAULTS",
     "PARAMETER_TYPES",
     "UNLIMITED",
     "ParameterValue",
@@ -70,6 +75,13 @@ UNLIMITED = -1
 #: The ``rules`` parameter's default: the rule set of the table's defaults.
 DEFAULT_RULES = str(Rules())
 
+#: The parameters that are no rule option, with their defaults.
+GAME_DEFAULTS: dict[str, ParameterValue] = {
+    "players": MIN_PLAYERS,
+    "rules": DEFAULT_RULES,
+    "session_rounds": SESSION_ROUNDS,
+}
+
 
 def parameter_value(option: Option, value: Any) -> ParameterValue:
     """An option's value as its parameter: a flag's bool, a number (or -1), a choice's text."""
@@ -88,15 +100,16 @@ def option_value(option: Option, raw: Any) -> Any:
 
 
 def parameter_specification() -> dict[str, ParameterValue]:
-    """Every parameter and its default: ``players``, ``rules``, then the options in order."""
+    """Every parameter and its default: :data:`GAME_DEFAULTS`, then the options in order."""
     return {
-        "players": MIN_PLAYERS,
-        "rules": DEFAULT_RULES,
+        **GAME_DEFAULTS,
         **{name: parameter_value(o, o.default) for name, o in OPTIONS.items()},
     }
 
 
-def game_parameters(players: int, rules: Rules) -> dict[str, ParameterValue]:
+def game_parameters(
+    players: int, rules: Rules, session_rounds: int = SESSION_ROUNDS
+) -> dict[str, ParameterValue]:
     """What a game for ``rules`` reports: its canonical text and the value of every option.
 
     Loading these parameters gives the same game again: ``rules`` alone makes the rule set,
@@ -105,6 +118,7 @@ def game_parameters(players: int, rules: Rules) -> dict[str, ParameterValue]:
     return {
         "players": players,
         "rules": to_game_string(str(rules)),
+        "session_rounds": session_rounds,
         **{name: parameter_value(o, getattr(rules, name)) for name, o in OPTIONS.items()},
     }
 
@@ -115,7 +129,7 @@ def rules_from_parameters(params: Mapping[str, Any]) -> Rules:
     Unknown names are refused (OpenSpiel refuses them too, but a game can be built directly).
     """
     for key in params:
-        if key not in OPTIONS and key not in ("players", "rules"):
+        if key not in OPTIONS and key not in GAME_DEFAULTS:
             raise unknown_option(key)
     base = find_rules(from_game_string(str(params.get("rules", DEFAULT_RULES))))
     changes: dict[str, Any] = {}

@@ -44,10 +44,12 @@ from ..facts import MIN_PLAYERS
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
+    SESSION_ROUNDS,
     Reward,
     advance,
     check_action,
     check_reward,
+    check_session_rounds,
     make_rules,
     new_match,
     player_count,
@@ -79,6 +81,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     :param match: play the rule set's match format instead of one round.
     :param reward: ``win``, ``pot`` (stakes=pot) or ``sips`` (a drinking rule set).
     :param starter: the first seat under starter=chosen (default 0).
+    :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
+        this many rounds unless an agent stops it earlier (see
+        :mod:`~shipcaptaincrew.envs.common`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -96,9 +101,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         reward: Reward | str = Reward.WIN,
         starter: int | None = None,
         render_mode: str | None = None,
+        session_rounds: int = SESSION_ROUNDS,
     ) -> None:
-        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode)
+        EzPickle.__init__(self, players, rules, match, reward, starter, render_mode, session_rounds)
         super().__init__()
+        self.session_rounds = check_session_rounds(session_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.rules = make_rules(rules, match)
@@ -131,7 +138,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(30)``: the action ids."""
+        """``Discrete(NUM_ACTIONS)``: the action ids."""
         return self.action_spaces[agent]
 
     @property
@@ -171,7 +178,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         start = new_match(self.rules, self.players, self.starter)
         self._start = start
-        self._state = advance(start, self._rng, self._all_seats, {})
+        self._state = advance(start, self._rng, self._all_seats, {}, self.session_rounds)
         self._select()
         if self.render_mode == "human":
             self.render()
@@ -206,7 +213,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             state = apply(state, sample_chance(state, self._rng))
         else:
             state = apply(state, chosen)
-        self._state = advance(state, self._rng, self._all_seats, {})
+        self._state = advance(state, self._rng, self._all_seats, {}, self.session_rounds)
         self._select()
         if self.render_mode == "human":
             self.render()

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import Action, Roll, StopMatch
-from ..bots import make_bot
+from ..actions import Roll
+from ..bots import make_bot, session_call
 from ..engine import apply, dice_to_roll, initial_state, seat_to_act
 from ..rules import Rules
 from ..solver import ContestView, contest_view
@@ -30,28 +30,16 @@ from ..state import MatchState, Method, Phase, TurnPhase
 from .policy import Policy, make_policy
 from .tables import TurnTable, build_table, score_paths
 
-__all__ = ["SESSION_ROUNDS", "STAT_NAMES", "MatchRunner", "session_call", "table_for"]
+__all__ = ["STAT_NAMES", "MatchRunner", "table_for"]
 
 #: Per-seat statistics of a match, in the order of the columns of :meth:`MatchRunner.run`.
 STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "round_wins")
-
-#: Rounds a simulated session lasts.  A session ends when the people at the table stop
-#: (000.17: a run of rounds); bots are always up for another round, so a table of bots stops
-#: after this many rounds, the same in the vectorised and the plain engine loop.
-SESSION_ROUNDS = 5
 
 _POOL = 4096
 _MEMO_LIMIT = 100_000
 #: Posts after which the memo is dropped unless at least half of them were hits.
 _MEMO_TRIAL = 5_000
 _TABLES: dict[tuple[Rules, str, int, ContestView | None], TurnTable] = {}
-
-
-def session_call(state: MatchState, rounds: int = SESSION_ROUNDS) -> Action | None:
-    """Stop a simulated session once it has played ``rounds`` rounds (None: the bot decides)."""
-    if state.phase is Phase.ANOTHER_ROUND and len(state.results) >= rounds:
-        return StopMatch()
-    return None
 
 
 def table_for(rules: Rules, policy: Policy, players: int, context: ContestView | None) -> TurnTable:

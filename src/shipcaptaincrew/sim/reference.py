@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import make_bot
+from ..bots import make_bot, session_call
 from ..engine import (
     apply,
     current_player,
@@ -23,7 +23,6 @@ from ..engine import (
     sample_chance,
 )
 from ..rules import Rules
-from .match import session_call
 
 __all__ = ["engine_matches", "engine_turns"]
 

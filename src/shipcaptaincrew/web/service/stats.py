@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from ...engine import apply, initial_state, is_terminal, seat_to_act
+from ...engine import apply, initial_state, is_terminal, opening_chips, seat_to_act
 from ...notation import replay_events
 from ...state import MatchState, Phase
 from ..models import Result
@@ -17,11 +17,11 @@ def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> 
 
     A crew is a turn that ends with ship, captain and crew all held (the turn's own state after
     its last step, as the engine has it); chips won are the final stack less the one the seat
-    opened with (see :func:`opening_stacks`), so they come out right whatever stakes and stacks
+    opened with (:func:`~shipcaptaincrew.engine.opening_chips`), so they come out right whatever stakes and stacks
     the rules set, and add up to nothing once the pot is empty.
     """
     opening = initial_state(room.rules, len(room.seats), starter=room.first_seat())
-    stacks = opening_stacks(opening)
+    stacks = opening_chips(room.rules, len(room.seats))
     crews = [0] * len(room.seats)
     before = opening
     for after, action in replay_events(opening, events):
@@ -49,15 +49,3 @@ def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> 
         for i, s in enumerate(room.seats)
     ]
 
-
-def opening_stacks(opening: MatchState) -> list[int]:
-    """The chips each seat sat down with, from the match's first state.
-
-    Where the host chose who starts, the engine's first state is already inside the first
-    round, whose stakes lie in the pot: those chips were still the seats' own (the round's
-    seats put in equal stakes), so they count to the stacks.  Without stakes the engine holds
-    no chips at all, and every stack is 0.
-    """
-    seats = opening.round_seats if opening.pot else ()
-    stake = opening.pot // len(seats) if seats else 0
-    return [c + (stake if i in seats else 0) for i, c in enumerate(opening.chips)]

@@ -1,0 +1,155 @@
+"""``scc advise``: every choice after a roll, rated by the solver (a shell like :mod:`.cmd_solver`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from ..i18n import _, active_lang, translator
+from ..messages import NP_
+from .app import app
+from .cmd_solver import JsonOpt
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+
+
+def _parse_held(text: str) -> int:
+    from ..state import ROLE_NAMES
+
+    t = text.strip().lower()
+    if t in ("", "none", "-"):
+        return 0
+    names = [x.strip() for x in t.split(",") if x.strip()]
+    for n in names:
+        if n not in ROLE_NAMES:
+            fail(
+                _(
+                    "--held: unknown role '{role}'; use ship, captain, crew (comma separated) "
+                    "or none"
+                ).format(role=n)
+            )
+    if tuple(names) != ROLE_NAMES[: len(names)]:
+        fail(
+            plural(
+                NP_(
+                    "--held '{text}': roles are held in order ship, captain, crew, so one held "
+                    "means {roles}",
+                    "--held '{text}': roles are held in order ship, captain, crew, so {n} held "
+                    "means {roles}",
+                ),
+                len(names),
+                text=text,
+                roles=",".join(ROLE_NAMES[: len(names)]),
+            )
+        )
+    return len(names)
+
+
+def _parse_posted(text: str | None) -> list[int]:
+    if text is None or not text.strip() or text.strip().lower() == "none":
+        return []
+    out = []
+    for part in text.split(","):
+        p = part.strip()
+        try:
+            out.append(int(p))
+        except ValueError:
+            fail(_("--posted: '{text}' is not a score (use numbers like 9,0,7)").format(text=p))
+    return out
+
+
+@app.command()
+def advise(
+    held: Annotated[
+        str, typer.Option("--held", help="Roles held before the roll: ship,captain,crew or none.")
+    ],
+    roll: Annotated[str, typer.Option("--roll", help="Faces rolled now, e.g. 6531 or 6,5,3.")],
+    rolls_used: Annotated[
+        int, typer.Option("--rolls-used", help="Rolls used, this one included (1..3).")
+    ],
+    rules: RulesOpt = "classic",
+    settings: SetOpt = None,
+    posted: Annotated[
+        str | None,
+        typer.Option("--posted", help="Scores posted before you this round, e.g. 9,0,7."),
+    ] = None,
+    players_after: Annotated[
+        int, typer.Option("--players-after", help="Players still to play after you.")
+    ] = 0,
+    as_json: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Every legal choice after this roll, with its win probability and expected score.
+
+    When the roll leaves nothing to decide (the crew is not complete yet, or the turn is over)
+    there is no choice: JSON ``best`` is null and ``choices`` is empty.
+    """
+    from ..dice import parse_faces
+    from ..solver import advise as solver_advise
+    from ..solver import position_after_roll
+
+    r = load_rules(rules, settings)
+    n_held = _parse_held(held)
+    scores = _parse_posted(posted)
+    try:
+        faces = parse_faces(roll)
+        turn = position_after_roll(r, n_held, faces, rolls_used)
+        choices = solver_advise(turn, posted=scores, players_after=players_after)
+    except ValueError as e:
+        fail(e)
+    position = {
+        "held": list(turn.held_roles),
+        "cargo": list(turn.cargo) if turn.complete else None,
+        "rolls_used": turn.rolls_used,
+        "rolls_left": turn.rolls_left,
+        "phase": turn.phase.value,
+        "posted": scores,
+        "players_after": players_after,
+    }
+    data = {
+        "rules": str(r),
+        "position": position,
+        "best": str(choices[0].action) if choices else None,
+        "choices": [c.to_json() for c in choices],
+    }
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..state import TurnPhase
+    from .tui_view import describe_action
+
+    tr = translator(active_lang())
+    con = Console(highlight=False)
+    held_txt = ", ".join(tr(role) for role in turn.held_roles) or _("nothing")
+    if turn.complete:
+        held_txt += ", " + _("cargo {a} + {b}").format(a=turn.cargo[0], b=turn.cargo[1])
+    posted_txt = ", ".join(map(str, scores)) or _("nothing")
+    after = (
+        plural(NP_("one to play after", "{n} to play after"), players_after)
+        if players_after
+        else _("nobody to play after")
+    )
+    con.print(
+        _("After roll {n}: held {held}; posted {posted}; {after}.").format(
+            n=turn.rolls_used, held=held_txt, posted=posted_txt, after=after
+        ),
+        markup=False,
+    )
+    if not choices:
+        if turn.phase is TurnPhase.DONE:
+            con.print(_("No choice: the turn is over with score {score}.").format(score=turn.score))
+        else:
+            con.print(_("No choice: the next roll is forced (the crew is not complete yet)."))
+        return
+    t = Table(title=_("Choices under {rules}, best first").format(rules=rules_name(r)))
+    t.add_column(_("choice"))
+    t.add_column(_("win probability"), justify="right")
+    t.add_column(_("expected score"), justify="right")
+    for c in choices:
+        what = f"{describe_action(c.action, turn, [])} ({c.action})"
+        t.add_row(what, tr.number(c.win_probability, 4), tr.number(c.expected_score, 3))
+    con.print(t)

@@ -1,0 +1,116 @@
+"""The lock files (requirements/*.txt) against what is installed and against pyproject.toml.
+
+``scripts/setup.sh`` builds ``.venv`` from ``requirements/all.txt`` (every extra and the dev
+group, which is what the test suite needs); in CI that is a fresh environment of a fresh
+clone.  Comparing the lock with what the running interpreter has installed (what ``pip
+freeze`` lists) catches a lock that does not install what it says and a package installed
+beside it; comparing it with ``pyproject.toml`` catches a dependency changed there without
+``scripts/lock.sh``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.markers import Marker
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCKS = ROOT / "requirements"
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PROJECT = "shipcaptaincrew"
+#: Installed by ``python -m venv`` (pip, and setuptools on older Pythons) or by setup.sh to
+#: install the rest (uv, at the version pyproject.toml requires: checked below).
+BOOTSTRAP = {"pip", "setuptools", "uv"}
+EXTRAS = [e for e in PYPROJECT["project"]["optional-dependencies"] if e != "all"]
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def pins(path: Path) -> list[tuple[str, str, Marker | None]]:
+    """(name, version, marker) of every pin in a lock file (``name==version ; marker``)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^ ;\\]+)(?: ; ([^\\]+?))?\s*\\?$", line)
+        if m:
+            marker = Marker(m[3]) if m[3] else None
+            out.append((_norm(m[1]), m[2], marker))
+    assert out, f"no pins in {path}"
+    return out
+
+
+def here(path: Path) -> dict[str, str]:
+    """{name: version} a lock file installs on this interpreter and platform."""
+    chosen: dict[str, str] = {}
+    for name, version, marker in pins(path):
+        if marker is None or marker.evaluate():
+            assert chosen.setdefault(name, version) == version, f"{name} pinned twice in {path}"
+    return chosen
+
+
+def installed() -> dict[str, str]:
+    """{name: version} of the distributions this interpreter sees (``pip freeze``'s list)."""
+    found: dict[str, str] = {}
+    for dist in metadata.distributions():
+        name = _norm(dist.metadata["Name"])
+        assert found.setdefault(name, dist.version) == dist.version, f"{name} installed twice"
+    return found
+
+
+def test_the_environment_is_exactly_the_lock() -> None:
+    want = here(LOCKS / "all.txt")
+    have = installed()
+    assert have.pop(PROJECT) == PYPROJECT["project"]["version"]
+    extra = {n: v for n, v in have.items() if n not in want and n not in BOOTSTRAP}
+    missing = {n: v for n, v in want.items() if n not in have}
+    wrong = {n: (have[n], v) for n, v in want.items() if n in have and have[n] != v}
+    assert not missing, f"locked but not installed (run scripts/setup.sh): {missing}"
+    assert not wrong, f"installed version differs from the lock (installed, locked): {wrong}"
+    assert not extra, f"installed but not in the lock: {extra}"
+
+
+def test_uv_is_the_version_the_project_requires() -> None:
+    required = PYPROJECT["tool"]["uv"]["required-version"].removeprefix("==")
+    assert installed().get("uv") == required, "setup.sh installs uv at [tool.uv] required-version"
+
+
+def _declared(extra: str | None) -> list[Requirement]:
+    """The requirements pyproject.toml declares for one extra (None: every extra and dev)."""
+    project = PYPROJECT["project"]
+    reqs = list(project["dependencies"])
+    for name, deps in project["optional-dependencies"].items():
+        if extra is None or name == extra:
+            reqs += [d for d in deps if not d.startswith(PROJECT)]
+    if extra is None:
+        reqs += PYPROJECT["dependency-groups"]["dev"]
+    return [Requirement(r) for r in reqs]
+
+
+@pytest.mark.parametrize("extra", [None, *EXTRAS], ids=["all", *EXTRAS])
+def test_each_lock_file_pins_what_pyproject_declares(extra: str | None) -> None:
+    """Every declared requirement is pinned, at a version its bounds allow, and each extra's
+    file agrees with all.txt: so pyproject.toml cannot change without scripts/lock.sh."""
+    path = LOCKS / f"{extra or 'all'}.txt"
+    locked: dict[str, set[str]] = {}
+    for name, version, _ in pins(path):
+        locked.setdefault(name, set()).add(version)
+    for req in _declared(extra):
+        name = _norm(req.name)
+        assert name in locked, f"{path.name}: {req} is not locked (run scripts/lock.sh)"
+        bad = {v for v in locked[name] if not req.specifier.contains(v, prereleases=True)}
+        assert not bad, f"{path.name}: {name} {bad} outside {req} (run scripts/lock.sh)"
+    everything = {(n, v) for n, v, _ in pins(LOCKS / "all.txt")}
+    assert {(n, v) for n, v, _ in pins(path)} <= everything, f"{path.name} differs from all.txt"
+
+
+def test_the_build_is_locked_too() -> None:
+    """The editable install builds with these, not with the newest setuptools of the day."""
+    locked = {n: v for n, v, _ in pins(LOCKS / "build.txt")}
+    for req in map(Requirement, PYPROJECT["build-system"]["requires"]):
+        assert req.specifier.contains(locked[_norm(req.name)]), req
