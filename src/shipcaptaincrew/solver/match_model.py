@@ -54,7 +54,13 @@ from .match_play import score_lines, tie_shares
 from .policies import Policy
 from .rounds import SolverError
 
-__all__ = ["Branch", "MatchModel", "Resolution", "period_of"]
+__all__ = ["MAX_WORK", "Branch", "MatchModel", "Resolution", "period_of"]
+
+#: The most (positions x lines of scores) the exact solver takes on: every line of every
+#: position is resolved once per policy round.  Three players of ``first_to:21`` (9,261 x
+#: 1,728 = 16 million) take about half a minute on this machine; four players of ``rounds:2``
+#: would be 360 million.
+MAX_WORK = 20_000_000
 
 #: The formats whose positions the model describes.
 MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
@@ -114,6 +120,13 @@ class MatchModel:
         self.period = period_of(policies)
         graph = turn_graph(rules)
         self.scores = np.asarray(graph.scores, dtype=np.int64)
+        self._size = self._dims()
+        lines = len(self.scores) ** n
+        if self._size * lines > MAX_WORK:
+            raise SolverError(
+                f"{n} players of {fmt}: {self._size:,} positions x {lines:,} lines of "
+                f"scores is beyond the exact match solver (at most {MAX_WORK:,})"
+            )
         self.lines = score_lines(len(self.scores), n)
         x = self.scores[self.lines]  # (L, n)
         self.x = x
@@ -127,7 +140,6 @@ class MatchModel:
         self._bits = 1 << np.arange(n)
         self._round_ties = self._share_table(round_tie=True)
         self._match_ties = self._share_table(round_tie=False)
-        self._size = self._dims()
 
     # -- tie-break contests -----------------------------------------------------------------
     def _share_table(self, *, round_tie: bool) -> np.ndarray:
@@ -278,8 +290,12 @@ class MatchModel:
         out: np.ndarray = self._match_ties[offset[:, None], mask]
         return out
 
-    def resolve(self, codes: np.ndarray) -> Resolution:
-        """How every line of scores ends the round at each of these positions."""
+    def resolve(self, codes: np.ndarray, winner_place: int | None = None) -> Resolution:
+        """How every line of scores ends the round at each of these positions.
+
+        ``winner_place`` fixes the round's winner on every line that has one (the advice
+        during a tie for the round asks what each tied player's win would be worth).
+        """
         offset, fields, played = self.decode(codes)
         b, lines, n = len(codes), len(self.x), self.n
         winner = np.zeros((b, lines, n))
@@ -287,6 +303,9 @@ class MatchModel:
         winner[:, unique, self.winner_pos[unique]] = 1.0
         ties = ~self.unique & ~self.all_failed
         winner[:, ties] = self._round_ties[offset[:, None], self.top_mask[None, ties]]
+        if winner_place is not None:
+            won = winner.sum(axis=-1, keepdims=True)
+            winner = won * (np.arange(n) == winner_place)
         replayed = self.all_failed & (self.rules.all_fail is AllFail.REPLAY)
         live = np.broadcast_to(~replayed, (b, lines))
         unwon = (1.0 - winner.sum(axis=-1)) * live

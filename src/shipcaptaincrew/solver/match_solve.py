@@ -104,6 +104,13 @@ class MatchSolution:
                 self._trees.popitem(last=False)
         return hit
 
+    def after_round(self, code: int, line: int, winner_place: int) -> np.ndarray:
+        """The value vector (2n) after the round at ``code`` ends with the line of scores
+        ``line`` and the player at ``winner_place`` winning it (a tie for it just broken)."""
+        res = self.model.resolve(np.array([code], dtype=np.int64), winner_place)
+        out: np.ndarray = _leaf_values(self.model, self.values, res)[0, line]
+        return out
+
     @property
     def p_all_fail_per_round(self) -> float:
         """The chance that everyone fails in one playing of the first round."""

@@ -57,7 +57,9 @@ def advise(
         choices = []
     if choices:
         return [
-            Choice(str(c.action), c.win_probability, c.expected_score, "exact") for c in choices
+            Choice(str(c.action), c.win_probability, c.expected_score, "exact")
+            for c in choices
+            if c.win_probability is not None  # a sip hand-out: no chance changes
         ]
     return _estimate(state, rollouts, budget, seed)
 
