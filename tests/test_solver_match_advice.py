@@ -134,3 +134,17 @@ def test_the_optimal_bot_names() -> None:
     assert isinstance(make_bot("perfect"), OptimalBot)
     assert make_bot("perfect").name == "optimal"
     assert make_bot("optimal:round").name == "optimal:round"
+
+
+def test_the_terminal_shows_both_chances_labelled() -> None:
+    from rich.console import Console
+
+    from shipcaptaincrew.cli.tui_view import advice_table
+
+    rules = CLASSIC.replace(format="rounds:3")
+    s = at_cargo(rules, [9, 5, 6, 5, 5], (3, 4))  # the trailing example above
+    con = Console(record=True, width=200)
+    con.print(advice_table(advise(s), s, ["Ann", "Bo"]))
+    text = con.export_text()
+    assert "chance to win the match" in text and "chance to win the round" in text
+    assert "0.0" in text and "100.0" in text  # standing: no match, the whole round
