@@ -51,7 +51,9 @@ def print_match_table(rules: Rules, rows: Sequence[MatchRow], as_json: bool) -> 
 
     con = Console()
     down, across = _axes(rules)
-    groups = sorted({(r.posted, r.rolls_left) for r in rows}, key=lambda k: (-1 if k[0] is None else k[0], k[1]))
+    groups = sorted(
+        {(r.posted, r.rolls_left) for r in rows}, key=lambda k: (-1 if k[0] is None else k[0], k[1])
+    )
     for posted, rolls in groups:
         part = [r for r in rows if r.posted == posted and r.rolls_left == rolls]
         cols = sorted({r.other for r in part})

@@ -22,7 +22,9 @@ def plot_match_strategy(
     import matplotlib.pyplot as plt
     import numpy as np
 
-    groups = sorted({(r.posted, r.rolls_left) for r in rows}, key=lambda k: (-1 if k[0] is None else k[0], k[1]))
+    groups = sorted(
+        {(r.posted, r.rolls_left) for r in rows}, key=lambda k: (-1 if k[0] is None else k[0], k[1])
+    )
     posts = sorted({g[0] if g[0] is not None else -1 for g in groups})
     fig, panels = plt.subplots(
         2, len(posts), figsize=(3.4 * len(posts), 6.2), squeeze=False, constrained_layout=True

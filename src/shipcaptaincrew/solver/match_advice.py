@@ -26,7 +26,6 @@ import numpy as np
 
 from ..formats import FormatKind
 from ..rules import Rules
-from ..state import TurnState
 from .graph import CHANCE_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph, turn_graph
 from .match_play import tie_contest
 from .match_solve import MatchSolution, solve_match
@@ -39,7 +38,6 @@ __all__ = [
     "has_match",
     "match_rates",
     "match_solution",
-    "rates_at",
     "turn_distribution",
     "turn_rewards",
 ]
@@ -159,13 +157,3 @@ def _lex_values(
             for v in vals:
                 v[i] = v[cand[0]]
     return vals
-
-
-def rates_at(rules: Rules, view: MatchView, turn: TurnState) -> list[tuple[float, float, float]]:
-    """(match, round, expected score) of every child of the turn's node, in legal order."""
-    rates = match_rates(rules, view)
-    if rates is None:
-        raise SolverError(f"format {rules.format} has no match model here")
-    graph = turn_graph(rules)
-    node = graph.node(turn)
-    return [(rates.match[c], rates.round[c], rates.score[c]) for c in graph.kids[node]]
