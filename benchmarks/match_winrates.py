@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from shipcaptaincrew.engine import check_players
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.sim.run import simulate
 from shipcaptaincrew.solver import SolverError
@@ -55,6 +56,11 @@ def main() -> None:
     for fmt in args.formats.split(","):
         rules = find_rules("classic").replace(format=fmt)
         for n in (int(x) for x in args.players.split(",")):
+            try:
+                check_players(rules, n)
+            except ValueError as e:
+                print(f"{fmt:<12} {n:>2}  not played: {e}")
+                continue
             exact = _exact(fmt, n)
             for opp in OPPONENTS:
                 bots = ["optimal", *[opp] * (n - 1)]
