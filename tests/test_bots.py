@@ -38,11 +38,19 @@ from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.state import Phase, TurnPhase
 
 CLASSIC = find_rules("classic")
-SPECS = ["random", "timid", "tip", "threshold:9", "ev", "optimal", *DIFFICULTIES]
+SPECS = ["random", "timid", "tip", "threshold:9", "ev", "optimal", "optimal:round", *DIFFICULTIES]
 
 
 def test_names_and_difficulties() -> None:
-    assert set(BOT_NAMES) == {"random", "timid", "tip", "threshold:T", "ev", "optimal"}
+    assert set(BOT_NAMES) == {
+        "random",
+        "timid",
+        "tip",
+        "threshold:T",
+        "ev",
+        "optimal",
+        "optimal:round",
+    }
     assert DIFFICULTIES == {"easy": "timid", "medium": "tip", "hard": "ev", "perfect": "optimal"}
     assert isinstance(make_bot("easy"), TimidBot)
     assert isinstance(make_bot("medium"), TipBot)

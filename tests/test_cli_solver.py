@@ -93,7 +93,16 @@ def test_advise_json(cache: Path) -> None:
     assert d["best"] == d["choices"][0]["action"]
     assert {c["action"] for c in d["choices"]} == {"stand", "reroll"}
     for c in d["choices"]:
-        assert set(c) == {"action", "win_probability", "expected_score"}
+        assert set(c) == {
+            "action",
+            "win_probability",
+            "match_win_probability",
+            "round_win_probability",
+            "expected_score",
+        }
+        # One round: there is no match beyond it, and the win is the round's.
+        assert c["match_win_probability"] is None
+        assert c["win_probability"] == c["round_win_probability"]
     probs = [c["win_probability"] for c in d["choices"]]
     assert probs == sorted(probs, reverse=True)
     # The cargo dice after a complete crew, under half cargo: keep choices appear.
@@ -235,7 +244,7 @@ def test_tables_speak_the_language_and_json_does_not(cache: Path) -> None:
     assert "Verteilung der Punkte" in de.stdout and "Crew in höchstens 3 Würfen" in de.stdout
     assert re.search(r"\b0,\d{6}\b", de.stdout) and not re.search(r"\b0\.\d{6}\b", de.stdout)
     nb = scc(cache, "equilibrium", "--players", "3", "--lang", "nb")
-    assert nb.returncode == 0 and "vinnersannsynlighet" in nb.stdout
+    assert nb.returncode == 0 and "sjanse til å vinne partiet" in nb.stdout
     assert re.search(r"\b0,\d{6}\b", nb.stdout)
     advice = scc(
         cache, "advise", "--held", "ship,captain", "--roll", "432", "--rolls-used", "2",

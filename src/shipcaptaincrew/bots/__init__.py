@@ -2,16 +2,17 @@
 
 :func:`make_bot` builds one from a name:
 
-========== ============================================ ==========
-name        plays                                        difficulty
-========== ============================================ ==========
-random      any legal action, uniformly
-timid       stands on any cargo                          easy
-tip         rerolls the cargo at six or less (000/003)   medium
-threshold:T rerolls the cargo while it is below T
-ev          the best expected score (exact)              hard
-optimal     the best chance of winning (exact)           perfect
-========== ============================================ ==========
+============= ============================================ ==========
+name          plays                                        difficulty
+============= ============================================ ==========
+random        any legal action, uniformly
+timid         stands on any cargo                          easy
+tip           rerolls the cargo at six or less (000/003)   medium
+threshold:T   rerolls the cargo while it is below T
+ev            the best expected score (exact)              hard
+optimal       the best chance of winning the match (exact) perfect
+optimal:round the best chance of winning the round (exact)
+============= ============================================ ==========
 
 >>> import random
 >>> from shipcaptaincrew import Roll, apply, initial_turn, find_rules
@@ -68,7 +69,7 @@ __all__ = [
 ]
 
 #: The bot names :func:`make_bot` knows (``threshold:T`` takes a number).
-BOT_NAMES = ("random", "timid", "tip", "threshold:T", "ev", "optimal")
+BOT_NAMES = ("random", "timid", "tip", "threshold:T", "ev", "optimal", "optimal:round")
 #: Difficulty -> bot name.
 DIFFICULTIES = {"easy": "timid", "medium": "tip", "hard": "ev", "perfect": "optimal"}
 
@@ -85,7 +86,7 @@ def make_bot(spec: str) -> Bot:
     >>> make_bot("grandmaster")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.bots.UnknownBotError: unknown bot 'grandmaster': use random, timid, tip, threshold:T, ev, optimal, or easy, medium, hard, perfect
+    shipcaptaincrew.bots.UnknownBotError: unknown bot 'grandmaster': use random, timid, tip, threshold:T, ev, optimal, optimal:round, or easy, medium, hard, perfect
     """
     text = spec.strip().lower()
     text = DIFFICULTIES.get(text, text)
@@ -99,6 +100,10 @@ def make_bot(spec: str) -> Bot:
         return EVBot()
     if text == "optimal":
         return OptimalBot()
+    if text == "optimal:round":
+        from ..solver import Objective
+
+        return OptimalBot(Objective.ROUND)
     if text.startswith("threshold:"):
         from ..solver import UnknownPolicyError, parse_policy
 

@@ -61,7 +61,8 @@ class Measure(StrEnum):
     """What a solver bot compares its choices by."""
 
     EXPECTED = "expected"  #: the expected score of the turn (the ``ev`` bot)
-    WIN = "win"  #: the chance of winning the contest (the ``optimal`` bot)
+    WIN = "win"  #: the chance of winning the contest (``optimal:round``)
+    MATCH = "match"  #: the chance of winning the match (the ``optimal`` bot)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,19 @@ _VERSUS = {
         ),
         N_("wins {mine} of the time; the best other way to set the dice aside would win {theirs}."),
         N_("wins {mine} of the time; there is no other choice."),
+    ),
+    Measure.MATCH: _Versus(
+        N_("wins the match {mine} of the time; standing would win it {theirs}."),
+        N_("wins the match {mine} of the time; rerolling both cargo dice would win it {theirs}."),
+        N_(
+            "wins the match {mine} of the time; keeping the {keep} and rerolling the other cargo "
+            "die would win it {theirs}."
+        ),
+        N_(
+            "wins the match {mine} of the time; the best other way to set the dice aside would "
+            "win it {theirs}."
+        ),
+        N_("wins the match {mine} of the time; there is no other choice."),
     ),
 }
 

@@ -1,9 +1,13 @@
 """Bots backed by the exact solver: ``ev`` (best expected score) and ``optimal`` (best win odds).
 
-The ``optimal`` bot reads the contest -- the scores posted, how many are tied at the top, how
-many play after it, and the contest size -- and plays the subgame-perfect win-maximising policy
-of :mod:`shipcaptaincrew.solver.rounds`.  In a standalone turn (no table) it plays to complete
-the crew, then for the best expected score.
+The ``optimal`` bot plays for the match: it reads the match (totals, round, wins, the scores
+posted, the seats still to come) and plays the subgame-perfect match-maximising policy of
+:mod:`shipcaptaincrew.solver.match_solve` -- match chance first, then round chance, then
+expected score, then stand.  ``optimal:round`` keeps the round-maximiser of
+:mod:`shipcaptaincrew.solver.rounds` (round chance, then expected score, then stand).  Where
+the match model has no positions (the tournament, sessions, chips, ``tie_break=round``) both
+play the round.  In a standalone turn (no table) they play to complete the crew, then for the
+best expected score.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import random
 from ..actions import Action
 from ..engine import legal_actions
 from ..messages import Message
-from ..solver import Choice, advise, policy_action, turn_graph
+from ..solver import Choice, Objective, advise, policy_action, turn_graph
 from ..state import MatchState, TurnState
 from . import reasons
 from .base import (
@@ -77,13 +81,15 @@ class EVBot:
 
 
 class OptimalBot:
-    """Maximises its chance of winning the contest being played (difficulty ``perfect``)."""
+    """Maximises its chance of winning the match (difficulty ``perfect``), or the round."""
 
-    name = "optimal"
+    def __init__(self, objective: Objective = Objective.MATCH) -> None:
+        self.objective = objective
+        self.name = "optimal" if objective is Objective.MATCH else "optimal:round"
 
     def advice(self, state: MatchState | TurnState) -> list[Choice]:
-        """Every legal choice with win probability and expected score, best first."""
-        return advise(state)
+        """Every legal choice with its chances and expected score, best first."""
+        return advise(state, objective=self.objective)
 
     def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
         """The first choice of :meth:`advice` (sips go to the match leader)."""
@@ -103,8 +109,9 @@ class OptimalBot:
     def explain(self, state: MatchState | TurnState) -> Message:
         """The exact chance to win of the choice against that of the runner-up.
 
-        A standalone turn has no table to beat: there completing the crew is the win, and
-        the expected score decides among the ways to get there.
+        The match chance when the bot plays for the match and the format has more than one
+        round, else the round's.  A standalone turn has no table to beat: there completing
+        the crew is the win, and the expected score decides among the ways to get there.
         """
         if not legal_actions(state):
             return reasons.no_decision()
@@ -117,10 +124,14 @@ class OptimalBot:
         ranked = self.advice(state)
         best = ranked[0]
         if isinstance(state, TurnState):
-            return reasons.solo_reason(best.win_probability, best.expected_score)
+            return reasons.solo_reason(*best.numbers)
+        measure, chance = self._measure(best)
         if len(ranked) == 1:
-            return reasons.compared(reasons.Measure.WIN, best.win_probability)
+            return reasons.compared(measure, chance)
         alt = ranked[1]
-        return reasons.compared(
-            reasons.Measure.WIN, best.win_probability, alt.action, alt.win_probability
-        )
+        return reasons.compared(measure, chance, alt.action, self._measure(alt)[1])
+
+    def _measure(self, c: Choice) -> tuple[reasons.Measure, float]:
+        if self.objective is Objective.MATCH and c.match_win_probability is not None:
+            return reasons.Measure.MATCH, c.match_win_probability
+        return reasons.Measure.WIN, c.round_win_probability or c.numbers[0]

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..i18n import _, active_lang, translator
 from ..messages import NP_
 from .app import app
+from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..solver.match_view import MatchView
 
 
 def _parse_held(text: str) -> int:
@@ -46,7 +51,7 @@ def _parse_held(text: str) -> int:
     return len(names)
 
 
-def _parse_posted(text: str | None) -> list[int]:
+def _parse_posted(text: str | None, flag: str = "--posted") -> list[int]:
     if text is None or not text.strip() or text.strip().lower() == "none":
         return []
     out = []
@@ -55,8 +60,43 @@ def _parse_posted(text: str | None) -> list[int]:
         try:
             out.append(int(p))
         except ValueError:
-            fail(_("--posted: '{text}' is not a score (use numbers like 9,0,7)").format(text=p))
+            if flag == "--posted":
+                fail(_("--posted: '{text}' is not a score (use numbers like 9,0,7)").format(text=p))
+            fail(_("--totals: '{text}' is not a total (use numbers like 12,20)").format(text=p))
     return out
+
+
+def _match_view(
+    r: Rules, scores: list[int], players_after: int, totals: str | None, round_no: int
+) -> MatchView | None:
+    """The match around the turn (``--format``/``--round``/``--totals``), or None for a round."""
+    from ..formats import FormatKind
+    from ..solver.match_advice import has_match
+    from ..solver.match_view import MatchView
+
+    points = _parse_posted(totals, "--totals")
+    if not has_match(r):
+        if totals is not None or round_no != 1:
+            fail(_("--totals and --round need a format of more than one round (--format)"))
+        return None
+    n = len(points) if points else len(scores) + 1 + players_after
+    if points and players_after and len(scores) + 1 + players_after != n:
+        fail(
+            _("--totals names {n} players, but --posted and --players-after make {m}").format(
+                n=n, m=len(scores) + 1 + players_after
+            )
+        )
+    if len(scores) >= n:
+        fail(
+            _("--totals names {n} players, but {k} scores are posted before you").format(
+                n=n, k=len(scores)
+            )
+        )
+    if round_no < 1:
+        fail(_("--round counts from 1, got {n}").format(n=round_no))
+    points = points or [0] * n
+    wins = points if r.format.kind is FormatKind.WINS else None
+    return MatchView.of_round(r.format, points, scores, played=round_no - 1, wins=wins)
 
 
 @app.command()
@@ -77,27 +117,48 @@ def advise(
     players_after: Annotated[
         int, typer.Option("--players-after", help="Players still to play after you.")
     ] = 0,
+    fmt: FormatOpt = None,
+    round_no: Annotated[
+        int, typer.Option("--round", help="The round of the match being played (1 = the first).")
+    ] = 1,
+    totals: Annotated[
+        str | None,
+        typer.Option(
+            "--totals",
+            help="Every player's match total before this round, in this round's play order "
+            "(yours at your place), e.g. 12,20; under wins:N their round wins.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Every legal choice after this roll, with its win probability and expected score.
+    """Every legal choice after this roll: its chance to win the match and the round, and
+    its expected score.
 
-    When the roll leaves nothing to decide (the crew is not complete yet, or the turn is over)
+    With ``--format`` (or the rules' own format of more than one round) the match around
+    the turn is ``--round`` and ``--totals``; the best choice is the best for the match.  When the roll leaves nothing to decide (the crew is not complete yet, or the turn is over)
     there is no choice: JSON ``best`` is null and ``choices`` is empty.
     """
     from ..dice import parse_faces
+    from ..sim.options import apply_options
     from ..solver import advise as solver_advise
     from ..solver import position_after_roll
 
-    r = load_rules(rules, settings)
     n_held = _parse_held(held)
     scores = _parse_posted(posted)
     try:
+        r = apply_options(load_rules(rules, settings), fmt, None)
+        view = _match_view(r, scores, players_after, totals, round_no)
         faces = parse_faces(roll)
         turn = position_after_roll(r, n_held, faces, rolls_used)
-        choices = solver_advise(turn, posted=scores, players_after=players_after)
+        if view is not None:
+            choices = solver_advise(turn, match=view)
+        else:
+            choices = solver_advise(turn, posted=scores, players_after=players_after)
     except ValueError as e:
         fail(e)
+    if view is not None:
+        players_after = view.players - len(scores) - 1
     position = {
         "held": list(turn.held_roles),
         "cargo": list(turn.cargo) if turn.complete else None,
@@ -107,8 +168,11 @@ def advise(
         "posted": scores,
         "players_after": players_after,
     }
+    if view is not None:
+        position.update(round=round_no, totals=list(view.totals))
     data = {
         "rules": str(r),
+        "format": str(r.format),
         "position": position,
         "best": str(choices[0].action) if choices else None,
         "choices": [c.to_json() for c in choices],
@@ -139,6 +203,13 @@ def advise(
         ),
         markup=False,
     )
+    if view is not None:
+        con.print(
+            _("Match {format}, round {round}; totals before this round: {totals}.").format(
+                format=str(r.format), round=round_no, totals=", ".join(map(str, view.totals))
+            ),
+            markup=False,
+        )
     if not choices:
         if turn.phase is TurnPhase.DONE:
             con.print(_("No choice: the turn is over with score {score}.").format(score=turn.score))
@@ -147,9 +218,23 @@ def advise(
         return
     t = Table(title=_("Choices under {rules}, best first").format(rules=rules_name(r)))
     t.add_column(_("choice"))
-    t.add_column(_("win probability"), justify="right")
+    if view is not None:
+        t.add_column(_("chance to win the match"), justify="right")
+        t.add_column(_("chance to win the round"), justify="right")
+    else:
+        t.add_column(_("win probability"), justify="right")
     t.add_column(_("expected score"), justify="right")
     for c in choices:
         what = f"{describe_action(c.action, turn, [])} ({c.action})"
-        t.add_row(what, tr.number(c.win_probability, 4), tr.number(c.expected_score, 3))
+        chance, score = c.numbers
+        if view is not None:
+            cells = [
+                tr.number(c.match_win_probability, 4)
+                if c.match_win_probability is not None
+                else "-",
+                tr.number(c.round_win_probability or 0.0, 4),
+            ]
+        else:
+            cells = [tr.number(chance, 4)]
+        t.add_row(what, *cells, tr.number(score, 3))
     con.print(t)

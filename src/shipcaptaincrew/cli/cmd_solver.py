@@ -1,4 +1,4 @@
-"""``scc odds``, ``scc strategy``, ``scc equilibrium`` and ``scc report strategy``.
+"""``scc odds``, ``scc strategy`` and ``scc report strategy`` (``scc equilibrium``: cmd_equilibrium).
 
 Thin shells over :mod:`shipcaptaincrew.solver`: they read options, call the solver and print
 Rich tables or JSON.  Bad input exits with status 2 and one line on stderr.  The tables speak
@@ -28,7 +28,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 _PLAYERS_HELP = f"Players in the round ({MIN_PLAYERS}..{MAX_PLAYERS})."
 
 
-def _check_players(players: int) -> None:
+def check_players(players: int) -> None:
+    """Exit with a message unless the table has a legal number of players."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         fail(
             _("--players must be {lo}..{hi}, got {n}").format(
@@ -100,17 +101,32 @@ def strategy(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write a heat-map PNG of the table.")
     ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="A match format (rounds:N, first_to:N, wins:N): the two-player match tables, "
+            "the cargo to stand on by the score of the match.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """The decision table: stand or reroll by cargo, rolls left, score to beat, players after."""
+    """The decision table: stand or reroll by cargo, rolls left, score to beat, players after.
+
+    With --format: the match-optimal tables for two players (the cargo to stand on by the
+    lead or the totals and the rounds left).
+    """
     from ..solver import SolverError
     from ..solver.table import decision_table
 
     r = load_rules(rules, settings)
+    if fmt is not None:
+        _match_strategy(r, fmt, players, plot, as_json)
+        return
     if objective not in ("win", "ev"):
         fail(_("unknown objective '{objective}': use win or ev").format(objective=objective))
-    _check_players(players)
+    check_players(players)
     try:
         rows = decision_table(r, objective=objective, players=players)
     except SolverError as e:
@@ -195,51 +211,29 @@ def strategy(
         Console().print(_("heat map written to {path}").format(path=plot))
 
 
-@app.command()
-def equilibrium(
-    players: Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)],
-    rules: RulesOpt = "classic",
-    settings: SetOpt = None,
-    policy: Annotated[
-        str, typer.Option("--policy", help="optimal, ev or threshold:T (everyone plays it).")
-    ] = "optimal",
-    as_json: JsonOpt = False,
-    lang: LangOpt = None,
-) -> None:
-    """Each seat's chance of winning the round when everyone plays the policy."""
-    from ..solver import SolverError, UnknownPolicyError
-    from ..solver import equilibrium as solve
+def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: bool) -> None:
+    from ..sim.options import apply_options
+    from ..solver import SolverError
+    from ..solver.match_table import match_table
+    from .strategy_match import plot_match_table, print_match_table
 
-    r = load_rules(rules, settings)
-    _check_players(players)
+    if players != 2:
+        fail(_("--format tables are for two players, got --players {n}").format(n=players))
+    if plot is not None and plot.suffix.lower() != ".png":
+        fail(_("--plot needs a .png file name, got {plot}").format(plot=plot))
     try:
-        eq = solve(r, players, policy)
-    except (UnknownPolicyError, SolverError) as e:
+        r = apply_options(r, fmt, None)
+        rows = match_table(r)
+    except (SolverError, ValueError) as e:
         fail(e)
-    data = eq.to_json()
-    if as_json:
-        typer.echo(json.dumps(data))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    tr = translator(active_lang())
-    title = NP_(
-        "one player, everyone plays {policy}, under {rules}",
-        "{n} players, everyone plays {policy}, under {rules}",
-    )
-    t = Table(title=plural(title, players, policy=eq.policy, rules=rules_name(r)))
-    t.add_column(_("seat (play order)"), justify="right")
-    t.add_column(_("win probability"), justify="right")
-    for i, p in enumerate(eq.seat_win_probability, 1):
-        t.add_row(str(i), tr.number(p, 6))
-    con = Console()
-    con.print(t)
-    con.print(
-        _("Chance that everyone fails in one round: {p}").format(
-            p=tr.percent(eq.p_all_fail_per_round, 4)
-        )
-    )
+    if plot is not None:
+        try:
+            plot_match_table(r, rows, plot)
+        except OSError as e:
+            fail(_("cannot write {path}: {reason}").format(path=plot, reason=e))
+    print_match_table(r, rows, as_json)
+    if plot is not None and not as_json:
+        typer.echo(_("heat map written to {path}").format(path=plot))
 
 
 @report_app.command("strategy")

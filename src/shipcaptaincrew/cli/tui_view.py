@@ -239,18 +239,49 @@ _LEFT_IN_POT = NP_("Still in the pot: one chip.", "Still in the pot: {n} chips."
 def advice_table(
     choices: Sequence[Choice], state: MatchState | TurnState, names: Sequence[str]
 ) -> Table:
-    """The solver's rating of each choice, best first, in the language's numbers."""
+    """The solver's rating of each choice, best first, in the language's numbers.
+
+    The chance to win the match and the chance to win the round each get a labelled column
+    (one "chance to win" when the format plays a single round or the match has no model);
+    a pot game adds the expected chips; a sip hand-out says it changes nobody's chance.
+    """
     tr = translator(active_lang())
-    table = Table(title=_("Advice"), title_justify="left")
+    note = next((c.note for c in choices if c.note is not None), None)
+    table = Table(
+        title=_("Advice"),
+        title_justify="left",
+        caption=note.render(tr) if note is not None else None,
+        caption_justify="left",
+    )
     table.add_column(_("choice"))
-    table.add_column(_("chance to win"), justify="right")
+    if note is not None:
+        for c in choices:
+            table.add_row(describe_action(c.action, state, names))
+        return table
+    match = any(c.match_win_probability is not None for c in choices)
+    chips = any(c.expected_chips is not None for c in choices)
+    if match:
+        table.add_column(_("chance to win the match"), justify="right")
+        table.add_column(_("chance to win the round"), justify="right")
+    else:
+        table.add_column(_("chance to win"), justify="right")
     table.add_column(_("expected score"), justify="right")
+    if chips:
+        table.add_column(_("expected chips from the pot"), justify="right")
     for c in choices:
-        table.add_row(
-            describe_action(c.action, state, names),
-            tr.percent(c.win_probability),
-            tr.number(c.expected_score, 2),
-        )
+        chance, score = c.numbers
+        row = [describe_action(c.action, state, names)]
+        if match:
+            row += [
+                tr.percent(c.match_win_probability or 0.0),
+                tr.percent(c.round_win_probability or 0.0),
+            ]
+        else:
+            row.append(tr.percent(chance))
+        row.append(tr.number(score, 2))
+        if chips:
+            row.append(tr.number(c.expected_chips or 0.0, 2))
+        table.add_row(*row)
     return table
 
 

@@ -14,20 +14,31 @@ from typing import Any
 
 from ..rules import Rules, find_rules
 from ..solver.findings import StrategyFindings, strategy_findings
+from ..solver.match_findings import match_findings
+from ..solver.match_report import match_markdown
 from ..solver.report import FIGURES, strategy_markdown
 from ..solver.table import DecisionRow
+from .match_strategy import plot_match_strategy
 
 __all__ = ["draw_figures", "plot_strategy", "write_report"]
 
 
 def write_report(out: Path) -> Path:
-    """Write ``strategy.md`` and ``img/strategy_*.png`` under ``out``; returns the .md path."""
+    """Write ``strategy.md`` and ``img/strategy_*.png`` under ``out``; returns the .md path.
+
+    The round's findings first, then the match's (:mod:`~shipcaptaincrew.solver.match_report`).
+    """
     findings = strategy_findings()
+    match = match_findings()
     img = out / "img"
     img.mkdir(parents=True, exist_ok=True)
     draw_figures(findings, img)
+    rules = find_rules("classic").replace(format="rounds:3")
+    plot_match_strategy(
+        rules, match.rounds3, img / "strategy_match_rounds3.png", ("rounds left", "lead")
+    )
     path = out / "strategy.md"
-    path.write_text(strategy_markdown(findings))
+    path.write_text(strategy_markdown(findings) + "\n" + match_markdown(match))
     return path
 
 

@@ -15,6 +15,7 @@ winning seat's bot chooses (its own ``choose``).
 
 from __future__ import annotations
 
+import bisect
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ from ..engine import apply, dice_to_roll, initial_state, seat_to_act
 from ..rules import Rules
 from ..solver import ContestView, contest_view
 from ..state import MatchState, Method, Phase, TurnPhase
-from .policy import Policy, make_policy
+from .policy import MatchPolicy, Policy, make_policy
 from .tables import TurnTable, build_table, score_paths
 
 __all__ = ["STAT_NAMES", "MatchRunner", "table_for"]
@@ -117,6 +118,11 @@ class MatchRunner:
         """A sampled turn of the seat's bot: (score, crew completed), both read off the
         table's done node (a completed crew is the engine's flag, not "score > 0")."""
         policy = self.policies[self.bots[seat]]
+        if isinstance(policy, MatchPolicy):
+            cdf = policy.cdf(state)
+            k = min(bisect.bisect_right(cdf, float(self.rng.random())), len(cdf) - 1)
+            score = policy.scores[k]
+            return score, score > 0
         ctx = contest_view(state) if policy.contextual else None
         key = (policy.name, ctx)
         pool = self._pools.get(key)

@@ -8,9 +8,16 @@ what the player sees of the contest (what has been posted so far): the solver's
 :class:`~shipcaptaincrew.solver.ContestView`, read off a match state by
 :func:`~shipcaptaincrew.solver.contest_view`.
 
+``optimal`` plays for the match: its turn is not a row of a table but the score distribution
+the exact match solver plays at the match position (:class:`MatchPolicy`; the runner samples
+a score from it).  ``optimal:round``, and ``optimal`` where the match model has no positions
+(one round, the tournament, sessions, chips, ``tie_break=round``, a table too large to solve),
+play the round-maximiser's table lookup.
+
 Bots are made by :func:`shipcaptaincrew.bots.make_bot`.  The decisions always come from the
 bot's own ``choose`` (or, for ``optimal``, the solver's table lookup
-:func:`shipcaptaincrew.solver.optimal_action`); nothing here decides by a rule of its own.
+:func:`shipcaptaincrew.solver.optimal_action` and the match solver); nothing here decides by a
+rule of its own.
 """
 
 from __future__ import annotations
@@ -23,10 +30,11 @@ from ..actions import Action
 from ..bots import Bot, make_bot
 from ..engine import legal_actions
 from ..rules import Rules
-from ..solver import ContestView, optimal_action, policy_action
-from ..state import TurnState
+from ..solver import ContestView, SolverError, optimal_action, policy_action
+from ..state import MatchState, TurnState
 
 __all__ = [
+    "MatchPolicy",
     "Policy",
     "SolverPolicy",
     "make_policy",
@@ -95,6 +103,47 @@ class _OptimalPolicy:
         return ((optimal_action(self._rules, view, turn), Fraction(1)),)
 
 
+class MatchPolicy:
+    """The match-optimal turn: the score distribution the match solver plays at a state.
+
+    Distributions are cached per match view (the same position and posted scores come back
+    all the time in a simulation).
+    """
+
+    contextual = True
+
+    def __init__(self, name: str, rules: Rules, players: int) -> None:
+        from ..solver.match_advice import match_solution
+
+        self.name = name
+        self._rules = rules
+        self._sol = match_solution(rules, players)  # raises SolverError without a model
+        self.scores = tuple(int(x) for x in self._sol.model.scores)
+        self._cdf: dict[object, list[float]] = {}
+
+    def cdf(self, state: MatchState) -> list[float]:
+        """The cumulative score distribution (over :attr:`scores`) for the turn at ``state``."""
+        from ..solver.match_advice import turn_distribution
+        from ..solver.match_view import match_view
+
+        view = match_view(state)
+        hit = self._cdf.get(view)
+        if hit is None:
+            acc, hit = 0.0, []
+            for q in turn_distribution(self._sol, view).tolist():
+                acc += q
+                hit.append(acc)
+            if len(self._cdf) > 200_000:
+                self._cdf.clear()
+            self._cdf[view] = hit
+        return hit
+
+    def decide(
+        self, turn: TurnState, context: ContestView | None
+    ) -> tuple[tuple[Action, Fraction], ...]:
+        raise SolverError("the match-optimal turn is a score distribution, not a table row")
+
+
 class SolverPolicy:
     """A fixed policy of the exact solver (``never``, ``ev``, ``threshold:T``) as a table.
 
@@ -128,5 +177,14 @@ def make_policy(spec: str, rules: Rules, players: int = 2) -> Policy:
     if bot.name == "random":
         return _UniformPolicy(bot.name)
     if bot.name == "optimal":
+        from ..solver.match_advice import has_match
+
+        if has_match(rules):
+            try:
+                return MatchPolicy(bot.name, rules, players)
+            except SolverError:
+                pass  # no match model for these rules: the round-maximiser's table
+        return _OptimalPolicy(bot.name, rules, players)
+    if bot.name == "optimal:round":
         return _OptimalPolicy(bot.name, rules, players)
     return _BotPolicy(bot.name, bot)

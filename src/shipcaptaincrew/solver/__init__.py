@@ -27,8 +27,14 @@ The round (see :mod:`.rounds` for the full model)
     :func:`equilibrium` gives ``seat_win_probability`` (position 1 first) and
     ``p_all_fail_per_round`` for ``optimal``, ``ev`` or ``threshold:T``.
 
+The match (see :mod:`.match_solve`)
+    :func:`.match_solve.solve_match` solves every position of a match (``single``,
+    ``rounds:N``, ``first_to:N``, ``wins:N``) for one policy per seat, exactly: the chance to
+    win the match and the round at every position, subgame perfect.
+
 Advice
-    :func:`advise` lists every legal choice with ``win_probability`` and ``expected_score``;
+    :func:`advise` lists every legal choice with ``match_win_probability``,
+    ``round_win_probability``, ``win_probability`` and ``expected_score``;
     :class:`ContestView` is what a player sees of the contest (:func:`contest_view` reads it
     off a match state), the input of every table lookup below.
 
@@ -50,7 +56,7 @@ Table lookup (for vectorised simulators)
 
 from __future__ import annotations
 
-from .advice import Choice, advise, position_after_roll
+from .advice import HAND_OUT_NOTE, Choice, Objective, advise, position_after_roll
 from .decisions import (
     ContestView,
     NoChoiceError,
@@ -69,10 +75,12 @@ from .policies import Policy, PolicyKind, UnknownPolicyError, best_take, parse_p
 from .rounds import Equilibrium, SolverError, cache_dir, clear_memory_cache, equilibrium
 
 __all__ = [
+    "HAND_OUT_NOTE",
     "Choice",
     "ContestView",
     "Equilibrium",
     "NoChoiceError",
+    "Objective",
     "Policy",
     "PolicyKind",
     "PositionNotReachableError",

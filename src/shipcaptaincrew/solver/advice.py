@@ -1,44 +1,98 @@
-"""Advice: every legal choice of a position with its win probability and expected score.
+"""Advice: every legal choice of a position with its chances and expected score.
 
-The win probability is the chance of winning the contest being played (round, tie-break
-replay, or solo target) when this choice is made and the player then plays on to maximise it,
-everyone after playing the same way (:mod:`.rounds`).  The expected score is the mean final
-score of that same line of play (so the two numbers describe one plan, not two).
+Each choice carries the chance to win the **match** and the chance to win the **round** (the
+contest being played: the round, a tie-break, or the solo target), and the expected score of
+the same plan (so the numbers describe one plan, not three).  The plan is chosen by the
+objective: :attr:`Objective.MATCH` (the ``optimal`` bot: match chance, then round chance, then
+expected score, then stand -- :mod:`.match_advice`) or :attr:`Objective.ROUND` (the
+round-maximiser ``optimal:round``: round chance, then expected score, then stand --
+:mod:`.rounds`).  ``win_probability`` is the match chance whenever the format has more than
+one round and the round chance otherwise.  Where the match model has no positions (the
+tournament, sessions, chips, ``tie_break=round``) the match chance is ``None`` and the round
+plan is advised.  In a pot game each choice also carries the expected chips it brings from the
+pot; a sip hand-out changes nobody's chance, and says so (:data:`HAND_OUT_NOTE`) instead of
+showing a number.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 
 from ..actions import Action, Roll
 from ..dice import InvalidDiceError, check_faces
-from ..engine import apply, dice_to_roll
-from ..rules import Rules
-from ..state import ROLE_NAMES, MatchState, TurnPhase, TurnState
+from ..engine import apply, dice_to_roll, legal_actions
+from ..messages import N_, Message
+from ..rules import PotTo, Rules, Stakes
+from ..state import ROLE_NAMES, MatchState, Phase, TurnPhase, TurnState
 from .decisions import ContestView, contest_view, optimal_choices, win_rewards
 from .graph import CHANCE_NODE, turn_graph
+from .match_advice import has_match, match_rates, match_solution, turn_rewards
+from .match_view import MatchView, match_view
 from .rounds import SolverError
 
-__all__ = ["Choice", "advise", "position_after_roll"]
+__all__ = [
+    "HAND_OUT_NOTE",
+    "Choice",
+    "Objective",
+    "advise",
+    "position_after_roll",
+]
+
+#: What a sip hand-out changes: nobody's chance (sips never enter the match's verdict).
+HAND_OUT_NOTE = Message(N_("Sips change nobody's chance to win: hand them out as you like."))
+
+
+class Objective(Enum):
+    """What the advised plan maximises first."""
+
+    MATCH = "match"  #: the chance to win the match (``optimal``)
+    ROUND = "round"  #: the chance to win the round being played (``optimal:round``)
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal action with the numbers behind it."""
+    """One legal action with the numbers behind it (``None``: no such number here)."""
 
     action: Action
-    win_probability: float
-    expected_score: float
+    win_probability: float | None
+    expected_score: float | None
+    match_win_probability: float | None = None
+    round_win_probability: float | None = None
+    #: Pot games: the chips this choice is expected to bring from the pot.
+    expected_chips: float | None = None
+    #: Why there are no numbers (a sip hand-out).
+    note: Message | None = None
 
     def to_json(self) -> dict[str, object]:
-        """``{"action": "reroll", "win_probability": ..., "expected_score": ...}``."""
-        return {
+        """``{"action": "reroll", "win_probability": ..., "match_win_probability": ...}``."""
+        out: dict[str, object] = {
             "action": str(self.action),
             "win_probability": self.win_probability,
+            "match_win_probability": self.match_win_probability,
+            "round_win_probability": self.round_win_probability,
             "expected_score": self.expected_score,
         }
+        if self.expected_chips is not None:
+            out["expected_chips"] = self.expected_chips
+        if self.note is not None:
+            out["note"] = self.note.render()
+        return out
+
+    @property
+    def numbers(self) -> tuple[float, float]:
+        """(win probability, expected score) of a turn's choice (a hand-out has none)."""
+        if self.win_probability is None or self.expected_score is None:
+            raise SolverError("a sip hand-out has no chance or score to compare")
+        return self.win_probability, self.expected_score
+
+
+def _clamp(x: float) -> float:
+    # Float sums of probabilities can overshoot 1 (or 0) in the last bit; a probability shown
+    # to a user as 1.0000000000000002 is wrong, so clamp to [0, 1].
+    return min(1.0, max(0.0, x))
 
 
 def advise(
@@ -46,41 +100,96 @@ def advise(
     *,
     posted: Sequence[int] | None = None,
     players_after: int | None = None,
+    match: MatchView | None = None,
+    objective: Objective = Objective.MATCH,
 ) -> list[Choice]:
-    """Every legal choice, best first (win probability, then expected score).
+    """Every legal choice, best first by the objective's order.
 
-    A :class:`MatchState` supplies the contest itself (posted scores, players after, contest
-    size); for a standalone :class:`TurnState` give ``posted`` (scores before you, 0 for a
-    failed ship) and ``players_after``.  With nobody else at the table a lone player "wins" by
-    completing the crew.  A position with nothing to decide (dice are due, or the turn is over)
-    returns an empty list.
+    A :class:`MatchState` supplies the contest and the match itself; for a standalone
+    :class:`TurnState` give ``posted`` (scores before you, 0 for a failed ship) and
+    ``players_after``, or the whole ``match`` view (``scc advise --format --round --totals``).
+    With nobody else at the table a lone player "wins" by completing the crew.  A position
+    with nothing to decide (dice are due, or the turn is over) returns an empty list.
     """
     if isinstance(state, MatchState):
-        if posted is not None or players_after is not None:
+        if posted is not None or players_after is not None or match is not None:
             raise SolverError("a match state has its own posted scores and players after")
+        if state.phase is Phase.HAND_OUT:
+            return [Choice(a, None, None, note=HAND_OUT_NOTE) for a in legal_actions(state)]
         view = contest_view(state)
         turn = state.turn
         assert turn is not None
+        mview = match_view(state) if has_match(state.rules) else None
+    elif match is not None:
+        turn, mview = state, match
+        view = ContestView.of_posted(match.posted, match.players - len(match.posted) - 1)
     else:
-        turn = state
+        turn, mview = state, None
         view = ContestView.of_posted(tuple(posted or ()), players_after or 0)
     rules = turn.rules
     graph = turn_graph(rules)
-    bad = [x for x in (posted or ()) if x not in graph.scores]
+    given = match.posted if match is not None else (posted or ())
+    bad = [x for x in given if x not in graph.scores]
     if bad:
         raise SolverError(f"a posted score of {bad[0]} is impossible under {rules}")
     node = graph.node(turn)
     if graph.kind[node] == CHANCE_NODE or not graph.kids[node]:
         return []
-    values, scores = _node_values(rules, view)
-    # Float sums of probabilities can overshoot 1 (or 0) in the last bit; a probability shown
-    # to a user as 1.0000000000000002 is wrong, so clamp to [0, 1].
-    out = [
-        (Choice(a, min(1.0, max(0.0, values[c])), scores[c]), j)
-        for j, (a, c) in enumerate(zip(graph.actions[node], graph.kids[node]))
-    ]
-    out.sort(key=lambda cj: (-round(cj[0].win_probability, 12), -cj[0].expected_score, cj[1]))
+    kids = graph.kids[node]
+    rates = match_rates(rules, mview) if mview is not None else None
+    m: list[float] | None
+    if rates is not None and objective is Objective.MATCH:
+        m, r, e = rates.match, rates.round, rates.score
+    else:
+        r, e = _node_values(rules, view)
+        m = _along(rules, mview, view) if rates is not None else None
+    chips = _pot(state, rules)
+    out = []
+    for j, (a, c) in enumerate(zip(graph.actions[node], kids)):
+        mc = _clamp(m[c]) if m is not None else None
+        rc = _clamp(r[c])
+        win = mc if mc is not None and has_match(rules) else rc
+        pot_share = mc if rules.pot_to is PotTo.MATCH else rc
+        gain = chips * pot_share if chips is not None and pot_share is not None else None
+        out.append((Choice(a, win, e[c], mc, rc, gain), j))
+    out.sort(key=lambda cj: _order(cj[0], cj[1], objective))
     return [c for c, _ in out]
+
+
+def _order(c: Choice, j: int, objective: Objective) -> tuple[float, ...]:
+    rc = c.round_win_probability or 0.0
+    e = c.expected_score or 0.0
+    if objective is Objective.MATCH and c.match_win_probability is not None:
+        return (-round(c.match_win_probability, 12), -round(rc, 12), -e, j)
+    return (-round(rc, 12), -e, j)
+
+
+def _pot(state: MatchState | TurnState, rules: Rules) -> float | None:
+    """The chips in the pot a win takes (pot games at a match state only)."""
+    if rules.stakes is not Stakes.POT or not isinstance(state, MatchState):
+        return None
+    return float(state.pot)
+
+
+def _along(rules: Rules, mview: MatchView | None, view: ContestView) -> list[float] | None:
+    """The match chance of every node when this turn follows the round plan (``optimal:round``)
+    and the match's best play follows it."""
+    if mview is None:
+        return None
+    g, _ = turn_rewards(match_solution(rules, mview.players), mview)
+    graph = turn_graph(rules)
+    choice = _round_plan(rules, view)
+    values, _ = graph.evaluate([float(x) for x in g], choice)
+    return values
+
+
+def _round_plan(rules: Rules, view: ContestView) -> list[int]:
+    graph = turn_graph(rules)
+    if view.players == 1 and view.target is None:
+        g = [1.0 if x > 0 else 0.0 for x in graph.scores]
+        _, _, choice = graph.evaluate_lex(g)
+        return choice
+    return optimal_choices(rules, view)
 
 
 @lru_cache(maxsize=256)
@@ -91,11 +200,10 @@ def _node_values(rules: Rules, view: ContestView) -> tuple[list[float], list[flo
     fresh pass over the graph costs milliseconds.  Callers must not mutate the lists.
     """
     graph = turn_graph(rules)
+    choice = _round_plan(rules, view)
     if view.players == 1 and view.target is None:
         g = [1.0 if x > 0 else 0.0 for x in graph.scores]
-        _, _, choice = graph.evaluate_lex(g)
     else:
-        choice = optimal_choices(rules, view)
         g = win_rewards(rules, view)
     values, _ = graph.evaluate(g, choice)
     scores, _ = graph.evaluate([float(x) for x in graph.scores], choice)

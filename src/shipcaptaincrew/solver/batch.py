@@ -1,84 +1,99 @@
 """The turn graph's NumPy evaluator: a whole batch of reward vectors in one pass.
 
 The round equilibrium asks the same question -- the best play and its score distribution --
-for every table a player can meet, i.e. for one reward vector per table.  Here the graph's
-nodes are grouped by level (distance from the end of the turn) so that each level is a few
-array operations for the whole batch: chance nodes average their children, decision nodes
-take the best (near-ties going to the higher expected score, as in
-:meth:`.graph.TurnGraph.evaluate_lex`), and a forward pass gives the chance of reaching
-each node, hence each final score.  Imported only when used, so the solver loads without
-NumPy.
+for every table a player can meet, and the match solver for every position of a match: one
+reward vector per table or position.  Here the graph's nodes are grouped by level (distance
+from the end of the turn) so that each level is a few array operations for the whole batch:
+chance nodes average their children, decision nodes take the best, and a forward pass gives
+the chance of reaching each node, hence each final score.
+
+"The best" is lexicographic: the first reward, then (among choices within
+:data:`~.graph.TIE_TOLERANCE` of the best) an optional second reward, then the expected score,
+then the first legal action -- the match solver's order (match chance, round chance, score,
+stand) and, without a second reward, the round equilibrium's (as in
+:meth:`.graph.TurnGraph.evaluate_lex`).  Values are kept as ``(node, objective, batch)``
+arrays, so every gather moves whole rows; the forward pass pulls each node's mass from its
+parents (no scatter into full-size arrays).  Imported only when used, so the solver loads
+without NumPy.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from .graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph
 
-__all__ = ["evaluate_batch", "evaluate_batch_nodes"]
-
-#: Per level: chance nodes, their children, probabilities, where each node's children start,
-#: decision nodes, and their children padded to one width with the sentinel row ``n``.
-Level = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+__all__ = ["best_play", "evaluate_batch", "evaluate_batch_nodes"]
 
 
-def evaluate_batch(
-    graph: TurnGraph, g: np.ndarray, forced: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`evaluate_batch_nodes`, on the reduced graph unless choices are ``forced``.
+@dataclass(frozen=True)
+class _Level:
+    """One level of the graph: what the backward pass reads and the forward pass pulls."""
 
-    Without ``forced`` the work is done on :meth:`~.graph.TurnGraph.reduced` and the choices
-    are mapped back to every node.
-    """
-    if forced is not None:
-        return evaluate_batch_nodes(graph, g, forced)
-    red, cls = graph.reduced()
-    v, dist, choice = evaluate_batch_nodes(red, g)
-    return v, dist, choice[np.asarray(cls, dtype=np.int64)]
-
-
-def evaluate_batch_nodes(
-    graph: TurnGraph, g: np.ndarray, forced: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Push a batch of reward vectors through this graph's own nodes.
-
-    ``g`` has shape (B, len(scores)).  ``forced`` (length = nodes, -1 = maximise) fixes
-    choices.  Returns (values at the root (B,), the score distribution at the root under the
-    chosen play (B, len(scores)), and the chosen child position per node (nodes, B)).
-    """
-    plan = _plan(graph)
-    v, choice = _backward(graph, plan, g, forced)
-    return v[0].copy(), _forward(graph, plan, choice), choice
+    chance: np.ndarray  #: chance nodes of the level
+    c_kids: np.ndarray  #: their children, node after node
+    c_p: np.ndarray  #: the children's probabilities
+    c_starts: np.ndarray  #: where each chance node's children start in ``c_kids``
+    dec: np.ndarray  #: decision nodes of the level
+    pad: np.ndarray  #: (decisions, widest) children, padded with the sentinel row
+    #: Forward: the level's nodes, and for each its incoming edges (grouped by node).
+    nodes: np.ndarray
+    in_parent: np.ndarray
+    in_p: np.ndarray  #: chance probability of the edge (0 for a decision edge)
+    in_col: np.ndarray  #: the child's place among a decision parent's children (-1: chance)
+    in_starts: np.ndarray
 
 
-def _plan(graph: TurnGraph) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Plan:
+    levels: tuple[_Level, ...]
+    finals: np.ndarray  #: final nodes
+    fpos: np.ndarray  #: their score positions
+    scores: np.ndarray  #: the expected-score objective at the final nodes
+    to_score: np.ndarray  #: (finals, scores) 1 where a final node ends with that score
+
+
+def _plan(graph: TurnGraph) -> _Plan:
     """The graph's nodes by level, as index arrays (computed once per graph)."""
-    cache = graph._np
-    if "plan" in cache:
-        return cache
+    hit = graph._np.get("batch_plan")
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
     n = len(graph.states)
-    level = [0] * n
+    height = [0] * n
     for i in range(n - 1, -1, -1):
         if graph.kids[i]:
-            level[i] = 1 + max(level[c] for c in graph.kids[i])
-    plan = [
-        _level(graph, [i for i in range(n) if level[i] == lv]) for lv in range(1, max(level) + 1)
-    ]
+            height[i] = 1 + max(height[c] for c in graph.kids[i])
+    incoming: list[list[tuple[int, float, int]]] = [[] for _ in range(n)]
+    for i in range(n):
+        for j, c in enumerate(graph.kids[i]):
+            if graph.kind[i] == CHANCE_NODE:
+                incoming[c].append((i, graph.fprobs[i][j], -1))
+            else:
+                incoming[c].append((i, 0.0, j))
+    levels = []
+    for lv in range(max(height) + 1):
+        members = [i for i in range(n) if height[i] == lv]
+        levels.append(_level(graph, members, incoming))
     finals = np.array([i for i in range(n) if graph.kind[i] == FINAL_NODE], dtype=np.int64)
     fpos = np.array([graph.score_pos[i] for i in finals], dtype=np.int64)
-    cache.update(plan=plan, finals=finals, fpos=fpos)
-    return cache
+    to_score = np.zeros((len(finals), len(graph.scores)))
+    to_score[np.arange(len(finals)), fpos] = 1.0
+    plan = _Plan(
+        tuple(levels), finals, fpos, np.asarray(graph.scores, dtype=np.float64)[fpos], to_score
+    )
+    graph._np["batch_plan"] = plan
+    return plan
 
 
-def _level(graph: TurnGraph, nodes: list[int]) -> Level:
+def _level(
+    graph: TurnGraph, members: list[int], incoming: list[list[tuple[int, float, int]]]
+) -> _Level:
     n = len(graph.states)
-    chance = [i for i in nodes if graph.kind[i] == CHANCE_NODE]
-    dec = [i for i in nodes if graph.kind[i] == DECISION_NODE]
-    starts = []
-    pos = 0
+    chance = [i for i in members if graph.kind[i] == CHANCE_NODE]
+    dec = [i for i in members if graph.kind[i] == DECISION_NODE]
+    starts, pos = [], 0
     for i in chance:
         starts.append(pos)
         pos += len(graph.kids[i])
@@ -86,73 +101,127 @@ def _level(graph: TurnGraph, nodes: list[int]) -> Level:
     pad = np.full((len(dec), width), n, dtype=np.int64)  # n = the sentinel row
     for r, i in enumerate(dec):
         pad[r, : len(graph.kids[i])] = graph.kids[i]
-    return (
-        np.array(chance, dtype=np.int64),
-        np.array([c for i in chance for c in graph.kids[i]], dtype=np.int64),
-        np.array([p for i in chance for p in graph.fprobs[i]], dtype=np.float64),
-        np.array(starts, dtype=np.int64),
-        np.array(dec, dtype=np.int64),
-        pad,
+    nodes = [i for i in members if incoming[i]]
+    edges = [e for i in nodes for e in incoming[i]]
+    in_starts, pos = [], 0
+    for i in nodes:
+        in_starts.append(pos)
+        pos += len(incoming[i])
+    return _Level(
+        chance=np.array(chance, dtype=np.int64),
+        c_kids=np.array([c for i in chance for c in graph.kids[i]], dtype=np.int64),
+        c_p=np.array([p for i in chance for p in graph.fprobs[i]], dtype=np.float64),
+        c_starts=np.array(starts, dtype=np.int64),
+        dec=np.array(dec, dtype=np.int64),
+        pad=pad,
+        nodes=np.array(nodes, dtype=np.int64),
+        in_parent=np.array([e[0] for e in edges], dtype=np.int64),
+        in_p=np.array([e[1] for e in edges], dtype=np.float64),
+        in_col=np.array([e[2] for e in edges], dtype=np.int64),
+        in_starts=np.array(in_starts, dtype=np.int64),
     )
 
 
 def _backward(
-    graph: TurnGraph, plan: dict[str, Any], g: np.ndarray, forced: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Values of every node (plus the sentinel row) and the choice at every decision."""
-    n = len(graph.states)
-    b = g.shape[0]
-    v = np.empty((n + 1, b))
-    v[n] = -np.inf
-    v[plan["finals"]] = g[:, plan["fpos"]].T
-    # Second objective for ties: the expected score (as in TurnGraph.evaluate_lex).
-    e = np.empty((n + 1, b))
-    e[n] = -np.inf
-    e[plan["finals"]] = np.asarray(graph.scores, dtype=np.float64)[plan["fpos"]][:, None]
-    choice = np.full((n, b), -1, dtype=np.int64)
-    for chance, c_kids, c_p, starts, dec, pad in plan["plan"]:
-        if len(chance):
-            v[chance] = np.add.reduceat(v[c_kids] * c_p[:, None], starts, axis=0)
-            e[chance] = np.add.reduceat(e[c_kids] * c_p[:, None], starts, axis=0)
-        if len(dec):
-            vals = v[pad]  # (d, w, b)
-            best = vals.max(axis=1)
-            tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(best))
-            ok = vals >= (best - tol)[:, None, :]
-            ch = np.where(ok, e[pad], -np.inf).argmax(axis=1)  # near-best, best score
-            if forced is not None:
-                f = forced[dec]
-                ch = np.where(f[:, None] >= 0, f[:, None], ch)
-            choice[dec] = ch
-            v[dec] = np.take_along_axis(vals, ch[:, None, :], axis=1)[:, 0, :]
-            e[dec] = np.take_along_axis(e[pad], ch[:, None, :], axis=1)[:, 0, :]
-    return v, choice
+    graph: TurnGraph, plan: _Plan, objectives: np.ndarray, forced: np.ndarray | None
+) -> np.ndarray:
+    """The chosen child position at every decision node, (nodes + 1, B).
 
-
-def _forward(graph: TurnGraph, plan: dict[str, Any], choice: np.ndarray) -> np.ndarray:
-    """The root's score distribution (B, len(scores)) under ``choice``.
-
-    Scatter-adds go through ``bincount`` over flat (node, column) indices, much faster than
-    ``add.at``.
+    ``objectives`` is (K, B, scores): the rewards in lexicographic order; the expected score
+    is appended as the last objective.
     """
-    n, b = choice.shape
-    cols = np.arange(b)
-    r = np.zeros((n, b))
+    n = len(graph.states)
+    k, b, _ = objectives.shape
+    v = np.empty((n + 1, k + 1, b))
+    v[n] = -np.inf
+    v[plan.finals, :k, :] = objectives[:, :, plan.fpos].transpose(2, 0, 1)
+    v[plan.finals, k, :] = plan.scores[:, None]
+    choice = np.full((n + 1, b), -1, dtype=np.int64)
+    for lv in plan.levels:
+        if len(lv.chance):
+            v[lv.chance] = np.add.reduceat(v[lv.c_kids] * lv.c_p[:, None, None], lv.c_starts)
+        if not len(lv.dec):
+            continue
+        vals = v[lv.pad]  # (d, w, K+1, B)
+        ok = np.ones(vals[:, :, 0].shape, dtype=bool)
+        for obj in range(k + 1):
+            cand = np.where(ok, vals[:, :, obj], -np.inf)
+            best = cand.max(axis=1)
+            tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(best))
+            ok &= cand >= (best - tol)[:, None, :]
+        ch = ok.argmax(axis=1)  # the first of the lexicographically best
+        if forced is not None:
+            f = forced[lv.dec]
+            ch = np.where(f[:, None] >= 0, f[:, None], ch)
+        choice[lv.dec] = ch
+        v[lv.dec] = np.take_along_axis(vals, ch[:, None, None, :], axis=1)[:, 0]
+    return choice
+
+
+def _forward(graph: TurnGraph, plan: _Plan, choice: np.ndarray) -> np.ndarray:
+    """The root's score distribution (B, len(scores)) under ``choice``: each node's chance of
+    being reached, pulled from its parents level by level from the root down."""
+    n = len(graph.states)
+    b = choice.shape[1]
+    r = np.zeros((n + 1, b))
     r[0] = 1.0
-    size = n * b
-    for chance, c_kids, c_p, starts, dec, pad in reversed(plan["plan"]):
-        if len(chance):
-            counts = np.diff(np.append(starts, len(c_kids)))
-            parents = np.repeat(chance, counts)
-            flat = (c_kids[:, None] * b + cols[None, :]).ravel()
-            w = (r[parents] * c_p[:, None]).ravel()
-            r += np.bincount(flat, weights=w, minlength=size).reshape(n, b)
-        if len(dec):
-            child = pad[np.arange(len(dec))[:, None], choice[dec]]  # (d, b)
-            flat = (child * b + cols[None, :]).ravel()
-            r += np.bincount(flat, weights=r[dec].ravel(), minlength=size).reshape(n, b)
-    ns = len(graph.scores)
-    flat = (plan["fpos"][:, None] * b + cols[None, :]).ravel()
-    dist = np.bincount(flat, weights=r[plan["finals"]].ravel(), minlength=ns * b)
-    result: np.ndarray = dist.reshape(ns, b).T
+    for lv in reversed(plan.levels):
+        if not len(lv.nodes):
+            continue
+        chosen = choice[lv.in_parent] == lv.in_col[:, None]
+        w = np.where(lv.in_col[:, None] < 0, lv.in_p[:, None], chosen)
+        r[lv.nodes] = np.add.reduceat(r[lv.in_parent] * w, lv.in_starts)
+    result: np.ndarray = r[plan.finals].T @ plan.to_score
     return result
+
+
+def _objectives(g: np.ndarray, g2: np.ndarray | None) -> np.ndarray:
+    g = np.asarray(g, dtype=np.float64)
+    if g2 is None:
+        return g[None]
+    return np.stack([g, np.asarray(g2, dtype=np.float64)])
+
+
+def best_play(graph: TurnGraph, g: np.ndarray, g2: np.ndarray | None = None) -> np.ndarray:
+    """The score distribution (B, len(scores)) of the lexicographically best play.
+
+    ``g`` (and ``g2``, if given) are (B, len(scores)) rewards per final score.  Worked on the
+    :meth:`~.graph.TurnGraph.reduced` graph; no choice per node is returned, which is what
+    the match solver needs for hundreds of thousands of positions at a time.
+    """
+    red, _ = graph.reduced()
+    plan = _plan(red)
+    choice = _backward(red, plan, _objectives(g, g2), None)
+    return _forward(red, plan, choice)
+
+
+def evaluate_batch(
+    graph: TurnGraph, g: np.ndarray, forced: np.ndarray | None = None, g2: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`evaluate_batch_nodes`, on the reduced graph unless choices are ``forced``.
+
+    Without ``forced`` the work is done on :meth:`~.graph.TurnGraph.reduced` and the choices
+    are mapped back to every node.
+    """
+    if forced is not None:
+        return evaluate_batch_nodes(graph, g, forced, g2)
+    red, cls = graph.reduced()
+    v, dist, choice = evaluate_batch_nodes(red, g, None, g2)
+    return v, dist, choice[np.asarray(cls, dtype=np.int64)]
+
+
+def evaluate_batch_nodes(
+    graph: TurnGraph, g: np.ndarray, forced: np.ndarray | None = None, g2: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Push a batch of reward vectors through this graph's own nodes.
+
+    ``g`` has shape (B, len(scores)); ``g2`` (same shape) is the second objective.  ``forced``
+    (length = nodes, -1 = maximise) fixes choices.  Returns (values of ``g`` at the root (B,),
+    the score distribution at the root under the chosen play (B, len(scores)), and the chosen
+    child position per node (nodes, B)).
+    """
+    plan = _plan(graph)
+    g = np.asarray(g, dtype=np.float64)
+    choice = _backward(graph, plan, _objectives(g, g2), forced)
+    dist = _forward(graph, plan, choice)
+    return (dist * g).sum(axis=1), dist, choice[:-1]

@@ -4,8 +4,10 @@
 * ``threshold:T`` -- reroll both cargo dice while the cargo is below ``T`` and a reroll is
   allowed, else stand;
 * ``ev`` -- maximise the expected score;
-* ``optimal`` -- maximise the chance of winning the round (needs the table: see
-  :mod:`.rounds`).
+* ``optimal`` -- maximise the chance of winning the match (needs the position: see
+  :mod:`.match_solve`; in a single round, the round: see :mod:`.rounds`);
+* ``optimal:round`` -- maximise the chance of winning the round being played, whatever the
+  match (the round equilibrium of :mod:`.rounds`).
 
 A cargo rule says nothing about wild-captain assignments.  Under ``never`` and
 ``threshold:T`` a :class:`~shipcaptaincrew.actions.Take` follows :func:`best_take` (take the
@@ -30,6 +32,7 @@ from .graph import DECISION_NODE, TurnGraph, turn_graph
 __all__ = [
     "FIXED_KINDS",
     "MAX_THRESHOLD",
+    "SEAT_KINDS",
     "Policy",
     "PolicyKind",
     "UnknownPolicyError",
@@ -56,10 +59,13 @@ class PolicyKind(str, Enum):
     EV = "ev"
     THRESHOLD = "threshold"
     OPTIMAL = "optimal"
+    ROUND = "optimal:round"
 
 
 #: The policies that decide without looking at the table (one choice per turn state).
 FIXED_KINDS = (PolicyKind.NEVER, PolicyKind.EV, PolicyKind.THRESHOLD)
+#: Every policy a seat of a match can play (what ``--policy`` accepts).
+SEAT_KINDS = (PolicyKind.OPTIMAL, PolicyKind.ROUND, *FIXED_KINDS)
 
 
 @dataclass(frozen=True)
@@ -102,10 +108,10 @@ def parse_policy(text: str | Policy, *, allow: Sequence[PolicyKind] = FIXED_KIND
     p = text if isinstance(text, Policy) else _read(text)
     if p is None or p.kind not in allow:
         names = _kind_names(allow)
-        if p is not None and p.kind is PolicyKind.OPTIMAL:
+        if p is not None and p.kind in (PolicyKind.OPTIMAL, PolicyKind.ROUND):
             # Known, but it needs a table to win against (scc equilibrium / scc advise).
             raise UnknownPolicyError(
-                f"policy 'optimal' needs a round to win (use scc equilibrium or scc advise); "
+                f"policy '{p}' needs a round to win (use scc equilibrium or scc advise); "
                 f"here use {names}"
             )
         raise UnknownPolicyError(f"unknown policy {str(text)!r}: use {names}")

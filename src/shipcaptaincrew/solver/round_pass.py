@@ -20,7 +20,7 @@ from ..rules import Rules
 from .graph import TurnGraph, turn_graph
 from .policies import Policy, PolicyKind, fixed_choices
 
-__all__ = ["Sweep", "TableValues", "play", "sweep", "table_reach"]
+__all__ = ["Sweep", "TableValues", "fixed_distribution", "play", "sweep", "table_reach"]
 
 Table = tuple[int, int]  # (m, t)
 #: (position, m, t) -> (reward per score, score distribution, win probability).
@@ -36,14 +36,15 @@ def play(
 
         v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
         return d.tolist(), v.tolist()
-    dist = _fixed_distribution(graph.rules, pol)
+    dist = fixed_distribution(graph.rules, pol)
     return [dist] * len(gs), [sum(p * x for p, x in zip(dist, g)) for g in gs]
 
 
 _DIST: dict[tuple[Rules, Policy], list[float]] = {}
 
 
-def _fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
+def fixed_distribution(rules: Rules, pol: Policy) -> list[float]:
+    """A fixed policy's score distribution (per score of the turn graph), exact then rounded."""
     key = (rules, pol)
     if key not in _DIST:
         graph = turn_graph(rules)

@@ -127,7 +127,7 @@ __all__ = [
 MAX_ITERATIONS = 2000
 #: Convergence tolerance of the seat win probabilities.
 TOLERANCE = 1e-13
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 
 class SolverError(ValueError):
@@ -272,7 +272,7 @@ def equilibrium(
     kinds = (PolicyKind.OPTIMAL, PolicyKind.EV, PolicyKind.NEVER, PolicyKind.THRESHOLD)
     pol = parse_policy(policy, allow=kinds)
     name = str(pol)
-    if rules.all_fail is AllFail.REPLAY:
+    if rules.all_fail is AllFail.REPLAY and rules.tie_break is not TieBreak.NO_WINNER:
         sub = False  # the main round and a sub-round are the same game then
     key = (rules, players, name, sub)
     hit = _MEMORY.get(key)

@@ -1,0 +1,369 @@
+"""The match over rounds: a model of how the engine ends a round and decides the match.
+
+What this is
+------------
+Like :mod:`.rounds` for a round, this is a second description of the engine's own rules
+(``match._resolve_round``, ``_finish_round``, ``after_round``, ``decide_by_totals``,
+``_rotate``), restated over arrays so that every position of a match can be solved at once:
+walking the engine itself costs about 40 microseconds per posted score, which for the
+two-player ``first_to:50`` match alone (850,000 lines of scores) is half a minute.  It is
+checked against the engine's own matches, walked exactly, in ``tests/test_solver_match.py``.
+
+Positions
+---------
+A position is the start of a round, described in *play order*: position 0 is the round's first
+player.  It holds what the format reads -- the totals (``first_to:N``), the rounds played and
+the totals less the lowest total (``rounds:N``: only differences decide it), the round wins
+(``wins:N``), nothing (``single``) -- and the *offset*, which of the seats' policies plays
+first (needed only when the seats play differently).  Every position gets a code, an index
+into the solver's value table; ``levels`` lists them in an order where every round leads only
+to positions solved before, or to positions of the same level (a round everyone fails, a
+round left without a winner), which the solver treats as unknowns.
+
+A round's lines
+---------------
+Every line of scores ``X`` (one per seat, in play order) ends the round one way, whatever the
+position: everyone failed (replayed, or carried with no winner, by ``all_fail``), one seat
+on top (the winner), or a shared top -- broken by the tie-break contest (``replay``: a contest
+of turns among the tied, :func:`.match_play.tie_shares`; ``cargo_rolloff``: a fair lottery) or
+left without a winner (``no_winner``).  Then the totals grow by ``X``, the winner's wins by
+one, and the format decides: ``rounds:N`` after N rounds and ``first_to:N`` once a total
+reaches N by the highest total among those who count (a tie for it: a contest among the tied,
+in play order, with the rules' tie method), ``wins:N`` when the winner reaches N, ``single``
+when the round has a winner; else the next round starts ``rotation`` seats on (the first
+of the lowest scores under ``rotation=loser``).
+
+Where it stops
+--------------
+Stakes other than points (chips decide who can ante) and ``tie_break=round`` (rounds among the
+tied, which count towards the totals) are refused with a :class:`~.rounds.SolverError` naming
+the option; the tournament and sessions are not positions of this model (see
+:mod:`.match_solve`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..formats import FormatKind
+from ..rules import AllFail, Rotation, Rules, Stakes, TieBreak
+from .graph import turn_graph
+from .match_play import score_lines, tie_shares
+from .policies import Policy
+from .rounds import SolverError
+
+__all__ = ["MAX_WORK", "Branch", "MatchModel", "Resolution", "period_of"]
+
+#: The most (positions x lines of scores) the exact solver takes on: every line of every
+#: position is resolved once per policy round.  Three players of ``first_to:21`` (9,261 x
+#: 1,728 = 16 million) take about half a minute on this machine; four players of ``rounds:2``
+#: would be 360 million.
+MAX_WORK = 20_000_000
+
+#: The formats whose positions the model describes.
+MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
+
+
+def period_of(policies: tuple[Policy, ...]) -> int:
+    """The smallest rotation that maps the seats' policies onto themselves (1: all alike)."""
+    n = len(policies)
+    return next(p for p in range(1, n + 1) if policies[p:] + policies[:p] == policies)
+
+
+@dataclass(frozen=True)
+class Branch:
+    """Where some lines of a batch of positions lead: a position, the seats' shift, weights.
+
+    The values found there count with ``w_match`` towards the match chances and with
+    ``w_round`` towards the round chances (a round left without a winner is won in the next).
+    """
+
+    code: np.ndarray  #: (B, L) position codes (anything where both weights are 0)
+    shift: np.ndarray  #: (B, L) how many seats on the next round starts
+    w_match: np.ndarray  #: (B, L)
+    w_round: np.ndarray  #: (B, L)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How every line of a batch of positions ends: what is decided, and where it leads."""
+
+    #: (B, L, 2n): match chances decided by the line (match over), then round chances.
+    term: np.ndarray
+    branches: tuple[Branch, ...]
+
+
+class MatchModel:
+    """The positions of one format for ``len(policies)`` seats and how each round ends."""
+
+    def __init__(self, rules: Rules, policies: tuple[Policy, ...]) -> None:
+        fmt = rules.format
+        if fmt.kind not in MODEL_FORMATS:
+            raise SolverError(f"format {fmt} has no positions in the match model")
+        if rules.stakes is not Stakes.POINTS:
+            raise SolverError(
+                f"stakes={rules.stakes.value} in a match of format {fmt}: the chips decide who "
+                "can ante, which the match model does not follow"
+            )
+        if rules.tie_break is TieBreak.ROUND:
+            raise SolverError(
+                "tie_break=round: the rounds among the tied count towards the totals, which "
+                "the match model does not follow"
+            )
+        self.rules = rules
+        self.policies = policies
+        self.n = n = len(policies)
+        self.kind = fmt.kind
+        self.target = fmt.n
+        self.period = period_of(policies)
+        graph = turn_graph(rules)
+        self.scores = np.asarray(graph.scores, dtype=np.int64)
+        self._size = self._dims()
+        lines = len(self.scores) ** n
+        if self._size * lines > MAX_WORK:
+            raise SolverError(
+                f"{n} players of {fmt}: {self._size:,} positions x {lines:,} lines of "
+                f"scores is beyond the exact match solver (at most {MAX_WORK:,})"
+            )
+        self.lines = score_lines(len(self.scores), n)
+        x = self.scores[self.lines]  # (L, n)
+        self.x = x
+        best = x.max(axis=1)
+        top = (x == best[:, None]) & (best[:, None] > 0)
+        self.all_failed = best == 0
+        self.unique = top.sum(axis=1) == 1
+        self.top_mask = (top * (1 << np.arange(n))).sum(axis=1)
+        self.first_low = (x == x.min(axis=1)[:, None]).argmax(axis=1)
+        self.winner_pos = top.argmax(axis=1)  # the top seat of a line with one on top
+        self._bits = 1 << np.arange(n)
+        self._round_ties = self._share_table(round_tie=True)
+        self._match_ties = self._share_table(round_tie=False)
+
+    # -- tie-break contests -----------------------------------------------------------------
+    def _share_table(self, *, round_tie: bool) -> np.ndarray:
+        """(period, 2**n, n): the winner of a contest among the seats of a mask, per offset.
+
+        A tie for the round is a lottery under cargo_rolloff and a contest of turns under
+        replay; a tie for the match is broken with cargo dice under cargo_rolloff and with
+        turns under every other tie-break (``match._tie_method``).
+        """
+        n = self.n
+        out = np.zeros((self.period, 2**n, n))
+        lottery = self.rules.tie_break is TieBreak.CARGO_ROLLOFF
+        if round_tie and self.rules.tie_break is not TieBreak.REPLAY and not lottery:
+            return out  # no_winner: a tie for the round has no winner
+        for o in range(self.period):
+            for mask in range(1, 2**n):
+                seats = [j for j in range(n) if mask >> j & 1]
+                if lottery:
+                    out[o, mask, seats] = 1.0 / len(seats)
+                else:
+                    pols = tuple(self.policies[(o + j) % n] for j in seats)
+                    out[o, mask, seats] = tie_shares(self.rules, pols)
+        return out
+
+    # -- positions --------------------------------------------------------------------------
+    def _dims(self) -> int:
+        n, big = self.n, int(self.scores.max())
+        if self.kind is FormatKind.SINGLE:
+            self.radix = 1
+            return self.period
+        if self.kind is FormatKind.ROUNDS:
+            # The totals less the lowest: which seat is lowest (the first of them), and the
+            # others' differences, each at most (rounds before the last) * the top score.
+            self.radix = (self.target - 1) * big + 1
+            return int(self.period * self.target * n * self.radix ** (n - 1))
+        self.radix = self.target
+        return int(self.period * self.target**n)
+
+    @property
+    def size(self) -> int:
+        """How many position codes there are (some unreachable)."""
+        return self._size
+
+    def encode(self, offset: np.ndarray, fields: np.ndarray, played: np.ndarray) -> np.ndarray:
+        """Codes of positions: offset, per-seat fields (totals, wins) and rounds played."""
+        n, r = self.n, self.radix
+        if self.kind is FormatKind.SINGLE:
+            return offset.astype(np.int64)
+        if self.kind is FormatKind.ROUNDS:
+            low = fields.argmin(axis=-1)
+            d = fields - fields.min(axis=-1, keepdims=True)
+            rest = np.zeros(d.shape[:-1], dtype=np.int64)
+            # The other seats' differences, in play order after removing the lowest.
+            for j in range(n - 1, -1, -1):
+                keep = j != low
+                rest = np.where(keep, rest * r + d[..., j], rest)
+            inner = (played * n + low) * r ** (n - 1) + rest
+        else:
+            inner = np.zeros(fields.shape[:-1], dtype=np.int64)
+            for j in range(n - 1, -1, -1):
+                inner = inner * r + fields[..., j]
+        out: np.ndarray = offset + self.period * inner
+        return out
+
+    def decode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(offset, fields (..., n), played) of codes: the inverse of :meth:`encode`."""
+        n, r = self.n, self.radix
+        offset = codes % self.period
+        inner = codes // self.period
+        fields = np.zeros((*codes.shape, n), dtype=np.int64)
+        played = np.zeros(codes.shape, dtype=np.int64)
+        if self.kind is FormatKind.SINGLE:
+            return offset, fields, played
+        if self.kind is FormatKind.ROUNDS:
+            rest = inner % r ** (n - 1)
+            low = (inner // r ** (n - 1)) % n
+            played = inner // (r ** (n - 1) * n)
+            others = []  # the other seats' differences, first in play order first
+            for _ in range(n - 1):
+                others.append(rest % r)
+                rest = rest // r
+            for j in range(n):
+                if n == 1:
+                    break
+                # Seat j's place among the others: j, less one when the lowest comes first.
+                place = np.clip(j - (low < j), 0, n - 2)
+                pick = np.choose(place, others) if n > 2 else others[0]
+                fields[..., j] = np.where(low == j, 0, pick)
+            return offset, fields, played
+        for j in range(n):
+            fields[..., j] = inner % r
+            inner = inner // r
+        return offset, fields, played
+
+    def levels(self) -> list[np.ndarray]:
+        """Every position's code, level by level in solving order (last rounds first).
+
+        A round leads from a level only to levels listed before it, or back into its own
+        (everyone failed, or no winner); ``span`` consecutive levels never lead into each
+        other, so they can be solved together.
+        """
+        codes = np.arange(self.size, dtype=np.int64)
+        offset, fields, played = self.decode(codes)
+        canonical = self.encode(offset, fields, played) == codes
+        if self.kind is FormatKind.ROUNDS:
+            big = int(self.scores.max())
+            canonical &= fields.max(axis=-1) <= played * big
+            key = played
+        else:
+            key = fields.sum(axis=-1)
+        codes, key = codes[canonical], key[canonical]
+        return [codes[key == v] for v in sorted(set(key.tolist()), reverse=True)]
+
+    @property
+    def span(self) -> int:
+        """How many consecutive levels never lead into each other (see :meth:`levels`)."""
+        if self.kind is FormatKind.FIRST_TO:
+            return int(self.scores[1])  # a round that scores at all adds its lowest score
+        return 1
+
+    def initial(self) -> int:
+        """The code of the match's first round, starter first (offset 0, nothing scored)."""
+        zero = np.zeros((1, self.n), dtype=np.int64)
+        return int(self.encode(np.zeros(1, dtype=np.int64), zero, np.zeros(1, np.int64))[0])
+
+    # -- a round's lines ----------------------------------------------------------------------
+    def _shift(self, batch: int) -> np.ndarray:
+        """(B, L): how many seats on the next round starts after each line."""
+        rotation = self.rules.rotation
+        if rotation is Rotation.LOSER:
+            q = self.first_low
+        else:
+            q = np.full(len(self.x), {Rotation.NEXT: 1, Rotation.PREVIOUS: -1}.get(rotation, 0))
+        return np.broadcast_to(q % self.n, (batch, len(self.x)))
+
+    def _rotate(self, fields: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        """Per-seat fields in the play order of a round that starts ``shift`` seats on."""
+        idx = (np.arange(self.n) + shift[..., None]) % self.n
+        return np.take_along_axis(fields, idx, axis=-1)
+
+    def _decided(self, offset: np.ndarray, totals: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """(B, L, n) match chances where the totals decide: the highest of those who count,
+        a contest among those who share it."""
+        ranked = np.where(counts, totals, -1)
+        best = ranked.max(axis=-1, keepdims=True)
+        top = (ranked == best) & counts
+        mask = (top * self._bits).sum(axis=-1)
+        out: np.ndarray = self._match_ties[offset[:, None], mask]
+        return out
+
+    def resolve(self, codes: np.ndarray, winner_place: int | None = None) -> Resolution:
+        """How every line of scores ends the round at each of these positions.
+
+        ``winner_place`` fixes the round's winner on every line that has one (the advice
+        during a tie for the round asks what each tied player's win would be worth).
+        """
+        offset, fields, played = self.decode(codes)
+        b, lines, n = len(codes), len(self.x), self.n
+        winner = np.zeros((b, lines, n))
+        unique = np.flatnonzero(self.unique)
+        winner[:, unique, self.winner_pos[unique]] = 1.0
+        ties = ~self.unique & ~self.all_failed
+        winner[:, ties] = self._round_ties[offset[:, None], self.top_mask[None, ties]]
+        if winner_place is not None:
+            won = winner.sum(axis=-1, keepdims=True)
+            winner = won * (np.arange(n) == winner_place)
+        replayed = self.all_failed & (self.rules.all_fail is AllFail.REPLAY)
+        live = np.broadcast_to(~replayed, (b, lines))
+        unwon = (1.0 - winner.sum(axis=-1)) * live
+        winner = winner * live[..., None]
+        shift = self._shift(b)
+        after = (offset[:, None] + shift) % self.period
+        term, branches = self._round_end(offset, fields, played, winner, unwon, live, shift, after)
+        again = replayed.astype(np.float64)[None].repeat(b, axis=0)
+        branches.append(
+            Branch(np.broadcast_to(codes[:, None], (b, lines)), 0 * shift, again, again)
+        )
+        return Resolution(np.concatenate([term, winner], axis=-1), tuple(branches))
+
+    def _round_end(
+        self,
+        offset: np.ndarray,
+        fields: np.ndarray,
+        played: np.ndarray,
+        winner: np.ndarray,
+        unwon: np.ndarray,
+        live: np.ndarray,
+        shift: np.ndarray,
+        after: np.ndarray,
+    ) -> tuple[np.ndarray, list[Branch]]:
+        """The format's verdict once a round has ended: match chances decided, and branches."""
+        b, lines, n = winner.shape
+        zero = np.zeros((b, lines), dtype=np.int64)
+        if self.kind is FormatKind.SINGLE:
+            code = self.encode(after, np.zeros((b, lines, n), np.int64), zero)
+            return winner.copy(), [Branch(code, shift, unwon, unwon)]
+        if self.kind is FormatKind.WINS:
+            term = np.zeros((b, lines, n))
+            branches = []
+            for p in range(n):
+                wins = fields[:, None, :] + (np.arange(n) == p)
+                done = wins[..., p] >= self.target
+                term[..., p] += np.where(done, winner[..., p], 0.0)
+                go = np.where(done, 0.0, winner[..., p])
+                safe = np.where(done[..., None], 0, wins)
+                branches.append(
+                    Branch(self.encode(after, self._rotate(safe, shift), zero), shift, go, 0 * go)
+                )
+            same = self.encode(
+                after, self._rotate(np.broadcast_to(fields[:, None, :], (b, lines, n)), shift), zero
+            )
+            branches.append(Branch(same, shift, unwon, unwon))
+            return term, branches
+        totals = fields[:, None, :] + self.x[None]
+        if self.kind is FormatKind.ROUNDS:
+            ended = np.broadcast_to((played + 1 >= self.target)[:, None], (b, lines)) & live
+            counts = np.ones_like(totals, dtype=bool)
+            nxt = played[:, None] + 1 + zero
+        else:
+            counts = totals >= self.target
+            ended = counts.any(axis=-1) & live
+            nxt = zero
+        term = np.where(ended[..., None], self._decided(offset, totals, counts), 0.0)
+        go = (live & ~ended).astype(np.float64)
+        safe = np.where((go > 0)[..., None], totals, 0)
+        code = self.encode(after, self._rotate(safe, shift), np.where(go > 0, nxt, 0))
+        return term, [Branch(code, shift, go, go * unwon)]

@@ -1,0 +1,115 @@
+"""Match decision tables for two players: the cargo to stand on, by the score of the match.
+
+In a single round the decision depends on the table (the score to beat, the players after);
+in a match it also depends on the match: a player far behind must gamble, one far ahead can
+stand on little.  For two players :func:`match_table` asks the match-optimal plan
+(:func:`.advice.advise` with the match view) at every crew completed with one or two rolls
+left, for the round's first player (nothing posted yet) and for the second facing a posted
+score, and reports the smallest cargo it stands on -- a row per point of the match:
+
+* ``rounds:N``: the rounds left (this one included) and the lead before the round;
+* ``first_to:N`` and ``wins:N``: the player's own total (wins) and the other's.
+
+The plan is monotone in the cargo (a higher cargo is never rerolled where a lower one
+stands); :func:`match_table` checks that and raises :class:`~.rounds.SolverError` otherwise,
+rather than print a threshold that hides a hole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..actions import Stand
+from ..formats import FormatKind
+from ..rules import Rules
+from .advice import advise, position_after_roll
+from .graph import turn_graph
+from .match_advice import has_match
+from .match_view import MatchView
+from .rounds import SolverError
+
+__all__ = ["MatchRow", "match_table"]
+
+#: The posted scores a second player is shown against (0 = the first player failed).
+POSTED = (0, 5, 8)
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One point of the match: the smallest cargo the player stands on (None: never)."""
+
+    #: rounds:N: rounds left (this one included); else the player's own total (wins).
+    mine: int
+    #: rounds:N: the lead before the round (negative: behind); else the other's total.
+    other: int
+    rolls_left: int
+    #: None: the player opens the round; else the score the other posted before.
+    posted: int | None
+    stand_from: int | None
+
+    def to_json(self) -> dict[str, object]:
+        """The ``scc strategy --format --json`` row."""
+        return {
+            "mine": self.mine,
+            "other": self.other,
+            "rolls_left": self.rolls_left,
+            "posted": self.posted,
+            "stand_from": self.stand_from,
+        }
+
+
+def _cargo_faces(c: int) -> tuple[int, int]:
+    a = max(1, c - 6)
+    return a, c - a
+
+
+def _stand_from(rules: Rules, view: MatchView, rolls_left: int) -> int | None:
+    first: int | None = None
+    for c in range(2, 13):
+        turn = position_after_roll(rules, 0, (6, 5, 4, *_cargo_faces(c)), 3 - rolls_left)
+        stands = advise(turn, match=view)[0].action == Stand()
+        if stands and first is None:
+            first = c
+        elif not stands and first is not None:
+            raise SolverError(f"the plan rerolls {c} but stands on {first} at {view}")
+    return first
+
+
+def _points(rules: Rules, step: int) -> list[tuple[int, int, tuple[int, int], int]]:
+    """(mine, other, (my total, the other's) in play order, rounds played) to tabulate."""
+    fmt = rules.format
+    n = fmt.n or 1
+    if fmt.kind is FormatKind.ROUNDS:
+        big = max(turn_graph(rules).scores)
+        out = []
+        for played in range(n):
+            reach = min(played * big, 12)
+            for lead in range(-reach, reach + 1, step):
+                out.append((n - played, lead, (max(lead, 0), max(-lead, 0)), played))
+        return out
+    return [(a, b, (a, b), 0) for a in range(0, n, step) for b in range(0, n, step)]
+
+
+def match_table(rules: Rules, *, step: int = 0) -> list[MatchRow]:
+    """The two-player decision table of the rules' format (see the module docstring).
+
+    ``step`` thins the rows (0: a step that keeps the table readable).
+    """
+    if not has_match(rules):
+        raise SolverError(f"format {rules.format} plays one round: use scc strategy without it")
+    fmt = rules.format
+    step = step or (2 if fmt.kind is FormatKind.ROUNDS else max(1, (fmt.n or 1) // 10))
+    rows = []
+    for mine, other, (me, them), played in _points(rules, step):
+        for posted in (None, *POSTED):
+            if posted is None:
+                totals: tuple[int, ...] = (me, them)
+                scores: tuple[int, ...] = ()
+            else:
+                totals, scores = (them, me), (posted,)
+            wins = totals if fmt.kind is FormatKind.WINS else None
+            view = MatchView.of_round(fmt, totals, scores, played=played, wins=wins)
+            for rolls_left in (1, 2):
+                stand = _stand_from(rules, view, rolls_left)
+                rows.append(MatchRow(mine, other, rolls_left, posted, stand))
+    return rows
