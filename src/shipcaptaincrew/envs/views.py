@@ -121,11 +121,12 @@ def view_vector(state: MatchState, seat: int, view: View) -> list[float]:
         return list(map(float, flat_observation(state, seat)))
     raw = _relative(observation(state, seat), seat, state.players)
     out: list[float] = []
+    bounds = observation_bounds(state.players)
     if view is View.RELATIVE:
-        for value in raw.values():
+        for name in bounds:
+            value = raw[name]
             out.extend(value if isinstance(value, list) else [value])
         return out
-    bounds = observation_bounds(state.players)
     for name, shape in view_fields(view, state.players, state.rules):
         value = raw[name]
         if name in _COUNTERS:
