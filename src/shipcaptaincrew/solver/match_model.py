@@ -57,10 +57,10 @@ from .rounds import SolverError
 __all__ = ["MAX_WORK", "Branch", "MatchModel", "Resolution", "period_of"]
 
 #: The most (positions x lines of scores) the exact solver takes on: every line of every
-#: position is resolved once per policy round.  Three players of ``first_to:21`` (9,261 x
-#: 1,728 = 16 million) take about half a minute on this machine; four players of ``rounds:2``
-#: would be 360 million.
-MAX_WORK = 20_000_000
+#: position is resolved once per policy round, and a bot solves on its first decision.  Three
+#: players of ``first_to:11`` (1,331 x 1,728 = 2.3 million) take about 8 s on this machine
+#: under load; ``rounds:3`` (9.7 million) half a minute, too long to make a table wait.
+MAX_WORK = 2_500_000
 
 #: The formats whose positions the model describes.
 MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
