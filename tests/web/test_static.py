@@ -5,8 +5,10 @@ leaves alone is checked in the browser, tests/web/test_browser_pages.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,3 +33,17 @@ def test_the_app_shell_lists_every_script() -> None:
     sw = (STATIC / "sw.js").read_text(encoding="utf-8")
     shell = set(re.findall(r'"(\w+)"', sw.split("const SHELL")[1].split("];")[0]))
     assert {m.removesuffix(".js") for m in MODULES} <= shell
+
+
+def test_the_pages_take_the_languages_from_the_core(client: Any) -> None:
+    """The pages' language menu and fallback come from ``facts`` (served as a module), so no
+    page keeps its own list; the service worker keeps the module with the app shell."""
+    from shipcaptaincrew.facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
+
+    r = client.get("/static/js/facts.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    consts = dict(re.findall(r"export const (\w+) = (.+);", r.text))
+    assert json.loads(consts["LANGS"]) == list(LANGUAGES)
+    assert json.loads(consts["LANG_NAMES"]) == LANGUAGE_NAMES
+    assert json.loads(consts["DEFAULT_LANG"]) == DEFAULT_LANG
+    assert 'from "./facts.js"' in (STATIC / "js" / "common.js").read_text(encoding="utf-8")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action
+from ..facts import MAX_PLAYERS
 from ..rules import Rules
 from ..state import MatchState, Method, Purpose, TurnState
 from .graph import TurnGraph, turn_graph
@@ -103,8 +104,8 @@ def table_position(view: ContestView) -> int:
     who has played (they all failed).
     """
     players, posted_max, tied = view.players, view.posted_max, view.tied
-    if not 1 <= players <= 8:
-        raise SolverError(f"a contest has 1..8 players, got {players}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SolverError(f"a contest has 1..{MAX_PLAYERS} players, got {players}")
     if not 0 <= view.players_after <= players - 1:
         raise SolverError(f"players after must be 0..{players - 1} in a {players}-player contest")
     position = view.position

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..rules import Rules, find_rules
+from ..rules import AllFail, Rules, TieBreak, find_rules
 from ..state import TurnPhase
 from .decisions import policy_choices
 from .graph import turn_graph
@@ -39,8 +39,8 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("one cargo reroll (001)", {"cargo_rerolls": 1}),
     ("no cargo reroll", {"cargo_rerolls": 0}),
     ("same-roll bonus 5 (001)", {"same_roll_bonus": 5}),
-    ("cargo roll-off ties (002)", {"tie_break": "cargo_rolloff"}),
-    ("all fail carries pot (002)", {"all_fail": "carry_pot"}),
+    ("cargo roll-off ties (002)", {"tie_break": TieBreak.CARGO_ROLLOFF}),
+    ("all fail carries pot (002)", {"all_fail": AllFail.CARRY_POT}),
 )
 
 #: The policies whose score distributions the report compares (classic).

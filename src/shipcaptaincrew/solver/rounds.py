@@ -96,6 +96,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import initial_state, post_score
+from ..facts import MAX_PLAYERS
 from ..rules import (
     AllFail,
     Drinking,
@@ -267,8 +268,8 @@ def equilibrium(
     sub-round (everyone failing replays it whatever ``all_fail`` says).  Results are cached in
     memory and on disk (see :func:`cache_dir`), keyed by the canonical rules text.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
-        raise SolverError(f"players must be 1..8, got {players!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
+        raise SolverError(f"players must be 1..{MAX_PLAYERS}, got {players!r}")
     kinds = (PolicyKind.OPTIMAL, PolicyKind.EV, PolicyKind.NEVER, PolicyKind.THRESHOLD)
     pol = parse_policy(policy, allow=kinds)
     name = str(pol)

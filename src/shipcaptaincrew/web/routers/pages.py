@@ -3,11 +3,14 @@ the installable app's manifest and service worker at the root, where browsers lo
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException
+
+from ...facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -24,6 +27,19 @@ def _shipped(name: str, media_type: str, headers: dict[str, str] | None = None) 
     if not path.is_file():
         raise HTTPException(404)
     return FileResponse(path, media_type=media_type, headers=headers)
+
+
+@router.get("/static/js/facts.js")
+async def facts_module() -> Response:
+    """The core's facts the pages need before anything else loads (which languages there are,
+    their names, the default), as a module the pages import: the list lives once, in
+    :mod:`shipcaptaincrew.facts`, and a language added there appears in every page's menu."""
+    body = (
+        f"export const LANGS = {json.dumps(list(LANGUAGES))};\n"
+        f"export const LANG_NAMES = {json.dumps(LANGUAGE_NAMES, ensure_ascii=False)};\n"
+        f"export const DEFAULT_LANG = {json.dumps(DEFAULT_LANG)};\n"
+    )
+    return Response(body, media_type="text/javascript; charset=utf-8")
 
 
 @router.get("/manifest.webmanifest")

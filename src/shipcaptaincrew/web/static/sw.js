@@ -9,7 +9,7 @@ const SHELL = [
   "/static/style.css", "/manifest.webmanifest",
   "/static/icons/icon.svg", "/static/icons/icon-192.png",
   ...["common", "theme", "home", "room", "line", "lobby", "looks", "playview", "table", "dice", "moments", "fx", "md",
-    "history", "replay", "verify", "stats"].map((m) => `/static/js/${m}.js`),
+    "history", "replay", "verify", "stats", "facts"].map((m) => `/static/js/${m}.js`),
 ];
 // Pages whose path carries a code are one file each on the server.
 const TEMPLATES = [[/^\/r\/[^/]+$/, "/static/room.html"], [/^\/replay\/[^/]+$/, "/static/replay.html"], [/^\/verify\/[^/]+$/, "/static/verify.html"]];

@@ -2,8 +2,9 @@
 // the language's number and date formats, the header (navigation, language, light/dark), and
 // JSON fetches that ask for answers in the page's language.
 
-export const LANGS = ["en", "de", "nb"];
-const LANG_NAMES = { en: "English", de: "Deutsch", nb: "Norsk bokmål" };
+// The languages come from the core (served by the app as a module): no copy of the list here.
+import { DEFAULT_LANG, LANG_NAMES, LANGS } from "./facts.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 let strings = {};
 
@@ -57,12 +58,12 @@ export function currentLang() {
   }
   const saved = stored("scc:lang");
   if (LANGS.includes(saved)) return saved;
-  const nav = (navigator.language || "en").slice(0, 2).toLowerCase();
+  const nav = (navigator.language || DEFAULT_LANG).slice(0, 2).toLowerCase();
   if (nav === "no" || nav === "nn" || nav === "nb") return "nb";
-  return LANGS.includes(nav) ? nav : "en";
+  return LANGS.includes(nav) ? nav : DEFAULT_LANG;
 }
 
-export function lang() { return document.documentElement.lang || "en"; }
+export function lang() { return document.documentElement.lang || DEFAULT_LANG; }
 
 /** Use the table's language for someone who never chose one (the browser's guess is weaker). */
 export async function adoptLang(roomLang, onLang) {
