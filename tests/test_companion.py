@@ -185,7 +185,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.expect("Regler: Skip, kaptein og mannskap")
     child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
     # 001.2: the preset writes points down (a pot of chips is one option away).
-    assert "Partiformat: først til 50" in child.before and "Innsats: bare poeng" in child.before
+    assert "Partiformat: først til 50" in child.before and "Spilles om: bare poeng" in child.before
     child.sendline(menu_number(child.before, "Partiformat:"))
     child.expect(r"Partiformat \[1-6, Enter = 3\] ")  # the preset's first_to:N
     child.sendline(menu_number(child.before, "én runde (single)", whole=True))

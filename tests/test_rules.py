@@ -289,7 +289,7 @@ def test_rules_are_frozen_and_hashable(rules: Rules) -> None:
         # conflicting combinations
         (
             ["wild_captain=true", "wild_face=5"],
-            r"wild_face=5 is also a required face under the classic order \(6, 5, 4\)",
+            r"wild_face=5 is also a required face in the classic order \(6, 5, 4\)",
         ),
         (
             ["bow_to_stern=true", "wild_captain=true"],

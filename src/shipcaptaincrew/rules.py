@@ -149,15 +149,19 @@ class Rules:
         if self.name not in PRESET_NAMES:
             raise _unknown_preset(self.name)
         if self.wild_captain and self.wild_face in self.required_faces:
-            raise InvalidRulesError(
+            # One whole sentence per order, so that no English word is left in a translation.
+            msgid = (
                 N_(
-                    "wild_face={face} is also a required face under {order} {faces}; "
+                    "wild_face={face} is also a required face under bow_to_stern {faces}; "
                     "choose another wild_face"
-                ),
-                face=self.wild_face,
-                order="bow_to_stern" if self.bow_to_stern else "the classic order",
-                faces=str(self.required_faces),
+                )
+                if self.bow_to_stern
+                else N_(
+                    "wild_face={face} is also a required face in the classic order {faces}; "
+                    "choose another wild_face"
+                )
             )
+            raise InvalidRulesError(msgid, face=self.wild_face, faces=str(self.required_faces))
         if self.stakes is Stakes.POT and self.starting_chips < self.ante:
             raise InvalidRulesError(
                 N_(
