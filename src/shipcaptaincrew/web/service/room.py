@@ -126,8 +126,7 @@ class LiveRoom:
     host_task: asyncio.Task[None] | None = None
     #: Bots choose with a generator seeded from the secret seed: a match is reproducible.
     rng: random.Random = field(init=False, repr=False)
-    #: The next moves worked out while the player thinks (the roll due, or each choice),
-    #: by action; used only for that very state.
+    #: The next moves worked out while the player thinks, by action (for that state only).
     ahead: dict[Action, Ahead] = field(default_factory=dict)
     #: Scaled out: who is connected through the other workers (origin -> (when, seats,
     #: spectators)), so everyone sees everyone online whichever worker they are on.
