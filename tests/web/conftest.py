@@ -300,6 +300,8 @@ class LiveServer:
         }
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkstemp(prefix="scc-server-", suffix=".log")[1])
+        #: What the server wrote to stderr, kept by :meth:`stop` when it removes the log.
+        self.output = ""
 
     @property
     def url(self) -> str:
@@ -349,7 +351,8 @@ class LiveServer:
             self.proc = None
 
     def stop(self) -> None:
-        """Stop the process (SIGTERM, then SIGKILL after 10 s) and remove its log."""
+        """Stop the process (SIGTERM, then SIGKILL after 10 s) and remove its log, whose text
+        stays in :attr:`output` (a test may read what the server said at shutdown)."""
         if self.proc is not None:
             self.proc.terminate()
             try:
@@ -358,6 +361,8 @@ class LiveServer:
                 self.proc.kill()
                 self.proc.wait(10)
             self.proc = None
+        if self.log.exists():
+            self.output = self.log.read_text(encoding="utf-8", errors="replace")
         self.log.unlink(missing_ok=True)
 
 

@@ -100,11 +100,8 @@ def test_unreadable_frames_get_a_clear_answer_and_no_traceback(sqlite_url: str) 
             ws.send(json.dumps({"type": "hello"}))
             assert _next(ws, "welcome")["seat"] is None
     finally:
-        proc = server.proc
         server.stop()
-    assert proc is not None and proc.stderr is not None
-    with proc.stderr:
-        log = proc.stderr.read().decode()
+    log = server.output
     assert "Traceback" not in log and "KeyError" not in log, log
 
 
@@ -175,11 +172,8 @@ def test_access_log_when_asked_and_a_line_at_shutdown(sqlite_url: str) -> None:
                 ws.send(json.dumps({"type": "hello"}))
                 logs[args] = [json.loads(ws.recv(10))["type"]]
         finally:
-            proc = server.proc
             server.stop()
-        assert proc is not None and proc.stderr is not None
-        with proc.stderr:
-            logs[args].append(proc.stderr.read().decode())
+        logs[args].append(server.output)
     (quiet, quiet_log), (talkative, log) = logs.values()
     assert (quiet, talkative) == ("error", "welcome")  # another site's page: only when allowed
     assert "GET /healthz" not in quiet_log and "POST /api/rooms" not in quiet_log
