@@ -303,7 +303,8 @@ class Fuzz:
             self.problem(f"{kind} closed the connection", (payload[:120], closed))
 
     async def hellos(self, code: str) -> None:
-        """Wrong first messages on new connections: each is refused, then the connection closes."""
+        """Wrong first messages on new connections: each is refused, then the connection closes
+        (a binary frame excepted: the table still waits for the hello, see ``web/routers/live``)."""
         bad: list[tuple[str | bytes, str]] = [
             ("{}", "en"),
             ("hello", "en"),
@@ -328,6 +329,14 @@ class Fuzz:
                         self.problem(f"bad hello refusal not in the catalogue's {lang}", m)
                     else:
                         self.refusals[m["code"]] += 1
+                    if isinstance(first, bytes):
+                        # A frame the table cannot read is refused and the table still waits
+                        # for the hello (within its deadline): a spectator's hello is welcome.
+                        await ws.send(json.dumps({"type": "hello"}))
+                        m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                        if m["type"] != "welcome":
+                            self.problem("hello after a binary frame not welcome", m)
+                        continue
                     await asyncio.wait_for(ws.recv(), 10)
                     self.problem("bad hello: connection left open", first)
                 except ConnectionClosed as e:

@@ -12,6 +12,8 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
+from shipcaptaincrew.web import errors as E
+from shipcaptaincrew.web.errors import ErrorCode, RoomError
 from shipcaptaincrew.web.models import Event, Room
 from shipcaptaincrew.web.party import REACTIONS
 
@@ -312,6 +314,18 @@ def test_bad_token_is_refused(client: Any) -> None:
         ws.send_text(json.dumps({"type": "hello", "token": "x" * 43}))
         msg = ws.receive_json()
         assert msg["type"] == "error" and msg["code"] == "bad_token"
+
+
+@pytest.mark.parametrize("lang", ["de", "nb"])
+def test_a_refused_hello_is_answered_in_its_language(client: Any, lang: str) -> None:
+    """A hello names its language: its refusal (here a wrong token) is in it, not the table's."""
+    code, _ = open_table(client, ["Anna", "Bo"])
+    wanted = RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403).message(lang)["message"]
+    assert wanted != RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403).message("en")["message"]
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": "x" * 43, "lang": lang}))
+        msg = ws.receive_json()
+        assert msg == {"type": "error", "code": "bad_token", "message": wanted}
 
 
 def test_rate_limit(make_client: Any, players: list[Player]) -> None:

@@ -110,6 +110,9 @@ async def table(ws: WebSocket, code: str) -> None:
         await ws.close(code=4403)
         return
     limit = service.settings.max_frame_bytes
+    # Until a hello names its language the table's own is used; a refused hello that names
+    # one (a wrong token, a full table) is answered in it.
+    lang = room.lang
     try:
         async with asyncio.timeout(HELLO_TIMEOUT):  # one deadline, whatever comes meanwhile
             while True:
@@ -124,6 +127,7 @@ async def table(ws: WebSocket, code: str) -> None:
         hello = CLIENT_MESSAGE.validate_json(raw)
         if not isinstance(hello, Hello):
             raise RoomError(ErrorCode.HELLO_FIRST, E.HELLO_FIRST, 400)
+        lang = hello.lang
         conn = await service.connect(room, ws, hello)
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
@@ -135,7 +139,7 @@ async def table(ws: WebSocket, code: str) -> None:
         await ws.close(code=4400)
         return
     except RoomError as err:
-        await _error(ws, err, room.lang)
+        await _error(ws, err, lang)
         await ws.close(code=4403 if err.status == 403 else 4400)
         return
     try:
