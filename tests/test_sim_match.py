@@ -159,10 +159,12 @@ def test_contest_view_counts_the_failed_players_as_tied() -> None:
 
 @pytest.mark.parametrize("preset", ["classic", "ship-captain-crew(wild_captain=true)"])
 def test_optimal_tables_choose_what_the_optimal_bot_chooses(preset: str) -> None:
-    """The table context the simulator derives gives the OptimalBot's own choice, everywhere.
+    """The table context the simulator derives gives the round-maximiser's own choice,
+    everywhere.
 
     Matches of four players (ties, tie-break replays, all-fail rounds) are walked through the
     engine; at every decision of a turn the simulator's table row must be the bot's choice.
+    (``optimal`` itself plays the match there, by the estimate: tests/test_solver_estimate.py.)
     """
     import random
 
@@ -179,8 +181,8 @@ def test_optimal_tables_choose_what_the_optimal_bot_chooses(preset: str) -> None
     from shipcaptaincrew.sim.policy import make_policy
 
     rules = Rules.from_str(preset).replace(format="rounds:3")
-    policy = make_policy("optimal", rules, 4)
-    bot = make_bot("optimal")
+    policy = make_policy("optimal:round", rules, 4)
+    bot = make_bot("optimal:round")
     rng = random.Random(1)
     checked = 0
     for _ in range(40):

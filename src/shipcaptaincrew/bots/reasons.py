@@ -63,6 +63,8 @@ class Measure(StrEnum):
     EXPECTED = "expected"  #: the expected score of the turn (the ``ev`` bot)
     WIN = "win"  #: the chance of winning the contest (``optimal:round``)
     MATCH = "match"  #: the chance of winning the match (the ``optimal`` bot)
+    #: the estimated chance of winning the match (``optimal`` at a table too large to solve)
+    MATCH_ESTIMATE = "match_estimate"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,22 @@ _VERSUS = {
             "win it {theirs}."
         ),
         N_("wins the match {mine} of the time; there is no other choice."),
+    ),
+    Measure.MATCH_ESTIMATE: _Versus(
+        N_("wins the match about {mine} of the time (an estimate); standing, about {theirs}."),
+        N_(
+            "wins the match about {mine} of the time (an estimate); rerolling both cargo "
+            "dice, about {theirs}."
+        ),
+        N_(
+            "wins the match about {mine} of the time (an estimate); keeping the {keep} and "
+            "rerolling the other cargo die, about {theirs}."
+        ),
+        N_(
+            "wins the match about {mine} of the time (an estimate); the best other way to set "
+            "the dice aside, about {theirs}."
+        ),
+        N_("wins the match about {mine} of the time (an estimate); there is no other choice."),
     ),
 }
 

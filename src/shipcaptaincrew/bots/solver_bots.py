@@ -4,9 +4,10 @@ The ``optimal`` bot plays for the match: it reads the match (totals, round, wins
 posted, the seats still to come) and plays the subgame-perfect match-maximising policy of
 :mod:`shipcaptaincrew.solver.match_solve` -- match chance first, then round chance, then
 expected score, then stand.  ``optimal:round`` keeps the round-maximiser of
-:mod:`shipcaptaincrew.solver.rounds` (round chance, then expected score, then stand).  Where
-the match model has no positions (the tournament, sessions, chips, ``tie_break=round``) both
-play the round.  In a standalone turn (no table) they play to complete the crew, then for the
+:mod:`shipcaptaincrew.solver.rounds` (round chance, then expected score, then stand).  At a table
+too large for the exact solver (four or more players) it plays by the estimate of
+:mod:`shipcaptaincrew.solver.match_estimate`.  Where the match model has no positions (the
+tournament, sessions, chips, ``tie_break=round``) both play the round.  In a standalone turn (no table) they play to complete the crew, then for the
 best expected score.
 """
 
@@ -18,6 +19,7 @@ from ..actions import Action
 from ..engine import legal_actions
 from ..messages import Message
 from ..solver import Choice, Objective, advise, policy_action, turn_graph
+from ..solver.match_advice import Estimate
 from ..state import MatchState, TurnState
 from . import reasons
 from .base import (
@@ -83,13 +85,16 @@ class EVBot:
 class OptimalBot:
     """Maximises its chance of winning the match (difficulty ``perfect``), or the round."""
 
-    def __init__(self, objective: Objective = Objective.MATCH) -> None:
+    def __init__(
+        self, objective: Objective = Objective.MATCH, estimate: Estimate = Estimate.BEYOND
+    ) -> None:
         self.objective = objective
+        self.estimate = estimate
         self.name = "optimal" if objective is Objective.MATCH else "optimal:round"
 
     def advice(self, state: MatchState | TurnState) -> list[Choice]:
         """Every legal choice with its chances and expected score, best first."""
-        return advise(state, objective=self.objective)
+        return advise(state, objective=self.objective, estimate=self.estimate)
 
     def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
         """The first choice of :meth:`advice` (sips go to the match leader)."""
@@ -133,5 +138,7 @@ class OptimalBot:
 
     def _measure(self, c: Choice) -> tuple[reasons.Measure, float]:
         if self.objective is Objective.MATCH and c.match_win_probability is not None:
+            if c.match_estimated:
+                return reasons.Measure.MATCH_ESTIMATE, c.match_win_probability
             return reasons.Measure.MATCH, c.match_win_probability
         return reasons.Measure.WIN, c.round_win_probability or c.numbers[0]

@@ -11,8 +11,9 @@ what the player sees of the contest (what has been posted so far): the solver's
 ``optimal`` plays for the match: its turn is not a row of a table but the score distribution
 the exact match solver plays at the match position (:class:`MatchPolicy`; the runner samples
 a score from it).  ``optimal:round``, and ``optimal`` where the match model has no positions
-(one round, the tournament, sessions, chips, ``tie_break=round``, a table too large to solve),
-play the round-maximiser's table lookup.
+(one round, the tournament, sessions, chips, ``tie_break=round``), play the round-maximiser's
+table lookup; at a table too large for the exact solver ``optimal`` draws from the estimate of
+:mod:`shipcaptaincrew.solver.match_estimate`.
 
 Bots are made by :func:`shipcaptaincrew.bots.make_bot`.  The decisions always come from the
 bot's own ``choose`` (or, for ``optimal``, the solver's table lookup
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..actions import Action
 from ..bots import Bot, make_bot
@@ -32,6 +33,9 @@ from ..engine import legal_actions
 from ..rules import Rules
 from ..solver import ContestView, SolverError, optimal_action, policy_action
 from ..state import MatchState, TurnState
+
+if TYPE_CHECKING:
+    from ..solver.match_solve import MatchSolution
 
 __all__ = [
     "MatchPolicy",
@@ -113,24 +117,36 @@ class MatchPolicy:
     contextual = True
 
     def __init__(self, name: str, rules: Rules, players: int) -> None:
+        from ..solver import turn_graph
         from ..solver.match_advice import match_solution
+        from ..solver.match_model import BeyondExact
 
         self.name = name
         self._rules = rules
-        self._sol = match_solution(rules, players)  # raises SolverError without a model
-        self.scores = tuple(int(x) for x in self._sol.model.scores)
+        self._sol: MatchSolution | None
+        try:
+            self._sol = match_solution(rules, players)  # raises SolverError without a model
+        except BeyondExact:
+            self._sol = None  # too large to solve exactly: the estimate plays
+        self.scores = tuple(int(x) for x in turn_graph(rules).scores)
         self._cdf: dict[object, list[float]] = {}
 
     def cdf(self, state: MatchState) -> list[float]:
         """The cumulative score distribution (over :attr:`scores`) for the turn at ``state``."""
         from ..solver.match_advice import turn_distribution
+        from ..solver.match_estimate import estimated_distribution
         from ..solver.match_view import match_view
 
         view = match_view(state)
         hit = self._cdf.get(view)
         if hit is None:
             acc, hit = 0.0, []
-            for q in turn_distribution(self._sol, view).tolist():
+            dist = (
+                turn_distribution(self._sol, view)
+                if self._sol is not None
+                else estimated_distribution(self._rules, view)
+            )
+            for q in dist.tolist():
                 acc += q
                 hit.append(acc)
             if len(self._cdf) > 200_000:

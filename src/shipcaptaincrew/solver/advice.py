@@ -29,7 +29,7 @@ from ..rules import PotTo, Rules, Stakes
 from ..state import ROLE_NAMES, MatchState, Phase, TurnPhase, TurnState
 from .decisions import ContestView, contest_view, optimal_choices, win_rewards
 from .graph import CHANCE_NODE, turn_graph
-from .match_advice import has_match, match_rates, match_solution, turn_rewards
+from .match_advice import Estimate, has_match, match_rates, match_solution, turn_rewards
 from .match_view import MatchView, match_view
 from .rounds import SolverError
 
@@ -65,6 +65,9 @@ class Choice:
     expected_chips: float | None = None
     #: Why there are no numbers (a sip hand-out).
     note: Message | None = None
+    #: The match chance is an estimate (a table too large for the exact solver: the
+    #: ``optimal`` bot's own advice only, see :mod:`.match_estimate`).
+    match_estimated: bool = False
 
     def to_json(self) -> dict[str, object]:
         """``{"action": "reroll", "win_probability": ..., "match_win_probability": ...}``."""
@@ -79,6 +82,8 @@ class Choice:
             out["expected_chips"] = self.expected_chips
         if self.note is not None:
             out["note"] = self.note.render()
+        if self.match_estimated:
+            out["match_estimated"] = True
         return out
 
     @property
@@ -102,8 +107,13 @@ def advise(
     players_after: int | None = None,
     match: MatchView | None = None,
     objective: Objective = Objective.MATCH,
+    estimate: Estimate = Estimate.NEVER,
 ) -> list[Choice]:
     """Every legal choice, best first by the objective's order.
+
+    ``estimate``: whether match chances may come from :mod:`.match_estimate` (marked
+    ``match_estimated``): advice for people keeps to exact numbers (the default); the
+    ``optimal`` bot plays by the estimate where the table is too large to solve.
 
     A :class:`MatchState` supplies the contest and the match itself; for a standalone
     :class:`TurnState` give ``posted`` (scores before you, 0 for a failed ship) and
@@ -136,13 +146,13 @@ def advise(
     if graph.kind[node] == CHANCE_NODE or not graph.kids[node]:
         return []
     kids = graph.kids[node]
-    rates = match_rates(rules, mview) if mview is not None else None
+    rates = match_rates(rules, mview, estimate=estimate) if mview is not None else None
     m: list[float] | None
     if rates is not None and objective is Objective.MATCH:
         m, r, e = rates.match, rates.round, rates.score
     else:
         r, e = _node_values(rules, view)
-        m = _along(rules, mview, view) if rates is not None else None
+        m = _along(rules, mview, view) if rates is not None and not rates.estimated else None
     chips = _pot(state, rules)
     out = []
     for j, (a, c) in enumerate(zip(graph.actions[node], kids)):
@@ -151,7 +161,8 @@ def advise(
         win = mc if mc is not None and has_match(rules) else rc
         pot_share = mc if rules.pot_to is PotTo.MATCH else rc
         gain = chips * pot_share if chips is not None and pot_share is not None else None
-        out.append((Choice(a, win, e[c], mc, rc, gain), j))
+        estimated = mc is not None and rates is not None and rates.estimated
+        out.append((Choice(a, win, e[c], mc, rc, gain, match_estimated=estimated), j))
     out.sort(key=lambda cj: _order(cj[0], cj[1], objective))
     return [c for c, _ in out]
 

@@ -20,6 +20,7 @@ with the round instead and says so; it never answers something else silently.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 
 import numpy as np
@@ -27,6 +28,8 @@ import numpy as np
 from ..formats import FormatKind
 from ..rules import Rules
 from .graph import CHANCE_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph, turn_graph
+from .match_estimate import estimate_rewards
+from .match_model import BeyondExact
 from .match_play import tie_contest
 from .match_solve import MatchSolution, solve_match
 from .match_view import ContestKind, MatchView, locate, node_of
@@ -34,6 +37,7 @@ from .policies import SEAT_KINDS, Policy, parse_policy
 from .rounds import SolverError
 
 __all__ = [
+    "Estimate",
     "NodeRates",
     "has_match",
     "match_rates",
@@ -63,6 +67,8 @@ class NodeRates:
     match: list[float]
     round: list[float]
     score: list[float]
+    #: The match chances are :mod:`.match_estimate`'s (a table too large to solve exactly).
+    estimated: bool = False
 
 
 def turn_rewards(sol: MatchSolution, view: MatchView) -> tuple[np.ndarray, np.ndarray]:
@@ -106,24 +112,50 @@ def turn_distribution(sol: MatchSolution, view: MatchView) -> np.ndarray:
     return dist
 
 
-def match_rates(rules: Rules, view: MatchView) -> NodeRates | None:
+class Estimate(Enum):
+    """When the match chances may come from :mod:`.match_estimate` instead of the solver."""
+
+    NEVER = "never"  #: exact numbers only (advice for people)
+    BEYOND = "beyond"  #: the estimate where the table is too large to solve (the bot's play)
+    ALWAYS = "always"  #: the estimate everywhere (to measure it against the exact player)
+
+
+def match_rates(
+    rules: Rules, view: MatchView, *, estimate: Estimate = Estimate.NEVER
+) -> NodeRates | None:
     """Every node's rates for the player at the table, or ``None`` with no match model."""
     if not has_match(rules):
         return None
     try:
+        if estimate is Estimate.ALWAYS:
+            return _estimated(rules, view)
         match_solution(rules, view.players)
+    except BeyondExact:
+        return _estimated(rules, view) if estimate is Estimate.BEYOND else None
     except SolverError:
         return None  # a format or option the match model refuses: the caller says so
     return _compute(rules, view)
 
 
-@lru_cache(maxsize=4096)
-def _compute(rules: Rules, view: MatchView) -> NodeRates:
-    sol = match_solution(rules, view.players)
-    g, g2 = turn_rewards(sol, view)
+def _estimated(rules: Rules, view: MatchView) -> NodeRates | None:
+    """The estimate's rates, or ``None`` where it has none (a tie-break, another format)."""
+    if view.contest is not ContestKind.ROUND:
+        return None
+    try:
+        return _rates(rules, *estimate_rewards(rules, view), estimated=True)
+    except SolverError:
+        return None
+
+
+def _rates(rules: Rules, g: np.ndarray, g2: np.ndarray, estimated: bool = False) -> NodeRates:
     red, cls = turn_graph(rules).reduced()
     m, r, e = _lex_values(red, g.tolist(), g2.tolist())
-    return NodeRates([m[c] for c in cls], [r[c] for c in cls], [e[c] for c in cls])
+    return NodeRates([m[c] for c in cls], [r[c] for c in cls], [e[c] for c in cls], estimated)
+
+
+@lru_cache(maxsize=4096)
+def _compute(rules: Rules, view: MatchView) -> NodeRates:
+    return _rates(rules, *turn_rewards(match_solution(rules, view.players), view))
 
 
 def _lex_values(

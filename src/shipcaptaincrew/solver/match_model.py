@@ -54,7 +54,7 @@ from .match_play import score_lines, tie_shares
 from .policies import Policy
 from .rounds import SolverError
 
-__all__ = ["MAX_WORK", "Branch", "MatchModel", "Resolution", "period_of"]
+__all__ = ["MAX_WORK", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
 
 #: The most (positions x lines of scores) the exact solver takes on: every line of every
 #: position is resolved once per policy round, and a bot solves on its first decision.  Three
@@ -66,6 +66,11 @@ MAX_WORK = 6_000_000
 
 #: The formats whose positions the model describes.
 MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
+
+
+class BeyondExact(SolverError):
+    """A table the exact match solver will not take on (see :data:`MAX_WORK`): the format and
+    rules are fine, the table is too large -- :mod:`.match_estimate` plays it instead."""
 
 
 def period_of(policies: tuple[Policy, ...]) -> int:
@@ -125,7 +130,7 @@ class MatchModel:
         self._size = self._dims()
         lines = len(self.scores) ** n
         if self._size * lines > MAX_WORK:
-            raise SolverError(
+            raise BeyondExact(
                 f"{n} players of {fmt}: {self._size:,} positions x {lines:,} lines of "
                 f"scores is beyond the exact match solver (at most {MAX_WORK:,})"
             )

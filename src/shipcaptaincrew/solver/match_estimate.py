@@ -1,0 +1,255 @@
+"""An estimate of the match objective for tables the exact match solver cannot take.
+
+Why
+---
+The exact solver (:mod:`.match_solve`) resolves every line of scores of a round at every
+position: ``S**n`` lines (eleven scores under most rule sets), so four or more players of
+``rounds:N``, ``first_to:N`` or ``wins:N`` are beyond :data:`~.match_model.MAX_WORK`.  Playing
+the round there instead throws away what the score says (a player far behind must gamble,
+one far ahead need not).  This module estimates the match chance of each final score of the
+turn being decided from exact ingredients, and the turn is then played exactly on it:
+
+- **This round**: the players after the one deciding play the round equilibrium
+  (:func:`.rounds.equilibrium`, the round-maximiser's exact play).  From the table the
+  decision leaves (the best score posted, how many share it) the score distribution of each
+  of them follows exactly, by a forward pass over the equilibrium's tables; the chance to
+  win the round for each score is the equilibrium's own (exact).
+- **Later rounds**: every player scores per round as the equilibrium's score distribution
+  averaged over the round's positions (the rotation moves everyone through them), each
+  independently of the others.  A total at the end is then a convolution, and the chance of
+  being on top a product over the others; a tie on top is shared evenly (the contests that
+  break it are fair between equals).  ``first_to:N`` is the same race round by round (the
+  first round in which a total reaches the mark ends it), ``wins:N`` a race of round wins at
+  the equilibrium's chance of winning a round, averaged over positions.
+- **The turn**: played on these rewards in the exact solver's order -- the match estimate,
+  then the exact round chance, then the expected score, then the first legal action.
+
+So the estimate is one step of policy improvement over the round-maximiser: it keeps the
+round exact and replaces only the match's future by a model with independent totals.  Where
+that costs points is measured head to head (``benchmarks/match_winrates.py``): against the
+exact player where one exists (three players) and against ``optimal:round`` and ``ev`` up to
+eight players.  The estimate is for play (the ``optimal`` bot and the simulator); advice shows
+exact numbers only and says when a table is too large for the exact match chance.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..formats import FormatKind
+from ..rules import Rules
+from .batch import best_play
+from .graph import turn_graph
+from .match_view import ContestKind, MatchView
+from .round_pass import _after
+from .rounds import Equilibrium, SolverError, equilibrium
+
+__all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
+
+#: The formats the estimate covers (the others have no match positions, or one round).
+ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
+
+#: Rounds of a race (``first_to:N``, ``wins:N``) followed before the rest is neglected: the
+#: chance that nobody has finished by then is below :data:`_NEGLIGIBLE` in every rule set.
+_MAX_RACE_ROUNDS = 2000
+_NEGLIGIBLE = 1e-12
+
+# Gauss-Legendre nodes on [0, 1]: exact for the polynomials of degree < 8 that the shared
+# top needs (the chance of a tie among k others is a polynomial of degree k <= 7 in u).
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(4)
+_U = (_NODES + 1.0) / 2.0
+_W = _WEIGHTS / 2.0
+
+
+@lru_cache(maxsize=64)
+def _eq(rules: Rules, n: int) -> Equilibrium:
+    return equilibrium(rules, n, "optimal")
+
+
+@lru_cache(maxsize=64)
+def _per_round(rules: Rules, n: int) -> tuple[np.ndarray, float]:
+    """A player's score per round (over score values 0..top) and chance to win a round,
+    both averaged over the round's positions."""
+    eq = _eq(rules, n)
+    top = max(eq.scores)
+    dist = np.zeros(top + 1)
+    for (i, m, t), reach in eq.table_reach().items():
+        if i < n:
+            for x, p in zip(eq.scores, eq.tables[(i, m, t)][1]):
+                dist[x] += reach * p / n
+    return dist / dist.sum(), sum(eq.seat_win_probability) / n
+
+
+@lru_cache(maxsize=65536)
+def _later(rules: Rules, n: int, place: int, table: tuple[int, int]) -> np.ndarray:
+    """(n - 1 - place, top + 1): the score distribution of each later player of the round,
+    from the table ``(best, shared)`` left by the player at ``place`` (the equilibrium's play)."""
+    eq = _eq(rules, n)
+    out = np.zeros((n - 1 - place, max(eq.scores) + 1))
+    reach = {table: 1.0}
+    for row, q in enumerate(range(place + 1, n)):
+        nxt: dict[tuple[int, int], float] = {}
+        for (m, t), r in reach.items():
+            for x, p in zip(eq.scores, eq.tables[(q, m, t)][1]):
+                if p:
+                    out[row, x] += r * p
+                    key = _after(m, t, x)
+                    nxt[key] = nxt.get(key, 0.0) + r * p
+        reach = nxt
+    return out
+
+
+def _table(posted: tuple[int, ...]) -> tuple[int, int]:
+    """The round model's table (best score, how many share it) after these scores."""
+    m, t = 0, 0
+    for x in posted:
+        m, t = _after(m, t, x)
+    return m, t
+
+
+def _convolve(a: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Every row of ``a`` (..., L) convolved with the distribution ``d``; length L + len(d) - 1."""
+    out = np.zeros((*a.shape[:-1], a.shape[-1] + len(d) - 1))
+    for x, p in enumerate(d):
+        if p:
+            out[..., x : x + a.shape[-1]] += p * a
+    return out
+
+
+def _on_top(mine: np.ndarray, others: np.ndarray, below: np.ndarray) -> np.ndarray:
+    """Chance of being on top, ties shared evenly: ``mine`` (B, L) my chances per value,
+    ``others`` (B, k, L) each other's chance of each value, ``below`` (B, k, L) of less."""
+    share = np.zeros(mine.shape)
+    for u, w in zip(_U, _W):
+        share += w * np.prod(below + u * others, axis=1)
+    out: np.ndarray = (mine * share).sum(axis=-1)
+    return out
+
+
+def _final_totals(a: np.ndarray, me: int) -> np.ndarray:
+    """Chance of being on top of the totals ``a`` (B, n, L) once every round is played."""
+    others = np.delete(a, me, axis=1)
+    below = np.cumsum(others, axis=-1) - others
+    return _on_top(a[:, me], others, below)
+
+
+def _race(a: np.ndarray, me: int, step: np.ndarray, mark: int) -> np.ndarray:
+    """``first_to:mark``: totals ``a`` (B, n, L) after this round, then rounds of ``step``
+    each until a total reaches the mark; the highest total past it wins."""
+    alive = a[..., :mark].copy()
+    done = a[..., mark:]
+    win = np.zeros(a.shape[0])
+    width = done.shape[-1]
+    for _ in range(_MAX_RACE_ROUNDS):
+        left = alive.sum(axis=-1)  # (B, n): not past the mark yet
+        others = np.delete(done, me, axis=1)
+        below = np.delete(left, me, axis=1)[..., None] + np.cumsum(others, axis=-1) - others
+        win += _on_top(done[:, me], others, below)
+        if np.prod(left, axis=1).max() < _NEGLIGIBLE:  # nobody's future left to win
+            return win
+        grown = _convolve(alive, step)
+        alive = grown[..., :mark]
+        tail = grown[..., mark:]
+        done = np.zeros((*tail.shape[:-1], max(width, tail.shape[-1])))
+        done[..., : tail.shape[-1]] = tail
+        width = done.shape[-1]
+    raise SolverError(f"first_to:{mark}: the race did not end in {_MAX_RACE_ROUNDS} rounds")
+
+
+def _wins_race(wins: np.ndarray, me: int, p: float, mark: int) -> np.ndarray:
+    """``wins:mark``: round wins ``wins`` (B, n) after this round, then each player wins a
+    round with chance ``p`` independently until someone has ``mark``."""
+    need = np.maximum(mark - wins, 0)
+    finished = need == 0
+    win = np.zeros(len(wins))
+    over = finished.any(axis=1)
+    win[over] = finished[over, me] / finished[over].sum(axis=1)
+    k = need[~over]
+    if not len(k):
+        return win
+    counts = np.zeros(mark + 1)  # P(j rounds won since this one), the last bucket: mark or more
+    counts[0] = 1.0
+    part = np.zeros(len(k))
+    for _ in range(_MAX_RACE_ROUNDS):
+        at = counts[k - 1] * p  # (B', n): the mark reached exactly in this round
+        grown = counts * (1 - p)
+        grown[1:] += counts[:-1] * p
+        grown[-1] += counts[-1] * p
+        counts = grown
+        left = np.cumsum(counts)[k - 1]  # not reached yet
+        others = np.delete(at, me, axis=1)[..., None]
+        below = np.delete(left, me, axis=1)[..., None]
+        part += _on_top(at[:, me, None], others, below)
+        if left.prod(axis=1).max() < _NEGLIGIBLE:  # nobody's future left to win
+            win[~over] = part
+            return win
+    raise SolverError(f"wins:{mark}: the race did not end in {_MAX_RACE_ROUNDS} rounds")
+
+
+@lru_cache(maxsize=4096)
+def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndarray]:
+    """(match estimate, exact round chance) per final score of the turn of ``view``'s player.
+
+    Indexed like the turn graph's scores.  Only a round of the match itself is estimated
+    (a tie-break's turns are all or nothing: the round's tables play them).
+    """
+    fmt = rules.format
+    if fmt.kind not in ESTIMATED_FORMATS or view.contest is not ContestKind.ROUND:
+        raise SolverError(f"no estimate of the match for this turn of {fmt}")
+    n, me = view.players, len(view.posted)
+    eq = _eq(rules, n)
+    scores = turn_graph(rules).scores
+    m, t = _table(view.posted)
+    g_round = np.asarray([eq.g(me, m, t)[eq.scores.index(x)] for x in scores])
+    step, p_round = _per_round(rules, n)
+    top = len(step) - 1
+    if fmt.kind is FormatKind.WINS:
+        wins = np.tile(np.asarray(view.wins, dtype=np.int64), (len(scores), n, 1))
+        for j in range(n):
+            wins[:, j, j] += 1  # the round won by place j (line j of each score's block)
+        values = _wins_race(wins.reshape(-1, n), me, p_round, fmt.n).reshape(len(scores), n)
+        mine, rest = values[:, me], np.delete(values, me, axis=1).mean(axis=1)
+        return g_round * mine + (1.0 - g_round) * rest, g_round
+    low = min(view.totals)
+    rounds_left = fmt.n - view.played - 1 if fmt.kind is FormatKind.ROUNDS else 0
+    width = max(view.totals) - low + top + 1
+    a = np.zeros((len(scores), n, width))
+    for j, x in enumerate(view.posted):
+        a[:, j, view.totals[j] - low + x] = 1.0
+    for row, x in enumerate(scores):
+        a[row, me, view.totals[me] - low + x] = 1.0
+        if me < n - 1:
+            later = _later(rules, n, me, _after(m, t, x))
+            for q, dist in enumerate(later, start=me + 1):
+                base = view.totals[q] - low
+                a[row, q, base : base + top + 1] = dist
+    if fmt.kind is FormatKind.ROUNDS:
+        for _ in range(rounds_left):
+            a = _convolve(a, step)
+        return _final_totals(a, me), g_round
+    mark = fmt.n - low
+    if mark <= 0:
+        raise SolverError(f"totals {view.totals} are past the mark of {fmt}")
+    if a.shape[-1] < mark + 1:
+        a = np.concatenate([a, np.zeros((*a.shape[:-1], mark + 1 - a.shape[-1]))], axis=-1)
+    return _race(a, me, step, mark), g_round
+
+
+def estimated_distribution(rules: Rules, view: MatchView) -> np.ndarray:
+    """The score distribution (over the turn graph's scores) the estimate plays from the
+    start of the turn of ``view``'s player (what the simulator draws from).
+
+    A round of the match is played on :func:`estimate_rewards`; a tie-break is all or
+    nothing, played as the round equilibrium's sub-round among the tied.
+    """
+    scores = turn_graph(rules).scores
+    if view.contest is ContestKind.ROUND:
+        g, g2 = estimate_rewards(rules, view)
+        out: np.ndarray = best_play(turn_graph(rules), g[None], g2[None])[0]
+        return out
+    sub = equilibrium(rules, len(view.seats), "optimal", sub=True)
+    m, t = _table(view.posted)
+    d = sub.tables[(len(view.posted), m, t)][1]
+    return np.asarray([d[sub.scores.index(x)] for x in scores])
