@@ -8,13 +8,13 @@ A helper module, not a test file: the browser test files import it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, LiveServer
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
@@ -22,6 +22,17 @@ SMALL_PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 #: Chosen actions: the page offers each as a button whose data-action is its canonical text.
 CHOICE = "#actions button[data-action]:not([disabled])"
+
+
+def table_server(
+    tmp_path_factory: pytest.TempPathFactory, name: str, seed: str, *, bot_delay: float = 0.05
+) -> Iterator[LiveServer]:
+    """A module's server (``yield from`` it in a fixture): ``scc serve`` on its own SQLite
+    file, the dice from the fixed ``seed`` (the same every run), bots at ``bot_delay``."""
+    db = tmp_path_factory.mktemp(name) / "scc.sqlite3"
+    srv = LiveServer(f"sqlite:///{db}", bot_delay=bot_delay, SCC_FIXED_SERVER_SEED=seed).start()
+    yield srv
+    srv.stop()
 
 
 class Pages:

@@ -371,3 +371,13 @@ def live_server(sqlite_url: str) -> Iterator[LiveServer]:
     server = LiveServer(sqlite_url).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def pages(server: LiveServer, browser: Any) -> Iterator[Any]:
+    """Browser pages of a test, on its module's ``server``; closed after it."""
+    from .browsing import Pages
+
+    opened = Pages(browser, server.url)
+    yield opened
+    opened.close()

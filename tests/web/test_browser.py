@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .browsing import CHOICE, DESKTOP, PHONE, Pages, check, shot
+from .browsing import CHOICE, DESKTOP, PHONE, Pages, check, shot, table_server
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -28,17 +28,7 @@ HTML_NAME = "<img src=x onerror=alert(1)>"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("browser") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.15, SCC_FIXED_SERVER_SEED=SEED).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def pages(server: LiveServer, browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser, server.url)
-    yield opened
-    opened.close()
+    yield from table_server(tmp_path_factory, "browser", SEED, bot_delay=0.15)
 
 
 def join(pages: Pages, link: str, name: str, viewport: dict[str, int]) -> Any:

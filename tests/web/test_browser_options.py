@@ -30,6 +30,7 @@ from .browsing import (
     english_left,
     fits,
     shot,
+    table_server,
 )
 from .conftest import LiveServer
 
@@ -42,17 +43,7 @@ LANGS = ("en", "de", "nb")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("options") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05, SCC_FIXED_SERVER_SEED=SEED).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def pages(server: LiveServer, browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser, server.url)
-    yield opened
-    opened.close()
+    yield from table_server(tmp_path_factory, "options", SEED, bot_delay=0.05)
 
 
 def home(pages: Pages, lang: str, rules: str = "classic", **kw: Any) -> Any:

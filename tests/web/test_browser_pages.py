@@ -16,7 +16,18 @@ from typing import Any
 import httpx
 import pytest
 
-from .browsing import CHOICE, DESKTOP, PHONE, SMALL_PHONE, Pages, check, english_left, play, shot
+from .browsing import (
+    CHOICE,
+    DESKTOP,
+    PHONE,
+    SMALL_PHONE,
+    Pages,
+    check,
+    english_left,
+    play,
+    shot,
+    table_server,
+)
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -29,10 +40,7 @@ SIZES = {"phone": PHONE, "small": SMALL_PHONE, "desktop": DESKTOP}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("pages") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05, SCC_FIXED_SERVER_SEED=SEED).start()
-    yield srv
-    srv.stop()
+    yield from table_server(tmp_path_factory, "pages", SEED, bot_delay=0.05)
 
 
 @pytest.fixture(scope="module")
@@ -66,13 +74,6 @@ def finished(server: LiveServer, browser: Any) -> Iterator[str]:
     assert pages.errors == []
     pages.close()
     yield code
-
-
-@pytest.fixture
-def pages(server: LiveServer, browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser, server.url)
-    yield opened
-    opened.close()
 
 
 PATHS = {

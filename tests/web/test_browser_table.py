@@ -16,7 +16,18 @@ from typing import Any
 
 import pytest
 
-from .browsing import CHOICE, DESKTOP, PHONE, SMALL_PHONE, Pages, check, fits, play, shot
+from .browsing import (
+    CHOICE,
+    DESKTOP,
+    PHONE,
+    SMALL_PHONE,
+    Pages,
+    check,
+    fits,
+    play,
+    shot,
+    table_server,
+)
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -71,17 +82,7 @@ TABLES = [
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("table") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.05, SCC_FIXED_SERVER_SEED=SEED).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def pages(server: LiveServer, browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser, server.url)
-    yield opened
-    opened.close()
+    yield from table_server(tmp_path_factory, "table", SEED, bot_delay=0.05)
 
 
 def open_table(pages: Pages, table: Table) -> tuple[Any, Any, str]:
