@@ -111,10 +111,18 @@ def _table(posted: tuple[int, ...]) -> tuple[int, int]:
 
 def _convolve(a: np.ndarray, d: np.ndarray) -> np.ndarray:
     """Every row of ``a`` (..., L) convolved with the distribution ``d``; length L + len(d) - 1."""
-    out = np.zeros((*a.shape[:-1], a.shape[-1] + len(d) - 1))
-    for x, p in enumerate(d):
-        if p:
-            out[..., x : x + a.shape[-1]] += p * a
+    return a @ _band(d.tobytes(), a.shape[-1])
+
+
+@lru_cache(maxsize=256)
+def _band(d: bytes, width: int) -> np.ndarray:
+    """The (width, width + len(d) - 1) matrix that convolves a row with ``d`` (one product
+    instead of a sum per score: the race of ``first_to:N`` convolves every round)."""
+    dist = np.frombuffer(d)
+    out = np.zeros((width, width + len(dist) - 1))
+    rows = np.arange(width)
+    for x, p in enumerate(dist):
+        out[rows, rows + x] = p
     return out
 
 
