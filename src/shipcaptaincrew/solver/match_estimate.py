@@ -111,7 +111,8 @@ def _table(posted: tuple[int, ...]) -> tuple[int, int]:
 
 def _convolve(a: np.ndarray, d: np.ndarray) -> np.ndarray:
     """Every row of ``a`` (..., L) convolved with the distribution ``d``; length L + len(d) - 1."""
-    return a @ _band(d.tobytes(), a.shape[-1])
+    out: np.ndarray = a @ _band(d.tobytes(), a.shape[-1])
+    return out
 
 
 @lru_cache(maxsize=256)

@@ -91,28 +91,19 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..engine import initial_state, post_score
 from ..facts import MAX_PLAYERS
 from ..rules import (
     AllFail,
-    Drinking,
-    FormatKind,
-    HandOutAmount,
-    MatchFormat,
-    PotTo,
-    Rotation,
     Rules,
-    Stakes,
-    Starter,
     TieBreak,
 )
 from .graph import turn_graph
 from .policies import Policy, PolicyKind, parse_policy
 from .round_pass import TableValues, play, sweep, table_reach
+from .round_start import affine_fixed_point, starter_shift, tie_shift
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -323,7 +314,7 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
                     rules, size, pol, sub=True, use_disk=use_disk
                 ).seat_win_probability
     fail_step = starter_shift(rules, (0,) * n) if carry else 0
-    tie_step = _tie_shift(rules, n) if no_winner else 0
+    tie_step = tie_shift(rules, n) if no_winner else 0
     w = [1.0 / n] * n
     iteration = 0
     while True:
@@ -362,70 +353,10 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
         terms = [(found.p_tie_all if replay_ties and self_tie else 0.0, 0)]
         terms += [(found.p_fail, fail_step)]
         terms += [(found.p_tie_top, tie_step)] if no_winner else []
-        w = _affine_fixed_point(new_w, w, terms)
+        w = affine_fixed_point(new_w, w, terms)
     total = sum(w)
     if abs(total - 1.0) > 1e-9:
         raise SolverError(f"seat win probabilities sum to {total}, not 1: solver fault")
     return Equilibrium(
         rules, n, str(pol), sub, scores, tuple(w), found.p_fail, iteration, found.tables
     )
-
-
-def _affine_fixed_point(
-    new_w: list[float], w: list[float], terms: list[tuple[float, int]]
-) -> list[float]:
-    """Solve x = a + sum(lam R_step x), where a is what ``new_w`` holds beyond w's terms.
-
-    ``R_step`` moves each seat's value to its place in a round whose start is ``step`` seats
-    on (the identity for ``step=0``).
-    """
-    import numpy as np
-
-    n = len(w)
-    m = np.zeros((n, n))
-    for lam, step in terms:
-        for i in range(n):
-            m[i, (i - step) % n] += lam
-    a = np.asarray(new_w) - m @ np.asarray(w)
-    x = np.linalg.solve(np.eye(n) - m, a)
-    return [float(v) for v in x]
-
-
-@lru_cache(maxsize=256)
-def starter_shift(rules: Rules, scores: tuple[int, ...]) -> int:
-    """How many places on in play order the next round starts after a round with ``scores``
-    and no winner (everyone failed, or a shared top under no_winner), asked of the engine.
-
-    The engine plays one such round of a single match from seat 0 (``post_score``) and says
-    who starts the next; the stakes and drinks, which never move the start, are left out.
-    """
-    probe = rules.replace(
-        format=MatchFormat(FormatKind.SINGLE),
-        starter=Starter.CHOSEN,
-        stakes=Stakes.POINTS,
-        pot_to=PotTo.ROUND,
-        drinking=Drinking.NONE,
-        hand_out=HandOutAmount.EXACT,
-        failed_double=False,
-    )
-    state = initial_state(probe, len(scores), starter=0)
-    for x in scores:
-        state = post_score(state, x)
-    if state.round_no != 2:
-        raise SolverError(f"scores {list(scores)} under {rules} do not leave a round unwon")
-    return state.starter
-
-
-def _tie_shift(rules: Rules, n: int) -> int:
-    """The shift after a round whose top is shared under no_winner.
-
-    Under ``rotation=loser`` the next start is the lowest score, which the round model (it
-    knows only the top score and how many share it) can name for two players only.
-    """
-    if rules.rotation is Rotation.LOSER and n > 2:
-        raise SolverError(
-            "rotation=loser with tie_break=no_winner: after a shared top score the lowest "
-            f"score starts the next round, which the round model does not track for {n} players"
-        )
-    top = max(turn_graph(rules).scores)
-    return starter_shift(rules, (top,) * n)
