@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from .cli_run import ok_json, scc
+
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("scc-cache")
-
-
-def scc(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCC_CACHE_DIR": str(cache)}
-    return subprocess.run(
-        [sys.executable, "-m", "shipcaptaincrew", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-
-
-def ok_json(cache: Path, *args: str) -> dict:  # type: ignore[type-arg]
-    r = scc(cache, *args, "--json")
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)  # type: ignore[no-any-return]
 
 
 def bad(cache: Path, *args: str, match: str) -> None:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,27 +12,12 @@ from shipcaptaincrew.solver import equilibrium
 from shipcaptaincrew.solver.match_solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
+from .cli_run import ok_json, scc
+
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("scc-cache")
-
-
-def scc(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCC_CACHE_DIR": str(cache), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "shipcaptaincrew", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
-
-
-def ok_json(cache: Path, *args: str) -> dict:  # type: ignore[type-arg]
-    r = scc(cache, *args, "--json")
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)  # type: ignore[no-any-return]
 
 
 def test_equilibrium_plays_the_match(cache: Path) -> None:

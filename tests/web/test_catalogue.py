@@ -14,7 +14,7 @@ from shipcaptaincrew.web import errors
 from shipcaptaincrew.web.strings import UI_STRINGS
 from shipcaptaincrew.web.texts import TEXTS
 
-ERROR_IDS = tuple(v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str))
+ERROR_IDS = errors.message_ids(vars(errors))
 IDS = set(UI_STRINGS) | set(ERROR_IDS) | set(TEXTS)
 STATIC = Path(errors.__file__).with_name("static")
 

@@ -10,6 +10,7 @@ itself (a field's name in a validation refusal).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -66,6 +67,12 @@ class ErrorCode(StrEnum):
 def N_(msgid: str) -> str:
     """Mark a message id for the ``web`` catalogue."""
     return msgid
+
+
+def message_ids(namespace: Mapping[str, object]) -> tuple[str, ...]:
+    """Every message id a module defines as an upper-case constant (``vars(module)``), so the
+    catalogue check lists them without a hand-kept list to forget one in."""
+    return tuple(v for k, v in list(namespace.items()) if k.isupper() and isinstance(v, str))
 
 
 class Label(str):

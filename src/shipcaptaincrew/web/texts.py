@@ -9,7 +9,7 @@ catalogue check.
 from __future__ import annotations
 
 from ..options import Group
-from .errors import N_
+from .errors import N_, message_ids
 from .models import DiceSource
 
 #: Bot difficulty -> its name for people (the difficulties themselves are ``bots.DIFFICULTIES``;
@@ -82,5 +82,5 @@ TEXTS: tuple[str, ...] = (
     *LEVEL_LABELS.values(),
     *GROUP_LABELS.values(),
     *DICE_LABELS.values(),
-    *(v for k, v in list(globals().items()) if k.isupper() and isinstance(v, str)),
+    *message_ids(globals()),
 )
