@@ -21,9 +21,12 @@ bot by bot), so any shortfall from the fair share is the estimate's cost.
 from __future__ import annotations
 
 import argparse
+import csv
 import random
+import sys
 import time
 
+from shipcaptaincrew import __version__
 from shipcaptaincrew.bots.solver_bots import OptimalBot
 from shipcaptaincrew.engine import (
     apply,
@@ -99,7 +102,9 @@ def main() -> None:
     ap.add_argument(
         "--estimate", action="store_true", help="measure the estimate against the exact player"
     )
+    ap.add_argument("--csv", help="also write the rows to this CSV file (with its provenance)")
     args = ap.parse_args()
+    rows: list[dict[str, object]] = []
     start = time.perf_counter()
     if args.estimate:
         estimate_cost(args.matches, args.seed)
@@ -129,7 +134,32 @@ def main() -> None:
                     f"[{lo:.3f}, {hi:.3f}]  {1 / n:.3f}{flag}",
                     flush=True,
                 )
+                rows.append(
+                    {
+                        "format": fmt,
+                        "players": n,
+                        "optimal_plays": exact,
+                        "table": opp,
+                        "matches": args.matches,
+                        "win_rate": row["win_rate"],
+                        "ci95_low": lo,
+                        "ci95_high": hi,
+                        "fair_share": 1 / n,
+                    }
+                )
     print(f"({args.matches} matches per line-up, {time.perf_counter() - start:.0f} s)")
+    if args.csv:
+        _write_csv(args.csv, rows, args)
+
+
+def _write_csv(path: str, rows: list[dict[str, object]], args: argparse.Namespace) -> None:
+    """The rows, after comment lines saying what made them (rules, seed, version, command)."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        f.write(f"# shipcaptaincrew {__version__}; rules classic, starter by roll-off\n")
+        f.write(f"# seed {args.seed}; command: {' '.join(sys.argv)}\n")
+        out = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["format"])
+        out.writeheader()
+        out.writerows(rows)
 
 
 if __name__ == "__main__":
