@@ -32,6 +32,7 @@ from shipcaptaincrew.bots import (
     make_bot,
     render_reason,
 )
+from shipcaptaincrew.engine import post_score
 from shipcaptaincrew.i18n import translator
 from shipcaptaincrew.messages import Message
 from shipcaptaincrew.rules import find_rules
@@ -94,15 +95,22 @@ def _states(rules_name: str, players: int, seed: int, **opts: object):  # type: 
         s = apply(s, bots[p].choose(s, rng))
 
 
-@pytest.mark.parametrize("name", ["random", "timid", "tip", "threshold:9", "ev", "optimal"])
+@pytest.mark.parametrize(
+    "name", ["random", "timid", "tip", "threshold:9", "ev", "optimal:round", "optimal"]
+)
 def test_every_bot_is_up_for_another_round_of_a_session(name: str) -> None:
-    """000.17 (a run of rounds): between the rounds of a session a bot calls another round."""
-    s = initial_state(find_rules("schiff-kapitaen-crew").replace(starter="chosen"), 2)
+    """000.17 (a run of rounds): between the rounds of a session a bot calls another round
+    (``optimal`` too while it does not lead alone: tests/test_solver_estimate.py)."""
+    rules = find_rules("schiff-kapitaen-crew").replace(starter="chosen")
     rng = random.Random(3)
-    while s.phase is not Phase.ANOTHER_ROUND:
-        s = apply(
-            s, sample_chance(s, rng) if current_player(s) == -1 else make_bot("tip").choose(s, rng)
-        )
+    for scores in ((9, 4), (4, 9)):  # the caller behind, whichever seat calls
+        s = initial_state(rules, 2, starter=0)
+        for x in scores:
+            s = post_score(s, x)
+        while s.phase is not Phase.ANOTHER_ROUND:  # the captain's sips, if any
+            s = apply(s, sample_chance(s, rng) if current_player(s) == -1 else legal_actions(s)[0])
+        if s.totals[current_player(s)] == 4:
+            break
     bot = make_bot(name)
     assert str(bot.choose(s, rng)) == "next_round"
     assert render_reason(bot.explain(s)) == "is up for another round: on to round 2."

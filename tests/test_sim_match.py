@@ -23,7 +23,7 @@ from shipcaptaincrew.solver import ContestView, contest_view, equilibrium
         ("ship-captain-crew", 2, "ev", 6_000),
         ("classic(wild_captain=true,cargo_rerolls=1)", 2, "optimal", 6_000),
         ("skip-kaptein-mannskap(half_cargo=true,format=single)", 2, "optimal", 6_000),
-        ("schiff-kapitaen-crew", 3, "optimal", 8_000),
+        ("schiff-kapitaen-crew(format=single)", 3, "optimal", 8_000),
         ("skip-kaptein-mannskap(format=single)", 3, "ev", 6_000),
         ("classic(bow_to_stern=true)", 2, "optimal", 6_000),
         ("classic(same_roll_bonus=3,cargo_rerolls=0)", 2, "optimal", 6_000),

@@ -1,4 +1,5 @@
-"""The match estimate for tables beyond the exact solver (solver/match_estimate.py).
+"""The match objective where the exact solver does not reach: the estimate for large tables
+(solver/match_estimate.py), a session's call, and the sips among equal leaders.
 
 Checked against what is exact: the last player of the last round (nothing left to estimate)
 agrees with the exact solver wherever the match cannot end in a tie; the estimate never
@@ -15,8 +16,15 @@ import numpy as np
 import pytest
 
 from shipcaptaincrew.actions import Roll
-from shipcaptaincrew.bots import make_bot
-from shipcaptaincrew.engine import apply, initial_state, post_score
+from shipcaptaincrew.bots import hand_out_target, make_bot
+from shipcaptaincrew.engine import (
+    apply,
+    chance_outcomes,
+    current_player,
+    initial_state,
+    legal_actions,
+    post_score,
+)
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.sim.policy import MatchPolicy, make_policy
 from shipcaptaincrew.solver import SolverError, position_after_roll, turn_graph
@@ -26,6 +34,7 @@ from shipcaptaincrew.solver.match_estimate import estimate_rewards, estimated_di
 from shipcaptaincrew.solver.match_model import BeyondExact, MatchModel
 from shipcaptaincrew.solver.match_view import ContestKind, MatchView, match_view
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
+from shipcaptaincrew.state import Phase
 
 CLASSIC = find_rules("classic")
 
@@ -142,3 +151,37 @@ def test_the_bot_and_the_simulator_play_by_the_estimate_at_four() -> None:
     reason = make_bot("optimal").explain(state).render()
     assert "an estimate" in reason, reason
     assert "an estimate" not in make_bot("optimal:round").explain(state).render()
+
+
+def test_the_match_bot_stops_a_session_it_leads() -> None:
+    """A session's call: alone on top, stopping wins for sure (the totals decide); behind or
+    level, another round.  The round-maximiser always plays on."""
+    rules = find_rules("schiff-kapitaen-crew").replace(starter="chosen")
+    state = initial_state(rules, 3, starter=0)
+    for score in (9, 4, 0):
+        state = post_score(state, score)
+    while state.phase is Phase.HAND_OUT:  # the captain's sips, if any
+        state = apply(state, legal_actions(state)[0])
+    assert state.phase is Phase.ANOTHER_ROUND
+    caller = current_player(state)
+    bot, rng = make_bot("optimal"), random.Random(0)
+    leads = all(state.totals[caller] > t for s, t in enumerate(state.totals) if s != caller)
+    assert str(bot.choose(state, rng)) == ("stop" if leads else "next_round")
+    assert str(make_bot("optimal:round").choose(state, rng)) == "next_round"
+    if leads:
+        assert "9" in bot.explain(state).render()
+
+
+def test_sips_go_to_a_random_one_of_equal_leaders() -> None:
+    """Equal leaders are chosen among by the bot's generator, not by seat order."""
+    rules = find_rules("schiff-kapitaen-crew").replace(
+        starter="chosen", drinking="captain_hands_out", format="rounds:3"
+    )
+    state = initial_state(rules, 3, starter=0)
+    for score in (12, 0, 0):  # the first wins; the other two are level on 0
+        state = post_score(state, score)
+    state = apply(state, chance_outcomes(state)[-1][0])  # the captain's die
+    assert state.phase is Phase.HAND_OUT
+    picks = {str(make_bot("ev").choose(state, random.Random(seed))) for seed in range(40)}
+    assert picks == {"sip:1", "sip:2"}
+    assert str(hand_out_target(state)) == "sip:1"  # without a generator: the first of them

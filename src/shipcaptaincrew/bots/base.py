@@ -102,12 +102,23 @@ def _another_round(state: MatchState | TurnState) -> Message:
     return reasons.another_round(len(state.results) + 1)
 
 
-def hand_out_target(state: MatchState) -> HandOut:
-    """The sip goes to the opponent with the highest match total (then chips, then seat)."""
+def hand_out_target(state: MatchState, rng: random.Random | None = None) -> HandOut:
+    """The sip goes to the opponent with the highest match total (then chips).
+
+    Among opponents equal on both the choice is ``rng``'s, uniformly: a fixed order (the
+    lowest seat) would make the seats' sips differ at a table of identical bots.  Without an
+    ``rng`` (an explanation, which only names the leader's total) the first of them.  The
+    generator is drawn from only when there is such a tie, so a game without one keeps its
+    random numbers.
+    """
     acts = [a for a in legal_actions(state) if isinstance(a, HandOut)]
     if not acts:
         raise NoDecisionError("there are no sips to hand out")
-    return max(acts, key=lambda a: (state.totals[a.to], state.chips[a.to], -a.to))
+    top = max((state.totals[a.to], state.chips[a.to]) for a in acts)
+    leaders = [a for a in acts if (state.totals[a.to], state.chips[a.to]) == top]
+    if rng is None or len(leaders) == 1:
+        return leaders[0]
+    return leaders[rng.randrange(len(leaders))]
 
 
 def _turn(state: MatchState | TurnState) -> TurnState:

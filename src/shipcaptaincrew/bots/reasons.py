@@ -38,6 +38,7 @@ __all__ = [
     "random_choice",
     "render_reason",
     "solo_reason",
+    "stops_leading",
     "take_reason",
     "threshold_reason",
 ]
@@ -205,6 +206,14 @@ def hand_out_leader(total: int) -> Message:
 def another_round(n: int) -> Message:
     """Any bot, asked whether the session goes on: always up for another round (round ``n``)."""
     return Message(N_("is up for another round: on to round {n}."), {"n": n})
+
+
+def stops_leading(total: int) -> Message:
+    """The match-playing bot calls a session to a stop: it alone has the highest total."""
+    return Message(
+        N_("stops the session: alone on top with {total}, the totals win it the match."),
+        {"total": total},
+    )
 
 
 def take_reason(free: Sequence[int]) -> Message:

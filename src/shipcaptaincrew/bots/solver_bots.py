@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action
-from ..engine import legal_actions
+from ..actions import Action, StopMatch
+from ..engine import current_player, legal_actions
 from ..messages import Message
 from ..solver import Choice, Objective, advise, policy_action, turn_graph
 from ..solver.match_advice import Estimate
@@ -46,7 +46,7 @@ class EVBot:
         _choices(state)
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
-            return hand_out_target(state)
+            return hand_out_target(state, rng)
         again = between_rounds(state)
         if again is not None:
             return again
@@ -101,10 +101,10 @@ class OptimalBot:
         _choices(state)
         if _is_hand_out(state):
             assert isinstance(state, MatchState)
-            return hand_out_target(state)
+            return hand_out_target(state, rng)
         again = between_rounds(state)
         if again is not None:
-            return again
+            return StopMatch() if self._stops(state) else again
         _turn(state)
         ranked = self.advice(state)
         if not ranked:
@@ -124,6 +124,9 @@ class OptimalBot:
             assert isinstance(state, MatchState)
             return _explain_hand_out(state)
         if between_rounds(state) is not None:
+            if self._stops(state):
+                assert isinstance(state, MatchState)
+                return reasons.stops_leading(state.totals[current_player(state)])
             return _another_round(state)
         _turn(state)
         ranked = self.advice(state)
@@ -135,6 +138,16 @@ class OptimalBot:
             return reasons.compared(measure, chance)
         alt = ranked[1]
         return reasons.compared(measure, chance, alt.action, self._measure(alt)[1])
+
+    def _stops(self, state: MatchState | TurnState) -> bool:
+        """A session's call: playing for the match, stop when this player alone has the
+        highest total -- the totals then decide, so stopping wins for sure.  Behind, stopping
+        loses for sure; level at the top it would leave the match to a tie-break: another
+        round, as every bot says."""
+        if self.objective is not Objective.MATCH or not isinstance(state, MatchState):
+            return False
+        me = current_player(state)
+        return all(state.totals[me] > t for s, t in enumerate(state.totals) if s != me)
 
     def _measure(self, c: Choice) -> tuple[reasons.Measure, float]:
         if self.objective is Objective.MATCH and c.match_win_probability is not None:
