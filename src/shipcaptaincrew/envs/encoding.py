@@ -63,12 +63,14 @@ from ..actions import (
 )
 from ..engine import legal_actions, seat_to_act
 from ..facts import CARGO_DICE, DICE, FACES, MAX_PLAYERS, ROLES, ROLLS
+from ..formats import FORMAT_KINDS, FormatKind
 from ..options import OPTIONS
 from ..rules import Rules
 from ..state import MatchState, Phase, Purpose, TurnPhase, TurnState
 
 __all__ = [
     "CHANCE_OUTCOMES",
+    "FORMAT_CODES",
     "MAX_PLAYERS",
     "NUM_ACTIONS",
     "NUM_CHANCE_OUTCOMES",
@@ -142,6 +144,12 @@ _MATCH_PHASES = {
     Phase.MATCH_OVER: ObsPhase.OVER,
 }
 _PURPOSES = (None, *Purpose)
+
+#: The codes of the ``format_kind`` observation: the kinds in the order the format table lists
+#: them (new kinds are appended there).
+FORMAT_CODES: tuple[FormatKind, ...] = tuple(FORMAT_KINDS)
+#: The largest N any format kind takes (0 in ``format_n`` for the kinds that take none).
+_TOP_N = max(spec.bounds[1] for spec in FORMAT_KINDS.values() if spec.bounds is not None)
 
 # Counters (totals, chips, sips, pot) are bounded by the int32 range in the observation space.
 _BIG = 2**31 - 1
@@ -265,6 +273,8 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "pot": (1, 0, _BIG),
         "round_no": (1, 0, _BIG),
         "wins": (players, 0, _BIG),  # rounds won (what format=wins:N counts)
+        "format_kind": (1, 0, len(FORMAT_CODES) - 1),  # the match rules: the kind ...
+        "format_n": (1, 0, _TOP_N),  # ... and its N (0: the kind takes none)
     }
 
 
@@ -276,7 +286,10 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
     """What ``seat`` sees of a match (perfect information: the whole table), as plain ints.
 
     Scalars are Python ints; per-seat and dice fields are lists (0 = no die, -1 = no score
-    posted).  Seats are absolute; ``seat`` says which one is the viewer.
+    posted).  Seats are absolute; ``seat`` says which one is the viewer.  A match is seen
+    whole: the totals (and chips, sips, round wins), the round, ``players_after`` (the seats
+    still to come in this round after the one at the table) and the match rules
+    (``format_kind``, a code of :data:`FORMAT_CODES`, and ``format_n``, its N).
     """
     players = state.players
     turn = state.turn
@@ -305,6 +318,8 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
         "pot": state.pot,
         "round_no": state.round_no,
         "wins": list(state.wins),
+        "format_kind": FORMAT_CODES.index(state.rules.format.kind),
+        "format_n": state.rules.format.n,
     }
 
 
