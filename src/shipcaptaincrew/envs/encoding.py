@@ -89,7 +89,9 @@ __all__ = [
     "observation_bounds",
     "flat_bounds",
     "flat_observation",
+    "turn_fields",
     "turn_of",
+    "turn_phase",
 ]
 
 STAND_ID = 0
@@ -282,6 +284,23 @@ def _pad(values: tuple[int, ...], n: int) -> list[int]:
     return list(values) + [0] * (n - len(values))
 
 
+def turn_fields(turn: TurnState | None) -> dict[str, Any]:
+    """The turn's part of :func:`observation`: its dice (padded with 0) and its counters."""
+    return {
+        "held": _pad(turn.held if turn else (), len(ROLES)),
+        "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
+        "pending": _pad(turn.pending if turn else (), DICE),
+        "rolls_used": turn.rolls_used if turn else 0,
+        "cargo_rerolls": turn.cargo_rerolls if turn else 0,
+        "bonus": turn.bonus if turn else 0,
+    }
+
+
+def turn_phase(turn: TurnState) -> ObsPhase:
+    """The ``phase`` code of a turn being played (roll, assign or decide; over once done)."""
+    return _TURN_PHASES.get(turn.phase, ObsPhase.OVER)
+
+
 def observation(state: MatchState, seat: int) -> dict[str, Any]:
     """What ``seat`` sees of a match (perfect information: the whole table), as plain ints.
 
@@ -303,12 +322,7 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
         "to_act": players if to_act is None else to_act,
         "phase": int(_obs_phase(state)),
         "contest": _PURPOSES.index(contest.purpose) if contest is not None else 0,
-        "held": _pad(turn.held if turn else (), len(ROLES)),
-        "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
-        "pending": _pad(turn.pending if turn else (), DICE),
-        "rolls_used": turn.rolls_used if turn else 0,
-        "cargo_rerolls": turn.cargo_rerolls if turn else 0,
-        "bonus": turn.bonus if turn else 0,
+        **turn_fields(turn),
         "players_after": state.players_after,
         "hand_out_left": state.hand_out_left,
         "posted": posted,
