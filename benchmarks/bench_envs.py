@@ -12,7 +12,13 @@ compare like with like on this machine:
   per second count the games a reset plays out because nobody had anything to decide;
 * OpenSpiel ``python_ship_captain_crew``: two players, chance sampled from its exact outcomes;
   a step is one ``apply_action``, chance outcomes included, plus one observation tensor per
-  decision (what a learner reads).
+  decision (what a learner reads);
+* the batched NumPy environment (:class:`~shipcaptaincrew.envs.batched.BatchedTurnEnv`):
+  65,536 tables of one turn each, classic rules, the first of two seats; a step is one
+  decision of one table (one ``env.step`` call is 65,536 steps: every table applies its action
+  and rolls on to its next decision, a finished turn being dealt anew), observation and
+  masks included; random legal play (``sample_actions``) and the ``ev`` policy looked up by
+  node.  The issue's target is 1 M steps per second on one core.
 
 Run:  .venv/bin/python benchmarks/bench_envs.py [--seconds 3]
 """
@@ -28,9 +34,15 @@ import numpy as np
 from open_spiel.python.observation import make_observation
 
 from shipcaptaincrew.envs import openspiel_game
+from shipcaptaincrew.envs.batched import BatchedTurnEnv
+from shipcaptaincrew.envs.encoding import action_index
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
 from shipcaptaincrew.envs.pettingzoo_env import raw_env
 from shipcaptaincrew.envs.views import VIEWS
+from shipcaptaincrew.solver import policy_choices
+
+#: The tables of the batched environment stepping together.
+TABLES = 1 << 16
 
 
 def timed(seconds: float, episode: Callable[[int], tuple[int, int]]) -> tuple[float, float]:
@@ -96,6 +108,25 @@ def openspiel(view: str, seconds: float) -> tuple[float, float]:
     return timed(seconds, episode)
 
 
+def batched(policy: str, seconds: float) -> tuple[float, float]:
+    """The batched environment: (turns per second, steps per second)."""
+    env = BatchedTurnEnv(TABLES, rules="classic")
+    ids = np.zeros(len(env.graph), dtype=np.int64)
+    for node, pick in enumerate(policy_choices(env.rules, "ev")):
+        if pick >= 0:
+            ids[node] = action_index(env.graph.states[node], env.graph.actions[node][pick])
+    obs, info = env.reset(seed=0)
+    turns = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = env.sample_actions() if policy == "random" else ids[obs["node"]]
+        obs, _, terminated, _, info = env.step(actions)
+        steps += TABLES
+        turns += int(terminated.sum()) + len(info["undecided_scores"])
+    elapsed = time.perf_counter() - start
+    return turns / elapsed, steps / elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line")
@@ -109,6 +140,12 @@ def main() -> None:
         for view in VIEWS:
             rate, steps = run(view, args.seconds)
             print(f"{name:<28} view={view:<9} {steps:9.0f} steps/s  {rate:8.0f} {unit}/s")
+    print(f"== batched NumPy environment, {TABLES} tables of one turn (one core) ==")
+    for policy in ("random", "ev"):
+        rate, steps = batched(policy, args.seconds)
+        print(
+            f"{'batched, ' + policy + ' play':<28} {'':<14} {steps:9.0f} steps/s  {rate:8.0f} turns/s"
+        )
 
 
 if __name__ == "__main__":

@@ -2,9 +2,14 @@
 
 Each game is one round of two players (or the match format of ``--rules``); the MCTS bot and
 the optimal bot swap seats every game, the dice are OpenSpiel chance nodes sampled with their
-exact probabilities, and the script prints each bot's win rate (uniform random play is shown
-as a baseline).  Against best play a round is close to a coin toss, so the interesting number
-is how near 50% each bot gets.
+exact probabilities, and the script prints each bot's win rate with a 95% interval (uniform
+random play is shown as a baseline).  Next to a sample stands the exact value where one
+exists: uniform random play is a fixed policy, so its chance against ``optimal`` in one round
+is computed exactly (:func:`_support.exact_table_chance`, from the engine and the solver's
+tables), and the sample's distance from it is given in standard errors; MCTS is a search,
+not a table of choices, so it has no exact value here.  Against best play a round is close
+to a coin toss (``optimal`` against itself wins exactly half), so the interesting number is
+how near 50% each bot gets.
 
     python examples/openspiel_mcts.py                      # about a minute
     python examples/openspiel_mcts.py --games 1000 --simulations 400
@@ -24,10 +29,11 @@ from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import Parser, at_least, fail, optimal_bot
+from _support import Parser, at_least, exact_table_chance, fail, optimal_bot
 
 from shipcaptaincrew.envs import openspiel_game
 from shipcaptaincrew.envs.encoding import action_index
+from shipcaptaincrew.formats import FormatKind
 
 
 def play(
@@ -84,15 +90,34 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError) as error:  # bad rules: one line, status 2
         fail(f"openspiel_mcts.py: error: {error}")
     print(f"{game}: {args.games} games per line, seats swapped every game")
+    exact: float | None = None
+    if game.rules.format.kind is FormatKind.SINGLE:
+        # The seats swap every game: the mean of the two seats' exact chances.
+        lineups = (["random", "optimal"], ["optimal", "random"])
+        exact = sum(exact_table_chance(game.rules, lineups[s], s) for s in (0, 1)) / 2
+        itself = exact_table_chance(game.rules, ["optimal", "optimal"], 0)
+        print(
+            f"  exact: optimal vs optimal {100 * itself:.2f}%; "
+            f"uniform random vs optimal {100 * exact:.2f}%"
+        )
+    else:
+        print("  exact: computed for one round (format single) only; a whole match is too large")
     for challenger in ("mcts", "random"):
         rate, per_game = play(game, challenger, args.games, args.simulations, args.seed)
         half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-12) / args.games)
         label = (
             f"MCTS ({args.simulations} simulations)" if challenger == "mcts" else "uniform random"
         )
+        if challenger == "mcts":
+            note = "exact: none (a search, not a fixed policy)"
+        elif exact is None:
+            note = "exact: not computed"
+        else:
+            se = math.sqrt(exact * (1 - exact) / args.games)
+            note = f"exact {100 * exact:.2f}%, z = {(rate - exact) / se:+.1f}"
         print(
             f"  {label:<28} vs optimal: wins {100 * rate:5.1f}% +- {100 * half:.1f}"
-            f"  ({per_game * 1000:.0f} ms/game)"
+            f"  ({per_game * 1000:.0f} ms/game; {note})"
         )
     return 0
 

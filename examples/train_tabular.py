@@ -1,21 +1,25 @@
-"""Train a tabular Q-learning agent in ``ShipCaptainCrew-v0`` and compare it with the solver.
+"""Train a tabular Q-learning agent for a two-player match and measure it against exact play.
 
-The agent learns by playing rounds against a field of bots (by default one ``optimal`` bot,
-so the solver's policy is the exact best response and the target to reach).  Afterwards the
-greedy learned policy and the solver's optimal policy each play the same evaluation rounds
-(same seeds) against the same field, and the script prints
+The agent learns by playing whole matches (by default ``rounds:3`` under the classic rules,
+``ShipCaptainCrew-v0`` with ``format=``) against the exact match-optimal player
+(``optimal``).  Afterwards the greedy learned policy plays evaluation matches (fixed seeds)
+against ``optimal`` and against the round-maximiser (``optimal:round``, best play for each
+round whatever the match), and so does the solver's own ``optimal`` policy on the same seeds.
+The script prints
 
-* the win rate of each (with a 95% interval),
-* agreement per state: at every decision the learned policy met during evaluation, whether
-  its choice is one of the solver's best (:func:`shipcaptaincrew.solver.advise`), weighted by
-  visits and over distinct states, and the win probability given up where they differ,
-* the states where they disagree most often.
+* the exact values the match solver gives (``optimal`` against itself is exactly one half,
+  as the two seats start equally often; ``optimal`` against ``optimal:round`` and back),
+* each sampled win rate with a 95% interval, next to the exact value where there is one,
+* whether the exact best response against the learned policy can be computed (it cannot:
+  the match solver evaluates its own policy kinds, and a learned table is none of them),
+* agreement per decision with the match solver's best choice
+  (:func:`shipcaptaincrew.solver.advise`: every choice's exact chance of winning the match).
 
 No deep-learning dependency: the Q-table is a dict of numpy arrays.
 
-    python examples/train_tabular.py              # about a minute
-    python examples/train_tabular.py --long       # five times the training (about 10 min)
-    python examples/train_tabular.py --rules "classic(half_cargo=true)" --bots optimal optimal
+    python examples/train_tabular.py              # about 15 minutes on a busy core
+    python examples/train_tabular.py --quick      # a few seconds: the smoke test's run
+    python examples/train_tabular.py --format first_to:21 --episodes 60000
 """
 
 from __future__ import annotations
@@ -34,21 +38,28 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import Parser, at_least, fail, optimal_bot, optimal_set
+from _support import Parser, at_least, exact_match_value, fail, optimal_bot, optimal_set
 
 import shipcaptaincrew.envs  # noqa: F401  (registers ShipCaptainCrew-v0)
 from shipcaptaincrew import legal_actions
+from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.envs.encoding import OBS_PHASES, action_index, index_action
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
 
 Key = tuple[Any, ...]
+#: The lead in the key is clipped to this (a larger lead or deficit plays alike).
+LEAD_CAP = 13
+#: The opponents of the evaluation: the match-optimal player and the round-maximiser.
+OPPONENTS = ("optimal", "optimal:round")
 
 
 def state_key(obs: dict[str, Any]) -> Key:
-    """What matters for the agent's choice: its dice, its rolls, and the scores to beat."""
+    """What matters for the agent's choice: its dice, the scores to beat, and the match."""
     me = int(obs["seat"])
     others = [int(v) for s, v in enumerate(obs["posted"]) if s != me and v >= 0]
     best = max(others, default=-1)
+    totals = [int(t) for t in obs["totals"]]
+    lead = totals[me] - max(t for s, t in enumerate(totals) if s != me)
     return (
         int(obs["phase"]),
         int(obs["contest"]),
@@ -62,6 +73,8 @@ def state_key(obs: dict[str, Any]) -> Key:
         others.count(best) if others else 0,
         int(obs["players_after"]),
         int(obs["hand_out_left"]),
+        max(-LEAD_CAP, min(LEAD_CAP, lead)),
+        int(obs["round_no"][0]),
     )
 
 
@@ -108,7 +121,7 @@ def train(env: ShipCaptainCrewEnv, episodes: int, seed: int, log: Callable[[str]
             table.q[key][action] += alpha * (target - table.q[key][action])
         if (episode + 1) % max(1, episodes // 5) == 0:
             log(
-                f"  trained {episode + 1:>7} rounds  ({len(table.q)} states, "
+                f"  trained {episode + 1:>7} matches  ({len(table.q)} states, "
                 f"{time.perf_counter() - start:.0f} s)"
             )
     return table
@@ -121,17 +134,17 @@ def evaluate(
     seed: int,
     on_decision: Callable[[dict[str, Any], int], None] | None = None,
 ) -> tuple[float, int]:
-    """The win rate of ``policy`` over the rounds of ``episodes`` resets with fixed seeds.
+    """The win rate of ``policy`` over the matches of ``episodes`` resets with fixed seeds.
 
-    A reset also plays the rounds the agent has nothing to decide in (they are no episode,
-    see ``info["undecided_episodes"]``); they count here, so the rate is over every round dealt.
-    Returns the rate and the number of rounds.
+    A reset also plays the matches the agent has nothing to decide in (they are no episode,
+    see ``info["undecided_episodes"]``); they count here, so the rate is over every match
+    dealt.  Returns the rate and the number of matches.
     """
     wins = 0.0
-    rounds = 0
+    matches = 0
     for episode in range(episodes):
         obs, info = env.reset(seed=seed + episode)
-        rounds += 1 + info["undecided_episodes"]
+        matches += 1 + info["undecided_episodes"]
         wins += info["undecided_reward"]
         done = False
         reward = 0.0
@@ -141,7 +154,7 @@ def evaluate(
                 on_decision(obs, action)
             obs, reward, done, _, _ = env.step(action)
         wins += float(reward)
-    return wins / rounds, rounds
+    return wins / matches, matches
 
 
 def interval(p: float, n: int) -> str:
@@ -152,8 +165,9 @@ def interval(p: float, n: int) -> str:
 
 def describe(key: Key) -> str:
     """A state key in words."""
-    phase, contest, held, cargo, pending, rolls, _rerolls, _bonus, best, tied, after, _ = key
-    parts = [OBS_PHASES[phase]]
+    phase, contest, held, cargo, pending, rolls, _rerolls, _bonus, best, tied, after = key[:11]
+    lead, round_no = key[12], key[13]
+    parts = [f"round {round_no}, lead {lead:+d}", OBS_PHASES[phase]]
     if contest == 3:
         parts.append("tie replay")
     parts.append(f"held {''.join(str(h) for h in held if h) or '-'}")
@@ -167,32 +181,40 @@ def describe(key: Key) -> str:
     return ", ".join(parts)
 
 
+def bot(spec: str) -> Any:
+    """The field's bot: the shared ``optimal`` bot, or any other spec."""
+    return optimal_bot() if spec == "optimal" else make_bot(spec)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic", help="rules text (default classic)")
-    parser.add_argument("--bots", nargs="+", default=["optimal"], help="the field (bot specs)")
-    parser.add_argument("--episodes", type=at_least(1), default=40_000, help="training rounds")
     parser.add_argument(
-        "--eval", type=at_least(1), default=10_000, help="evaluation rounds per policy"
+        "--format", default="rounds:3", help="the two-player match (default rounds:3)"
+    )
+    parser.add_argument("--episodes", type=at_least(1), default=30_000, help="training matches")
+    parser.add_argument(
+        "--eval", type=at_least(1), default=5_000, help="evaluation matches per line"
     )
     parser.add_argument(
-        "--long", action="store_true", help="five times the training and the evaluation"
+        "--quick", action="store_true", help="300 training and 100 evaluation matches"
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.long:
-        args.episodes *= 5
-        args.eval *= 5
-
-    def bot(spec: str) -> Any:
-        return optimal_bot() if spec == "optimal" else spec
+    if args.quick:
+        args.episodes, args.eval = 300, 100
 
     try:
-        env = ShipCaptainCrewEnv(rules=args.rules, bots=[bot(b) for b in args.bots], seat=0)
-    except (ValueError, TypeError) as error:  # bad rules, bot or table: one line, status 2
+        envs = {
+            o: ShipCaptainCrewEnv(rules=args.rules, bots=[bot(o)], seat=0, format=args.format)
+            for o in OPPONENTS
+        }
+    except (ValueError, TypeError) as error:  # bad rules or format: one line, status 2
         fail(f"train_tabular.py: error: {error}")
-    print(f"rules {env.rules}; agent at seat 0 against {', '.join(args.bots)}")
-    print(f"training: Q-learning, {args.episodes} rounds")
+    env = envs["optimal"]
+    rules = env.rules
+    print(f"rules {rules}; two players; the agent at seat 0 learns against optimal")
+    print(f"training: Q-learning, {args.episodes} matches")
     t0 = time.perf_counter()
     table = train(env, args.episodes, args.seed, print)
     train_s = time.perf_counter() - t0
@@ -203,9 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     solver_bot = optimal_bot()
     solver_rng = random.Random(0)
 
-    def solver(obs: dict[str, Any]) -> int:
-        state = env.state
-        return action_index(state, solver_bot.choose(state, solver_rng))
+    def solver_in(e: ShipCaptainCrewEnv) -> Callable[[dict[str, Any]], int]:
+        def solver(obs: dict[str, Any]) -> int:
+            state = e.state
+            return action_index(state, solver_bot.choose(state, solver_rng))
+
+        return solver
 
     visits: Counter[Key] = Counter()
     agree: Counter[Key] = Counter()
@@ -214,11 +239,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def check(obs: dict[str, Any], action: int) -> None:
         state = env.state
-        if len(legal_actions(state)) < 2:
-            return  # nothing to choose
-        if state.turn is None:
-            # A sip to hand out (captain_hands_out): the solver values win chances, and a sip
-            # changes none, so there is no best choice to agree with.
+        if len(legal_actions(state)) < 2 or state.turn is None:
+            # Nothing to choose, or a sip to hand out (the solver values win chances, and a
+            # sip changes none, so there is no best choice to agree with).
             return
         best_set, best, values = optimal_set(state)
         chosen = index_action(state, action)
@@ -231,30 +254,56 @@ def main(argv: list[str] | None = None) -> int:
             lost[key] += best - values[chosen]
             example[key] = (str(chosen), "/".join(sorted(str(a) for a in best_set)))
 
+    exact = {o: exact_match_value(rules, "optimal", o) for o in OPPONENTS}
     eval_seed = 10**9 + args.seed
     t1 = time.perf_counter()
-    rate_learned, rounds = evaluate(env, learned, args.eval, eval_seed, check)
-    rate_solver, _ = evaluate(env, solver, args.eval, eval_seed)  # the same rounds
+    rows = []
+    for opponent in OPPONENTS:
+        e = envs[opponent]
+        on = check if opponent == "optimal" else None
+        rate_learned, matches = evaluate(e, learned, args.eval, eval_seed, on)
+        rate_solver, _ = evaluate(e, solver_in(e), args.eval, eval_seed)  # the same seeds
+        rows.append((opponent, rate_learned, rate_solver, matches))
     eval_s = time.perf_counter() - t1
 
+    print()
+    print("exact (match solver; each seat starts half the matches):")
+    for opponent in OPPONENTS:
+        print(f"  optimal vs {opponent:<14} {100 * exact[opponent]:.4f}%")
+    print(
+        f"  optimal:round vs optimal   "
+        f"{100 * exact_match_value(rules, 'optimal:round', 'optimal'):.4f}%"
+    )
+    print("win rates over the evaluation matches (same seeds; 95% intervals):")
+    for opponent, rate_learned, rate_solver, matches in rows:
+        print(
+            f"  learned (greedy Q) vs {opponent:<14} {interval(rate_learned, matches)}  ({matches} matches)"
+        )
+        print(
+            f"  optimal            vs {opponent:<14} {interval(rate_solver, matches)}"
+            f"  (exact {100 * exact[opponent]:.2f}%)"
+        )
+    print(
+        "best response against the learned policy: not computed. The exact match solver "
+        "evaluates its own policies (optimal, optimal:round, ev, never, threshold:T); the learned "
+        "policy is a table of choices keyed by the agent's view, none of those, so neither its "
+        "exact value nor the best response against it is available. The exact figure it can be "
+        "held to: optimal's one half against optimal."
+    )
     decisions = sum(visits.values())
     agreed = sum(agree.values())
     states_ok = sum(1 for k in visits if agree[k] == visits[k])
-    print()
-    print(f"win rate against the field over {rounds} rounds (same seeds):")
-    print(f"  learned (greedy Q)  {interval(rate_learned, rounds)}")
-    print(f"  solver optimal      {interval(rate_solver, rounds)}")
-    print("agreement with the solver's best choice (decisions with 2+ legal actions):")
+    print("agreement with the match solver's best choice (against optimal, 2+ legal actions):")
     print(f"  decisions           {agreed}/{decisions} = {100 * agreed / max(decisions, 1):.2f}%")
     print(
         f"  distinct states     {states_ok}/{len(visits)} = "
         f"{100 * states_ok / max(len(visits), 1):.2f}%"
     )
     total_lost = sum(lost.values())
-    print(f"  win probability given up per decision: {total_lost / max(decisions, 1):.5f}")
-    worst = sorted(lost, key=lambda k: -lost[k])[:8]
+    print(f"  match win probability given up per decision: {total_lost / max(decisions, 1):.5f}")
+    worst = sorted(lost, key=lambda k: -lost[k])[:6]
     if worst:
-        print("where they differ most (win probability given up in total):")
+        print("where they differ most (match win probability given up in total):")
         for k in worst:
             mine, best_text = example[k]
             print(

@@ -4,6 +4,7 @@ docs/learning.md)."""
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -15,6 +16,7 @@ from .need import need_module
 need_module("gymnasium")
 need_module("pyspiel")
 
+from shipcaptaincrew import find_rules  # noqa: E402
 from shipcaptaincrew.envs.encoding import index_action  # noqa: E402
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv  # noqa: E402
 
@@ -30,11 +32,24 @@ def load(name: str) -> ModuleType:
     return module
 
 
-def test_train_tabular_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_tabular_quick_trains_for_a_match_and_reports_exact_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     example = load("train_tabular")
-    assert example.main(["--episodes", "400", "--eval", "100"]) == 0
+    assert example.main(["--quick"]) == 0
     out = capsys.readouterr().out
-    assert "learned (greedy Q)" in out and "solver optimal" in out
+    assert out.startswith("rules classic(format=rounds:3); two players")
+    assert "training: Q-learning, 300 matches" in out
+    # The exact values: optimal against itself is one half; the two against each other add up.
+    assert "  optimal vs optimal        50.0000%" in out
+    against = float(out.split("optimal vs optimal:round  ")[1].split("%")[0])
+    back = float(out.split("optimal:round vs optimal   ")[1].split("%")[0])
+    assert 50 < against < 52 and math.isclose(against + back, 100, abs_tol=1e-3)
+    for opponent in ("optimal", "optimal:round"):
+        assert f"learned (greedy Q) vs {opponent:<14} " in out
+        assert f"optimal            vs {opponent:<14} " in out
+    assert "+- " in out and "(exact 50.00%)" in out
+    assert "best response against the learned policy: not computed. The exact match solver" in out
     assert "distinct states" in out
 
 
@@ -73,6 +88,34 @@ def test_openspiel_mcts_example_runs(capsys: pytest.CaptureFixture[str]) -> None
     assert example.main(["--games", "2", "--simulations", "5"]) == 0
     out = capsys.readouterr().out
     assert "MCTS (5 simulations)" in out and "vs optimal" in out
+    # The exact values: the issue's 45.49% for random play, one half for optimal itself.
+    assert "  exact: optimal vs optimal 50.00%; uniform random vs optimal 45.49%\n" in out
+    assert "exact: none (a search, not a fixed policy)" in out and "exact 45.49%, z = " in out
+
+
+def test_the_exact_table_chance_is_the_engines_own_round() -> None:
+    """One round of two: the exact chances add up to one, optimal against itself is exactly
+    one half, and a sample of whole engine rounds agrees with the exact random-vs-optimal."""
+    load("openspiel_mcts")
+    support = sys.modules["_support"]
+    rules = find_rules("classic")
+    a = support.exact_table_chance(rules, ["random", "optimal"], 0)
+    b = support.exact_table_chance(rules, ["random", "optimal"], 1)
+    assert math.isclose(a + b, 1.0, abs_tol=1e-12) and 0.45 < a < 0.46
+    assert math.isclose(support.exact_table_chance(rules, ["optimal", "optimal"], 0), 0.5)
+    env = ShipCaptainCrewEnv(rules="classic", bots=[support.optimal_bot()], seat=0)
+    env.action_space.seed(0)
+    wins = rounds = 0.0
+    for seed in range(1500):
+        _, info = env.reset(seed=seed)
+        rounds += 1 + info["undecided_episodes"]
+        wins += info["undecided_reward"]
+        done = False
+        while not done:
+            _, reward, done, _, _ = env.step(env.action_space.sample())
+        wins += reward
+    rate = wins / rounds
+    assert abs(rate - a) <= 4 * math.sqrt(a * (1 - a) / rounds), (rate, a, rounds)
 
 
 def test_train_tabular_under_hand_outs_and_wild_rules(capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,10 +126,10 @@ def test_train_tabular_under_hand_outs_and_wild_rules(capsys: pytest.CaptureFixt
         "classic(drinking=captain_hands_out)",
         "classic(half_cargo=true,wild_captain=true)",
     ):
-        argv = ["--rules", rules, "--bots", "optimal", "tip", "--episodes", "60", "--eval", "20"]
+        argv = ["--rules", rules, "--format", "rounds:1", "--episodes", "30", "--eval", "10"]
         assert example.main(argv) == 0
         out = capsys.readouterr().out
-        assert f"rules {rules}" in out and "decisions" in out
+        assert f"rules {rules[:-1]},format=rounds:1)" in out and "decisions" in out
 
 
 @pytest.mark.parametrize(
@@ -94,7 +137,8 @@ def test_train_tabular_under_hand_outs_and_wild_rules(capsys: pytest.CaptureFixt
     [
         ("train_tabular", ["--eval", "0"], "argument --eval: must be at least 1, got 0"),
         ("train_tabular", ["--episodes", "x"], "expected an integer, got 'x'"),
-        ("train_tabular", ["--bots", "nosuch"], "unknown bot 'nosuch'"),
+        ("train_tabular", ["--format", "tournament"], "at least 3 players"),
+        ("train_tabular", ["--format", "rounds:0"], "rounds:N needs 1 <= N <= 1000, got 0"),
         ("train_tabular", ["--rules", "classic(colour=red)"], "unknown option 'colour'"),
         ("openspiel_mcts", ["--games", "0"], "argument --games: must be at least 1"),
         ("openspiel_mcts", ["--rules", "nonsense"], "unknown preset 'nonsense'"),

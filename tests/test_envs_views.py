@@ -84,7 +84,7 @@ def test_the_relative_view_counts_seats_from_the_viewer() -> None:
 def test_the_onehot_view_has_one_hot_categories() -> None:
     game = openspiel_game.load(3, RULES)
     obs = observation.make_observation(game, None, {"view": "onehot"})
-    counters = {"totals", "chips", "sips", "pot", "round_no", "wins", "bonus"}
+    counters = {"totals", "chips", "sips", "pot", "round_no", "wins", "bonus", "format_n"}
     for state in states()[::5]:
         obs.set_from(state, 1)
         rel = view_observation(state.match, 1, View.RELATIVE)
@@ -96,6 +96,8 @@ def test_the_onehot_view_has_one_hot_categories() -> None:
         assert obs.dict["posted"].argmax(axis=-1).tolist() == [p - low for p in rel["posted"]]
         assert obs.dict["to_act"].argmax() == rel["to_act"]
         assert obs.dict["totals"].tolist() == rel["totals"]
+        assert obs.dict["format_kind"].argmax() == rel["format_kind"]
+        assert obs.dict["format_n"].tolist() == [rel["format_n"]] == [state.match.rules.format.n]
 
 
 def test_bad_observation_parameters_are_refused() -> None:

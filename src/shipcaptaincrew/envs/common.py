@@ -113,12 +113,28 @@ SESSION_ROUNDS = BOTS_SESSION_ROUNDS
 _SESSION_BOUNDS = FORMAT_KINDS[FormatKind.ROUNDS].bounds
 
 
-def make_rules(rules: Rules | str, match: bool) -> Rules:
-    """A rule set from a value or its text; one round (format single) unless ``match``."""
+def make_rules(
+    rules: Rules | str, match: bool, match_format: MatchFormat | str | None = None
+) -> Rules:
+    """A rule set from a value or its text, playing the match an environment was asked for.
+
+    ``match_format`` (a :class:`~shipcaptaincrew.formats.MatchFormat` or its text,
+    ``"rounds:3"``, ``"first_to:21"``, ``"tournament"``, ...) replaces the rule set's format
+    and plays that whole match; without it the rule set's own format is played if ``match``,
+    else one round (format single).  The rule set checks the format as it checks any option.
+    """
     if isinstance(rules, str):
         rules = find_rules(rules)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value or its text, got {type(rules).__name__}")
+    if match_format is not None:
+        if isinstance(match_format, str):
+            match_format = MatchFormat.parse(match_format)
+        if not isinstance(match_format, MatchFormat):
+            raise TypeError(
+                f"format must be a MatchFormat or its text, got {type(match_format).__name__}"
+            )
+        return rules.replace(format=match_format)
     if not match and rules.format.kind is not FormatKind.SINGLE:
         rules = rules.replace(format=MatchFormat(FormatKind.SINGLE))
     return rules

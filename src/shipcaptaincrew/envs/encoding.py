@@ -63,12 +63,14 @@ from ..actions import (
 )
 from ..engine import legal_actions, seat_to_act
 from ..facts import CARGO_DICE, DICE, FACES, MAX_PLAYERS, ROLES, ROLLS
+from ..formats import FORMAT_KINDS, FormatKind
 from ..options import OPTIONS
 from ..rules import Rules
 from ..state import MatchState, Phase, Purpose, TurnPhase, TurnState
 
 __all__ = [
     "CHANCE_OUTCOMES",
+    "FORMAT_CODES",
     "MAX_PLAYERS",
     "NUM_ACTIONS",
     "NUM_CHANCE_OUTCOMES",
@@ -87,7 +89,9 @@ __all__ = [
     "observation_bounds",
     "flat_bounds",
     "flat_observation",
+    "turn_fields",
     "turn_of",
+    "turn_phase",
 ]
 
 STAND_ID = 0
@@ -142,6 +146,12 @@ _MATCH_PHASES = {
     Phase.MATCH_OVER: ObsPhase.OVER,
 }
 _PURPOSES = (None, *Purpose)
+
+#: The codes of the ``format_kind`` observation: the kinds in the order the format table lists
+#: them (new kinds are appended there).
+FORMAT_CODES: tuple[FormatKind, ...] = tuple(FORMAT_KINDS)
+#: The largest N any format kind takes (0 in ``format_n`` for the kinds that take none).
+_TOP_N = max(spec.bounds[1] for spec in FORMAT_KINDS.values() if spec.bounds is not None)
 
 # Counters (totals, chips, sips, pot) are bounded by the int32 range in the observation space.
 _BIG = 2**31 - 1
@@ -265,6 +275,8 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "pot": (1, 0, _BIG),
         "round_no": (1, 0, _BIG),
         "wins": (players, 0, _BIG),  # rounds won (what format=wins:N counts)
+        "format_kind": (1, 0, len(FORMAT_CODES) - 1),  # the match rules: the kind ...
+        "format_n": (1, 0, _TOP_N),  # ... and its N (0: the kind takes none)
     }
 
 
@@ -272,11 +284,31 @@ def _pad(values: tuple[int, ...], n: int) -> list[int]:
     return list(values) + [0] * (n - len(values))
 
 
+def turn_fields(turn: TurnState | None) -> dict[str, Any]:
+    """The turn's part of :func:`observation`: its dice (padded with 0) and its counters."""
+    return {
+        "held": _pad(turn.held if turn else (), len(ROLES)),
+        "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
+        "pending": _pad(turn.pending if turn else (), DICE),
+        "rolls_used": turn.rolls_used if turn else 0,
+        "cargo_rerolls": turn.cargo_rerolls if turn else 0,
+        "bonus": turn.bonus if turn else 0,
+    }
+
+
+def turn_phase(turn: TurnState) -> ObsPhase:
+    """The ``phase`` code of a turn being played (roll, assign or decide; over once done)."""
+    return _TURN_PHASES.get(turn.phase, ObsPhase.OVER)
+
+
 def observation(state: MatchState, seat: int) -> dict[str, Any]:
     """What ``seat`` sees of a match (perfect information: the whole table), as plain ints.
 
     Scalars are Python ints; per-seat and dice fields are lists (0 = no die, -1 = no score
-    posted).  Seats are absolute; ``seat`` says which one is the viewer.
+    posted).  Seats are absolute; ``seat`` says which one is the viewer.  A match is seen
+    whole: the totals (and chips, sips, round wins), the round, ``players_after`` (the seats
+    still to come in this round after the one at the table) and the match rules
+    (``format_kind``, a code of :data:`FORMAT_CODES`, and ``format_n``, its N).
     """
     players = state.players
     turn = state.turn
@@ -290,12 +322,7 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
         "to_act": players if to_act is None else to_act,
         "phase": int(_obs_phase(state)),
         "contest": _PURPOSES.index(contest.purpose) if contest is not None else 0,
-        "held": _pad(turn.held if turn else (), len(ROLES)),
-        "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
-        "pending": _pad(turn.pending if turn else (), DICE),
-        "rolls_used": turn.rolls_used if turn else 0,
-        "cargo_rerolls": turn.cargo_rerolls if turn else 0,
-        "bonus": turn.bonus if turn else 0,
+        **turn_fields(turn),
         "players_after": state.players_after,
         "hand_out_left": state.hand_out_left,
         "posted": posted,
@@ -305,6 +332,8 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
         "pot": state.pot,
         "round_no": state.round_no,
         "wins": list(state.wins),
+        "format_kind": FORMAT_CODES.index(state.rules.format.kind),
+        "format_n": state.rules.format.n,
     }
 
 

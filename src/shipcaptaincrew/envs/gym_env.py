@@ -36,6 +36,7 @@ from gymnasium import spaces
 
 from ..bots import Bot
 from ..engine import IllegalActionError, apply
+from ..formats import MatchFormat
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
@@ -135,8 +136,12 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         (:func:`~shipcaptaincrew.engine.check_players`).
     :param seat: the agent's seat, 0..len(bots).
     :param match: play the rule set's whole match format instead of one round.
-    :param reward: ``win`` (1 for a win, else 0), ``pot`` (chips won or lost) or ``sips``
-        (minus the sips drunk).
+    :param format: play this match format instead (``"rounds:3"``, ``"first_to:21"``,
+        ``"wins:2"``, ``"tournament"``, ``"session"``, ``"single"``, or a
+        :class:`~shipcaptaincrew.formats.MatchFormat`); it implies ``match``.  The observation
+        carries the match: totals, round, seats still to come, format kind and N.
+    :param reward: ``win`` (1 for winning the match, else 0), ``pot`` (the chips won or lost,
+        under stakes=pot) or ``sips`` (minus the sips drunk).
     :param starter: the first seat under starter=chosen (default 0); ignored for the roll-off.
     :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
         this many rounds (see :mod:`~shipcaptaincrew.envs.common`); the agent, when it is the
@@ -166,8 +171,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         view: View | str = View.RAW,
         illegal: Illegal | str = Illegal.LOSE,
         max_steps: int | None = None,
+        format: MatchFormat | str | None = None,  # the rule option's own name
     ) -> None:
-        self.rules = make_rules(rules, match)
+        self.rules = make_rules(rules, match, format)
         self.max_steps = check_max_steps(max_steps)
         self.view = check_view(view)
         self.illegal = check_illegal(illegal)

@@ -8,7 +8,10 @@ table's default -- a flag is a bool, a number an int, a choice or the match form
 ``cargo_rerolls=-1`` means no limit (OpenSpiel parameters cannot be None).  The rule set is
 ``rules`` with every option parameter that differs from its default applied on top: OpenSpiel
 fills in the defaults of the parameters not given, so one given at its default changes nothing.
-The match format of the rules is played in full; a session (``format=session``) stops after
+The match format of the rules is played in full, and the ``format`` parameter (an option
+like any other) picks one: ``rounds:N``, ``first_to:N``, ``wins:N``, ``tournament`` or
+``session``; the observation carries the totals, the round, the seats still to come in the
+round and the format's kind and N; a session (``format=session``) stops after
 ``session_rounds`` rounds (default :data:`~shipcaptaincrew.envs.common.SESSION_ROUNDS`) unless a
 player stops it earlier.  ``replay_cap=K`` makes the game finite: once a round everyone fails has
 been replayed, a tied contest contested again, or a round without a winner followed by another,
@@ -59,6 +62,7 @@ from ..engine import (
     returns,
 )
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
+from ..formats import MatchFormat
 from ..rules import Rules
 from ..state import MatchState
 from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
@@ -284,9 +288,18 @@ def load(
     rules: Rules | str = "classic",
     session_rounds: int = SESSION_ROUNDS,
     replay_cap: int | None = None,
+    match_format: MatchFormat | str | None = None,
 ) -> pyspiel.Game:
-    """``pyspiel.load_game`` with the rules given as a value or text (and None for no cap)."""
-    text = str(rules) if isinstance(rules, Rules) else str(Rules.from_str(rules))
+    """``pyspiel.load_game`` with the rules given as a value or text (and None for no cap).
+
+    ``match_format`` (``"rounds:3"``, ``"tournament"``, ...) replaces the rules' format, as
+    the game's ``format`` parameter does.
+    """
+    value = rules if isinstance(rules, Rules) else Rules.from_str(rules)
+    if match_format is not None:
+        fmt = MatchFormat.parse(match_format) if isinstance(match_format, str) else match_format
+        value = value.replace(format=fmt)
+    text = str(value)
     params = {
         "players": players,
         "rules": text,

@@ -43,6 +43,7 @@ except ImportError as error:
 
 from ..engine import apply
 from ..facts import MIN_PLAYERS
+from ..formats import MatchFormat
 from ..rules import Rules
 from ..state import MatchState
 from .common import (
@@ -84,7 +85,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         table can have under ``rules``.
     :param rules: a :class:`~shipcaptaincrew.rules.Rules` or its text.
     :param match: play the rule set's match format instead of one round.
-    :param reward: ``win``, ``pot`` (stakes=pot) or ``sips`` (a drinking rule set).
+    :param format: play this match format instead (``"rounds:3"``, ``"first_to:21"``,
+        ``"tournament"``, ... or a :class:`~shipcaptaincrew.formats.MatchFormat`); it implies
+        ``match``.  The observation carries the totals, round, seats to come and the format.
+    :param reward: ``win`` (1 for winning the match), ``pot`` (the chips won or lost, under
+        stakes=pot) or ``sips`` (a drinking rule set).
     :param starter: the first seat under starter=chosen (default 0).
     :param session_rounds: under ``format=session`` with ``match=True``, the table stops after
         this many rounds unless an agent stops it earlier (see
@@ -113,6 +118,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         session_rounds: int = SESSION_ROUNDS,
         view: View | str = View.RAW,
         max_steps: int | None = None,
+        format: MatchFormat | str | None = None,  # the rule option's own name
     ) -> None:
         EzPickle.__init__(
             self,
@@ -125,6 +131,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             session_rounds,
             view,
             max_steps,
+            format,
         )
         super().__init__()
         self.max_steps = check_max_steps(max_steps)
@@ -133,7 +140,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.session_rounds = check_session_rounds(session_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self.rules = make_rules(rules, match)
+        self.rules = make_rules(rules, match, format)
         self.players = players = player_count(self.rules, players)
         self.reward_kind = check_reward(reward, self.rules)
         self.starter = starter

@@ -61,7 +61,7 @@ VIEWS = tuple(v.value for v in View)
 #: Fields with one entry per seat: rotated in the seat-relative views.
 PER_SEAT = ("posted", "totals", "chips", "sips", "wins")
 #: Fields that are a number, not a category: kept as they are in the one-hot view.
-_COUNTERS = ("totals", "chips", "sips", "pot", "round_no", "wins")
+_COUNTERS = ("totals", "chips", "sips", "pot", "round_no", "wins", "format_n")
 #: Fields of dice, one-hot per die in the one-hot view (0: no die).
 _DICE = ("held", "cargo", "pending")
 
