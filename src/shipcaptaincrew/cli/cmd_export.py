@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -35,7 +34,10 @@ _AGAINST_HELP = "The policies the best responses answer, comma-separated."
 @app.command()
 def export(
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="A directory, or a file prefix (PREFIX_table.ext).")
+        str,
+        typer.Option(
+            "--out", "-o", help="A directory (DIR/ or an existing one), or a file prefix."
+        ),
     ],
     to: Annotated[str, typer.Option("--to", help="File format: csv, json or parquet.")] = "csv",
     table: Annotated[list[str] | None, typer.Option("--table", help=_TABLE_HELP)] = None,

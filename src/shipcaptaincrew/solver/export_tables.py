@@ -32,6 +32,7 @@ __all__ = [
     "ODDS_POLICIES",
     "ActionKind",
     "ExportSpec",
+    "PlanObjective",
     "action_fields",
     "build_table",
     "decision_rows",
@@ -43,6 +44,13 @@ Row = dict[str, Any]
 #: The turn policies of the odds table: ``never``, ``ev`` and every threshold that differs
 #: (a cargo is 2..12, so ``threshold:2`` is ``never`` and 13 or more always rerolls).
 ODDS_POLICIES = ("never", "ev", *(f"threshold:{t}" for t in range(3, 14)))
+
+
+class PlanObjective(str, Enum):
+    """What the plan of a decision row maximises (``objective``)."""
+
+    WIN = "win"  #: the chance to win the round at this table
+    EV = "ev"  #: the expected score
 
 
 class ActionKind(str, Enum):
@@ -135,12 +143,17 @@ def _odds_rows(spec: ExportSpec) -> list[Row]:
     return rows
 
 
-def decision_rows(rules: Rules, players: int, objective: str = "both") -> list[Row]:
-    """One row per decision state and legal action (see ``docs/export.md``).
+def decision_rows(
+    rules: Rules,
+    players: int,
+    objectives: Sequence[PlanObjective] = (PlanObjective.WIN, PlanObjective.EV),
+) -> list[Row]:
+    """One row per decision state and legal action, in the columns of the schema.
 
-    ``objective`` ``win`` gives every table of a ``players``-seat round the round equilibrium
-    can meet (the best posted score and how many share it, per place), the plan being the
-    win-maximising one there; ``ev`` the expected-score plan with exact values; ``both`` both.
+    :attr:`PlanObjective.WIN` gives every table of a ``players``-seat round the round
+    equilibrium can meet (the best posted score and how many share it, per place), the plan
+    being the win-maximising one there; :attr:`PlanObjective.EV` the expected-score plan, with
+    exact values.  ``scc strategy --json`` and ``scc export`` both write these rows.
     """
     graph = turn_graph(rules)
     nodes = [i for i, k in enumerate(graph.kind) if k == DECISION_NODE]
@@ -163,7 +176,7 @@ def decision_rows(rules: Rules, players: int, objective: str = "both") -> list[R
                     }
                 )
 
-    if objective in ("win", "both"):
+    if PlanObjective.WIN in objectives:
         scores = [float(x) for x in graph.scores]
         eq = equilibrium(rules, players, "optimal")
         for place, best, tied in sorted(k for k in eq.tables if k[0] < players):
@@ -172,7 +185,7 @@ def decision_rows(rules: Rules, players: int, objective: str = "both") -> list[R
             win, _ = graph.evaluate(win_rewards(rules, view), choice)
             score, _ = graph.evaluate(scores, choice)
             head = {
-                "objective": "win",
+                "objective": PlanObjective.WIN.value,
                 "players": players,
                 "position": place + 1,
                 "players_after": view.players_after,
@@ -180,10 +193,10 @@ def decision_rows(rules: Rules, players: int, objective: str = "both") -> list[R
                 "tied_at_top": tied,
             }
             emit(head, choice, win, score, None)
-    if objective in ("ev", "both"):
+    if PlanObjective.EV in objectives:
         exact, choice = graph.evaluate_exact([Fraction(x) for x in graph.scores])
         head = {
-            "objective": "ev",
+            "objective": PlanObjective.EV.value,
             "players": None,
             "position": None,
             "players_after": None,

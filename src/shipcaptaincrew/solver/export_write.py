@@ -50,13 +50,20 @@ def provenance(spec: ExportSpec, kind: TableKind, command: str) -> dict[str, Any
     }
 
 
-def table_path(out: Path, kind: TableKind, fmt: FileFormat) -> Path:
+def table_path(out: str, kind: TableKind, fmt: FileFormat) -> Path:
     """``out/<table>.<ext>`` when ``out`` is a directory (or ends in a separator), else the
-    prefix ``out`` followed by ``_<table>.<ext>``."""
+    prefix ``out`` followed by ``_<table>.<ext>``.
+
+    >>> str(table_path("runs/classic", TableKind.DECISIONS, FileFormat.CSV))
+    'runs/classic_decisions.csv'
+    >>> str(table_path("runs/", TableKind.DECISIONS, FileFormat.PARQUET))
+    'runs/decisions.parquet'
+    """
     name = f"{kind.value}.{fmt.value}"
-    if out.is_dir() or str(out).endswith(("/", "\\")):
-        return out / name
-    return out.with_name(f"{out.name}_{name}")
+    path = Path(out)
+    if path.is_dir() or out.endswith(("/", "\\")):
+        return path / name
+    return path.with_name(f"{path.name}_{name}")
 
 
 def arrow_schema(kind: TableKind) -> pa.Schema:
