@@ -177,9 +177,9 @@ def test_every_action_of_every_decision_is_a_row() -> None:
     rows = decision_rows(find_rules("classic").with_settings(["half_cargo=true"]), 2)
     states = _states(rows)
     for acts in states.values():
-        assert len(acts) >= 2 and sum(r["chosen"] for r in acts) == 1
+        assert len(acts) >= 2 and sum(r["planned"] for r in acts) == 1
         assert len({r["action"] for r in acts}) == len(acts)
-        best = next(r for r in acts if r["chosen"])
+        best = next(r for r in acts if r["planned"])
         if best["objective"] == "win":
             assert best["win_probability"] >= max(r["win_probability"] for r in acts) - 1e-12
         else:
@@ -210,7 +210,7 @@ def test_wild_assignments_and_the_table_are_in_the_rows() -> None:
         r
         for r in rows
         if r["objective"] == "win" and r["players_after"] == 0 and r["posted_best"] == 9
-        and r["tied_at_top"] == 1 and r["chosen"] and r["cargo_rerolls"] == 0
+        and r["tied_at_top"] == 1 and r["planned"] and r["cargo_rerolls"] == 0
     ]  # fmt: skip
     assert {r["cargo_sum"]: r["action"] for r in last if r["cargo_sum"] in (8, 9)} == {
         8: "reroll",

@@ -80,7 +80,7 @@ SCHEMAS: dict[TableKind, tuple[Column, ...]] = {
         Column("action_kind", _T, "stand, reroll (both or half cargo) or take (wild captain)"),
         Column("keep", _I, "half cargo: the face kept while the other die is rerolled"),
         Column("take", _T, "wild captain: the faces assigned to the next roles"),
-        Column("chosen", _B, "whether the plan takes this action here"),
+        Column("planned", _B, "whether the plan takes this action here"),
         Column("win_probability", _F, "the chance to win the round after this action (win)"),
         Column("expected_score", _F, "the expected final score after this action"),
         Column("expected_score_exact", _T, "the expected score as an exact rational (ev)"),

@@ -169,7 +169,7 @@ def decision_rows(
                         **head,
                         **state[i],
                         **act,
-                        "chosen": choice[i] == j,
+                        "planned": choice[i] == j,
                         "win_probability": None if win is None else min(1.0, max(0.0, win[c])),
                         "expected_score": float(score[c]),
                         "expected_score_exact": None if exact is None else _exact(exact[c]),
