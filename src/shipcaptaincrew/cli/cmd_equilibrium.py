@@ -1,9 +1,9 @@
 """``scc equilibrium``: each seat's chance to win the match, one policy per seat.
 
-A shell over :mod:`shipcaptaincrew.solver`: the round equilibrium (:func:`~..solver.equilibrium`)
-for a single round played alike, the exact match solver
-(:func:`~..solver.match_solve.solve_match`) for everything else.  ``seat_win_probability[i]``
-is the chance of the player who plays i-th in the first round (as if ``starter=chosen``).
+A shell over :func:`~..solver.evaluate.evaluate`: the round equilibrium for a single round
+played alike, the exact match solver for everything else.  ``seat_win_probability[i]`` is the
+chance of the player who plays i-th in the first round (as if ``starter=chosen``).
+:func:`lineup` and :func:`figures` are shared with ``scc evaluate`` and ``scc export``.
 """
 
 from __future__ import annotations
