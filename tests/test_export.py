@@ -267,3 +267,9 @@ def test_bad_options_exit_2(cache: Path, tmp_path: Path) -> None:
     de = scc(cache, "export", "--out", out, "--to", "xlsx", "--lang", "de")
     assert de.returncode == 2 and "unbekanntes Dateiformat „xlsx“" in de.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_the_help_names_every_table(cache: Path) -> None:
+    r = scc(cache, "export", "--help")
+    assert r.returncode == 0
+    assert all(k.value in r.stdout for k in TableKind)

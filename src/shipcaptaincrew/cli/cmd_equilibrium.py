@@ -30,6 +30,9 @@ _POLICY_HELP = (
     "optimal, optimal:round, ev or threshold:T: one for every seat, or a comma-separated "
     "list, one per seat in the first round's play order."
 )
+#: ``--players`` and ``--policy`` as the line-up commands (equilibrium, evaluate, export) take them.
+PlayersOpt = Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)]
+PolicyOpt = Annotated[str, typer.Option("--policy", help=_POLICY_HELP)]
 
 
 def lineup(policy: str, players: int) -> tuple[Policy, ...]:
@@ -74,11 +77,11 @@ def figures(rules: Rules, pols: tuple[Policy, ...]) -> dict[str, Any]:
 
 @app.command()
 def equilibrium(
-    players: Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)],
+    players: PlayersOpt,
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,
-    policy: Annotated[str, typer.Option("--policy", help=_POLICY_HELP)] = "optimal",
+    policy: PolicyOpt = "optimal",
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:

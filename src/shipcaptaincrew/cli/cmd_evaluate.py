@@ -17,22 +17,18 @@ import typer
 from ..i18n import _, active_lang, translator
 from ..messages import NP_
 from .app import app
-from .cmd_equilibrium import figures, lineup
+from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup
 from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
 
-_POLICY_HELP = (
-    "optimal, optimal:round, ev or threshold:T: one for every seat, or a comma-separated "
-    "list, one per seat in the first round's play order."
-)
 _BEST_HELP = "Also the value of the best response (optimal) at this seat (1 = the first to play)."
 
 
 @app.command()
 def evaluate(
-    players: Annotated[int, typer.Option("--players", help="Seats at the table.")],
-    policy: Annotated[str, typer.Option("--policy", help=_POLICY_HELP)],
+    players: PlayersOpt,
+    policy: PolicyOpt,
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,

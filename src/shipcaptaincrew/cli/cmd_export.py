@@ -15,7 +15,7 @@ import typer
 
 from ..i18n import _
 from .app import app
-from .cmd_equilibrium import lineup
+from .cmd_equilibrium import PlayersOpt, PolicyOpt, lineup
 from .cmd_simulate import FormatOpt
 from .cmd_solver import check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
@@ -23,10 +23,6 @@ from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
 _TABLE_HELP = (
     "A table to write (repeatable; default: all): turn_odds, decisions, round_equilibrium, "
     "match_equilibrium or best_response."
-)
-_POLICY_HELP = (
-    "The line-up of the equilibrium tables: optimal, optimal:round, ev or threshold:T, one for "
-    "every seat or one per seat in play order."
 )
 _AGAINST_HELP = "The policies the best responses answer, comma-separated."
 
@@ -44,8 +40,8 @@ def export(
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,
-    players: Annotated[int, typer.Option("--players", help="Seats at the table.")] = 2,
-    policy: Annotated[str, typer.Option("--policy", help=_POLICY_HELP)] = "optimal",
+    players: PlayersOpt = 2,
+    policy: PolicyOpt = "optimal",
     against: Annotated[
         str, typer.Option("--against", help=_AGAINST_HELP)
     ] = "ev,threshold:7,optimal:round",
