@@ -56,8 +56,11 @@ def export(
     from ..solver.export_write import FileFormat, provenance, table_path, write
     from ..solver.policies import SEAT_KINDS, parse_policy
 
-    if to not in {f.value for f in FileFormat}:
-        fail(_("unknown file format '{name}': use csv, json or parquet").format(name=to))
+    formats = [f.value for f in FileFormat]
+    if to not in formats:
+        fail(
+            _("unknown file format '{name}': use {names}").format(name=to, names=", ".join(formats))
+        )
     names = [k.value for k in TableKind]
     unknown = [t for t in table or () if t not in names]
     if unknown:
