@@ -20,6 +20,7 @@ from shipcaptaincrew.solver import equilibrium
 from shipcaptaincrew.solver.export_schema import SCHEMAS, TableKind
 from shipcaptaincrew.solver.export_tables import ExportSpec, build_table, decision_rows
 from shipcaptaincrew.solver.export_write import PROVENANCE_KEY, arrow_schema
+from shipcaptaincrew.solver.graph import DECISION_NODE, turn_graph
 from shipcaptaincrew.solver.match_solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
@@ -185,6 +186,10 @@ def test_every_action_of_every_decision_is_a_row() -> None:
         else:
             exact = [Fraction(r["expected_score_exact"]) for r in acts]
             assert Fraction(best["expected_score_exact"]) == max(exact)
+    # One key per distinct state: as many keys as the turn graph has decision nodes.
+    graph = turn_graph(find_rules("classic").with_settings(["half_cargo=true"]))
+    keys = {r["state_key"] for r in rows if r["objective"] == "ev"}
+    assert len(keys) == sum(1 for k in graph.kind if k == DECISION_NODE)
     assert any(r["keep"] is not None and r["action"] == f"reroll:keep{r['keep']}" for r in rows)
     assert not any("/" in r["action"] for r in rows)
     # By hand: on the last roll, standing scores the cargo, rerolling both dice 7 on average
