@@ -1,15 +1,15 @@
 """``scc equilibrium``: each seat's chance to win the match, one policy per seat.
 
-A shell over :mod:`shipcaptaincrew.solver`: the round equilibrium (:func:`~..solver.equilibrium`)
-for a single round played alike, the exact match solver
-(:func:`~..solver.match_solve.solve_match`) for everything else.  ``seat_win_probability[i]``
-is the chance of the player who plays i-th in the first round (as if ``starter=chosen``).
+A shell over :func:`~..solver.evaluate.evaluate`: the round equilibrium for a single round
+played alike, the exact match solver for everything else.  ``seat_win_probability[i]`` is the
+chance of the player who plays i-th in the first round (as if ``starter=chosen``).
+:func:`lineup` and :func:`figures` are shared with ``scc evaluate`` and ``scc export``.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,59 +21,67 @@ from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
 
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..solver.policies import Policy
+
 _PLAYERS_HELP = f"Players at the table ({MIN_PLAYERS}..{MAX_PLAYERS})."
 _POLICY_HELP = (
     "optimal, optimal:round, ev or threshold:T: one for every seat, or a comma-separated "
     "list, one per seat in the first round's play order."
 )
+#: ``--players`` and ``--policy`` as the line-up commands (equilibrium, evaluate, export) take them.
+PlayersOpt = Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)]
+PolicyOpt = Annotated[str, typer.Option("--policy", help=_POLICY_HELP)]
 
 
-def _figures(rules: Any, players: int, policy: str) -> dict[str, Any]:
-    """The JSON object: the round equilibrium's keys, the format and the objective."""
-    from ..solver import equilibrium as solve
-    from ..solver.match_advice import has_match
-    from ..solver.match_solve import solve_match
-    from ..solver.policies import SEAT_KINDS, PolicyKind, parse_policy
+def lineup(policy: str, players: int) -> tuple[Policy, ...]:
+    """The policies of ``--policy``: one for every seat, or one per seat in play order.
 
-    names = [p.strip() for p in policy.split(",")]
-    pols = tuple(parse_policy(p, allow=SEAT_KINDS) for p in names)
+    The one reading of ``--policy`` for ``scc equilibrium``, ``scc evaluate`` and
+    ``scc export``; a wrong count exits with a message, an unknown name raises
+    :class:`~..solver.UnknownPolicyError`.
+    """
+    from ..solver.policies import SEAT_KINDS, parse_policy
+
+    pols = tuple(parse_policy(p.strip(), allow=SEAT_KINDS) for p in policy.split(","))
     if len(pols) == 1:
-        pols = pols * players
-    elif len(pols) != players:
+        return pols * players
+    if len(pols) != players:
         fail(
             _("--policy names {k} policies for {n} players: give one, or one per seat").format(
                 k=len(pols), n=players
             )
         )
+    return pols
+
+
+def figures(rules: Rules, pols: tuple[Policy, ...]) -> dict[str, Any]:
+    """The JSON object of a line-up: the format, the objective and every seat's chances."""
+    from ..solver.evaluate import evaluate
+
+    e = evaluate(rules, pols)
     alike = len(set(pols)) == 1
-    if not has_match(rules) and alike:
-        kind = pols[0].kind
-        name = "optimal" if kind is PolicyKind.ROUND else str(pols[0])
-        data = solve(rules, players, name).to_json()
-        data["policy"] = str(pols[0])
-    else:
-        sol = solve_match(rules, pols)
-        data = {
-            "rules": str(rules),
-            "players": players,
-            "policy": str(pols[0]) if alike else ",".join(map(str, pols)),
-            "seat_win_probability": list(sol.seat_win_probability),
-            "round_win_probability": list(sol.round_win_probability),
-            "p_all_fail_per_round": sol.p_all_fail_per_round,
-        }
-    data["policies"] = [str(p) for p in pols]
-    data["format"] = str(rules.format)
-    data["objective"] = "match"
-    return data
+    return {
+        "rules": str(rules),
+        "players": len(pols),
+        "policy": str(pols[0]) if alike else ",".join(map(str, pols)),
+        "seat_win_probability": list(e.seat_win_probability),
+        "round_win_probability": list(e.round_win_probability),
+        "p_all_fail_per_round": e.p_all_fail_per_round,
+        "policies": [str(p) for p in pols],
+        "format": str(rules.format),
+        "objective": "match",
+    }
 
 
 @app.command()
 def equilibrium(
-    players: Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)],
+    players: PlayersOpt,
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,
-    policy: Annotated[str, typer.Option("--policy", help=_POLICY_HELP)] = "optimal",
+    policy: PolicyOpt = "optimal",
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -88,7 +96,7 @@ def equilibrium(
     check_players(players)
     try:
         r = apply_options(load_rules(rules, settings), fmt, None)
-        data = _figures(r, players, policy)
+        data = figures(r, lineup(policy, players))
     except (UnknownPolicyError, SolverError, ValueError) as e:
         fail(e)
     if as_json:

@@ -115,7 +115,8 @@ def strategy(
     """The decision table: stand or reroll by cargo, rolls left, score to beat, players after.
 
     With --format: the match-optimal tables for two players (the cargo to stand on by the
-    lead or the totals and the rounds left).
+    lead or the totals and the rounds left).  --json adds "states": every decision state with
+    every legal action's chances, one row each (the rows of scc export --table decisions).
     """
     from ..solver import SolverError
     from ..solver.table import decision_table
@@ -148,6 +149,9 @@ def strategy(
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=plot, reason=e))
     if as_json:
+        from ..solver.export_tables import PlanObjective, decision_rows
+
+        states = decision_rows(r, players, (PlanObjective(objective),))
         typer.echo(
             json.dumps(
                 {
@@ -155,6 +159,7 @@ def strategy(
                     "objective": objective,
                     "players": players,
                     "rows": [row.to_json() for row in rows],
+                    "states": states,
                 }
             )
         )

@@ -1,0 +1,91 @@
+"""``scc evaluate``: the exact chances of any line-up of policies, and a best response's value.
+
+The line-up is read and solved as ``scc equilibrium`` does it (:func:`.cmd_equilibrium.lineup`,
+:func:`.cmd_equilibrium.figures`, both over :func:`~..solver.evaluate.evaluate`); the best
+response is :func:`~..solver.evaluate.best_response`.  Everything is exact: where the solver's
+bound or a rule it does not follow stops it, the command says so (the solver's own words)
+and prints nothing else -- never a sampled figure in place of an exact one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from ..i18n import _, active_lang, translator
+from ..messages import NP_
+from .app import app
+from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup
+from .cmd_simulate import FormatOpt
+from .cmd_solver import JsonOpt, check_players
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+
+_BEST_HELP = "Also the value of the best response (optimal) at this seat (1 = the first to play)."
+
+
+@app.command()
+def evaluate(
+    players: PlayersOpt,
+    policy: PolicyOpt,
+    rules: RulesOpt = "classic",
+    settings: SetOpt = None,
+    fmt: FormatOpt = None,
+    best: Annotated[int | None, typer.Option("--best-response", help=_BEST_HELP)] = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Each seat's exact chance to win the match and the first round, one policy per seat."""
+    from ..sim.options import apply_options
+    from ..solver import SolverError, UnknownPolicyError
+    from ..solver.evaluate import best_response
+
+    check_players(players)
+    if best is not None and not 1 <= best <= players:
+        fail(_("--best-response must be a seat 1..{n}, got {seat}").format(n=players, seat=best))
+    try:
+        r = apply_options(load_rules(rules, settings), fmt, None)
+        pols = lineup(policy, players)
+        data = figures(r, pols)
+        if best is not None:
+            br = best_response(r, pols, best - 1)
+            data["best_response"] = {
+                "seat": best,
+                "value": br.seat_win_probability[best - 1],
+                "round_value": br.round_win_probability[best - 1],
+            }
+    except (UnknownPolicyError, SolverError, ValueError) as e:
+        fail(e)
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    tr = translator(active_lang())
+    title = NP_(
+        "one player, policies {policy}, {format}, under {rules}",
+        "{n} players, policies {policy}, {format}, under {rules}",
+    )
+    t = Table(
+        title=plural(
+            title, players, policy=data["policy"], format=data["format"], rules=rules_name(r)
+        )
+    )
+    t.add_column(_("seat (play order)"), justify="right")
+    t.add_column(_("policy"))
+    t.add_column(_("chance to win the match"), justify="right")
+    t.add_column(_("chance to win the first round"), justify="right")
+    for i, (p, q, pol) in enumerate(
+        zip(data["seat_win_probability"], data["round_win_probability"], data["policies"]), 1
+    ):
+        t.add_row(str(i), pol, tr.number(p, 6), tr.number(q, 6))
+    con = Console()
+    con.print(t)
+    if best is not None:
+        con.print(
+            _(
+                "Best response at seat {seat} (optimal, the others as given): {p} to win the match"
+            ).format(seat=best, p=tr.number(data["best_response"]["value"], 6))
+        )
