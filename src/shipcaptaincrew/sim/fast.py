@@ -117,7 +117,7 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         "winner": winner,
         "rounds": rounds,
         "hist": hist.reshape(p, t.max_score + 1),
-        **rec.arrays(),
+        **rec.arrays(max(1, int(rounds.max(initial=0)))),
     }
 
 
@@ -168,10 +168,11 @@ class _Rounds:
         self.scores[at, r] = row[:, Col.FIXED + 3 * p : Col.FIXED + 4 * p]
         self.order[at, r] = row[:, Col.FIXED + 4 * p :]
 
-    def arrays(self) -> dict[str, np.ndarray]:
+    def arrays(self, width: int) -> dict[str, np.ndarray]:
+        """The :data:`~.match.ROUND_ARRAYS`, ``width`` rounds wide."""
         return {
-            "round_starter": self.starter,
-            "round_winner": self.winner,
-            "round_scores": self.scores,
-            "round_order": self.order,
+            "round_starter": self.starter[:, :width],
+            "round_winner": self.winner[:, :width],
+            "round_scores": self.scores[:, :width],
+            "round_order": self.order[:, :width],
         }

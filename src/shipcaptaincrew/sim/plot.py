@@ -50,16 +50,33 @@ def plot_result(result: SimulationResult, path: str | Path) -> None:
     plt.close(fig)
 
 
-def write_table(frame: Any, path: str | Path) -> None:
-    """Write a DataFrame as CSV, JSON (records) or Parquet, chosen by the file's suffix."""
+def write_table(frame: Any, path: str | Path, provenance: dict[str, Any]) -> None:
+    """Write a DataFrame as CSV, JSON or Parquet (by the file's suffix), with its provenance.
+
+    The provenance (rules, seed, bots, package version, command, ...) goes where each format
+    keeps such things: ``# key: value`` lines above a CSV's header (read it back with
+    ``pandas.read_csv(path, comment="#")``), a ``"provenance"`` object beside the ``"rows"``
+    of a JSON file, and the ``shipcaptaincrew`` key of a Parquet file's schema metadata.
+    """
+    import json
+
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".csv":
-        frame.to_csv(p, index=False)
+        with p.open("w", encoding="utf-8", newline="") as f:
+            for key, value in provenance.items():
+                f.write(f"# {key}: {json.dumps(value)}\n")
+            frame.to_csv(f, index=False)
     elif suffix == ".json":
-        frame.to_json(p, orient="records", indent=1)
+        rows = json.loads(frame.to_json(orient="records"))
+        p.write_text(json.dumps({"provenance": provenance, "rows": rows}, indent=1))
     elif suffix == ".parquet":
-        frame.to_parquet(p, index=False)
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        meta = {**(table.schema.metadata or {}), b"shipcaptaincrew": json.dumps(provenance)}
+        pq.write_table(table.replace_schema_metadata(meta), p)
     else:
         raise ValueError(f"--out {path}: the file must end in .csv, .json or .parquet")
 

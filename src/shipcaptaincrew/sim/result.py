@@ -81,52 +81,48 @@ class SimulationResult:
         return result
 
     def summary(self) -> dict[str, Any]:
-        """Win rates with 95% intervals, mean scores, crews, chips and sips per bot and seat."""
+        """Win rates with 95% intervals, mean scores, crews, chips and sips per bot, per seat
+        and per place in the first round's play order (``position`` 0 is the starter)."""
         n = self.matches
         won, turns = self.stat("won"), self.stat("turns")
         score, crews = self.stat("score_sum"), self.stat("crews")
         chips, sips = self.stat("chips"), self.stat("sips")
 
-        def block(seats: list[int]) -> dict[str, Any]:
-            w = int(won[:, seats].sum())
-            t = int(turns[:, seats].sum())
+        def block(sel: np.ndarray) -> dict[str, Any]:
+            """The figures of the (match, seat) cells ``sel`` picks."""
+            w = int(won[sel].sum())
+            t = int(turns[sel].sum())
             lo, hi = wilson(w, n)
-            per_match_chips = chips[:, seats].sum(axis=1)
             return {
                 "win_rate": w / n if n else 0.0,
                 "ci95": [lo, hi],
                 "wins": w,
-                "mean_score": float(score[:, seats].sum()) / t if t else 0.0,
+                "mean_score": float(score[sel].sum()) / t if t else 0.0,
                 "turns": t,
-                "crews": int(crews[:, seats].sum()),
-                "crew_rate": float(crews[:, seats].sum()) / t if t else 0.0,
-                "chips_per_match": float(per_match_chips.mean()) if n else 0.0,
-                "sips_per_match": float(sips[:, seats].sum(axis=1).mean()) if n else 0.0,
+                "crews": int(crews[sel].sum()),
+                "crew_rate": float(crews[sel].sum()) / t if t else 0.0,
+                "chips_per_match": float((chips * sel).sum(axis=1).mean()) if n else 0.0,
+                "sips_per_match": float((sips * sel).sum(axis=1).mean()) if n else 0.0,
             }
 
+        seat_of = np.broadcast_to(np.arange(len(self.bots)), won.shape)
         bots: dict[str, Any] = {}
         for b in dict.fromkeys(self.bots):
             seats = [i for i, x in enumerate(self.bots) if x == b]
-            bots[b] = {"seats": seats, **block(seats)}
-        seat_rows = [{"seat": i, "bot": b, **block([i])} for i, b in enumerate(self.bots)]
+            bots[b] = {"seats": seats, **block(np.isin(seat_of, seats))}
+        seat_rows = [{"seat": i, "bot": b, **block(seat_of == i)} for i, b in enumerate(self.bots)]
+        pos = self.play_positions()
+        order_rows = [
+            {"position": k, "name": f"{k + 1}.", **block(pos == k)} for k in range(len(self.bots))
+        ]
         return {
             **self.provenance(),
             "players": list(self.bots),
             "mean_rounds": float(self.rounds.mean()) if n else 0.0,
             "bots": bots,
             "seats": seat_rows,
-            "play_order": self._by_position(),
+            "play_order": order_rows,
         }
-
-    def _by_position(self) -> list[dict[str, Any]]:
-        """Win rates by place in the first round's play order (0 = the starter)."""
-        pos, won, n = self.play_positions(), self.stat("won"), self.matches
-        out = []
-        for k in range(len(self.bots)):
-            w = int(won[pos == k].sum())
-            lo, hi = wilson(w, n)
-            out.append({"position": k, "win_rate": w / n if n else 0.0, "ci95": [lo, hi]})
-        return out
 
     def table(self) -> Any:
         """One row per (match, seat): a tidy pandas DataFrame."""
