@@ -90,8 +90,8 @@ def write_table(frame: Any, path: str | Path, provenance: dict[str, Any]) -> Non
         rows = json.loads(frame.to_json(orient="records"))
         p.write_text(json.dumps({"provenance": provenance, "rows": rows}, indent=1))
     elif suffix == ".parquet":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
         table = pa.Table.from_pandas(frame, preserve_index=False)
         meta = {**(table.schema.metadata or {}), b"shipcaptaincrew": json.dumps(provenance)}
