@@ -155,6 +155,7 @@ class MatchTable:
         self.nodes = np.zeros((64, 4), dtype=np.int64)  # kind, seat, sampler or dice, winner
         #: The same packed in one word per node for the hot loop: kind | seat << 2 | arg << 6.
         self.node_word = np.zeros(64, dtype=np.int64)
+        self._info: list[tuple[int, int, int]] = []  # (kind, seat, arg) for the builders
         self._samplers: dict[tuple[str, object], int] = {}
         self.cdf: list[np.ndarray] = []
         #: Per sampler: the first outcome of each of CELLS equal slices of [0, 1), and how
@@ -209,7 +210,9 @@ class MatchTable:
             row[:] = (NodeKind.DICE, seat, dice_to_roll(rep), -1)
         else:
             raise AssertionError(f"the step tables met a state they cannot play: {rep.phase}")
-        self.node_word[i] = row[0] | row[1] << 2 | row[2] << 6
+        kind, seat_, arg = (int(x) for x in row[:3])
+        self._info.append((kind, seat_, arg))
+        self.node_word[i] = kind | seat_ << 2 | arg << 6
         self._ids[rep] = i
         self.states.append(rep)
         return i
@@ -235,7 +238,7 @@ class MatchTable:
 
     # -- steps --------------------------------------------------------------------------------
     def _act(self, node: int, outcome: int) -> Callable[[MatchState], MatchState]:
-        kind, _, dice, _ = self.nodes[node]
+        kind, _, dice = self._info[node]
         if kind == NodeKind.TURN:
             return lambda s: post_score(s, outcome)
         faces = tuple(1 + (outcome // 6**k) % 6 for k in range(int(dice)))
@@ -248,21 +251,24 @@ class MatchTable:
             self.steps = np.concatenate([self.steps, np.zeros_like(self.steps)])
         if i >= len(self.step_word):
             self.step_word = np.concatenate([self.step_word, np.zeros_like(self.step_word)])
-        row = self.steps[i]
-        row[Col.FIXED : Col.FIXED + p] = dtot
-        row[Col.FIXED + p : Col.FIXED + 2 * p] = np.subtract(after.sips, rep.sips)
-        row[Col.FIXED + 2 * p : Col.FIXED + 3 * p] = np.subtract(after.wins, rep.wins)
+        # Built as a Python list and stored at once: small NumPy writes cost more than the rest.
+        adds = [
+            *dtot,
+            *(a - b for a, b in zip(after.sips, rep.sips)),
+            *(a - b for a, b in zip(after.wins, rep.wins)),
+        ]
+        head = [0, 0, 0, -1, -1, 0]
+        tail = [-1] * (2 * p)
         if len(after.results) > len(rep.results):
             res = after.results[-1]
-            row[Col.NEW_ROUND], row[Col.STARTER] = 1, res.starter
-            row[Col.WINNER] = -1 if res.winner is None else res.winner
-            row[Col.FIXED + 3 * p : Col.FIXED + 4 * p] = [
-                -1 if x is None else x for x in res.scores
-            ]
-            row[Col.FIXED + 4 * p :] = list(res.seats) + [-1] * (p - len(res.seats))
-        row[Col.TOUCH] = row[Col.NEW_ROUND] or bool(row[Col.FIXED :].any())
-        row[Col.CHILD] = self._node(evolve(after, totals=(0,) * p))
-        self.step_word[i] = row[Col.CHILD] << 2 | row[Col.TOUCH] << 1
+            head[Col.NEW_ROUND], head[Col.STARTER] = 1, res.starter
+            head[Col.WINNER] = -1 if res.winner is None else res.winner
+            tail = [-1 if x is None else x for x in res.scores]
+            tail += list(res.seats) + [-1] * (p - len(res.seats))
+        head[Col.TOUCH] = int(head[Col.NEW_ROUND] == 1 or any(adds))
+        head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p))
+        self.steps[i] = head + adds + tail
+        self.step_word[i] = head[Col.CHILD] << 2 | head[Col.TOUCH] << 1
         self.n_steps += 1
         return i
 
