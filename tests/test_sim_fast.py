@@ -85,6 +85,8 @@ def test_what_the_tables_cannot_play_goes_through_the_engine(
     assert fast_refusal(rules, bots) is why
     result = simulate(rules, bots, 20, seed=1)
     assert result.path == f"engine loop: {why.value}"
+    with pytest.raises(ValueError, match="cannot play"):
+        fast_matches(rules, bots, 1, 0, 10)
 
 
 def test_a_match_is_the_same_however_the_run_is_split() -> None:

@@ -142,6 +142,9 @@ class MatchTable:
     """The step tables of one rule set and line-up, grown as matches meet new steps."""
 
     def __init__(self, rules: Rules, bots: list[str]) -> None:
+        refusal = fast_refusal(rules, bots)
+        if refusal is not None:
+            raise ValueError(f"the step tables cannot play this set-up: {refusal.value}")
         self.rules = rules
         self.bots = list(bots)
         self.players = p = len(bots)
