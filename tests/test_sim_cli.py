@@ -161,6 +161,7 @@ def test_sweep_writes_one_tidy_table(tmp_path: Path) -> None:
     assert set(frame["rules"]) == {"classic", "ship-captain-crew(wild_captain=true)"}
     cell = frame[(frame.rules == "classic") & (frame.players == 3) & (frame.bot == "tip")]
     assert cell["win_rate"].sum() == pytest.approx(1.0)
+    assert cell["place_win_rate"].sum() == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(

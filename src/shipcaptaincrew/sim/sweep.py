@@ -8,7 +8,9 @@ from its score distribution by inverse transform, so cells that differ only in s
 give the field the same dice and differences between them are not seed noise
 (``benchmarks/bench_sim.py`` prints the agreement and the variance reduction).  Cells played
 through the engine loop (``path`` names why) draw from chunk streams instead and are not
-paired.  The table has one row per (rule set, player count, bot, seat).
+paired.  The table has one row per (rule set, player count, bot, seat); its ``place_*``
+columns give the win rate of whoever played at place ``seat`` of the first round's play order
+(0 = the starter), so the table reports by play order as well as by seat.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ SWEEP_COLUMNS = (
     "mean_rounds",
     "seed",
     "path",
+    "place_win_rate",
+    "place_ci95_low",
+    "place_ci95_high",
 )
 
 
@@ -103,7 +108,7 @@ def sweep(
         for rules, lineup in cells:
             result = simulate(rules, lineup, matches, seed=seed, backend=backend, progress=progress)
             summary = result.summary()
-            for seat in summary["seats"]:
+            for seat, place in zip(summary["seats"], summary["play_order"]):
                 rows.append(
                     {
                         "rules": str(rules),
@@ -123,6 +128,9 @@ def sweep(
                         "mean_rounds": summary["mean_rounds"],
                         "seed": summary["seed"],
                         "path": summary["path"],
+                        "place_win_rate": place["win_rate"],
+                        "place_ci95_low": place["ci95"][0],
+                        "place_ci95_high": place["ci95"][1],
                     }
                 )
     return pd.DataFrame(rows, columns=list(SWEEP_COLUMNS))
