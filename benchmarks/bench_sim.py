@@ -1,4 +1,4 @@
-"""Benchmark of the vectorised simulator (issue 6).  Prints figures; asserts nothing.
+"""Benchmark of the vectorised simulator.  Prints figures; asserts nothing.
 
 Measured in one run, so the ratios compare like with like on this machine:
 
@@ -8,6 +8,12 @@ Measured in one run, so the ratios compare like with like on this machine:
   (``Generator.integers(1, 7, int8)`` for E[dice per turn] x turns; target <= 3x that floor);
 * memory: ``--turns`` turns (default 10**8) in chunks of 10**6, peak RSS (target < 1 GiB);
 * matches per second of whole matches for a few formats (the engine plays every round);
+* whole matches on the step tables (:mod:`shipcaptaincrew.sim.fast`) against the engine loop
+  in the same run, 4 players ``rounds:5`` (target >= 100,000/s for ``ev``/``threshold:T``,
+  >= 20,000/s for ``optimal``): the first batch (the engine fills the tables as steps come),
+  the next batch of new matches, and the first batch again (every step known: the loop alone);
+* common random numbers: two cells that differ in seat 0's bot, same seed -- how often seat 1
+  scores the same in round 1, and the variance of a paired difference against an unpaired one;
 * building the turn tables: the solver's turn graph compiled cold (the one enumeration of the
   engine's turn, shared with the solver), then a bot folded into it, per bot.
 
@@ -23,10 +29,12 @@ import time
 import numpy as np
 
 from shipcaptaincrew.rules import find_rules
+from shipcaptaincrew.sim.fast import fast_matches
 from shipcaptaincrew.sim.match import MatchRunner
 from shipcaptaincrew.sim.policy import make_policy
 from shipcaptaincrew.sim.reference import engine_turns
-from shipcaptaincrew.sim.run import simulate_turns
+from shipcaptaincrew.sim.run import simulate, simulate_turns
+from shipcaptaincrew.sim.steps import match_table
 from shipcaptaincrew.sim.tables import build_table
 from shipcaptaincrew.solver import ContestView, turn_graph
 from shipcaptaincrew.solver import graph as graph_mod
@@ -116,6 +124,51 @@ def matches_section(quick: bool) -> None:
         )
 
 
+def fast_section(quick: bool) -> None:
+    print("== whole matches: step tables against the engine loop (one core, 4 players) ==")
+    n = 20_000 if quick else 100_000
+    n_loop = 300 if quick else 1_000
+    rules = find_rules("classic").replace(format="rounds:5")
+    for bot in ("ev", "threshold:7", "optimal"):
+        bots = [bot] * 4
+        runner = MatchRunner(rules, bots, np.random.default_rng(3))
+        runner.run(20)  # the turn tables first
+        t0 = time.perf_counter()
+        runner.run(n_loop)
+        loop = n_loop / (time.perf_counter() - t0)
+        rates = []
+        for first in (0, n, 0):
+            t0 = time.perf_counter()
+            fast_matches(rules, bots, 1, first, n)
+            rates.append(n / (time.perf_counter() - t0))
+        table = match_table(rules, bots)
+        print(
+            f"{rules!s:40} {bot:12} engine loop {loop:7.0f}/s  tables: first {n:,} "
+            f"{rates[0]:8.0f}/s, next {n:,} {rates[1]:8.0f}/s, first again {rates[2]:8.0f}/s "
+            f"(x{rates[2] / loop:.0f}; {len(table.states):,} states, {table.n_steps:,} steps)"
+        )
+
+
+def pairing_section(quick: bool) -> None:
+    print("== common random numbers: cells differing in seat 0's bot, same seed ==")
+    n = 5_000 if quick else 20_000
+    rules = find_rules("classic").replace(format="rounds:3")
+    a = simulate(rules, ["ev", "tip", "tip"], n, seed=3)
+    b = simulate(rules, ["threshold:7", "tip", "tip"], n, seed=3)
+    c = simulate(rules, ["threshold:7", "tip", "tip"], n, seed=4)
+    first = [r.per_round["round_scores"][:, 0, 1] for r in (a, b, c)]
+    for name in ("won", "total"):
+        x, y, z = (r.stat(name)[:, 0].astype(float) for r in (a, b, c))
+        print(
+            f"seat 0 {name:5}: Var(paired diff) {np.var(x - y):.4f}, Var(unpaired diff) "
+            f"{np.var(x - z):.4f} (variance reduction x{np.var(x - z) / np.var(x - y):.1f})"
+        )
+    print(
+        f"seat 1 scores the same in round 1: paired {float((first[0] == first[1]).mean()):.1%}, "
+        f"unpaired {float((first[0] == first[2]).mean()):.1%} of {n:,} matches"
+    )
+
+
 def tables_section() -> None:
     print("== building turn tables (best of 3; the graph compile is cold) ==")
     classic = find_rules("classic")
@@ -149,7 +202,18 @@ def main() -> None:
         "--turns", type=int, default=100_000_000, help="turns for the memory check (default 10**8)"
     )
     parser.add_argument("--quick", action="store_true", help="smaller samples")
+    parser.add_argument(
+        "--only", choices=["fast", "pairing"], help="run one section (the issue-18 figures)"
+    )
     args = parser.parse_args()
+    if args.only == "fast":
+        fast_section(args.quick)
+        return
+    if args.only == "pairing":
+        pairing_section(args.quick)
+        return
+    fast_section(args.quick)
+    pairing_section(args.quick)
     tables_section()
     turns_section(args.quick)
     matches_section(args.quick)

@@ -101,8 +101,15 @@ def test_out_and_plot_files(tmp_path: Path) -> None:
         str(png),
     )
     assert code == 0
-    frame = pd.read_csv(csv)
+    frame = pd.read_csv(csv, comment="#")
     assert len(frame) == 240 and frame.groupby("match")["won"].sum().eq(1).all()
+    head = [line for line in csv.read_text().splitlines() if line.startswith("# ")]
+    prov = {k: json.loads(v) for k, v in (line[2:].split(": ", 1) for line in head)}
+    assert prov["seed"] == 2 and prov["bots"] == ["tip", "timid"] and prov["rules"] == "classic"
+    assert prov["command"].startswith("scc") and prov["version"]
+    # Play order is recoverable: the starter plays first, the others follow in its order.
+    first = frame[frame["position"] == 0]
+    assert (first["seat"] == first["starter"]).all() and set(frame["position"]) == {0, 1}
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (
         run(
@@ -120,6 +127,10 @@ def test_out_and_plot_files(tmp_path: Path) -> None:
         == 0
     )
     assert pd.read_parquet(parquet).equals(frame)
+    import pyarrow.parquet as pq
+
+    meta = json.loads(pq.read_schema(parquet).metadata[b"shipcaptaincrew"])
+    assert meta["seed"] == 2 and meta["path"] == "tables"
 
 
 def test_sweep_writes_one_tidy_table(tmp_path: Path) -> None:
@@ -143,12 +154,14 @@ def test_sweep_writes_one_tidy_table(tmp_path: Path) -> None:
         "--json",
     )
     assert code == 0
-    frame = pd.read_csv(out)
+    frame = pd.read_csv(out, comment="#")
+    assert "# seed: 0" in out.read_text().splitlines()
     # 2 rule sets x 2 bots x (2 + 3 seats) rows.
     assert len(frame) == 2 * 2 * 5 == len(json.loads(stdout)["rows"])
     assert set(frame["rules"]) == {"classic", "ship-captain-crew(wild_captain=true)"}
     cell = frame[(frame.rules == "classic") & (frame.players == 3) & (frame.bot == "tip")]
     assert cell["win_rate"].sum() == pytest.approx(1.0)
+    assert cell["place_win_rate"].sum() == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(

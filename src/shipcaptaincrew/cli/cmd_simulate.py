@@ -185,15 +185,17 @@ def simulate(
     try:
         with _progress(matches, _("simulating")) as advance:
             result = run_simulation(
-                r, bots, matches, seed=seed, workers=workers, dask=dask, progress=advance
-            )
+                r, bots, matches, seed=seed, workers=workers, dask=dask, progress=advance,
+                command=_command(),
+            )  # fmt: skip
     except ValueError as e:
         fail(e)
     summary = result.summary()
     if out is not None:
         from ..sim.plot import write_table
 
-        _write("table", "--out", out, lambda: write_table(result.table(), out))
+        prov = result.provenance()
+        _write("table", "--out", out, lambda: write_table(result.table(), out, prov))
     if plot is not None:
         from ..sim.plot import plot_result
 
@@ -202,6 +204,14 @@ def simulate(
         typer.echo(json.dumps(summary))
         return
     _print_summary(summary)
+
+
+def _command() -> str:
+    """The command line as typed (for the provenance of what it writes)."""
+    import shlex
+    import sys
+
+    return shlex.join(["scc", *sys.argv[1:]])
 
 
 def _check_counts(matches: int, seed: int | None) -> None:
@@ -246,6 +256,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
     for heading, rows in (
         (_("Per bot"), [{"name": k, **v} for k, v in summary["bots"].items()]),
         (_("Per seat"), [{"name": f"{s['seat']}: {s['bot']}", **s} for s in summary["seats"]]),
+        (_("Per place in the first round's play order"), summary["play_order"]),
     ):
         t = Table(title=heading)
         # Per match and seat; crews = turns with a full crew.
@@ -344,16 +355,21 @@ def sweep(
             )
     except ValueError as e:
         fail(e)
+    from ..sim.sweep import sweep_provenance
+
+    prov = sweep_provenance(
+        rule_sets, bot_list, counts, matches, field=field, seed=seed, command=_command()
+    )
     if out is not None:
         from ..sim.plot import write_table
 
-        _write("table", "--out", out, lambda: write_table(frame, out))
+        _write("table", "--out", out, lambda: write_table(frame, out, prov))
     if plot is not None:
         from ..sim.plot import plot_sweep
 
         _write("plot", "--plot", plot, lambda: plot_sweep(frame, plot))
     if as_json:
-        typer.echo(json.dumps({"rows": frame.to_dict(orient="records")}))
+        typer.echo(json.dumps({"provenance": prov, "rows": frame.to_dict(orient="records")}))
         return
     from rich.console import Console
     from rich.table import Table

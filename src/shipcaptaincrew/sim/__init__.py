@@ -2,8 +2,13 @@
 
 * :mod:`.tables` -- a turn's Markov chain under a bot, folded into the solver's turn graph
   (the engine's turn, enumerated once), sampled in bulk;
-* :mod:`.match` -- whole matches played by the engine, fed with sampled turn scores;
-* :mod:`.run` -- chunks with independent seeded streams, on workers or a Dask cluster;
+* :mod:`.steps`, :mod:`.fast` -- whole matches on step tables the engine fills once per
+  distinct (state, outcome), many matches stepping at once;
+* :mod:`.keyed` -- random numbers keyed by (seed, match, seat, draw): common random numbers;
+* :mod:`.match` -- whole matches played by the engine, fed with sampled turn scores (what the
+  step tables cannot play);
+* :mod:`.run`, :mod:`.result` -- chunks on workers or a Dask cluster; the result, its summaries
+  and provenance;
 * :mod:`.sweep` -- a grid of rule sets x bots x player counts as one tidy table;
 * :mod:`.reference` -- the plain engine loop the vectorised simulator is checked against.
 """

@@ -27,14 +27,18 @@ from ..bots import make_bot, session_call
 from ..engine import apply, dice_to_roll, initial_state, seat_to_act
 from ..rules import Rules
 from ..solver import ContestView, contest_view
-from ..state import MatchState, Method, Phase, TurnPhase
+from ..state import MatchState, Method, Phase, RoundResult, TurnPhase
 from .policy import MatchPolicy, Policy, make_policy
 from .tables import TurnTable, build_table, score_paths
 
-__all__ = ["STAT_NAMES", "MatchRunner", "table_for"]
+__all__ = ["ROUND_ARRAYS", "STAT_NAMES", "MatchRunner", "round_arrays", "table_for"]
 
 #: Per-seat statistics of a match, in the order of the columns of :meth:`MatchRunner.run`.
 STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "round_wins")
+
+#: Per-round arrays of a run, (matches, rounds[, seats]) each, -1 where there is nothing:
+#: the round's starter, its winner, each seat's score and the seats in play order.
+ROUND_ARRAYS = ("round_starter", "round_winner", "round_scores", "round_order")
 
 _POOL = 4096
 _MEMO_LIMIT = 100_000
@@ -208,8 +212,10 @@ class MatchRunner:
         hist = np.zeros((p, self.max_score + 1), dtype=np.int64)
         # Chips won or lost are measured from the stacks the engine deals out.
         chips0 = np.asarray(self._new_match().chips, dtype=np.int64)
+        records = []
         for i in range(matches):
             s, turns = self.play(hist)
+            records.append(s.results)
             if s.winner is not None:
                 winner[i] = s.winner
                 stats[i, 0, s.winner] = 1
@@ -219,4 +225,21 @@ class MatchRunner:
             stats[i, 6, :] = s.totals
             stats[i, 7, :] = s.wins
             rounds[i] = len(s.results)
-        return {"stats": stats, "winner": winner, "rounds": rounds, "hist": hist}
+        out = {"stats": stats, "winner": winner, "rounds": rounds, "hist": hist}
+        return out | round_arrays(records, p)
+
+
+def round_arrays(records: list[tuple[RoundResult, ...]], players: int) -> dict[str, np.ndarray]:
+    """The :data:`ROUND_ARRAYS` of matches from the engine's own round results."""
+    m, width = len(records), max([len(r) for r in records] + [1])
+    starter = np.full((m, width), -1, dtype=np.int64)
+    winner = np.full((m, width), -1, dtype=np.int64)
+    scores = np.full((m, width, players), -1, dtype=np.int64)
+    order = np.full((m, width, players), -1, dtype=np.int64)
+    for i, results in enumerate(records):
+        for k, r in enumerate(results):
+            starter[i, k] = r.starter
+            winner[i, k] = -1 if r.winner is None else r.winner
+            scores[i, k] = [-1 if x is None else x for x in r.scores]
+            order[i, k, : len(r.seats)] = r.seats
+    return dict(zip(ROUND_ARRAYS, (starter, winner, scores, order)))

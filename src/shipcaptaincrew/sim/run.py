@@ -1,10 +1,13 @@
-"""Running many matches: fixed-size chunks, independent seeded streams, workers or Dask.
+"""Running many matches: fixed-size chunks, seeded random numbers, workers or Dask.
 
-Chunk ``i`` always holds matches ``i*CHUNK .. (i+1)*CHUNK - 1`` and draws everything from
-``numpy.random.SeedSequence(seed, spawn_key=(i,))`` -- the same stream as
-``SeedSequence(seed).spawn(n)[i]`` -- so a seed gives the same matches whether the chunks run
-in one process, in ``--workers K`` processes or on a Dask cluster, and a run of N matches is a
-prefix of a longer run with the same seed.
+Matches play on the step tables of :mod:`.fast` wherever they can (:func:`.fast_refusal`
+says where not); there every random number is keyed by (seed, match, seat, draw), so match
+``i`` of a seed is the same however the run is split, and runs with the same seed that
+differ in a bot share their dice (:mod:`.keyed`).  Elsewhere the engine loop of
+:class:`~.match.MatchRunner` plays: chunk ``i`` holds matches ``i*CHUNK .. (i+1)*CHUNK - 1``
+and draws everything from ``numpy.random.SeedSequence(seed, spawn_key=(i,))``.  Either way a
+seed gives the same matches in one process, in ``--workers K`` processes or on a Dask
+cluster, and a run of N matches is a prefix of a longer run with the same seed.
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..rules import Rules
-from .match import STAT_NAMES, MatchRunner
+from .fast import fast_matches
+from .match import ROUND_ARRAYS, MatchRunner
+from .result import SimulationResult, wilson
+from .steps import fast_refusal
 
 __all__ = [
     "CHUNK",
@@ -32,121 +37,33 @@ __all__ = [
     "wilson",
 ]
 
-#: Matches per chunk (fixed: it is part of what a seed means).
+#: Matches per chunk of the engine loop (fixed: it is part of what a seed means there).
 CHUNK = 500
+#: Matches per chunk on the step tables (free: their numbers are keyed by match).
+FAST_CHUNK = 1 << 15
 
 
-def chunk_plan(matches: int) -> list[tuple[int, int]]:
+def chunk_plan(matches: int, size: int = CHUNK) -> list[tuple[int, int]]:
     """(chunk index, matches in it) for a run of ``matches`` matches."""
-    return [(i, min(CHUNK, matches - i * CHUNK)) for i in range(math.ceil(matches / CHUNK))]
+    return [(i, min(size, matches - i * size)) for i in range(math.ceil(matches / size))]
 
 
 def run_chunk(
-    rules_text: str, bots: list[str], entropy: int, index: int, size: int
+    rules_text: str, bots: list[str], entropy: int, fast: bool, index: int, size: int
 ) -> dict[str, Any]:
-    """Play one chunk: its own generator from ``SeedSequence(entropy, spawn_key=(index,))``.
+    """Play one chunk, on the step tables (``fast``) or through the engine loop with its own
+    generator from ``SeedSequence(entropy, spawn_key=(index,))``.
 
     Takes plain values (the rules as canonical text) so it travels to any worker.
     """
     rules = Rules.from_str(rules_text)
-    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
-    out = MatchRunner(rules, bots, rng).run(size)
+    if fast:
+        out = fast_matches(rules, bots, entropy, index * FAST_CHUNK, size)
+    else:
+        rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
+        out = MatchRunner(rules, bots, rng).run(size)
     out["index"] = index
     return out
-
-
-def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score 95% interval of a proportion (sound near 0 and 1, unlike p +- 2 SE).
-
-    >>> lo, hi = wilson(50, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.4038, 0.5962)
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-@dataclass
-class SimulationResult:
-    """Everything a run produced, in match order."""
-
-    rules: Rules
-    bots: list[str]
-    seed: int
-    #: (matches, len(STAT_NAMES), players) per-seat statistics of each match.
-    stats: np.ndarray
-    winner: np.ndarray
-    rounds: np.ndarray
-    #: (players, max score + 1) how often each seat's turns scored each value.
-    hist: np.ndarray
-
-    @property
-    def matches(self) -> int:
-        return int(self.stats.shape[0])
-
-    def stat(self, name: str) -> np.ndarray:
-        """(matches, players) values of one statistic of :data:`~.match.STAT_NAMES`."""
-        result: np.ndarray = self.stats[:, STAT_NAMES.index(name), :]
-        return result
-
-    def summary(self) -> dict[str, Any]:
-        """Win rates with 95% intervals, mean scores, crews, chips and sips per bot and seat."""
-        n = self.matches
-        won, turns = self.stat("won"), self.stat("turns")
-        score, crews = self.stat("score_sum"), self.stat("crews")
-        chips, sips = self.stat("chips"), self.stat("sips")
-
-        def block(seats: list[int]) -> dict[str, Any]:
-            w = int(won[:, seats].sum())
-            t = int(turns[:, seats].sum())
-            lo, hi = wilson(w, n)
-            per_match_chips = chips[:, seats].sum(axis=1)
-            return {
-                "win_rate": w / n if n else 0.0,
-                "ci95": [lo, hi],
-                "wins": w,
-                "mean_score": float(score[:, seats].sum()) / t if t else 0.0,
-                "turns": t,
-                "crews": int(crews[:, seats].sum()),
-                "crew_rate": float(crews[:, seats].sum()) / t if t else 0.0,
-                "chips_per_match": float(per_match_chips.mean()) if n else 0.0,
-                "sips_per_match": float(sips[:, seats].sum(axis=1).mean()) if n else 0.0,
-            }
-
-        bots: dict[str, Any] = {}
-        for b in dict.fromkeys(self.bots):
-            seats = [i for i, x in enumerate(self.bots) if x == b]
-            bots[b] = {"seats": seats, **block(seats)}
-        seat_rows = [{"seat": i, "bot": b, **block([i])} for i, b in enumerate(self.bots)]
-        return {
-            "rules": str(self.rules),
-            "players": list(self.bots),
-            "seed": self.seed,
-            "matches": n,
-            "mean_rounds": float(self.rounds.mean()) if n else 0.0,
-            "bots": bots,
-            "seats": seat_rows,
-        }
-
-    def table(self) -> Any:
-        """One row per (match, seat): a tidy pandas DataFrame."""
-        import pandas as pd
-
-        m, _, p = self.stats.shape
-        data: dict[str, Any] = {
-            "match": np.repeat(np.arange(m), p),
-            "seat": np.tile(np.arange(p), m),
-            "bot": np.tile(np.array(self.bots, dtype=object), m),
-        }
-        for k, name in enumerate(STAT_NAMES):
-            data[name] = self.stats[:, k, :].reshape(-1)
-        data["rounds"] = np.repeat(self.rounds, p)
-        return pd.DataFrame(data)
 
 
 class Backend:
@@ -204,7 +121,7 @@ class Backend:
             self._cluster.close()
 
     def run(
-        self, tasks: list[tuple[int, int]], args: tuple[str, list[str], int]
+        self, tasks: list[tuple[int, int]], args: tuple[str, list[str], int, bool]
     ) -> Iterator[dict[str, Any]]:
         """Yield each chunk's result as it finishes (in any order)."""
         if self._client is not None:
@@ -245,12 +162,16 @@ def simulate(
     dask: str | None = None,
     backend: Backend | None = None,
     progress: Callable[[int], None] | None = None,
+    engine_loop: bool = False,
+    command: str | None = None,
 ) -> SimulationResult:
     """Play ``matches`` matches of ``bots`` (one per seat) under ``rules``.
 
     ``dask`` is a scheduler address, ``"local"`` for a two-process ``LocalCluster`` or
     ``"local-threads"`` for an in-process one (or pass an open :class:`Backend`);
     ``progress`` is called with the number of matches each finished chunk played.
+    ``engine_loop`` plays through :class:`~.match.MatchRunner` even where the step tables
+    could (to compare the two); ``command`` is recorded in the result's provenance.
     """
     if matches < 1:
         raise ValueError(f"matches must be at least 1, got {matches}")
@@ -259,8 +180,10 @@ def simulate(
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    tasks = chunk_plan(matches)
-    args = (str(rules), list(bots), seed)
+    refusal = fast_refusal(rules, bots)
+    fast = refusal is None and not engine_loop
+    tasks = chunk_plan(matches, FAST_CHUNK if fast else CHUNK)
+    args = (str(rules), list(bots), seed, fast)
     parts: dict[int, dict[str, Any]] = {}
     context = nullcontext(backend) if backend is not None else Backend(workers, dask)
     with context as b:
@@ -277,7 +200,17 @@ def simulate(
         winner=np.concatenate([p["winner"] for p in ordered]),
         rounds=np.concatenate([p["rounds"] for p in ordered]),
         hist=sum((p["hist"] for p in ordered[1:]), ordered[0]["hist"].copy()),
+        per_round={k: _stack([p[k] for p in ordered]) for k in ROUND_ARRAYS},
+        path="tables" if fast else f"engine loop: {refusal.value if refusal else 'asked for'}",
+        command=command,
     )
+
+
+def _stack(parts: list[np.ndarray]) -> np.ndarray:
+    """Chunks' per-round arrays, padded with -1 to the longest match's rounds."""
+    width = max(x.shape[1] for x in parts)
+    pads = [((0, 0), (0, width - x.shape[1])) + ((0, 0),) * (x.ndim - 2) for x in parts]
+    return np.concatenate([np.pad(x, pad, constant_values=-1) for x, pad in zip(parts, pads)])
 
 
 #: Turns per chunk of :func:`simulate_turns`.

@@ -2,8 +2,15 @@
 
 Each cell seats the bot under test at seat 0 and the *field* bot (by default the same bot,
 i.e. self-play) at every other seat, and plays ``matches`` matches.  Every cell uses the same
-seed (common random numbers), so differences between cells are not seed noise.  The table has
-one row per (rule set, player count, bot, seat).
+seed, and on the step tables (``path`` = ``tables``) that means common random numbers: match
+``i``'s seat ``s`` draws the same numbers in every cell (:mod:`.keyed`), and a turn is drawn
+from its score distribution by inverse transform, so cells that differ only in seat 0's bot
+give the field the same dice and differences between them are not seed noise
+(``benchmarks/bench_sim.py`` prints the agreement and the variance reduction).  Cells played
+through the engine loop (``path`` names why) draw from chunk streams instead and are not
+paired.  The table has one row per (rule set, player count, bot, seat); its ``place_*``
+columns give the win rate of whoever played at place ``seat`` of the first round's play order
+(0 = the starter), so the table reports by play order as well as by seat.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from typing import Any
 from ..rules import Rules
 from .run import Backend, check_setup, simulate
 
-__all__ = ["SWEEP_COLUMNS", "sweep", "sweep_cells"]
+__all__ = ["SWEEP_COLUMNS", "sweep", "sweep_cells", "sweep_provenance"]
 
 #: Columns of the sweep table, in order.
 SWEEP_COLUMNS = (
@@ -34,6 +41,10 @@ SWEEP_COLUMNS = (
     "sips_per_match",
     "mean_rounds",
     "seed",
+    "path",
+    "place_win_rate",
+    "place_ci95_low",
+    "place_ci95_high",
 )
 
 
@@ -49,6 +60,31 @@ def sweep_cells(
                 check_setup(rules, lineup)
                 cells.append((rules, lineup))
     return cells
+
+
+def sweep_provenance(
+    rules_list: list[Rules],
+    bots: list[str],
+    players: list[int],
+    matches: int,
+    *,
+    field: str | None,
+    seed: int,
+    command: str | None,
+) -> dict[str, Any]:
+    """What it takes to reproduce a sweep: written into its output files."""
+    from .. import __version__
+
+    return {
+        "rules": [str(r) for r in rules_list],
+        "bots": list(bots),
+        "field": field,
+        "players": list(players),
+        "matches": matches,
+        "seed": seed,
+        "version": __version__,
+        "command": command,
+    }
 
 
 def sweep(
@@ -72,7 +108,7 @@ def sweep(
         for rules, lineup in cells:
             result = simulate(rules, lineup, matches, seed=seed, backend=backend, progress=progress)
             summary = result.summary()
-            for seat in summary["seats"]:
+            for seat, place in zip(summary["seats"], summary["play_order"]):
                 rows.append(
                     {
                         "rules": str(rules),
@@ -91,6 +127,10 @@ def sweep(
                         "sips_per_match": seat["sips_per_match"],
                         "mean_rounds": summary["mean_rounds"],
                         "seed": summary["seed"],
+                        "path": summary["path"],
+                        "place_win_rate": place["win_rate"],
+                        "place_ci95_low": place["ci95"][0],
+                        "place_ci95_high": place["ci95"][1],
                     }
                 )
     return pd.DataFrame(rows, columns=list(SWEEP_COLUMNS))

@@ -197,8 +197,22 @@ class TurnTable:
         )
 
     # -- exact ------------------------------------------------------------------------------
+    def ends(self) -> dict[int, Fraction]:
+        """Done node -> the exact probability that a turn ends in it."""
+        return self._push()[0]
+
     def exact(self) -> ExactTurnOdds:
         """Exact turn statistics by pushing the probability mass through the chain."""
+        mass, by_roll, dice = self._push()
+        dist: dict[int, Fraction] = defaultdict(Fraction)
+        for i, p in mass.items():
+            dist[int(self.score[i])] += p
+        expected = sum((s * p for s, p in dist.items()), Fraction(0))
+        on_roll = tuple(b - a for a, b in zip([Fraction(0), *by_roll], by_roll))
+        return ExactTurnOdds(on_roll, by_roll[-1], dict(sorted(dist.items())), expected, dice)
+
+    def _push(self) -> tuple[dict[int, Fraction], list[Fraction], Fraction]:
+        """The mass on the done nodes, P(complete by roll k) and the expected dice rolled."""
         mass: dict[int, Fraction] = {self.start: Fraction(1)}
         by_roll: list[Fraction] = []
         dice = Fraction(0)
@@ -212,12 +226,7 @@ class TurnTable:
             by_roll.append(sum((p for i, p in mass.items() if self.complete[i]), Fraction(0)))
         if any(not self.done[i] for i in mass):
             raise AssertionError(f"a turn did not finish within {self.rolls} rolls")
-        dist: dict[int, Fraction] = defaultdict(Fraction)
-        for i, p in mass.items():
-            dist[int(self.score[i])] += p
-        expected = sum((s * p for s, p in dist.items()), Fraction(0))
-        on_roll = tuple(b - a for a, b in zip([Fraction(0), *by_roll], by_roll))
-        return ExactTurnOdds(on_roll, by_roll[-1], dict(sorted(dist.items())), expected, dice)
+        return mass, by_roll, dice
 
     # -- sampling ---------------------------------------------------------------------------
     def step(self, nodes: np.ndarray, words: np.ndarray) -> np.ndarray:

@@ -1,0 +1,178 @@
+"""Whole matches at NumPy speed: many matches step at once through :mod:`.steps`' tables.
+
+Each step of the loop draws one keyed uniform per live match (:mod:`.keyed`): a turn's
+score and crew by exact inverse transform from its node's turn distribution, or a roll-off's
+dice; then a gather in the step table gives the next node and what the step adds to the
+record.  Steps not met before are resolved by the engine as they come
+(:meth:`.steps.MatchTable.plain_step`, :meth:`~.steps.MatchTable.keyed_step`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..rules import Rules
+from .keyed import uniforms
+from .match import STAT_NAMES
+from .steps import CELLS, Col, MatchTable, NodeKind, match_table
+
+__all__ = ["fast_matches"]
+
+
+def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
+    """Step ids of (node, outcome) codes, asking the engine for the ones not met before."""
+    if codes.max() >= len(t.plain):
+        t.plain = np.concatenate([t.plain, np.full(max(len(t.plain), codes.max() + 1), -1)])
+    ids: np.ndarray = t.plain[codes]
+    missing = ids < 0
+    if missing.any():
+        for c in np.unique(codes[missing]).tolist():
+            t.plain[c] = t.plain_step(c)
+        ids = t.plain[codes]
+    return ids
+
+
+def _keyed_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
+    """Step ids of (keyed step, totals key) combinations, sorted-array lookup."""
+    pos = np.minimum(np.searchsorted(t.keyed_keys, combos), max(0, len(t.keyed_keys) - 1))
+    hit = (t.keyed_keys[pos] == combos) if len(t.keyed_keys) else np.zeros(len(combos), bool)
+    if not hit.all():
+        new = np.unique(combos[~hit])
+        vals = np.array([t.keyed_step(c) for c in new.tolist()], dtype=np.int64)
+        keys = np.concatenate([t.keyed_keys, new])
+        order = np.argsort(keys, kind="stable")
+        t.keyed_keys, t.keyed_vals = keys[order], np.concatenate([t.keyed_vals, vals])[order]
+        pos = np.searchsorted(t.keyed_keys, combos)
+    result: np.ndarray = t.keyed_vals[pos]
+    return result
+
+
+def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int) -> dict[str, Any]:
+    """Matches ``first .. first + size - 1`` of a seed, in the arrays of :meth:`.MatchRunner.run`."""
+    t = match_table(rules, bots)
+    p, m = t.players, size
+    match_no = first + np.arange(m, dtype=np.int64)
+    # Per (match, seat), flat: draws used, sips, totals, round wins.
+    draws, sips, tot, wins = (np.zeros(m * p, dtype=np.int64) for _ in range(4))
+    played: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (flat seat, score, crew)
+    winner = np.full(m, -1, dtype=np.int64)
+    rounds = np.zeros(m, dtype=np.int64)
+    rec = _Rounds(m, p)
+    live = np.arange(m)
+    nd = np.full(m, t.start, dtype=np.int64)  # the node of each live match
+    while live.size:
+        word = t.node_word[nd]
+        kind, seat, arg = word & 3, (word >> 2) & 15, word >> 6
+        flat = live * p + seat
+        u = uniforms(seed, match_no[live], seat, draws[flat])
+        draws[flat] += 1
+        on_turn = kind == NodeKind.TURN
+        if on_turn.all():
+            outcome, crew = _turns(t, arg, u)
+            played.append((flat, outcome, crew))
+        else:
+            outcome = np.minimum((u * 6.0 ** arg.clip(0, 2)).astype(np.int64), 35)
+            if on_turn.any():
+                score, crew = _turns(t, arg[on_turn], u[on_turn])
+                outcome[on_turn] = score
+                played.append((flat[on_turn], score, crew))
+        step = _plain_steps(t, nd * t.width + (outcome >> 1 if False else outcome))
+        sw = t.step_word[step]
+        keyed = (sw & 1) == 1
+        if keyed.any():
+            final = tot.reshape(m, p)[live[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
+            combo = step[keyed] * t.key_space + t.totals_key(final)
+            step[keyed] = _keyed_steps(t, combo)
+            sw[keyed] = t.step_word[step[keyed]]
+        nd = sw >> 2
+        touch = (sw & 2) == 2
+        if touch.any():
+            at, row = live[touch], t.steps[step[touch]]
+            cells = (at[:, None] * p + np.arange(p)).ravel()
+            tot[cells] += row[:, Col.FIXED : Col.FIXED + p].ravel()
+            sips[cells] += row[:, Col.FIXED + p : Col.FIXED + 2 * p].ravel()
+            wins[cells] += row[:, Col.FIXED + 2 * p : Col.FIXED + 3 * p].ravel()
+            new = row[:, Col.NEW_ROUND] == 1
+            rec.add(at[new], rounds[at[new]], row[new], p)
+            rounds[at[new]] += 1
+        over = (t.node_word[nd] & 3) == NodeKind.OVER
+        if over.any():
+            winner[live[over]] = t.nodes[nd[over], 3]
+            live, nd = live[~over], nd[~over]
+    who, score, crew = (np.concatenate(x) for x in zip(*played))
+    turns = np.bincount(who, minlength=m * p)
+    ssum = np.bincount(who, weights=score, minlength=m * p).astype(np.int64)
+    crews = np.bincount(who, weights=crew, minlength=m * p).astype(np.int64)
+    width = t.max_score + 1
+    hist = np.bincount(who % p * width + score, minlength=p * width)
+    stats = np.zeros((m, len(STAT_NAMES), p), dtype=np.int64)
+    has = winner >= 0
+    stats[np.flatnonzero(has), 0, winner[has]] = 1
+    for k, a in ((1, turns), (2, ssum), (3, crews), (5, sips), (6, tot), (7, wins)):
+        stats[:, k, :] = a.reshape(m, p)
+    return {
+        "stats": stats,
+        "winner": winner,
+        "rounds": rounds,
+        "hist": hist.reshape(p, t.max_score + 1),
+        **rec.arrays(max(1, int(rounds.max(initial=0)))),
+    }
+
+
+def _turns(t: MatchTable, samplers: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Turn scores and crews completed, each drawn from its node's sampler by ``u``."""
+    if len(t.cdf) == 1:
+        j = _inverse(t, 0, u)
+        return t.turn_score[0][j], t.turn_crew[0][j]
+    score = np.empty(len(u), dtype=np.int64)
+    crew = np.empty(len(u), dtype=np.int64)
+    for k in np.unique(samplers).tolist():
+        sel = samplers == k
+        j = _inverse(t, k, u[sel])
+        score[sel], crew[sel] = t.turn_score[k][j], t.turn_crew[k][j]
+    return score, crew
+
+
+def _inverse(t: MatchTable, k: int, u: np.ndarray) -> np.ndarray:
+    """Outcome indices of sampler ``k`` for uniforms ``u``: exact inverse transform."""
+    cdf = t.cdf[k]
+    j: np.ndarray = t.first[k][(u * CELLS).astype(np.int64)]
+    for _ in range(t.spill[k]):
+        j += u >= cdf[j]
+    return j
+
+
+class _Rounds:
+    """Each match's rounds as they finish: starter, winner, scores by seat and the seats in
+    play order (-1: none), grown as matches play more rounds."""
+
+    def __init__(self, m: int, p: int) -> None:
+        self.starter = np.full((m, 8), -1, dtype=np.int64)
+        self.winner = np.full((m, 8), -1, dtype=np.int64)
+        self.scores = np.full((m, 8, p), -1, dtype=np.int64)
+        self.order = np.full((m, 8, p), -1, dtype=np.int64)
+
+    def add(self, at: np.ndarray, r: np.ndarray, row: np.ndarray, p: int) -> None:
+        if not len(at):
+            return
+        while r.max() >= self.starter.shape[1]:
+            w = self.starter.shape[1]
+            self.starter = np.pad(self.starter, ((0, 0), (0, w)), constant_values=-1)
+            self.winner = np.pad(self.winner, ((0, 0), (0, w)), constant_values=-1)
+            self.scores = np.pad(self.scores, ((0, 0), (0, w), (0, 0)), constant_values=-1)
+            self.order = np.pad(self.order, ((0, 0), (0, w), (0, 0)), constant_values=-1)
+        self.starter[at, r] = row[:, Col.STARTER]
+        self.winner[at, r] = row[:, Col.WINNER]
+        self.scores[at, r] = row[:, Col.FIXED + 3 * p : Col.FIXED + 4 * p]
+        self.order[at, r] = row[:, Col.FIXED + 4 * p :]
+
+    def arrays(self, width: int) -> dict[str, np.ndarray]:
+        """The :data:`~.match.ROUND_ARRAYS`, ``width`` rounds wide."""
+        return {
+            "round_starter": self.starter[:, :width],
+            "round_winner": self.winner[:, :width],
+            "round_scores": self.scores[:, :width],
+            "round_order": self.order[:, :width],
+        }

@@ -1,0 +1,347 @@
+"""The step tables of whole matches: each distinct step of a match resolved once by the engine.
+
+A match is a walk through engine states where something random is due: a turn (the bot's
+score distribution, exact from its :class:`~.tables.TurnTable`) or a roll-off die.  The
+engine's answer to "this state, this outcome" is the same for every match that reaches them,
+so :class:`MatchTable` asks :func:`~shipcaptaincrew.engine.post_score` (or
+:func:`~shipcaptaincrew.engine.apply` for dice) once per distinct (state, outcome) and records
+what it did: the next state, the change in totals, sips and round wins, and the round it
+finished.  Many matches then step at once through these tables with a few NumPy gathers.
+
+States are stored without their record (:func:`~shipcaptaincrew.engine.match_position`'s
+blanking, keeping the round's scores, which drinking reads) and with zero totals; the real
+totals are carried per match.  Whether a step reads the totals is asked of the engine, not
+assumed: the step is first played with totals that can be added to but refuse to be compared
+(:class:`_Offset`).  A step that never compares them is the same for every total.  A step
+that does (the end of ``rounds:N``, the mark of ``first_to:N``, the tournament's final
+places) is resolved once per *order* of the totals after the round (ties included) and, under
+``first_to:N``, which seats reached the mark: the engine decides by totals through these two
+things only (grouping equal totals, the best first; 001's mark), so it is played from
+synthetic totals with the same order and marks.
+
+What is not tabled, and plays through :class:`~.match.MatchRunner` instead
+(:func:`fast_refusal` says which): pot games (the chips decide who can ante), the captain's
+hand-out and sessions (a bot chooses, reading the whole match), ``rotation=loser`` (the next
+starter depends on the last round's line) and the match-optimal bot (its turn reads the
+totals).
+
+Every random number is keyed by (seed, match, seat, draw) (:mod:`.keyed`) and turns are
+sampled by inverse transform, so runs that differ in one seat's bot share everyone's numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum, IntEnum
+from typing import NoReturn
+
+import numpy as np
+
+from ..actions import Roll
+from ..engine import apply, dice_to_roll, initial_state, match_position, post_score, seat_to_act
+from ..formats import FormatKind
+from ..rules import Drinking, Rotation, Rules, Stakes
+from ..solver import contest_view
+from ..state import MatchState, Phase, evolve
+from .match import table_for
+from .policy import MatchPolicy, make_policy
+
+__all__ = ["CELLS", "Col", "FastRefusal", "MatchTable", "NodeKind", "fast_refusal", "match_table"]
+
+
+class FastRefusal(Enum):
+    """Why a set-up plays through the engine loop instead of the step tables."""
+
+    POT = "stakes=pot: the chips decide who can ante"
+    HAND_OUT = "drinking=captain_hands_out: the winner's bot chooses who drinks"
+    SESSION = "format=session: a bot calls another round"
+    LOSER = "rotation=loser: the next starter depends on the last round's line"
+    MATCH_OPTIMAL = "the match-optimal bot: its turn reads the totals"
+
+
+def fast_refusal(rules: Rules, bots: list[str]) -> FastRefusal | None:
+    """None when the step tables can play this set-up, else why not."""
+    if rules.stakes is Stakes.POT:
+        return FastRefusal.POT
+    if rules.drinking is Drinking.CAPTAIN_HANDS_OUT:
+        return FastRefusal.HAND_OUT
+    if rules.format.kind is FormatKind.SESSION:
+        return FastRefusal.SESSION
+    if rules.rotation is Rotation.LOSER:
+        return FastRefusal.LOSER
+    if any(isinstance(make_policy(b, rules, len(bots)), MatchPolicy) for b in set(bots)):
+        return FastRefusal.MATCH_OPTIMAL
+    return None
+
+
+class NodeKind(IntEnum):
+    """What is due at a node: a turn, dice (a roll-off), or nothing (the match is over)."""
+
+    TURN = 0
+    DICE = 1
+    OVER = 2
+
+
+class _TotalsRead(Exception):
+    """The engine compared a total: the step depends on what the totals are."""
+
+
+class _Offset:
+    """A total the engine may add to but not compare: playing a step with these tells
+    whether the step reads the totals (it raises :class:`_TotalsRead` if it does)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __add__(self, other: int) -> _Offset:
+        return _Offset(self.value + other)
+
+    __radd__ = __add__
+
+    def __eq__(self, other: object) -> NoReturn:
+        raise _TotalsRead
+
+    def __ne__(self, other: object) -> NoReturn:
+        raise _TotalsRead
+
+    def __lt__(self, other: object) -> NoReturn:
+        raise _TotalsRead
+
+    def __le__(self, other: object) -> NoReturn:
+        raise _TotalsRead
+
+    def __gt__(self, other: object) -> NoReturn:
+        raise _TotalsRead
+
+    def __ge__(self, other: object) -> NoReturn:
+        raise _TotalsRead
+
+    def __hash__(self) -> NoReturn:
+        raise _TotalsRead
+
+    def __bool__(self) -> NoReturn:
+        raise _TotalsRead
+
+
+class Col(IntEnum):
+    """Columns of :attr:`MatchTable.steps`; from ``FIXED`` on, one column per seat each: the
+    totals, sips and round wins the step adds, the round's scores and its play order."""
+
+    CHILD = 0
+    KEYED = 1
+    NEW_ROUND = 2
+    STARTER = 3
+    WINNER = 4
+    TOUCH = 5
+    FIXED = 6
+
+
+class MatchTable:
+    """The step tables of one rule set and line-up, grown as matches meet new steps."""
+
+    def __init__(self, rules: Rules, bots: list[str]) -> None:
+        refusal = fast_refusal(rules, bots)
+        if refusal is not None:
+            raise ValueError(f"the step tables cannot play this set-up: {refusal.value}")
+        self.rules = rules
+        self.bots = list(bots)
+        self.players = p = len(bots)
+        self.policies = {b: make_policy(b, rules, p) for b in set(bots)}
+        self.max_score = rules.max_score
+        self.width = max(self.max_score + 1, 36)  # a score, or up to two dice in base 6
+        fmt = rules.format
+        self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
+        self._ids: dict[MatchState, int] = {}
+        self.states: list[MatchState] = []
+        self.nodes = np.zeros((64, 4), dtype=np.int64)  # kind, seat, sampler or dice, winner
+        #: The same packed in one word per node for the hot loop: kind | seat << 2 | arg << 6.
+        self.node_word = np.zeros(64, dtype=np.int64)
+        self._info: list[tuple[int, int, int]] = []  # (kind, seat, arg) for the builders
+        self._samplers: dict[tuple[str, object], int] = {}
+        self.cdf: list[np.ndarray] = []
+        #: Per sampler: the first outcome of each of CELLS equal slices of [0, 1), and how
+        #: many outcome boundaries one slice holds at most (inverse transform by lookup).
+        self.first: list[np.ndarray] = []
+        self.spill: list[int] = []
+        self.turn_score: list[np.ndarray] = []
+        self.turn_crew: list[np.ndarray] = []
+        #: (node, outcome) code -> step id (-1: not met yet).
+        self.plain = np.full(64 * self.width, -1, dtype=np.int64)
+        #: Sorted (keyed step, totals key) combinations and their step ids.
+        self.keyed_keys = np.zeros(0, dtype=np.int64)
+        self.keyed_vals = np.zeros(0, dtype=np.int64)
+        self._code: dict[int, int] = {}  # plain step -> its (node, outcome) code
+        self.key_space = p**p * 2**p
+        self.steps = np.zeros((256, Col.FIXED + 5 * p), dtype=np.int64)
+        self.n_steps = 0
+        #: The same packed for the hot loop: child << 2 | touches the record << 1 | keyed.
+        self.step_word = np.zeros(256, dtype=np.int64)
+        self.start = self._node(initial_state(rules, p))
+
+    # -- nodes --------------------------------------------------------------------------------
+    def _over(self, winner: int | None) -> MatchState:
+        return evolve(
+            self.states[0], phase=Phase.MATCH_OVER, winner=winner, contest=None, turn=None
+        )
+
+    def _rep(self, state: MatchState) -> MatchState:
+        pos = match_position(state)
+        return evolve(pos, round_scores=state.round_scores, totals=(0,) * self.players)
+
+    def _node(self, state: MatchState) -> int:
+        # A finished match is its winner: nothing else of it is read.
+        rep = self._over(state.winner) if state.phase is Phase.MATCH_OVER else self._rep(state)
+        i = self._ids.get(rep)
+        if i is not None:
+            return i
+        i = len(self.states)
+        if i >= len(self.nodes):
+            self.nodes = np.concatenate([self.nodes, np.zeros_like(self.nodes)])
+            self.node_word = np.concatenate([self.node_word, np.zeros_like(self.node_word)])
+        row = self.nodes[i]
+        if rep.phase is Phase.MATCH_OVER:
+            row[:] = (NodeKind.OVER, 0, 0, -1 if rep.winner is None else rep.winner)
+        elif rep.phase is Phase.TURN:
+            seat = seat_to_act(rep)
+            assert seat is not None
+            row[:] = (NodeKind.TURN, seat, self._sampler(seat, rep), -1)
+        elif rep.phase in (Phase.ROLL_OFF, Phase.CARGO_ROLL_OFF):
+            seat = seat_to_act(rep)
+            assert seat is not None
+            row[:] = (NodeKind.DICE, seat, dice_to_roll(rep), -1)
+        else:
+            raise AssertionError(f"the step tables met a state they cannot play: {rep.phase}")
+        kind, seat_, arg = (int(x) for x in row[:3])
+        self._info.append((kind, seat_, arg))
+        self.node_word[i] = kind | seat_ << 2 | arg << 6
+        self._ids[rep] = i
+        self.states.append(rep)
+        return i
+
+    def _sampler(self, seat: int, rep: MatchState) -> int:
+        policy = self.policies[self.bots[seat]]
+        ctx = contest_view(rep) if policy.contextual else None
+        key = (policy.name, ctx)
+        k = self._samplers.get(key)
+        if k is None:
+            table = table_for(self.rules, policy, self.players, ctx)
+            ends = sorted(table.ends().items())
+            probs = np.array([float(q) for _, q in ends])
+            cdf = np.cumsum(probs) / probs.sum()
+            cdf[-1] = 1.0
+            self.cdf.append(cdf)
+            self.first.append(np.searchsorted(cdf, np.arange(CELLS) / CELLS, side="right"))
+            self.spill.append(int(np.bincount((cdf[:-1] * CELLS).astype(np.int64)).max()))
+            self.turn_score.append(np.array([int(table.score[e]) for e, _ in ends]))
+            self.turn_crew.append(np.array([int(table.complete[e]) for e, _ in ends]))
+            k = self._samplers[key] = len(self.cdf) - 1
+        return k
+
+    # -- steps --------------------------------------------------------------------------------
+    def _act(self, node: int, outcome: int) -> Callable[[MatchState], MatchState]:
+        kind, _, dice = self._info[node]
+        if kind == NodeKind.TURN:
+            return lambda s: post_score(s, outcome)
+        faces = tuple(1 + (outcome // 6**k) % 6 for k in range(int(dice)))
+        return lambda s: apply(s, Roll(faces))
+
+    def _record(self, rep: MatchState, after: MatchState, dtot: tuple[int, ...]) -> int:
+        """Store a step from ``rep`` to ``after`` (which added ``dtot`` to the totals)."""
+        p, i = self.players, self.n_steps
+        if i >= len(self.steps):
+            self.steps = np.concatenate([self.steps, np.zeros_like(self.steps)])
+        if i >= len(self.step_word):
+            self.step_word = np.concatenate([self.step_word, np.zeros_like(self.step_word)])
+        # Built as a Python list and stored at once: small NumPy writes cost more than the rest.
+        adds = [
+            *dtot,
+            *(a - b for a, b in zip(after.sips, rep.sips)),
+            *(a - b for a, b in zip(after.wins, rep.wins)),
+        ]
+        head = [0, 0, 0, -1, -1, 0]
+        tail = [-1] * (2 * p)
+        if len(after.results) > len(rep.results):
+            res = after.results[-1]
+            head[Col.NEW_ROUND], head[Col.STARTER] = 1, res.starter
+            head[Col.WINNER] = -1 if res.winner is None else res.winner
+            tail = [-1 if x is None else x for x in res.scores]
+            tail += list(res.seats) + [-1] * (p - len(res.seats))
+        head[Col.TOUCH] = int(head[Col.NEW_ROUND] == 1 or any(adds))
+        head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p))
+        self.steps[i] = head + adds + tail
+        self.step_word[i] = head[Col.CHILD] << 2 | head[Col.TOUCH] << 1
+        self.n_steps += 1
+        return i
+
+    def plain_step(self, code: int) -> int:
+        """The step of (node, outcome) ``code``; marked keyed if it reads the totals."""
+        node, outcome = divmod(code, self.width)
+        act, rep = self._act(node, outcome), self.states[node]
+        self._code[self.n_steps] = code
+        try:
+            after = act(evolve(rep, totals=tuple(_Offset(0) for _ in range(self.players))))
+        except _TotalsRead:
+            after = act(rep)  # zero totals: what the step adds to them
+            i = self._record(rep, after, after.totals)
+            self.steps[i, Col.KEYED] = 1
+            self.step_word[i] |= 1
+            return i
+        offsets: tuple[_Offset, ...] = after.totals  # type: ignore[assignment]
+        return self._record(rep, after, tuple(t.value for t in offsets))
+
+    def keyed_step(self, combo: int) -> int:
+        """A keyed step (``combo`` = step * :attr:`key_space` + totals key) played from
+        totals in the order the key describes."""
+        step, key = divmod(combo, self.key_space)
+        node, outcome = divmod(self._code[step], self.width)
+        p = self.players
+        dtot = tuple(int(x) for x in self.steps[step, Col.FIXED : Col.FIXED + p])
+        final = self.synthetic(key)
+        rep = self.states[node]
+        after = self._act(node, outcome)(
+            evolve(rep, totals=tuple(f - d for f, d in zip(final, dtot)))
+        )
+        assert after.totals == final, (after.totals, final)
+        return self._record(rep, after, dtot)
+
+    # -- what of the totals the engine reads ----------------------------------------------------
+    def totals_key(self, totals: np.ndarray) -> np.ndarray:
+        """Per row: the order of the totals (each seat's count of lower totals) and, under
+        ``first_to:N``, which seats reached N, as one integer."""
+        p = self.players
+        ranks = (totals[:, None, :] < totals[:, :, None]).sum(axis=2)
+        key: np.ndarray = (ranks * p ** np.arange(p)).sum(axis=1)
+        if self.mark is not None:
+            reached = (totals >= self.mark) * 2 ** np.arange(p)
+            key = key + reached.sum(axis=1) * p**p
+        return key
+
+    def synthetic(self, key: int) -> tuple[int, ...]:
+        """Totals with the order (and marks) of ``key``."""
+        p = self.players
+        reached, ranks = divmod(key, p**p)
+        r = [(ranks // p**s) % p for s in range(p)]
+        if self.mark is None:
+            return tuple(r)
+        return tuple(
+            self.mark + r[s] if (reached >> s) & 1 else self.mark - p + r[s] for s in range(p)
+        )
+
+
+#: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
+CELLS = 4096
+
+_CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
+
+
+def match_table(rules: Rules, bots: list[str]) -> MatchTable:
+    """The (cached, per process) step tables of a set-up."""
+    key = (rules, tuple(bots))
+    table = _CACHE.get(key)
+    if table is None:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        table = _CACHE[key] = MatchTable(rules, bots)
+    return table
