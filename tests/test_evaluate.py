@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,29 +11,14 @@ import pytest
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.solver import turn_odds
 
+from .cli_run import ok_json, scc
+
 LINEUP = ("--players", "3", "--policy", "ev,threshold:7,optimal:round", "--format", "rounds:2")
 
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("scc-cache")
-
-
-def scc(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCC_CACHE_DIR": str(cache), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "shipcaptaincrew", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
-
-
-def ok_json(cache: Path, *args: str) -> dict:  # type: ignore[type-arg]
-    r = scc(cache, *args, "--json")
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)  # type: ignore[no-any-return]
 
 
 def test_evaluate_agrees_with_equilibrium_and_its_best_response(cache: Path) -> None:

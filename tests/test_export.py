@@ -4,10 +4,7 @@ solver's own figures, and every column is documented (and nothing else)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -24,6 +21,8 @@ from shipcaptaincrew.solver.graph import DECISION_NODE, turn_graph
 from shipcaptaincrew.solver.match_solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
+from .cli_run import scc
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "export.md"
 RULES = find_rules("classic").with_settings(["half_cargo=true", "format=rounds:2"])
 ARGS = ("--set", "half_cargo=true", "--format", "rounds:2", "--players", "2")
@@ -39,17 +38,6 @@ SPEC = ExportSpec(RULES, policies("optimal", "optimal"), policies("ev", "thresho
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("scc-cache")
-
-
-def scc(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCC_CACHE_DIR": str(cache)}
-    return subprocess.run(
-        [sys.executable, "-m", "shipcaptaincrew", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
 
 
 def read_back(path: Path, kind: TableKind) -> tuple[list[dict[str, Any]], dict[str, Any]]:

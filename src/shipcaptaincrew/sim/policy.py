@@ -119,6 +119,7 @@ class MatchPolicy:
     def __init__(self, name: str, rules: Rules, players: int) -> None:
         from ..solver import turn_graph
         from ..solver.match_advice import match_solution
+        from ..solver.match_estimate import ESTIMATED_FORMATS
         from ..solver.match_model import BeyondExact
 
         self.name = name
@@ -127,6 +128,8 @@ class MatchPolicy:
         try:
             self._sol = match_solution(rules, players)  # raises SolverError without a model
         except BeyondExact:
+            if rules.format.kind not in ESTIMATED_FORMATS:
+                raise  # nor an estimate: the round-maximiser's table plays (make_policy)
             self._sol = None  # too large to solve exactly: the estimate plays
         self.scores = tuple(int(x) for x in turn_graph(rules).scores)
         self._cdf: dict[object, list[float]] = {}
