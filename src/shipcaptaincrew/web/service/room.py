@@ -167,18 +167,25 @@ class LiveRoom:
         assert before is not None
         told = Advanced([], None, False)
         dice = 0
+        choice: tuple[MatchState, Action, str] | None = None  # the newest bot's choice
         replayed = replay_events(before, events, start=len(self.events))
-        for no, ((after, action), event) in enumerate(zip(replayed, events, strict=True), 1):
+        for (after, action), event in zip(replayed, events, strict=True):
             timer = by_timer(event)
             lines = narration(before, action, after, self.names, timer)
             self.recent.append(lines)
             self.story, moment = self.story.step(before, action, after, self.names, timer)
-            if no == len(events):  # the newest move: if a bot's, why the bot made it
-                moment = bot_explained(moment, before, action, self.bot_of(before))
+            bot = self.bot_of(before)
+            if bot is not None and not isinstance(action, Roll):
+                choice = (before, action, bot)
             told = Advanced(told.lines + lines, moment or told.moment, told.by_timer or timer)
             if isinstance(action, Roll):
                 dice += len(action.faces)
             before = after
+        if choice is not None:
+            # Why the newest bot's choice among these moves was made, on the moment the table
+            # is shown: events taken in together (a worker that fell behind) show one moment,
+            # and a bot's choice followed at once by its roll must not lose its reason.
+            told = told._replace(moment=bot_explained(told.moment, *choice))
         self.state = before
         self.events += events
         if self.dice is not None:
