@@ -40,6 +40,7 @@ from shipcaptaincrew.engine import (
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.sim.run import simulate, wilson
 from shipcaptaincrew.solver import SolverError
+from shipcaptaincrew.solver.evaluate import evaluate
 from shipcaptaincrew.solver.match_advice import Estimate, has_match
 from shipcaptaincrew.solver.match_estimate import ESTIMATED_FORMATS
 from shipcaptaincrew.solver.match_model import BeyondExact, MatchModel
@@ -60,6 +61,22 @@ def _exact(rules_fmt: str, players: int) -> str:
     except SolverError:
         return "no"
     return "yes"
+
+
+def exact_share(fmt: str, players: int, opponent: str) -> float | None:
+    """The ``optimal`` seat's exact chance at this table, the starter rolled for (each place
+    of the first round's play order alike), where the exact solver answers; else None."""
+    rules = find_rules("classic").replace(format=fmt)
+    optimal = parse_policy("optimal", allow=SEAT_KINDS)
+    field = parse_policy(opponent, allow=SEAT_KINDS)
+    total = 0.0
+    for place in range(players):
+        lineup = tuple(optimal if q == place else field for q in range(players))
+        try:
+            total += evaluate(rules, lineup).seat_win_probability[place]
+        except SolverError:
+            return None
+    return total / players
 
 
 def _engine_wins(rules: Rules, bots: list[OptimalBot], matches: int, seed: int) -> int:
@@ -194,7 +211,9 @@ def write_markdown(out: str, sources: list[str]) -> None:
         "solver), **estimate** (four or more players: this round exact, the later rounds "
         "with independent totals), **one round** (the match is one round) or **the round** (a "
         "format the match model does not follow).  The interval is Wilson's 95 % interval; "
-        "`optimal` is at least as good as the table wherever it reaches the fair share.",
+        "`optimal` is at least as good as the table wherever it reaches the fair share.  "
+        "`exact` is the same chance from the exact solver where it answers (the mean over "
+        "the places of the first round's play order), so the sample can be checked against it.",
         "",
     ]
     for src in sources:
@@ -202,15 +221,20 @@ def write_markdown(out: str, sources: list[str]) -> None:
             text = f.read().splitlines()
         notes = [t[2:] for t in text if t.startswith("# ")]
         rows = list(csv.DictReader(t for t in text if not t.startswith("#")))
-        lines += ["| format | n | plays | table | wins | 95 % interval | fair share | |"]
-        lines += ["|---|---|---|---|---|---|---|---|"]
+        lines += ["| format | n | plays | table | wins | 95 % interval | exact | fair share | |"]
+        lines += ["|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             lo, hi, fair = float(r["ci95_low"]), float(r["ci95_high"]), float(r["fair_share"])
             verdict = "above" if lo > fair else "level" if hi >= fair else "**below**"
+            exact = (
+                exact_share(r["format"], int(r["players"]), r["table"])
+                if r["optimal_plays"] in ("yes", "round")
+                else None
+            )
             lines.append(
                 f"| `{r['format']}` | {r['players']} | {_PLAYS.get(r['optimal_plays'], '')} | "
                 f"`{r['table']}` | {float(r['win_rate']):.3f} | [{lo:.3f}, {hi:.3f}] | "
-                f"{fair:.3f} | {verdict} |"
+                f"{'' if exact is None else f'{exact:.4f}'} | {fair:.3f} | {verdict} |"
             )
         lines += ["", *(f"*{n}*  " for n in notes), ""]
     with open(out, "w", encoding="utf-8") as f:
