@@ -5,9 +5,9 @@ posted, the seats still to come) and plays the subgame-perfect match-maximising 
 :mod:`shipcaptaincrew.solver.match_solve` -- match chance first, then round chance, then
 expected score, then stand.  ``optimal:round`` keeps the round-maximiser of
 :mod:`shipcaptaincrew.solver.rounds` (round chance, then expected score, then stand).  Where
-the match model has no positions (the tournament, sessions, chips, ``tie_break=round``) both
-play the round.  In a standalone turn (no table) they play to complete the crew, then for the
-best expected score.
+the match model has no positions (sessions, chips, ``tie_break=round``, a table beyond the
+exact solver) both play the round.  In a standalone turn (no table) they play to complete the
+crew, then for the best expected score.
 """
 
 from __future__ import annotations
