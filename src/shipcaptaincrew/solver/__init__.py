@@ -29,8 +29,9 @@ The round (see :mod:`.rounds` for the full model)
 
 The match (see :mod:`.match_solve`)
     :func:`.match_solve.solve_match` solves every position of a match (``single``,
-    ``rounds:N``, ``first_to:N``, ``wins:N``) for one policy per seat, exactly: the chance to
-    win the match and the round at every position, subgame perfect.
+    ``rounds:N``, ``first_to:N``, ``wins:N``, the tournament: :mod:`.match_tournament`) for
+    one policy per seat, exactly: the chance to win the match and the round at every
+    position, subgame perfect.
 
 Advice
     :func:`advise` lists every legal choice with ``match_win_probability``,

@@ -10,10 +10,12 @@ reroll) and every node's three numbers describe that one plan.
 Where the turn belongs to a tie-break played with turns: a tie for the match is all the match
 (both rewards are the chance to win the tie-break); a tie for the round is worth, per tied
 player, the position after the round with that player as its winner, weighted by the chance
-of each winning the tie-break after this turn's score.
+of each winning the tie-break after this turn's score.  A turn of the tournament's final or of
+a contest for a place in it is answered by :mod:`.match_tournament` (the chance to win the
+match, and to win the final or the place).
 
 :func:`match_rates` returns ``None`` where the format has no match positions in the model
-(one round only, the tournament, sessions, chips, ``tie_break=round``), so the caller answers
+(one round only, sessions, chips, ``tie_break=round``), so the caller answers
 with the round instead and says so; it never answers something else silently.
 """
 
@@ -32,6 +34,7 @@ from .match_estimate import estimate_rewards
 from .match_model import BeyondExact
 from .match_play import tie_contest
 from .match_solve import MatchSolution, solve_match
+from .match_tournament import TournamentModel, contest_distribution, contest_rewards
 from .match_view import ContestKind, MatchView, locate, node_of
 from .policies import SEAT_KINDS, Policy, parse_policy
 from .rounds import SolverError
@@ -47,6 +50,7 @@ __all__ = [
 ]
 
 OPTIMAL: Policy = parse_policy("optimal", allow=SEAT_KINDS)
+_TOURNAMENT = (ContestKind.FINAL, ContestKind.FINAL_PLACES)
 
 
 def has_match(rules: Rules) -> bool:
@@ -82,8 +86,11 @@ def turn_rewards(sol: MatchSolution, view: MatchView) -> tuple[np.ndarray, np.nd
     if view.contest is ContestKind.ROUND:
         leaves = sol.tree(locate(model, view)).values[p + 1][0, node * s : (node + 1) * s]
         return leaves[:, me], leaves[:, n + me]
+    if view.contest in _TOURNAMENT:
+        assert isinstance(model, TournamentModel)
+        return contest_rewards(model, view)
     if view.contest not in (ContestKind.ROUND_TIE, ContestKind.MATCH_TIE):
-        raise SolverError("this contest (a tournament place, a round among the tied) has no model")
+        raise SolverError("this contest (a round among the tied) has no model")
     pols = tuple(sol.policies[(view.starter + q) % n] for q in view.seats)
     shares = tie_contest(sol.rules, pols).values[p + 1][0, node * s : (node + 1) * s]
     mine = shares[:, view.seats.index(me)]
@@ -103,8 +110,11 @@ def turn_distribution(sol: MatchSolution, view: MatchView) -> np.ndarray:
     if view.contest is ContestKind.ROUND:
         out: np.ndarray = sol.tree(locate(sol.model, view)).dists[p][0, node]
         return out
+    if view.contest in _TOURNAMENT:
+        assert isinstance(sol.model, TournamentModel)
+        return contest_distribution(sol.model, view)
     if view.contest not in (ContestKind.ROUND_TIE, ContestKind.MATCH_TIE):
-        raise SolverError("this contest (a tournament place, a round among the tied) has no model")
+        raise SolverError("this contest (a round among the tied) has no model")
     n = sol.players
     pols = tuple(sol.policies[(view.starter + q) % n] for q in view.seats)
     dist: np.ndarray = tie_contest(sol.rules, pols).dists[p][0, node]

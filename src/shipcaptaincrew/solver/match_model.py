@@ -37,8 +37,9 @@ Where it stops
 --------------
 Stakes other than points (chips decide who can ante) and ``tie_break=round`` (rounds among the
 tied, which count towards the totals) are refused with a :class:`~.rounds.SolverError` naming
-the option; the tournament and sessions are not positions of this model (see
-:mod:`.match_solve`).
+the option; sessions are not positions of this model.  The tournament's preliminaries are
+positions of ``rounds:2`` whose last round ends in the selection and the final
+(:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
 """
 
 from __future__ import annotations
@@ -105,9 +106,12 @@ class Resolution:
 class MatchModel:
     """The positions of one format for ``len(policies)`` seats and how each round ends."""
 
+    #: The formats this class describes (a subclass describes its own).
+    formats: tuple[FormatKind, ...] = MODEL_FORMATS
+
     def __init__(self, rules: Rules, policies: tuple[Policy, ...]) -> None:
         fmt = rules.format
-        if fmt.kind not in MODEL_FORMATS:
+        if fmt.kind not in self.formats:
             raise SolverError(f"format {fmt} has no positions in the match model")
         if rules.stakes is not Stakes.POINTS:
             raise SolverError(
@@ -122,8 +126,7 @@ class MatchModel:
         self.rules = rules
         self.policies = policies
         self.n = n = len(policies)
-        self.kind = fmt.kind
-        self.target = fmt.n
+        self.kind, self.target = self._positions()
         self.period = period_of(policies)
         graph = turn_graph(rules)
         self.scores = np.asarray(graph.scores, dtype=np.int64)
@@ -147,6 +150,10 @@ class MatchModel:
         self._bits = 1 << np.arange(n)
         self._round_ties = self._share_table(round_tie=True)
         self._match_ties = self._share_table(round_tie=False)
+
+    def _positions(self) -> tuple[FormatKind, int]:
+        """The kind of positions and its number N (a subclass maps its format onto one)."""
+        return self.rules.format.kind, self.rules.format.n
 
     # -- tie-break contests -----------------------------------------------------------------
     def _share_table(self, *, round_tie: bool) -> np.ndarray:
@@ -297,6 +304,13 @@ class MatchModel:
         out: np.ndarray = self._match_ties[offset[:, None], mask]
         return out
 
+    def _ended(
+        self, offset: np.ndarray, totals: np.ndarray, counts: np.ndarray, shift: np.ndarray
+    ) -> np.ndarray:
+        """(B, L, n) match chances of lines that end the match's counted rounds (``shift``:
+        where the next round would start); here the totals decide."""
+        return self._decided(offset, totals, counts)
+
     def resolve(self, codes: np.ndarray, winner_place: int | None = None) -> Resolution:
         """How every line of scores ends the round at each of these positions.
 
@@ -369,7 +383,7 @@ class MatchModel:
             counts = totals >= self.target
             ended = counts.any(axis=-1) & live
             nxt = zero
-        term = np.where(ended[..., None], self._decided(offset, totals, counts), 0.0)
+        term = np.where(ended[..., None], self._ended(offset, totals, counts, shift), 0.0)
         go = (live & ~ended).astype(np.float64)
         safe = np.where((go > 0)[..., None], totals, 0)
         code = self.encode(after, self._rotate(safe, shift), np.where(go > 0, nxt, 0))

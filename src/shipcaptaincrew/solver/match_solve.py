@@ -3,7 +3,8 @@
 Each seat plays a policy: ``optimal`` (the best chance of winning the match, then of winning
 the round, then the best score: subgame perfect, every later seat and round playing the same
 way), ``optimal:round`` (the round equilibrium's play, whatever the match), or a fixed one
-(``ev``, ``never``, ``threshold:T``).  The positions of :mod:`.match_model` are solved level by
+(``ev``, ``never``, ``threshold:T``).  The positions of :mod:`.match_model` (the tournament's:
+:mod:`.match_tournament`) are solved level by
 level from the last rounds back: at every position the round is played seat by seat over the
 tree of posted scores (:func:`.match_play.play_contest`), every line of scores leading to a
 decided match or to a position already solved.
@@ -35,6 +36,7 @@ import numpy as np
 from ..rules import Rules
 from .match_model import MatchModel, Resolution
 from .match_play import MAX_POLICY_ITERATIONS, Seat, Tree, leaf_mass, play_contest, seat_for
+from .match_tournament import model_for
 from .policies import Policy
 from .rounds import SolverError, cache_dir
 
@@ -274,7 +276,7 @@ def solve_match(
     hit = _MEMORY.get((rules, policies))
     if hit is not None:
         return hit
-    model = MatchModel(rules, policies)
+    model = model_for(rules, policies)
     key, path = _disk_path(rules, policies)
     sol = _load(model, key, path) if use_disk else None
     if sol is None:

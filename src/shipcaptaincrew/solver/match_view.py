@@ -30,8 +30,10 @@ class ContestKind(Enum):
 
     ROUND = "round"  #: a round of the match
     ROUND_TIE = "round_tie"  #: a tie for the round, broken with turns
-    MATCH_TIE = "match_tie"  #: a tie for the match, broken with turns
-    OTHER = "other"  #: a tie for a place in the tournament's final, a round among the tied
+    MATCH_TIE = "match_tie"  #: a tie for the match (or in the tournament's final), with turns
+    FINAL = "final"  #: the tournament's final
+    FINAL_PLACES = "final_places"  #: a tie for a place in the tournament's final, with turns
+    OTHER = "other"  #: a round among the tied (tie_break=round)
 
 
 @dataclass(frozen=True)
@@ -49,10 +51,13 @@ class MatchView:
     contest: ContestKind = ContestKind.ROUND
     #: The seats of the contest, as places in this round's play order (a tie: the tied).
     seats: tuple[int, ...] = ()
-    #: This round's scores, by place, while a tie for the round is broken.
+    #: This round's scores, by place, while a tie for the round or a final place is broken.
     round_scores: tuple[int, ...] = ()
     #: The seat that starts this round (which of the seats' policies plays first).
     starter: int = 0
+    #: A contest for the final's places: the places already through, and the places fought for.
+    selected: tuple[int, ...] = ()
+    slots: int = 1
 
     @property
     def place(self) -> int:
@@ -91,12 +96,17 @@ def match_view(state: MatchState) -> MatchView:
 
     played = sum(1 for r in state.results if not r.tie_round)
     places = tuple((seat - s) % n for seat in c.seats)
-    kind = {
-        Purpose.ROUND: ContestKind.OTHER if state.tie_round else ContestKind.ROUND,
-        Purpose.ROUND_TIE: ContestKind.ROUND_TIE,
-        Purpose.MATCH_TIE: ContestKind.MATCH_TIE,
-    }.get(c.purpose, ContestKind.OTHER)
+    if state.finalists:  # the final decides the match: a tie in it is a tie for the match
+        kind = ContestKind.FINAL if c.purpose is Purpose.ROUND else ContestKind.MATCH_TIE
+    else:
+        kind = {
+            Purpose.ROUND: ContestKind.OTHER if state.tie_round else ContestKind.ROUND,
+            Purpose.ROUND_TIE: ContestKind.ROUND_TIE,
+            Purpose.MATCH_TIE: ContestKind.MATCH_TIE,
+            Purpose.FINAL_PLACES: ContestKind.FINAL_PLACES,
+        }.get(c.purpose, ContestKind.OTHER)
     scores = tuple(state.round_scores[(s + j) % n] or 0 for j in range(n))
+    tied = kind in (ContestKind.ROUND_TIE, ContestKind.FINAL_PLACES)
     return MatchView(
         state.rules.format,
         n,
@@ -106,8 +116,10 @@ def match_view(state: MatchState) -> MatchView:
         tuple(c.scores),
         kind,
         places if kind is not ContestKind.ROUND else (),
-        scores if kind is ContestKind.ROUND_TIE else (),
+        scores if tied else (),
         s,
+        tuple((seat - s) % n for seat in c.selected),
+        c.slots,
     )
 
 

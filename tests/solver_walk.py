@@ -1,0 +1,117 @@
+"""An exact walk of the engine's own matches under a solved play (shared by the match tests).
+
+``initial_state(rules, n, starter=0)`` (or any state the engine reached) is walked outcome by
+outcome: every turn collapsed to the score distribution the solver says the seat plays there
+(read off the solution at the engine's own state through ``match_view`` and
+:func:`~shipcaptaincrew.solver.match_advice.turn_distribution`), every score posted with
+:func:`~shipcaptaincrew.engine.post_score`, every other chance node followed roll by roll.
+The same play on both sides, so a walk checks the model's transitions (totals, tie-breaks,
+the format's verdict, the rotation), not the play's optimality.
+
+Contest starts that come back (a replayed round, a replayed tie-break, a carried round with
+the same totals) are unknowns of a linear system keyed by the engine's
+:func:`~shipcaptaincrew.engine.match_position` (or a coarser ``key`` a test justifies),
+solved at once, as in ``test_solver_rounds_exact.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from shipcaptaincrew.engine import (
+    apply,
+    chance_outcomes,
+    initial_state,
+    initial_turn,
+    is_chance,
+    is_terminal,
+    match_position,
+    post_score,
+)
+from shipcaptaincrew.solver.match_advice import turn_distribution
+from shipcaptaincrew.solver.match_solve import MatchSolution
+from shipcaptaincrew.solver.match_view import match_view
+from shipcaptaincrew.state import MatchState, Phase
+
+Affine = tuple[np.ndarray, dict[MatchState, float]]
+
+
+class EngineWalk:
+    """Each seat's exact chance of winning a match, walked through the engine."""
+
+    def __init__(
+        self, sol: MatchSolution, key: Callable[[MatchState], MatchState] = match_position
+    ) -> None:
+        self.sol = sol
+        self.rules, self.n = sol.rules, sol.players
+        self.scores = tuple(int(x) for x in sol.model.scores)
+        self.key = key
+        self._memo: dict[MatchState, Affine] = {}
+        self._starts: dict[MatchState, MatchState] = {}
+
+    def _moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
+        if state.phase is Phase.TURN:
+            d = turn_distribution(self.sol, match_view(state))
+            return [(post_score(state, x), float(q)) for x, q in zip(self.scores, d) if q > 0]
+        assert is_chance(state), state.phase
+        merged: dict[MatchState, float] = {}
+        for roll, p in chance_outcomes(state):
+            after = apply(state, roll)
+            merged[after] = merged.get(after, 0.0) + float(p)
+        return list(merged.items())
+
+    def _expand(self, state: MatchState) -> Affine:
+        won = np.zeros(self.n)
+        refs: dict[MatchState, float] = {}
+        for child, p in self._moves(state):
+            c_won, c_refs = self._value(child)
+            won += p * c_won
+            for k, q in c_refs.items():
+                refs[k] = refs.get(k, 0.0) + p * q
+        return won, refs
+
+    def _start(self, state: MatchState) -> bool:
+        c = state.contest
+        return c is not None and not c.scores and state.turn in (None, initial_turn(state.rules))
+
+    def _value(self, state: MatchState) -> Affine:
+        if is_terminal(state):
+            won = np.zeros(self.n)
+            assert state.winner is not None
+            won[state.winner] = 1.0
+            return won, {}
+        key = self.key(state)
+        if self._start(state):
+            self._starts.setdefault(key, state)
+            return np.zeros(self.n), {key: 1.0}
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._expand(state)
+        return hit
+
+    def seat_win_probability(self, start: MatchState | None = None) -> np.ndarray:
+        """Each seat's chance from ``start`` (a contest's start; default: the match's)."""
+        if start is None:
+            start = initial_state(self.rules, self.n, starter=0)
+        rows: dict[MatchState, Affine] = {}
+        todo = [self.key(start)]
+        self._starts[todo[0]] = start
+        while todo:
+            key = todo.pop()
+            if key in rows:
+                continue
+            rows[key] = self._expand(self._starts[key])
+            todo.extend(ref for ref in rows[key][1] if ref not in rows)
+        keys = list(rows)
+        index = {k: i for i, k in enumerate(keys)}
+        a = np.eye(len(keys))
+        r = np.zeros((len(keys), self.n))
+        for i, k in enumerate(keys):
+            won, refs = rows[k]
+            r[i] = won
+            for ref, q in refs.items():
+                a[i, index[ref]] -= q
+        out: np.ndarray = np.linalg.solve(a, r)[index[self.key(start)]]
+        return out
