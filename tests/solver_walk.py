@@ -20,9 +20,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from shipcaptaincrew.actions import NextRound, StopMatch
 from shipcaptaincrew.engine import (
     apply,
     chance_outcomes,
+    current_player,
     initial_state,
     initial_turn,
     is_chance,
@@ -30,9 +32,12 @@ from shipcaptaincrew.engine import (
     match_position,
     post_score,
 )
+from shipcaptaincrew.facts import SESSION_ROUNDS
 from shipcaptaincrew.solver.match_advice import turn_distribution
+from shipcaptaincrew.solver.match_session import call_stops
 from shipcaptaincrew.solver.match_solve import MatchSolution
 from shipcaptaincrew.solver.match_view import match_view
+from shipcaptaincrew.solver.policies import PolicyKind
 from shipcaptaincrew.state import MatchState, Phase
 
 Affine = tuple[np.ndarray, dict[MatchState, float]]
@@ -55,12 +60,22 @@ class EngineWalk:
         if state.phase is Phase.TURN:
             d = turn_distribution(self.sol, match_view(state))
             return [(post_score(state, x), float(q)) for x, q in zip(self.scores, d) if q > 0]
+        if state.phase is Phase.ANOTHER_ROUND:
+            # A session's call: the solved session's (an optimal caller weighs it; a fixed
+            # policy goes on; the programs' last round stops it), as the bot plays it.
+            optimal = self.sol.policies[current_player(state)].kind is PolicyKind.OPTIMAL
+            stops = call_stops(self.sol, state) and (optimal or self._last(state))
+            return [(apply(state, StopMatch() if stops else NextRound()), 1.0)]
         assert is_chance(state), state.phase
         merged: dict[MatchState, float] = {}
         for roll, p in chance_outcomes(state):
             after = apply(state, roll)
             merged[after] = merged.get(after, 0.0) + float(p)
         return list(merged.items())
+
+    @staticmethod
+    def _last(state: MatchState) -> bool:
+        return sum(1 for r in state.results if not r.tie_round) >= SESSION_ROUNDS
 
     def _expand(self, state: MatchState) -> Affine:
         won = np.zeros(self.n)

@@ -9,7 +9,7 @@ expected reward its player can reach: no policies, no tie-breaks between equal c
 values -- which the solver's must equal to 1e-9 at every position.
 
 Rules read: the highest total wins (``rounds:3`` after three rounds, ``first_to:21`` among
-those who reach 21 in the same round); equal totals go to a tie-break contest of turns, the
+those who reach 21 in the same round, a session when the next round's starter calls a stop); equal totals go to a tie-break contest of turns, the
 round's first player first, the best score winning and any shared best (everyone failing too)
 playing again; a round everyone fails is played again; the start passes to the other player.
 """
@@ -23,6 +23,7 @@ from itertools import product
 import numpy as np
 import pytest
 
+from shipcaptaincrew.facts import SESSION_ROUNDS
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.solver.match_solve import solve_match
 from shipcaptaincrew.solver.match_view import MatchView, locate
@@ -169,6 +170,24 @@ def rounds(n: int) -> Callable[[int, int, int], float]:
     return value
 
 
+def session(cap: int) -> Callable[[int, int, int], float]:
+    """A session the programs stop after ``cap`` rounds: after each round the next round's
+    starter (the other player) calls -- stop, and the totals decide with the caller first in
+    the tie-break, or another round -- and takes the better; after the last it stops."""
+
+    @cache
+    def value(k: int, a: int, b: int) -> float:
+        def decided(a2: int, b2: int) -> float | None:
+            return 1 - by_totals(b2, a2) if k == cap - 1 else None
+
+        def later(b2: int, a2: int) -> float:
+            return max(by_totals(b2, a2), value(k + 1, b2, a2))
+
+        return round_value(a, b, decided, later)
+
+    return value
+
+
 OPTIMAL = (parse_policy("optimal", allow=SEAT_KINDS),) * 2
 CLASSIC = find_rules("classic").replace(starter="chosen")
 
@@ -203,5 +222,20 @@ def test_rounds_3_is_the_independent_backward_induction() -> None:
             continue  # no total of 1 can be scored
         view = MatchView.of_round(rules.format, (a, b), (), played=k)
         worst = max(worst, abs(sol.at(locate(sol.model, view))[0] - value(k, a, b)))
+    assert worst < 1e-9
+    assert np.isclose(sol.seat_win_probability[0], value(0, 0, 0), atol=1e-9)
+
+
+def test_a_session_is_the_independent_backward_induction() -> None:
+    rules = CLASSIC.replace(format="session")
+    sol = solve_match(rules, OPTIMAL, use_disk=False)
+    value = session(SESSION_ROUNDS)
+    worst = 0.0
+    for k in range(SESSION_ROUNDS):
+        for a, b in product(range(0, 12 * k + 1, 3), repeat=2):
+            if 1 in (a, b):
+                continue  # no total of 1 can be scored
+            view = MatchView.of_round(rules.format, (a, b), (), played=k)
+            worst = max(worst, abs(sol.at(locate(sol.model, view))[0] - value(k, a, b)))
     assert worst < 1e-9
     assert np.isclose(sol.seat_win_probability[0], value(0, 0, 0), atol=1e-9)

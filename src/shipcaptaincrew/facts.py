@@ -26,6 +26,7 @@ __all__ = [
     "PLAYER_COUNTS",
     "ROLES",
     "ROLLS",
+    "SESSION_ROUNDS",
     "SOLO_PLAYERS",
     "TOURNAMENT_MIN_PLAYERS",
 ]
@@ -38,6 +39,13 @@ SOLO_PLAYERS = 1
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: The tournament's final is played by two, so it needs a third player to mean anything (002.29).
 TOURNAMENT_MIN_PLAYERS = 3
+
+#: Rounds a session lasts when only programs could stop it.  A session ends when the people at
+#: the table stop (000.17: a run of rounds); bots are always up for another round unless
+#: stopping wins them the match, so every program that plays a session without people (the
+#: simulator, the learning environments, ``scc demo``, the match solver) stops it after this
+#: many rounds unless told otherwise.
+SESSION_ROUNDS = 5
 
 #: Five ordinary dice (000.1, 001.1, 002.5) and up to three rolls a turn (000.1, 001.4, 002.8).
 DICE = 5

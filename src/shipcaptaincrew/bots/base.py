@@ -27,6 +27,7 @@ from typing import Protocol, runtime_checkable
 from ..actions import Action, HandOut, NextRound, RerollCargo, Stand, StopMatch, Take
 from ..dice import remove_faces
 from ..engine import legal_actions
+from ..facts import SESSION_ROUNDS
 from ..messages import Message
 from ..solver import best_take
 from ..state import MatchState, Phase, TurnState
@@ -74,13 +75,6 @@ def _choices(state: MatchState | TurnState) -> tuple[Action, ...]:
     if _is_hand_out(state):
         return tuple(a for a in acts if isinstance(a, HandOut))
     return acts
-
-
-#: Rounds a session lasts when only bots could stop it.  A session ends when the people at
-#: the table stop (000.17: a run of rounds); bots are always up for another round, so every
-#: program that plays a session without people (the simulator, the learning environments,
-#: ``scc demo``) stops it after this many rounds unless told otherwise.
-SESSION_ROUNDS = 5
 
 
 def between_rounds(state: MatchState | TurnState) -> Action | None:

@@ -19,8 +19,9 @@ import random
 from ..actions import Action, StopMatch
 from ..engine import current_player, legal_actions
 from ..messages import Message
-from ..solver import Choice, Objective, advise, policy_action, turn_graph
-from ..solver.match_advice import Estimate
+from ..solver import Choice, Objective, SolverError, advise, policy_action, turn_graph
+from ..solver.match_advice import Estimate, match_solution
+from ..solver.match_session import call_stops
 from ..state import MatchState, TurnState
 from . import reasons
 from .base import (
@@ -141,14 +142,18 @@ class OptimalBot:
         return reasons.compared(measure, chance, alt.action, self._measure(alt)[1])
 
     def _stops(self, state: MatchState | TurnState) -> bool:
-        """A session's call: playing for the match, stop when this player alone has the
-        highest total -- the totals then decide, so stopping wins for sure.  Behind, stopping
-        loses for sure; level at the top it would leave the match to a tie-break: another
-        round, as every bot says."""
+        """A session's call, playing for the match: what the solved session plays
+        (:func:`~shipcaptaincrew.solver.match_session.call_stops`: stop where that is worth
+        more than going on).  Where the session is not solved (a table too large), stop
+        when this player alone has the highest total -- the totals then decide, so stopping
+        wins for sure; behind, stopping loses for sure; level, another round, as every bot."""
         if self.objective is not Objective.MATCH or not isinstance(state, MatchState):
             return False
-        me = current_player(state)
-        return all(state.totals[me] > t for s, t in enumerate(state.totals) if s != me)
+        try:
+            return call_stops(match_solution(state.rules, state.players), state)
+        except SolverError:
+            me = current_player(state)
+            return all(state.totals[me] > t for s, t in enumerate(state.totals) if s != me)
 
     def _measure(self, c: Choice) -> tuple[reasons.Measure, float]:
         if self.objective is Objective.MATCH and c.match_win_probability is not None:

@@ -144,7 +144,10 @@ def match_rates(
         return _estimated(rules, view) if estimate is Estimate.BEYOND else None
     except SolverError:
         return None  # a format or option the match model refuses: the caller says so
-    return _compute(rules, view)
+    try:
+        return _compute(rules, view)
+    except SolverError:
+        return None  # a position the model does not reach (a session past the programs' cap)
 
 
 def _estimated(rules: Rules, view: MatchView) -> NodeRates | None:

@@ -101,6 +101,11 @@ class Resolution:
     #: (B, L, 2n): match chances decided by the line (match over), then round chances.
     term: np.ndarray
     branches: tuple[Branch, ...]
+    #: A session: the match chances (B, L, n) if the next round's first player stops after
+    #: the line instead of going on by the first branch, and that player's place (B, L) where
+    #: it weighs the two (-1: it goes on, a fixed policy or no next round).
+    stop: np.ndarray | None = None
+    caller: np.ndarray | None = None
 
 
 class MatchModel:

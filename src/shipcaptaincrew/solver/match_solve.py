@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..rules import Rules
+from .graph import TIE_TOLERANCE
 from .match_model import MatchModel, Resolution
 from .match_play import MAX_POLICY_ITERATIONS, Seat, Tree, leaf_mass, play_contest, seat_for
 from .match_tournament import model_for
@@ -132,11 +133,26 @@ def _leaf_values(model: MatchModel, values: np.ndarray, res: Resolution) -> np.n
     n = model.n
     out = res.term.copy()
     seats = np.arange(n)
-    for br in res.branches:
+    on: tuple[np.ndarray, np.ndarray] | None = None
+    for k, br in enumerate(res.branches):
         here = values[br.code]
         idx = (seats - br.shift[..., None]) % n
-        out[..., :n] += br.w_match[..., None] * np.take_along_axis(here[..., :n], idx, axis=-1)
-        out[..., n:] += br.w_round[..., None] * np.take_along_axis(here[..., n:], idx, axis=-1)
+        match = br.w_match[..., None] * np.take_along_axis(here[..., :n], idx, axis=-1)
+        rnd = br.w_round[..., None] * np.take_along_axis(here[..., n:], idx, axis=-1)
+        out[..., :n] += match
+        out[..., n:] += rnd
+        if k == 0:
+            on = match, rnd
+    if res.stop is not None and res.caller is not None and on is not None:
+        # A session: the next round's first player stops where that is worth more to it
+        # (the first branch is going on; see match_session).
+        match, rnd = on
+        c = np.maximum(res.caller, 0)[..., None]
+        going = np.take_along_axis(match, c, axis=-1)[..., 0]
+        stopping = np.take_along_axis(res.stop, c, axis=-1)[..., 0]
+        stops = (res.caller >= 0) & (stopping > going + TIE_TOLERANCE)
+        out[..., :n] += stops[..., None] * (res.stop - match)
+        out[..., n:] -= stops[..., None] * rnd  # stopped: no later round to win this one
     return out
 
 

@@ -84,9 +84,13 @@ PRELIMINARIES = 2
 
 
 def model_for(rules: Rules, policies: tuple[Policy, ...]) -> MatchModel:
-    """The match model of a format: the tournament's own, or the general one."""
+    """The match model of a format: the tournament's or the session's own, or the general one."""
     if rules.format.kind is FormatKind.TOURNAMENT:
         return TournamentModel(rules, policies)
+    if rules.format.kind is FormatKind.SESSION:
+        from .match_session import SessionModel
+
+        return SessionModel(rules, policies)
     return MatchModel(rules, policies)
 
 
