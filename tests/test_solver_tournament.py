@@ -36,8 +36,9 @@ from shipcaptaincrew.engine import (
     post_score,
 )
 from shipcaptaincrew.rules import Rules, find_rules
+from shipcaptaincrew.solver import SolverError
 from shipcaptaincrew.solver.match_solve import MatchSolution, solve_match
-from shipcaptaincrew.solver.match_tournament import TournamentModel
+from shipcaptaincrew.solver.match_tournament import TournamentModel, model_for
 from shipcaptaincrew.solver.match_view import locate, match_view
 from shipcaptaincrew.solver.policies import SEAT_KINDS, Policy, parse_policy
 from shipcaptaincrew.state import MatchState, Phase, Purpose, evolve
@@ -265,3 +266,9 @@ def test_advise_plays_the_second_round_for_a_place_in_the_final(
     assert stand["win_probability"] == stand["match_win_probability"]
     assert stand["match_win_probability"] > reroll["match_win_probability"] > 0
     assert reroll["round_win_probability"] > stand["round_win_probability"] == 0
+
+
+def test_what_the_tournament_model_refuses_is_named() -> None:
+    for change, name in (({"stakes": "pot"}, "stakes=pot"), ({"tie_break": "round"}, "round")):
+        with pytest.raises(SolverError, match=name):
+            model_for(tournament(CLASSIC).replace(**change), policies("optimal,optimal,optimal"))

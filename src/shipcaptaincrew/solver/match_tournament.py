@@ -129,7 +129,7 @@ class TournamentModel(MatchModel):
     @cached_property
     def _after(self) -> np.ndarray:
         """(period, n, n**n, n): the match chances once the preliminaries end, per policy
-        offset, next starter and order of the totals (entry j: the seats above place j)."""
+        offset, next starter and order of the totals (per place: how many totals stand above it)."""
         n = self.n
         out = np.zeros((self.period, n, n**n, n))
         orders = {_ranks(t) for t in product(range(n), repeat=n)}
@@ -174,13 +174,14 @@ class TournamentModel(MatchModel):
         if self._lottery():
             shares: tuple[float, ...] = (1.0 / len(group),) * len(group)
         else:
-            shares = tie_shares(self.rules, self._policies_of(o, group))
+            shares = tie_shares(self.rules, self.policies_of(o, group))
         out: np.ndarray = np.asarray(shares) @ np.stack(
             [self.prize(o, q, (through, g)) for g in group]
         )
         return out
 
-    def _policies_of(self, o: int, places: tuple[int, ...]) -> tuple[Policy, ...]:
+    def policies_of(self, o: int, places: tuple[int, ...]) -> tuple[Policy, ...]:
+        """The policies of places of a round at policy offset ``o``."""
         return tuple(self.policies[self._seat(o, p)] for p in places)
 
     def two_places(self, o: int, q: int, group: tuple[int, ...]) -> np.ndarray:
@@ -223,7 +224,7 @@ class TournamentModel(MatchModel):
                     hit = self.two_places(o, q, straddle)
                 known[numbers] = hit
             term[row] = hit
-        pols = self._policies_of(o, group)
+        pols = self.policies_of(o, group)
         seats = [
             seat_for(rules, pol, k, p, group[p], n + group[p], True) for p, pol in enumerate(pols)
         ]
@@ -342,7 +343,7 @@ def _contest(model: TournamentModel, view: MatchView) -> tuple[Tree, int, int, f
         return model.places_tree(o, q, view.seats), me, n + me, 1.0
     k = view.seats.index(me)
     worth = float(model.prize(o, q, (view.selected[0], me))[me])
-    return tie_contest(model.rules, model._policies_of(o, view.seats)), k, k, worth
+    return tie_contest(model.rules, model.policies_of(o, view.seats)), k, k, worth
 
 
 def contest_rewards(model: TournamentModel, view: MatchView) -> tuple[np.ndarray, np.ndarray]:
