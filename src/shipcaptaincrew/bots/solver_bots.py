@@ -7,9 +7,9 @@ expected score, then stand.  ``optimal:round`` keeps the round-maximiser of
 :mod:`shipcaptaincrew.solver.rounds` (round chance, then expected score, then stand).  At a
 table too large for the exact solver (four or more players of a match) ``optimal`` plays by the
 estimate of :mod:`shipcaptaincrew.solver.match_estimate`.  Where the match model has no
-positions (sessions, chips, ``tie_break=round``) both play the round; in a session ``optimal``
-calls a stop when it alone leads.  In a standalone turn (no table) they play to complete the
-crew, then for the best expected score.
+positions (chips, ``tie_break=round``) both play the round; in a session ``optimal`` calls
+another round or a stop as the solved session does.  In a standalone turn (no table) they
+play to complete the crew, then for the best expected score.
 """
 
 from __future__ import annotations

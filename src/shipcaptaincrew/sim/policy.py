@@ -11,8 +11,8 @@ what the player sees of the contest (what has been posted so far): the solver's
 ``optimal`` plays for the match: its turn is not a row of a table but the score distribution
 the exact match solver plays at the match position (:class:`MatchPolicy`; the runner samples
 a score from it).  ``optimal:round``, and ``optimal`` where the match model has no positions
-(one round, the tournament, sessions, chips, ``tie_break=round``), play the round-maximiser's
-table lookup; at a table too large for the exact solver ``optimal`` draws from the estimate of
+(one round, chips, ``tie_break=round``), play the round-maximiser's table lookup; at a table
+too large for the exact solver ``optimal`` draws from the estimate of
 :mod:`shipcaptaincrew.solver.match_estimate`.
 
 Bots are made by :func:`shipcaptaincrew.bots.make_bot`.  The decisions always come from the

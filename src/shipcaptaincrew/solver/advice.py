@@ -8,7 +8,7 @@ expected score, then stand -- :mod:`.match_advice`) or :attr:`Objective.ROUND` (
 round-maximiser ``optimal:round``: round chance, then expected score, then stand --
 :mod:`.rounds`).  ``win_probability`` is the match chance whenever the format has more than
 one round and the round chance otherwise.  Where the match model has no positions (the
-tournament, sessions, chips, ``tie_break=round``) the match chance is ``None`` and the round
+chips, ``tie_break=round``) the match chance is ``None`` and the round
 plan is advised.  In a pot game each choice also carries the expected chips it brings from the
 pot; a sip hand-out changes nobody's chance, and says so (:data:`HAND_OUT_NOTE`) instead of
 showing a number.

@@ -15,8 +15,8 @@ a contest for a place in it is answered by :mod:`.match_tournament` (the chance 
 match, and to win the final or the place).
 
 :func:`match_rates` returns ``None`` where the format has no match positions in the model
-(one round only, sessions, chips, ``tie_break=round``), so the caller answers
-with the round instead and says so; it never answers something else silently.
+(one round only, chips, ``tie_break=round``, a session past the rounds programs play), so the
+caller answers with the round instead and says so; it never answers something else silently.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ Where it stops
 --------------
 Stakes other than points (chips decide who can ante) and ``tie_break=round`` (rounds among the
 tied, which count towards the totals) are refused with a :class:`~.rounds.SolverError` naming
-the option; sessions are not positions of this model.  The tournament's preliminaries are
+the option.  A session's positions are those of ``rounds:N`` too, with the caller's stop
+(:mod:`.match_session`).  The tournament's preliminaries are
 positions of ``rounds:2`` whose last round ends in the selection and the final
 (:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
 """
