@@ -46,7 +46,7 @@ from shipcaptaincrew.solver.match_estimate import ESTIMATED_FORMATS
 from shipcaptaincrew.solver.match_model import BeyondExact, MatchModel
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
-FORMATS = ("single", "rounds:3", "first_to:21", "wins:2", "tournament")
+FORMATS = ("single", "rounds:3", "first_to:21", "wins:2", "tournament", "session")
 OPPONENTS = ("optimal:round", "ev")
 
 
