@@ -43,7 +43,8 @@ from shipcaptaincrew.solver import SolverError
 from shipcaptaincrew.solver.evaluate import evaluate
 from shipcaptaincrew.solver.match_advice import Estimate, has_match
 from shipcaptaincrew.solver.match_estimate import ESTIMATED_FORMATS
-from shipcaptaincrew.solver.match_model import BeyondExact, MatchModel
+from shipcaptaincrew.solver.match_model import BeyondExact
+from shipcaptaincrew.solver.match_tournament import model_for
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
 FORMATS = ("single", "rounds:3", "first_to:21", "wins:2", "tournament", "session")
@@ -55,7 +56,7 @@ def _exact(rules_fmt: str, players: int) -> str:
     if not has_match(rules):
         return "round"  # one round: the match is the round
     try:
-        MatchModel(rules, (parse_policy("optimal", allow=SEAT_KINDS),) * players)
+        model_for(rules, (parse_policy("optimal", allow=SEAT_KINDS),) * players)
     except BeyondExact:
         return "est" if rules.format.kind in ESTIMATED_FORMATS else "no"
     except SolverError:
@@ -226,13 +227,14 @@ def write_markdown(out: str, sources: list[str]) -> None:
         for r in rows:
             lo, hi, fair = float(r["ci95_low"]), float(r["ci95_high"]), float(r["fair_share"])
             verdict = "above" if lo > fair else "level" if hi >= fair else "**below**"
+            plays = _exact(r["format"], int(r["players"]))  # how this version plays it
             exact = (
                 exact_share(r["format"], int(r["players"]), r["table"])
-                if r["optimal_plays"] in ("yes", "round")
+                if plays in ("yes", "round")
                 else None
             )
             lines.append(
-                f"| `{r['format']}` | {r['players']} | {_PLAYS.get(r['optimal_plays'], '')} | "
+                f"| `{r['format']}` | {r['players']} | {_PLAYS.get(plays, '')} | "
                 f"`{r['table']}` | {float(r['win_rate']):.3f} | [{lo:.3f}, {hi:.3f}] | "
                 f"{'' if exact is None else f'{exact:.4f}'} | {fair:.3f} | {verdict} |"
             )

@@ -32,8 +32,10 @@ MATCH_TABLES: tuple[tuple[int, str], ...] = (
     (2, "first_to:21"),
     (2, "first_to:50"),
     (2, "wins:3"),
+    (2, "session"),
     (3, "rounds:2"),
     (3, "wins:2"),
+    (3, "tournament"),
 )
 #: The fixed tables the ``optimal`` seat is measured against.
 OPPONENTS = ("optimal:round", "ev", "threshold:7")

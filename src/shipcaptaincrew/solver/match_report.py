@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..facts import SESSION_ROUNDS
 from .match_findings import OPPONENTS, MatchFindings
 
 __all__ = ["MATCH_FIGURES", "match_markdown"]
@@ -38,7 +39,17 @@ def match_markdown(m: MatchFindings) -> str:
     keys = sorted({(w.players, w.format) for w in m.worth}, key=lambda k: (k[0], k[1]))
     by = {(w.players, w.format, w.opponent): w for w in m.worth}
     rows = [[str(n), f"`{fmt}`", *(_pp(by[n, fmt, o].worth) for o in OPPONENTS)] for n, fmt in keys]
-    best = max(m.worth, key=lambda w: w.worth if w.opponent == "optimal:round" else -1.0)
+    turns = [w for w in m.worth if w.format != "session"]  # a session's worth is its calls
+    best = max(turns, key=lambda w: w.worth if w.opponent == "optimal:round" else -1.0)
+    calls = [w for w in m.worth if w.format == "session"]
+    session_note = (
+        "  A session is decided by its calls more than by its turns: the `optimal` caller "
+        "stops where that is worth more (always when it alone leads), every other policy plays "
+        f"on to round {SESSION_ROUNDS}, where programs stop a session "
+        f"({_pp(min(w.worth for w in calls))} to {_pp(max(w.worth for w in calls))} points)."
+        if calls
+        else ""
+    )
     wins = [w for w in m.worth if w.format.startswith("wins:") and w.opponent == "optimal:round"]
     wins_note = (
         "  In `wins:N` a round won is the only way forward, so the round-maximiser already "
@@ -78,10 +89,14 @@ def match_markdown(m: MatchFindings) -> str:
             rows,
         ),
         f"Against the round-maximiser knowing the match is worth most in `{best.format}` "
-        f"({best.players} players: {_pp(best.worth)} points).{wins_note}  Beyond what the exact "
-        "solver reaches (four or more players of a match, three of a long one) "
-        "`benchmarks/match_winrates.py` measures the `optimal` bot in simulation with 95 % "
-        "intervals; there it plays the round, as `optimal:round` does.",
+        f"({best.players} players: {_pp(best.worth)} points).{wins_note}{session_note}  "
+        "Beyond what the exact "
+        "solver reaches (four or more players of a match, three of a long one) the `optimal` "
+        "bot plays by an estimate (`shipcaptaincrew.solver.match_estimate`: this round exact, "
+        "the later rounds with independent totals from the round equilibrium); "
+        "`benchmarks/match_winrates.py` measures it in simulation with 95 % intervals, against "
+        "the round-maximiser and `ev` up to eight players and against the exact player where "
+        "one exists ([the figures](match-winrates.md)).",
         "",
         "### How the stand threshold moves with the score",
         "",
