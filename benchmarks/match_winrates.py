@@ -95,8 +95,9 @@ def _engine_wins(rules: Rules, bots: list[OptimalBot], matches: int, seed: int) 
     return won
 
 
-def estimate_cost(matches: int, seed: int) -> None:
-    """One seat by the estimate at a table of exact players, where the exact solver reaches."""
+def estimate_cost(matches: int, seed: int, rows: list[dict[str, object]]) -> None:
+    """One seat by the estimate at a table of exact players, where the exact solver reaches
+    (its rows, table ``optimal``, added to ``rows``)."""
     print(f"{'format':<12} {'n':>2}  {'estimate wins':>13}  95 % interval   fair")
     for fmt, n in (("rounds:3", 2), ("first_to:21", 2), ("wins:2", 2), ("rounds:2", 3)):
         rules = find_rules("classic").replace(format=fmt)
@@ -107,6 +108,19 @@ def estimate_cost(matches: int, seed: int) -> None:
         print(
             f"{fmt:<12} {n:>2}  {won / matches:>13.3f}  [{lo:.3f}, {hi:.3f}]  {1 / n:.3f}{flag}",
             flush=True,
+        )
+        rows.append(
+            {
+                "format": fmt,
+                "players": n,
+                "optimal_plays": "est",
+                "table": "optimal",
+                "matches": matches,
+                "win_rate": won / matches,
+                "ci95_low": lo,
+                "ci95_high": hi,
+                "fair_share": 1 / n,
+            }
         )
 
 
@@ -134,8 +148,10 @@ def main() -> None:
     rows: list[dict[str, object]] = []
     start = time.perf_counter()
     if args.estimate:
-        estimate_cost(args.matches, args.seed)
+        estimate_cost(args.matches, args.seed, rows)
         print(f"({args.matches} matches per line-up, {time.perf_counter() - start:.0f} s)")
+        if args.csv:
+            _write_csv(args.csv, rows, args)
         return
     print(
         f"{'format':<12} {'n':>2} {'exact':>5}  {'vs':<14} {'optimal wins':>12}  95 % interval"
@@ -214,7 +230,9 @@ def write_markdown(out: str, sources: list[str]) -> None:
         "format the match model does not follow).  The interval is Wilson's 95 % interval; "
         "`optimal` is at least as good as the table wherever it reaches the fair share.  "
         "`exact` is the same chance from the exact solver where it answers (the mean over "
-        "the places of the first round's play order), so the sample can be checked against it.",
+        "the places of the first round's play order), so the sample can be checked against it.  "
+        "Rows whose table is `optimal` (from `--estimate`) seat the estimate at a table of "
+        "exact match-optimal players: what the estimate costs where the exact player exists.",
         "",
     ]
     for src in sources:
@@ -227,10 +245,12 @@ def write_markdown(out: str, sources: list[str]) -> None:
         for r in rows:
             lo, hi, fair = float(r["ci95_low"]), float(r["ci95_high"]), float(r["fair_share"])
             verdict = "above" if lo > fair else "level" if hi >= fair else "**below**"
-            plays = _exact(r["format"], int(r["players"]))  # how this version plays it
+            # How this version plays it; a table of exact players is --estimate's.
+            against_exact = r["table"] == "optimal"
+            plays = "est" if against_exact else _exact(r["format"], int(r["players"]))
             exact = (
                 exact_share(r["format"], int(r["players"]), r["table"])
-                if plays in ("yes", "round")
+                if plays in ("yes", "round") and not against_exact
                 else None
             )
             lines.append(
