@@ -127,9 +127,9 @@ class BatchedTurnEnv:
         self._decision = kind == DECISION_NODE
         self._final = kind == FINAL_NODE
         per_score = (
-            win_rewards(self.rules, self.view)
-            if self.reward_kind is BatchReward.WIN
-            else [float(s) for s in graph.scores]
+            [float(s) for s in graph.scores]
+            if self.reward_kind is BatchReward.SCORE
+            else win_rewards(self.rules, self.view)
         )
         #: The reward of each node: its final score's (0 at nodes that are not final).
         self.node_reward = np.array(

@@ -78,7 +78,7 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
                 score, crew = _turns(t, arg[on_turn], u[on_turn])
                 outcome[on_turn] = score
                 played.append((flat[on_turn], score, crew))
-        step = _plain_steps(t, nd * t.width + (outcome >> 1 if False else outcome))
+        step = _plain_steps(t, nd * t.width + outcome)
         sw = t.step_word[step]
         keyed = (sw & 1) == 1
         if keyed.any():

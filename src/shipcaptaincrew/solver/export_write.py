@@ -105,6 +105,7 @@ def write(
         table = table.replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
         pq.write_table(table, path)
         return [path]
+    assert fmt is FileFormat.CSV
     import pyarrow.csv as pcsv  # type: ignore[import-untyped]
 
     pcsv.write_csv(table, path)
