@@ -64,7 +64,7 @@ class EngineWalk:
             # A session's call: the solved session's (an optimal caller weighs it; a fixed
             # policy goes on; the programs' last round stops it), as the bot plays it.
             optimal = self.sol.policies[current_player(state)].kind is PolicyKind.OPTIMAL
-            stops = call_stops(self.sol, state) and (optimal or self._last(state))
+            stops = self._last(state) or (optimal and call_stops(self.sol, state))
             return [(apply(state, StopMatch() if stops else NextRound()), 1.0)]
         assert is_chance(state), state.phase
         merged: dict[MatchState, float] = {}

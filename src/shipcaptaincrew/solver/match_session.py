@@ -84,13 +84,14 @@ def stop_chances(
 
 def call_stops(sol: MatchSolution, state: MatchState) -> bool:
     """Whether the ``optimal`` caller stops the session at ``state`` (a call is due): what
-    the solved session plays, so the bot and the solver agree.  Once the programs' rounds are
-    played the table stops whoever calls."""
+    the solved session plays, so the bot and the solver agree.  Past the rounds programs play
+    (people play on as long as they like) the caller stops exactly when it alone leads:
+    stopping then wins for sure, and behind it would lose for sure."""
     model = sol.model
     played = sum(1 for r in state.results if not r.tie_round)
-    if played >= SESSION_ROUNDS:
-        return True
     n, s = state.players, state.starter
+    if played >= SESSION_ROUNDS:
+        return all(state.totals[s] > t for seat, t in enumerate(state.totals) if seat != s)
     totals = tuple(state.totals[(s + j) % n] for j in range(n))
     wins = tuple(state.wins[(s + j) % n] for j in range(n))
     view = MatchView(state.rules.format, n, played, totals, wins, (), starter=s)
