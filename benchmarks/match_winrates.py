@@ -65,8 +65,9 @@ def _exact(rules_fmt: str, players: int) -> str:
 
 
 def exact_share(fmt: str, players: int, opponent: str) -> float | None:
-    """The ``optimal`` seat's exact chance at this table, the starter rolled for (each place
-    of the first round's play order alike), where the exact solver answers; else None."""
+    """The exact chance of the best reply to this table (``optimal`` at one seat, knowing the
+    others play ``opponent``), the starter rolled for (each place of the first round's play
+    order alike), where the exact solver answers; else None."""
     rules = find_rules("classic").replace(format=fmt)
     optimal = parse_policy("optimal", allow=SEAT_KINDS)
     field = parse_policy(opponent, allow=SEAT_KINDS)
@@ -225,12 +226,14 @@ def write_markdown(out: str, sources: list[str]) -> None:
         "One seat plays `optimal` at a table where every other seat plays the policy of the "
         "column `table`; the starter is rolled for, so a seat of an all-alike table wins the "
         "fair share 1/n.  `plays` says how `optimal` plays there: **exact** (the match "
-        "solver), **estimate** (four or more players: this round exact, the later rounds "
+        "solver), **estimate** (a table too large for it: this round exact, the later rounds "
         "with independent totals), **one round** (the match is one round) or **the round** (a "
         "format the match model does not follow).  The interval is Wilson's 95 % interval; "
         "`optimal` is at least as good as the table wherever it reaches the fair share.  "
-        "`exact` is the same chance from the exact solver where it answers (the mean over "
-        "the places of the first round's play order), so the sample can be checked against it.  "
+        "`best reply` is the exact chance of the best reply to that table where the solver "
+        "answers (the mean over the places of the first round's play order): the solver knows "
+        "the table's policies, the `optimal` bot does not -- it plays as if everyone played "
+        "for the match -- so its sample lies at or below that figure, up to the noise.  "
         "Rows whose table is `optimal` (from `--estimate`) seat the estimate at a table of "
         "exact match-optimal players: what the estimate costs where the exact player exists.",
         "",
@@ -240,7 +243,9 @@ def write_markdown(out: str, sources: list[str]) -> None:
             text = f.read().splitlines()
         notes = [t[2:] for t in text if t.startswith("# ")]
         rows = list(csv.DictReader(t for t in text if not t.startswith("#")))
-        lines += ["| format | n | plays | table | wins | 95 % interval | exact | fair share | |"]
+        lines += [
+            "| format | n | plays | table | wins | 95 % interval | best reply | fair share | |"
+        ]
         lines += ["|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             lo, hi, fair = float(r["ci95_low"]), float(r["ci95_high"]), float(r["fair_share"])
