@@ -185,3 +185,17 @@ def test_sips_go_to_a_random_one_of_equal_leaders() -> None:
     picks = {str(make_bot("ev").choose(state, random.Random(seed))) for seed in range(40)}
     assert picks == {"sip:1", "sip:2"}
     assert str(hand_out_target(state)) == "sip:1"  # without a generator: the first of them
+
+
+def test_the_tournament_s_preliminaries_are_estimated_by_the_places_in_the_final() -> None:
+    """Four players, the second preliminary round, the last to play: the others' totals are
+    10, 8 and 5.  Above 8 the final is mine (worth one half: a final of two); level with 8
+    the place is shared with its holder; below, two are above me."""
+    rules = _rules("tournament")
+    view = MatchView.of_round(rules.format, (4, 3, 0, 0), (6, 5, 5), played=1)
+    g, _ = estimate_rewards(rules, view)
+    for s, v in zip(turn_graph(rules).scores, g):
+        want = 0.5 if s > 8 else 0.25 if s == 8 else 0.0
+        assert v == pytest.approx(want, abs=1e-12), (s, v)
+    policy = make_policy("optimal", rules, players=4)
+    assert isinstance(policy, MatchPolicy)  # four of the tournament: beyond the exact solver

@@ -49,7 +49,10 @@ from .rounds import Equilibrium, SolverError, equilibrium
 __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 
 #: The formats the estimate covers (the others have no match positions, or one round).
-ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
+ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS, FormatKind.TOURNAMENT)
+
+#: The tournament's preliminary rounds (002.29), before the two best totals play the final.
+_PRELIMINARIES = 2
 
 #: Rounds of a race (``first_to:N``, ``wins:N``) followed before the rest is neglected: the
 #: chance that nobody has finished by then is below :data:`_NEGLIGIBLE` in every rule set.
@@ -144,6 +147,30 @@ def _final_totals(a: np.ndarray, me: int) -> np.ndarray:
     return _on_top(a[:, me], others, below)
 
 
+def _to_final(a: np.ndarray, me: int) -> np.ndarray:
+    """Chance of one of the two best totals ``a`` (B, n, L) once the preliminaries are played,
+    a tie for a place shared evenly: (B,).  Over the others, the chance that A of them are
+    above my total (0, 1, two or more) and E level with it, built seat by seat."""
+    others = np.delete(a, me, axis=1)  # (B, k, L)
+    k = others.shape[1]
+    below = np.cumsum(others, axis=-1) - others
+    above = 1.0 - below - others
+    d = np.zeros((a.shape[0], a.shape[-1], 3, k + 1))
+    d[..., 0, 0] = 1.0
+    for j in range(k):
+        pb, pe, pa = (x[:, j, :, None, None] for x in (below, others, above))
+        nxt = d * pb
+        nxt[..., 1:] += d[..., :-1] * pe
+        nxt[..., 1:, :] += d[..., :-1, :] * pa
+        nxt[..., 2, :] += d[..., 2, :] * pa[..., 0]
+        d = nxt
+    e = np.arange(k + 1)
+    share = np.stack([np.minimum(1.0, 2.0 / (e + 1)), 1.0 / (e + 1), 0.0 * e])  # (3, k+1)
+    through = (d * share).sum(axis=(-2, -1))  # (B, L): through at each of my totals
+    out: np.ndarray = (a[:, me] * through).sum(axis=-1)
+    return out
+
+
 def _race(a: np.ndarray, me: int, step: np.ndarray, mark: int) -> np.ndarray:
     """``first_to:mark``: totals ``a`` (B, n, L) after this round, then rounds of ``step``
     each until a total reaches the mark; the highest total past it wins."""
@@ -222,7 +249,10 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
         mine, rest = values[:, me], np.delete(values, me, axis=1).mean(axis=1)
         return g_round * mine + (1.0 - g_round) * rest, g_round
     low = min(view.totals)
-    rounds_left = fmt.n - view.played - 1 if fmt.kind is FormatKind.ROUNDS else 0
+    rounds_left = {
+        FormatKind.ROUNDS: fmt.n - view.played - 1,
+        FormatKind.TOURNAMENT: _PRELIMINARIES - view.played - 1,
+    }.get(fmt.kind, 0)
     width = max(view.totals) - low + top + 1
     a = np.zeros((len(scores), n, width))
     for j, x in enumerate(view.posted):
@@ -234,9 +264,12 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
             for q, dist in enumerate(later, start=me + 1):
                 base = view.totals[q] - low
                 a[row, q, base : base + top + 1] = dist
-    if fmt.kind is FormatKind.ROUNDS:
+    if fmt.kind in (FormatKind.ROUNDS, FormatKind.TOURNAMENT):
         for _ in range(rounds_left):
             a = _convolve(a, step)
+        if fmt.kind is FormatKind.TOURNAMENT:
+            # The final is a round of two, each finalist's chance one half on average.
+            return 0.5 * _to_final(a, me), g_round
         return _final_totals(a, me), g_round
     mark = fmt.n - low
     if mark <= 0:
