@@ -42,6 +42,7 @@ from ..formats import FormatKind
 from ..rules import Rules
 from .batch import best_play
 from .graph import turn_graph
+from .match_tournament import PRELIMINARIES
 from .match_view import ContestKind, MatchView
 from .round_pass import _after
 from .rounds import Equilibrium, SolverError, equilibrium
@@ -50,9 +51,6 @@ __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 
 #: The formats the estimate covers (the others have no match positions, or one round).
 ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS, FormatKind.TOURNAMENT)
-
-#: The tournament's preliminary rounds (002.29), before the two best totals play the final.
-_PRELIMINARIES = 2
 
 #: Rounds of a race (``first_to:N``, ``wins:N``) followed before the rest is neglected: the
 #: chance that nobody has finished by then is below :data:`_NEGLIGIBLE` in every rule set.
@@ -251,7 +249,7 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
     low = min(view.totals)
     rounds_left = {
         FormatKind.ROUNDS: fmt.n - view.played - 1,
-        FormatKind.TOURNAMENT: _PRELIMINARIES - view.played - 1,
+        FormatKind.TOURNAMENT: PRELIMINARIES - view.played - 1,
     }.get(fmt.kind, 0)
     width = max(view.totals) - low + top + 1
     a = np.zeros((len(scores), n, width))
