@@ -150,7 +150,8 @@ function hostPanel(ctx) {
     h("div", { class: "row" },
       h("label", { for: "bot-level" }, t("Bot level")), level,
       h("button", { type: "button", class: "secondary", id: "add-bot", "data-testid": "add-bot",
-        onclick: () => ctx.hostCall("/bots", "POST", { level: level.value }) }, t("Add a bot"))),
+        // Before the levels have come (a slow first load) the server's own default is asked for.
+        onclick: () => ctx.hostCall("/bots", "POST", level.value ? { level: level.value } : {}) }, t("Add a bot"))),
     h("p", {}, h("button", { type: "button", class: "big", id: "start", "data-testid": "start", disabled: room.players.length < 2,
       onclick: () => ctx.hostCall("/start", "POST") }, t("Start the match"))),
     room.players.length < 2 ? h("p", { class: "muted" }, t("At least two players are needed to start.")) : null);
