@@ -12,6 +12,8 @@ Measured in one run, so the ratios compare like with like on this machine:
   in the same run, 4 players ``rounds:5`` (target >= 100,000/s for ``ev``/``threshold:T``,
   >= 20,000/s for ``optimal``): the first batch (the engine fills the tables as steps come),
   the next batch of new matches, and the first batch again (every step known: the loop alone);
+  the tables refuse the match-optimal bot (its turn reads the totals), so its line prints the
+  engine loop and the refusal;
 * common random numbers: two cells that differ in seat 0's bot, same seed -- how often seat 1
   scores the same in round 1, and the variance of a paired difference against an unpaired one;
 * building the turn tables: the solver's turn graph compiled cold (the one enumeration of the
@@ -34,7 +36,7 @@ from shipcaptaincrew.sim.match import MatchRunner
 from shipcaptaincrew.sim.policy import make_policy
 from shipcaptaincrew.sim.reference import engine_turns
 from shipcaptaincrew.sim.run import simulate, simulate_turns
-from shipcaptaincrew.sim.steps import match_table
+from shipcaptaincrew.sim.steps import fast_refusal, match_table
 from shipcaptaincrew.sim.tables import build_table
 from shipcaptaincrew.solver import ContestView, turn_graph
 from shipcaptaincrew.solver import graph as graph_mod
@@ -136,6 +138,11 @@ def fast_section(quick: bool) -> None:
         t0 = time.perf_counter()
         runner.run(n_loop)
         loop = n_loop / (time.perf_counter() - t0)
+        refusal = fast_refusal(rules, bots)
+        if refusal is not None:
+            # Said, not hidden: this line-up plays through the engine loop only.
+            print(f"{rules!s:40} {bot:12} engine loop {loop:7.0f}/s  tables: {refusal.value}")
+            continue
         rates = []
         for first in (0, n, 0):
             t0 = time.perf_counter()

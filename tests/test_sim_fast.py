@@ -17,7 +17,8 @@ from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.sim.fast import fast_matches
 from shipcaptaincrew.sim.result import SimulationResult
 from shipcaptaincrew.sim.run import simulate
-from shipcaptaincrew.sim.steps import FastRefusal, fast_refusal
+from shipcaptaincrew.sim.steps import COUNT_SPACE, FastRefusal, fast_refusal, match_table
+from shipcaptaincrew.state import Phase
 
 MIX = ["ev", "threshold:7", "optimal", "tip"]
 
@@ -124,3 +125,18 @@ def test_cells_that_differ_in_one_bot_share_their_dice() -> None:
     assert paired > 0.8 > 0.3 > unpaired, (paired, unpaired)
     wa, wb, wc = (r.stat("total")[:, 0].astype(float) for r in (a, b, c))
     assert np.var(wa - wb) < 0.5 * np.var(wa - wc)
+
+
+def test_the_rounds_of_a_match_share_their_nodes_and_the_end_is_counted() -> None:
+    """A node holds no round number: a round's steps are shared by every round of the match,
+    and the steps that count the finished rounds (a round's end) are resolved per count --
+    here 0 to 3 rounds before it, so every match of ``rounds:4`` ends after its fourth."""
+    rules = find_rules("classic(format=rounds:4)")
+    bots = ["ev", "tip", "threshold:7"]
+    out = fast_matches(rules, bots, 2, 0, 1_000)
+    assert (out["rounds"] == 4).all()
+    t = match_table(rules, bots)
+    assert sorted(set((t.count_keys % COUNT_SPACE).tolist())) == [0, 1, 2, 3]
+    # Every node holds the same unknown count, the start's: none is a copy for one round.
+    in_round = [s for s in t.states if s.phase is Phase.TURN]
+    assert in_round and all(s.results == t.states[t.start].results for s in in_round)

@@ -38,7 +38,7 @@ from .facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS, TOURNAMENT_MIN_PLAYER
 from .formats import FormatKind
 from .match import post, rotation_step, start_round
 from .messages import N_
-from .positions import match_position, post_score, turn_scores
+from .positions import counted_rounds, match_position, post_score, turn_scores
 from .rules import Drinking, Rules, Stakes, Starter
 from .state import (
     CHANCE,
@@ -62,6 +62,7 @@ __all__ = [
     "apply",
     "chance_outcomes",
     "check_players",
+    "counted_rounds",
     "current_player",
     "dice_to_roll",
     "initial_state",

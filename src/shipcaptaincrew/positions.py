@@ -32,7 +32,7 @@ from .messages import N_
 from .rules import Rotation, Rules
 from .state import MatchState, Method, Phase, RoundResult, evolve
 
-__all__ = ["match_position", "post_score", "turn_scores"]
+__all__ = ["counted_rounds", "match_position", "post_score", "turn_scores"]
 
 #: A finished round as a position keeps it: only its being a round of the match's own counts.
 _BLANK_RESULT = RoundResult(
@@ -138,4 +138,10 @@ def _results(state: MatchState, *, count: bool, loser: bool) -> tuple[RoundResul
     last = _BLANK_RESULT
     if loser:
         last = replace(_BLANK_RESULT, seats=own[-1].seats, scores=own[-1].scores)
-    return (_BLANK_RESULT,) * (len(own) - 1 if count else 0) + (last,)
+    return counted_rounds(len(own) - 1 if count else 0) + (last,)
+
+
+def counted_rounds(n: int) -> tuple[RoundResult, ...]:
+    """``n`` finished rounds of the match's own as a position keeps them (blank but counted):
+    what a caller puts in ``results`` to play a step at a known round count."""
+    return (_BLANK_RESULT,) * n

@@ -9,6 +9,7 @@ record.  Steps not met before are resolved by the engine as they come
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from ..rules import Rules
 from .keyed import uniforms
 from .match import STAT_NAMES
-from .steps import CELLS, Col, MatchTable, NodeKind, match_table
+from .steps import CELLS, COUNT_SPACE, Col, MatchTable, NodeKind, match_table
 
 __all__ = ["fast_matches"]
 
@@ -34,19 +35,33 @@ def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def _keyed_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
-    """Step ids of (keyed step, totals key) combinations, sorted-array lookup."""
-    pos = np.minimum(np.searchsorted(t.keyed_keys, combos), max(0, len(t.keyed_keys) - 1))
-    hit = (t.keyed_keys[pos] == combos) if len(t.keyed_keys) else np.zeros(len(combos), bool)
+def _lookup(
+    keys: np.ndarray, vals: np.ndarray, combos: np.ndarray, resolve: Callable[[int], int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step ids of keyed combinations by sorted-array lookup, asking ``resolve`` (the engine)
+    for the ones not met before; returns the grown keys and values with the ids."""
+    pos = np.minimum(np.searchsorted(keys, combos), max(0, len(keys) - 1))
+    hit = (keys[pos] == combos) if len(keys) else np.zeros(len(combos), bool)
     if not hit.all():
         new = np.unique(combos[~hit])
-        vals = np.array([t.keyed_step(c) for c in new.tolist()], dtype=np.int64)
-        keys = np.concatenate([t.keyed_keys, new])
+        got = np.array([resolve(c) for c in new.tolist()], dtype=np.int64)
+        keys = np.concatenate([keys, new])
         order = np.argsort(keys, kind="stable")
-        t.keyed_keys, t.keyed_vals = keys[order], np.concatenate([t.keyed_vals, vals])[order]
-        pos = np.searchsorted(t.keyed_keys, combos)
-    result: np.ndarray = t.keyed_vals[pos]
-    return result
+        keys, vals = keys[order], np.concatenate([vals, got])[order]
+        pos = np.searchsorted(keys, combos)
+    return keys, vals, vals[pos]
+
+
+def _count_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
+    """Step ids of (count-keyed step, rounds finished) combinations."""
+    t.count_keys, t.count_vals, ids = _lookup(t.count_keys, t.count_vals, combos, t.count_step)
+    return ids
+
+
+def _keyed_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
+    """Step ids of (keyed step, totals key) combinations."""
+    t.keyed_keys, t.keyed_vals, ids = _lookup(t.keyed_keys, t.keyed_vals, combos, t.keyed_step)
+    return ids
 
 
 def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int) -> dict[str, Any]:
@@ -59,6 +74,7 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     played: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (flat seat, score, crew)
     winner = np.full(m, -1, dtype=np.int64)
     rounds = np.zeros(m, dtype=np.int64)
+    own = np.zeros(m, dtype=np.int64)  # rounds of the match's own finished (tie rounds not)
     rec = _Rounds(m, p)
     live = np.arange(m)
     nd = np.full(m, t.start, dtype=np.int64)  # the node of each live match
@@ -80,14 +96,18 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
                 played.append((flat[on_turn], score, crew))
         step = _plain_steps(t, nd * t.width + outcome)
         sw = t.step_word[step]
+        counted = (sw & 2) == 2
+        if counted.any():
+            step[counted] = _count_steps(t, step[counted] * COUNT_SPACE + own[live[counted]])
+            sw[counted] = t.step_word[step[counted]]
         keyed = (sw & 1) == 1
         if keyed.any():
             final = tot.reshape(m, p)[live[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
             combo = step[keyed] * t.key_space + t.totals_key(final)
             step[keyed] = _keyed_steps(t, combo)
             sw[keyed] = t.step_word[step[keyed]]
-        nd = sw >> 2
-        touch = (sw & 2) == 2
+        nd = sw >> 3
+        touch = (sw & 4) == 4
         if touch.any():
             at, row = live[touch], t.steps[step[touch]]
             cells = (at[:, None] * p + np.arange(p)).ravel()
@@ -97,6 +117,7 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
             new = row[:, Col.NEW_ROUND] == 1
             rec.add(at[new], rounds[at[new]], row[new], p)
             rounds[at[new]] += 1
+            own[at] += row[:, Col.OWN]
         over = (t.node_word[nd] & 3) == NodeKind.OVER
         if over.any():
             winner[live[over]] = t.nodes[nd[over], 3]

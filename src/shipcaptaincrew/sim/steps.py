@@ -9,15 +9,18 @@ what it did: the next state, the change in totals, sips and round wins, and the 
 finished.  Many matches then step at once through these tables with a few NumPy gathers.
 
 States are stored without their record (:func:`~shipcaptaincrew.engine.match_position`'s
-blanking, keeping the round's scores, which drinking reads) and with zero totals; the real
-totals are carried per match.  Whether a step reads the totals is asked of the engine, not
-assumed: the step is first played with totals that can be added to but refuse to be compared
-(:class:`_Offset`).  A step that never compares them is the same for every total.  A step
-that does (the end of ``rounds:N``, the mark of ``first_to:N``, the tournament's final
-places) is resolved once per *order* of the totals after the round (ties included) and, under
-``first_to:N``, which seats reached the mark: the engine decides by totals through these two
-things only (grouping equal totals, the best first; 001's mark), so it is played from
-synthetic totals with the same order and marks.
+blanking, keeping the round's scores, which drinking reads), with zero totals and without the
+count of finished rounds; the real totals and counts are carried per match.  Whether a step
+reads them is asked of the engine, not assumed (:mod:`.probes`): the step is first played with
+totals that refuse to be compared and finished rounds that refuse to be counted.  A step that
+reads neither is the same for every total and every round number, so all the rounds of a
+match share their nodes.  A step that counts the rounds (the end of a round of ``rounds:N`` or
+of the tournament) is resolved once per count.  A step that compares the totals (the end of
+``rounds:N``, the mark of ``first_to:N``, the tournament's final places) is resolved once per
+*order* of the totals after the round (ties included) and, under ``first_to:N``, which seats
+reached the mark: the engine decides by totals through these two things only (grouping equal
+totals, the best first; 001's mark), so it is played from synthetic totals with the same order
+and marks.
 
 What is not tabled, and plays through :class:`~.match.MatchRunner` instead
 (:func:`fast_refusal` says which): pot games (the chips decide who can ante), the captain's
@@ -33,20 +36,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum, IntEnum
-from typing import NoReturn
 
 import numpy as np
 
 from ..actions import Roll
-from ..engine import apply, dice_to_roll, initial_state, match_position, post_score, seat_to_act
+from ..engine import (
+    apply,
+    counted_rounds,
+    dice_to_roll,
+    initial_state,
+    match_position,
+    post_score,
+    seat_to_act,
+)
 from ..formats import FormatKind
 from ..rules import Drinking, Rotation, Rules, Stakes
 from ..solver import contest_view
 from ..state import MatchState, Phase, evolve
 from .match import table_for
 from .policy import MatchPolicy, make_policy
+from .probes import Count, CountRead, Offset, TotalsRead, appended
 
-__all__ = ["CELLS", "Col", "FastRefusal", "MatchTable", "NodeKind", "fast_refusal", "match_table"]
+__all__ = [
+    "CELLS", "COUNT_SPACE", "Col", "FastRefusal", "MatchTable", "NodeKind", "fast_refusal",
+    "match_table",
+]  # fmt: skip
 
 
 class FastRefusal(Enum):
@@ -82,52 +96,11 @@ class NodeKind(IntEnum):
     OVER = 2
 
 
-class _TotalsRead(Exception):
-    """The engine compared a total: the step depends on what the totals are."""
-
-
-class _Offset:
-    """A total the engine may add to but not compare: playing a step with these tells
-    whether the step reads the totals (it raises :class:`_TotalsRead` if it does)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: int) -> None:
-        self.value = value
-
-    def __add__(self, other: int) -> _Offset:
-        return _Offset(self.value + other)
-
-    __radd__ = __add__
-
-    def __eq__(self, other: object) -> NoReturn:
-        raise _TotalsRead
-
-    def __ne__(self, other: object) -> NoReturn:
-        raise _TotalsRead
-
-    def __lt__(self, other: object) -> NoReturn:
-        raise _TotalsRead
-
-    def __le__(self, other: object) -> NoReturn:
-        raise _TotalsRead
-
-    def __gt__(self, other: object) -> NoReturn:
-        raise _TotalsRead
-
-    def __ge__(self, other: object) -> NoReturn:
-        raise _TotalsRead
-
-    def __hash__(self) -> NoReturn:
-        raise _TotalsRead
-
-    def __bool__(self) -> NoReturn:
-        raise _TotalsRead
-
-
 class Col(IntEnum):
     """Columns of :attr:`MatchTable.steps`; from ``FIXED`` on, one column per seat each: the
-    totals, sips and round wins the step adds, the round's scores and its play order."""
+    totals, sips and round wins the step adds, the round's scores and its play order.
+    ``KEYED``: 1 resolved per order of the totals, 2 per count of finished rounds; ``OWN``: the
+    round the step finished is one of the match's own (not a round of the tied)."""
 
     CHILD = 0
     KEYED = 1
@@ -135,7 +108,8 @@ class Col(IntEnum):
     STARTER = 3
     WINNER = 4
     TOUCH = 5
-    FIXED = 6
+    OWN = 6
+    FIXED = 7
 
 
 class MatchTable:
@@ -174,9 +148,15 @@ class MatchTable:
         self.keyed_vals = np.zeros(0, dtype=np.int64)
         self._code: dict[int, int] = {}  # plain step -> its (node, outcome) code
         self.key_space = p**p * 2**p
+        #: Whether the engine counts this format's finished rounds (nodes never hold them).
+        self.counted = fmt.kind in (FormatKind.ROUNDS, FormatKind.TOURNAMENT)
+        #: Sorted (count-keyed step, count) combinations and their step ids.
+        self.count_keys = np.zeros(0, dtype=np.int64)
+        self.count_vals = np.zeros(0, dtype=np.int64)
+        self._count_of: dict[int, int] = {}  # a step resolved at a count -> that count
         self.steps = np.zeros((256, Col.FIXED + 5 * p), dtype=np.int64)
         self.n_steps = 0
-        #: The same packed for the hot loop: child << 2 | touches the record << 1 | keyed.
+        #: The same packed for the hot loop: child << 3 | touches the record << 2 | keyed.
         self.step_word = np.zeros(256, dtype=np.int64)
         self.start = self._node(initial_state(rules, p))
 
@@ -187,8 +167,15 @@ class MatchTable:
         )
 
     def _rep(self, state: MatchState) -> MatchState:
+        if isinstance(state.results, Count):  # the child of a step played on a node
+            state = evolve(state, results=())
         pos = match_position(state)
-        return evolve(pos, round_scores=state.round_scores, totals=(0,) * self.players)
+        return evolve(
+            pos,
+            round_scores=state.round_scores,
+            totals=(0,) * self.players,
+            results=Count() if self.counted else pos.results,
+        )
 
     def _node(self, state: MatchState) -> int:
         # A finished match is its winner: nothing else of it is read.
@@ -247,64 +234,98 @@ class MatchTable:
         faces = tuple(1 + (outcome // 6**k) % 6 for k in range(int(dice)))
         return lambda s: apply(s, Roll(faces))
 
-    def _record(self, rep: MatchState, after: MatchState, dtot: tuple[int, ...]) -> int:
-        """Store a step from ``rep`` to ``after`` (which added ``dtot`` to the totals)."""
-        p, i = self.players, self.n_steps
+    def _row(self, head: list[int], rest: list[int]) -> int:
+        """Append a step row, built as a Python list and stored at once (small NumPy writes
+        cost more than the rest)."""
+        i = self.n_steps
         if i >= len(self.steps):
             self.steps = np.concatenate([self.steps, np.zeros_like(self.steps)])
         if i >= len(self.step_word):
             self.step_word = np.concatenate([self.step_word, np.zeros_like(self.step_word)])
-        # Built as a Python list and stored at once: small NumPy writes cost more than the rest.
+        self.steps[i, : len(head) + len(rest)] = head + rest
+        self.step_word[i] = head[Col.CHILD] << 3 | head[Col.TOUCH] << 2 | head[Col.KEYED]
+        self.n_steps += 1
+        return i
+
+    def _record(
+        self, base: MatchState, after: MatchState, dtot: tuple[int, ...], keyed: int = 0
+    ) -> int:
+        """Store a step from ``base`` to ``after`` (which added ``dtot`` to the totals)."""
+        p = self.players
         adds = [
             *dtot,
-            *(a - b for a, b in zip(after.sips, rep.sips)),
-            *(a - b for a, b in zip(after.wins, rep.wins)),
+            *(a - b for a, b in zip(after.sips, base.sips)),
+            *(a - b for a, b in zip(after.wins, base.wins)),
         ]
-        head = [0, 0, 0, -1, -1, 0]
+        head = [0, keyed, 0, -1, -1, 0, 0]
         tail = [-1] * (2 * p)
-        if len(after.results) > len(rep.results):
-            res = after.results[-1]
+        res = appended(base.results, after.results)
+        if res is not None:
             head[Col.NEW_ROUND], head[Col.STARTER] = 1, res.starter
             head[Col.WINNER] = -1 if res.winner is None else res.winner
+            head[Col.OWN] = int(not res.tie_round)
             tail = [-1 if x is None else x for x in res.scores]
             tail += list(res.seats) + [-1] * (p - len(res.seats))
         head[Col.TOUCH] = int(head[Col.NEW_ROUND] == 1 or any(adds))
         head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p))
-        self.steps[i] = head + adds + tail
-        self.step_word[i] = head[Col.CHILD] << 2 | head[Col.TOUCH] << 1
-        self.n_steps += 1
-        return i
+        return self._row(head, adds + tail)
+
+    def _played(self, node: int, outcome: int, base: MatchState) -> int:
+        """The step of ``outcome`` at ``node`` played from ``base`` (the node, or the node at
+        a known round count): plain, or keyed by the order of the totals if it compares them."""
+        act = self._act(node, outcome)
+        try:
+            after = act(evolve(base, totals=tuple(Offset(0) for _ in range(self.players))))
+        except TotalsRead:
+            after = act(base)  # zero totals: what the step adds to them
+            return self._record(base, after, after.totals, keyed=1)
+        offsets: tuple[Offset, ...] = after.totals  # type: ignore[assignment]
+        return self._record(base, after, tuple(t.value for t in offsets))
 
     def plain_step(self, code: int) -> int:
-        """The step of (node, outcome) ``code``; marked keyed if it reads the totals."""
+        """The step of (node, outcome) ``code``; marked keyed if it counts the finished rounds
+        or compares the totals."""
         node, outcome = divmod(code, self.width)
-        act, rep = self._act(node, outcome), self.states[node]
-        self._code[self.n_steps] = code
         try:
-            after = act(evolve(rep, totals=tuple(_Offset(0) for _ in range(self.players))))
-        except _TotalsRead:
-            after = act(rep)  # zero totals: what the step adds to them
-            i = self._record(rep, after, after.totals)
-            self.steps[i, Col.KEYED] = 1
-            self.step_word[i] |= 1
-            return i
-        offsets: tuple[_Offset, ...] = after.totals  # type: ignore[assignment]
-        return self._record(rep, after, tuple(t.value for t in offsets))
+            i = self._played(node, outcome, self.states[node])
+        except CountRead:
+            # Resolved per count (:meth:`count_step`); this row only says so.
+            i = self._row([0, 2, 0, -1, -1, 0, 0], [])
+        self._code[i] = code
+        return i
+
+    def count_step(self, combo: int) -> int:
+        """A count-keyed step (``combo`` = step * :data:`COUNT_SPACE` + count) played with
+        that many finished rounds of the match's own."""
+        step, count = divmod(combo, COUNT_SPACE)
+        node, outcome = divmod(self._code[step], self.width)
+        base = evolve(self.states[node], results=counted_rounds(count))
+        i = self._played(node, outcome, base)
+        self._code[i], self._count_of[i] = self._code[step], count
+        return i
 
     def keyed_step(self, combo: int) -> int:
         """A keyed step (``combo`` = step * :attr:`key_space` + totals key) played from
-        totals in the order the key describes."""
+        totals in the order the key describes (and at its count of rounds, if it has one)."""
         step, key = divmod(combo, self.key_space)
         node, outcome = divmod(self._code[step], self.width)
         p = self.players
         dtot = tuple(int(x) for x in self.steps[step, Col.FIXED : Col.FIXED + p])
         final = self.synthetic(key)
-        rep = self.states[node]
-        after = self._act(node, outcome)(
-            evolve(rep, totals=tuple(f - d for f, d in zip(final, dtot)))
-        )
+        base = self.states[node]
+        if step in self._count_of:
+            base = evolve(base, results=counted_rounds(self._count_of[step]))
+        try:
+            after = self._act(node, outcome)(
+                evolve(base, totals=tuple(f - d for f, d in zip(final, dtot)))
+            )
+        except CountRead:
+            raise AssertionError(
+                "the engine counted the finished rounds after comparing the totals; the step "
+                "tables resolve the count first"
+            ) from None
         assert after.totals == final, (after.totals, final)
-        return self._record(rep, after, dtot)
+        return self._record(base, after, dtot)
 
     # -- what of the totals the engine reads ----------------------------------------------------
     def totals_key(self, totals: np.ndarray) -> np.ndarray:
@@ -332,6 +353,8 @@ class MatchTable:
 
 #: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
 CELLS = 4096
+#: Counts of finished rounds a count-keyed step can be resolved at (a key's second part).
+COUNT_SPACE = 1 << 16
 
 _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
 
