@@ -22,6 +22,8 @@ from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from ..rules import Rules
     from ..solver.policies import Policy
 
@@ -103,6 +105,21 @@ def equilibrium(
         typer.echo(json.dumps(data))
         return
     from rich.console import Console
+
+    tr = translator(active_lang())
+    t = seat_table(r, data, players, first_round=False)
+    con = Console()
+    con.print(t)
+    con.print(
+        _("Chance that everyone fails in one round: {p}").format(
+            p=tr.percent(data["p_all_fail_per_round"], 4)
+        )
+    )
+
+
+def seat_table(r: Rules, data: dict[str, Any], players: int, *, first_round: bool) -> Table:
+    """The seats of :func:`figures`' line-up with their chances (to win the match and, with
+    ``first_round``, the first round), as ``scc equilibrium`` and ``scc evaluate`` print it."""
     from rich.table import Table
 
     tr = translator(active_lang())
@@ -118,12 +135,10 @@ def equilibrium(
     t.add_column(_("seat (play order)"), justify="right")
     t.add_column(_("policy"))
     t.add_column(_("chance to win the match"), justify="right")
-    for i, (p, pol) in enumerate(zip(data["seat_win_probability"], data["policies"]), 1):
-        t.add_row(str(i), pol, tr.number(p, 6))
-    con = Console()
-    con.print(t)
-    con.print(
-        _("Chance that everyone fails in one round: {p}").format(
-            p=tr.percent(data["p_all_fail_per_round"], 4)
-        )
-    )
+    if first_round:
+        t.add_column(_("chance to win the first round"), justify="right")
+    rows = zip(data["policies"], data["seat_win_probability"], data["round_win_probability"])
+    for i, (pol, p, q) in enumerate(rows, 1):
+        chances = [tr.number(p, 6)] + ([tr.number(q, 6)] if first_round else [])
+        t.add_row(str(i), pol, *chances)
+    return t

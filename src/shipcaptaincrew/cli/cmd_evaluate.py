@@ -15,12 +15,11 @@ from typing import Annotated
 import typer
 
 from ..i18n import _, active_lang, translator
-from ..messages import NP_
 from .app import app
-from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup
+from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup, seat_table
 from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt, check_players
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
 
 _BEST_HELP = "Also the value of the best response (optimal) at this seat (1 = the first to play)."
 
@@ -61,26 +60,9 @@ def evaluate(
         typer.echo(json.dumps(data))
         return
     from rich.console import Console
-    from rich.table import Table
 
     tr = translator(active_lang())
-    title = NP_(
-        "one player, policies {policy}, {format}, under {rules}",
-        "{n} players, policies {policy}, {format}, under {rules}",
-    )
-    t = Table(
-        title=plural(
-            title, players, policy=data["policy"], format=data["format"], rules=rules_name(r)
-        )
-    )
-    t.add_column(_("seat (play order)"), justify="right")
-    t.add_column(_("policy"))
-    t.add_column(_("chance to win the match"), justify="right")
-    t.add_column(_("chance to win the first round"), justify="right")
-    for i, (p, q, pol) in enumerate(
-        zip(data["seat_win_probability"], data["round_win_probability"], data["policies"]), 1
-    ):
-        t.add_row(str(i), pol, tr.number(p, 6), tr.number(q, 6))
+    t = seat_table(r, data, players, first_round=True)
     con = Console()
     con.print(t)
     if best is not None:

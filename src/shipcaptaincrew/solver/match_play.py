@@ -45,6 +45,7 @@ __all__ = [
     "round_table",
     "score_lines",
     "seat_for",
+    "settle_contest",
     "tie_contest",
     "tie_shares",
 ]
@@ -196,18 +197,30 @@ def tie_contest(rules: Rules, policies: tuple[Policy, ...]) -> Tree:
         rows = (top == np.array(mask)).all(axis=1)
         term[np.ix_(rows, np.flatnonzero(mask))] = shares
     seats = [seat_for(rules, pol, k, p, p, -1, True) for p, pol in enumerate(policies)]
-    u = np.full(k, 1.0 / k)
+    return settle_contest(rules, seats, term, again, np.full(k, 1.0 / k), f"a tie-break among {k}")
+
+
+def settle_contest(
+    rules: Rules,
+    seats: Sequence[Seat],
+    term: np.ndarray,
+    again: np.ndarray,
+    start: np.ndarray,
+    what: str,
+) -> Tree:
+    """A contest whose lines either end (``term``: the values they leave) or, where ``again``,
+    come back to its own start, of unknown value: policy iteration from a guess ``start``
+    (play, solve the fixed play's linear equation for the start, play again) until nobody's
+    play changes.  ``what`` names the contest in the errors."""
+    u = start
     before: tuple[np.ndarray, ...] | None = None
     for _ in range(MAX_POLICY_ITERATIONS):
-        leaves = (term + again[:, None] * u)[None]
-        tree = play_contest(rules, seats, leaves)
+        tree = play_contest(rules, seats, (term + again[:, None] * u)[None])
         if before is not None and all(np.array_equal(a, b) for a, b in zip(tree.dists, before)):
             return tree
         before = tree.dists
-        q = float(leaf_mass(tree)[0] @ again)
-        if q >= 1.0:
-            raise SolverError(f"a tie-break among {k} under {rules} never ends: everyone fails")
-        u = (tree.root[0] - q * u) / (1.0 - q)
-    raise SolverError(
-        f"the tie-break among {k} under {rules} did not settle in {MAX_POLICY_ITERATIONS} rounds"
-    )
+        back = float(leaf_mass(tree)[0] @ again)
+        if back >= 1.0:
+            raise SolverError(f"{what} under {rules} never ends: everyone fails")
+        u = (tree.root[0] - back * u) / (1.0 - back)
+    raise SolverError(f"{what} under {rules} did not settle in {MAX_POLICY_ITERATIONS} rounds")

@@ -63,6 +63,7 @@ from .match_play import (
     play_contest,
     score_lines,
     seat_for,
+    settle_contest,
     tie_contest,
     tie_shares,
 )
@@ -231,20 +232,7 @@ class TournamentModel(MatchModel):
         u = np.zeros(2 * n)
         u[list(group)] = 1.0 / k
         u[[n + g for g in group]] = 2.0 / k
-        before: tuple[np.ndarray, ...] | None = None
-        for _ in range(MAX_POLICY_ITERATIONS):
-            tree = play_contest(rules, seats, (term + again[:, None] * u)[None])
-            if before is not None and all(np.array_equal(a, b) for a, b in zip(tree.dists, before)):
-                return tree
-            before = tree.dists
-            back = float(leaf_mass(tree)[0] @ again)
-            if back >= 1.0:
-                raise SolverError(f"the contest for the final's places under {rules} never ends")
-            u = (tree.root[0] - back * u) / (1.0 - back)
-        raise SolverError(
-            f"the contest for the final's places under {rules} did not settle in "
-            f"{MAX_POLICY_ITERATIONS} rounds"
-        )
+        return settle_contest(rules, seats, term, again, u, "the contest for the final's places")
 
     # -- the final --------------------------------------------------------------------------
     def final(self, a: int, b: int) -> Final:
