@@ -18,7 +18,15 @@ compare like with like on this machine:
   decision of one table (one ``env.step`` call is 65,536 steps: every table applies its action
   and rolls on to its next decision, a finished turn being dealt anew), observation and
   masks included; random legal play (``sample_actions``) and the ``ev`` policy looked up by
-  node.  The issue's target is 1 M steps per second on one core.
+  node.  The issue's target is 1 M steps per second on one core;
+* whole matches, batched (:class:`~shipcaptaincrew.envs.batched_match.BatchedMatchEnv`):
+  65,536 tables, each a whole match of the agent against ``ev`` bots (two players in
+  ``rounds:3`` and ``first_to:21``, three in ``tournament``, four in ``rounds:5``); a step is
+  one decision of one table, the match played on between decisions (the bots' turns, the
+  agent's turns without a decision, round ends, what the format decides) on the simulator's
+  step tables; next to it the single-table Gymnasium environment playing the same match,
+  in the same run.  The first seconds of a set-up fill the step tables (the engine resolving
+  each new step once); the figure is taken after a warm-up.
 
 Run:  .venv/bin/python benchmarks/bench_envs.py [--seconds 3]
 """
@@ -35,6 +43,7 @@ from open_spiel.python.observation import make_observation
 
 from shipcaptaincrew.envs import openspiel_game
 from shipcaptaincrew.envs.batched import BatchedTurnEnv
+from shipcaptaincrew.envs.batched_match import BatchedMatchEnv
 from shipcaptaincrew.envs.encoding import action_index
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
 from shipcaptaincrew.envs.pettingzoo_env import raw_env
@@ -127,6 +136,49 @@ def batched(policy: str, seconds: float) -> tuple[float, float]:
     return turns / elapsed, steps / elapsed
 
 
+#: The matches of the batched match environment: (format, opponents).
+MATCHES = (
+    ("rounds:3", ["ev"]),
+    ("first_to:21", ["ev"]),
+    ("tournament", ["ev", "ev"]),
+    ("rounds:5", ["ev", "ev", "ev"]),
+)
+
+
+def batched_match(fmt: str, opponents: list[str], seconds: float) -> tuple[float, float]:
+    """The batched match environment, random legal play: (matches per second, steps per
+    second), after ``seconds`` of warm-up (the engine filling the step tables)."""
+    env = BatchedMatchEnv(TABLES, rules="classic", match_format=fmt, opponents=opponents)
+    env.reset(seed=0)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.step(env.sample_actions())
+    matches = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, _, terminated, _, info = env.step(env.sample_actions())
+        steps += TABLES
+        matches += int(terminated.sum()) + len(info["undecided_rewards"])
+    elapsed = time.perf_counter() - start
+    return matches / elapsed, steps / elapsed
+
+
+def gymnasium_match(fmt: str, opponents: list[str], seconds: float) -> tuple[float, float]:
+    """The single-table Gymnasium environment playing the same match: (matches/s, steps/s)."""
+    env = ShipCaptainCrewEnv(rules="classic", bots=opponents, format=fmt)
+    env.action_space.seed(0)
+
+    def episode(n: int) -> tuple[int, int]:
+        _, info = env.reset(seed=n)
+        steps, done = 0, False
+        while not done:
+            _, _, done, _, _ = env.step(env.action_space.sample())
+            steps += 1
+        return 1 + info["undecided_episodes"], steps
+
+    return timed(seconds, episode)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line")
@@ -145,6 +197,15 @@ def main() -> None:
         rate, steps = batched(policy, args.seconds)
         print(
             f"{'batched, ' + policy + ' play':<28} {'':<14} {steps:9.0f} steps/s  {rate:8.0f} turns/s"
+        )
+    print(f"== whole matches: batched ({TABLES} tables) against one table (one core, random) ==")
+    for fmt, opponents in MATCHES:
+        m_rate, b_steps = batched_match(fmt, opponents, args.seconds)
+        g_rate, g_steps = gymnasium_match(fmt, opponents, args.seconds)
+        who = f"{len(opponents) + 1} players, {fmt}"
+        print(
+            f"{who:<26} batched {b_steps:10.0f} steps/s {m_rate:9.0f} matches/s | one table "
+            f"{g_steps:7.0f} steps/s {g_rate:6.0f} matches/s (x{b_steps / g_steps:.0f})"
         )
 
 

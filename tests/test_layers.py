@@ -41,7 +41,9 @@ ALLOWED = {
     "bots": {"core", "solver", "bots"},
     "sim": {"core", "solver", "bots", "sim"},
     "plots": {"core", "solver", "plots"},
-    "envs": {"core", "solver", "bots", "envs", "i18n"},
+    # The batched match environment plays between the agent's decisions on the simulator's
+    # step tables (the engine's steps, resolved once); the simulator imports no environment.
+    "envs": {"core", "solver", "bots", "sim", "envs", "i18n"},
     "web": {"core", "solver", "bots", "i18n", "web"},
     "cli": {"core", "solver", "bots", "i18n", "sim", "envs", "web", "plots", "cli"},
 }

@@ -5,7 +5,10 @@ PettingZoo environment is :mod:`.shipcaptaincrew_v0` (``env()`` and ``raw_env``,
 :mod:`.pettingzoo_env`) and the
 OpenSpiel game in :mod:`.openspiel_game` (registered as ``python_ship_captain_crew`` when that
 module is imported; its parameters, one per rule option, are drawn from the option table by
-:mod:`.openspiel_params`).  All need the ``rl`` extra: ``pip install shipcaptaincrew[rl]``.
+:mod:`.openspiel_params`).  Many tables stepping at once in NumPy: :mod:`.batched` (one turn
+of the agent in a fixed contest) and :mod:`.batched_match` (whole matches, played between the
+agent's decisions on the simulator's step tables).  All need the ``rl`` extra:
+``pip install shipcaptaincrew[rl]``.
 
 The adapters translate and nothing more: legal actions, chance outcomes, scores and winners
 all come from :mod:`shipcaptaincrew.engine`.

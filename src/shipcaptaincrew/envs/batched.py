@@ -67,7 +67,7 @@ from .encoding import (
     turn_phase,
 )
 
-__all__ = ["TURN_FIELDS", "BatchReward", "BatchedTurnEnv"]
+__all__ = ["TURN_FIELDS", "BatchReward", "BatchedTurnEnv", "CompiledTurn"]
 
 
 class BatchReward(StrEnum):
@@ -96,6 +96,99 @@ def _turn_row(state: TurnState) -> list[int]:
     return row
 
 
+class CompiledTurn:
+    """The solver's compiled turn of a rule set as arrays, for many tables at once.
+
+    Per node of :func:`~shipcaptaincrew.solver.turn_graph`: its kind, final score (-1 where
+    none), legal-id mask and each id's child (decisions), equally likely slots (chance) and the
+    turn's own observation fields (:func:`_turn_row`).  :class:`BatchedTurnEnv` and
+    :class:`~.batched_match.BatchedMatchEnv` both play the agent's turn on it.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.graph = graph = turn_graph(rules)
+        n = len(graph)
+        kind = np.array([int(k) for k in graph.kind], dtype=np.int8)
+        self.chance = kind == CHANCE_NODE
+        self.decision = kind == DECISION_NODE
+        self.final = kind == FINAL_NODE
+        self.node_score = np.array(
+            [graph.score[i] if self.final[i] else -1 for i in range(n)], dtype=np.int16
+        )
+        self._build_moves(graph.states)
+        self._build_slots()
+        self.features = np.array([_turn_row(s) for s in graph.states], dtype=np.int16)
+
+    def _build_moves(self, states: list[TurnState]) -> None:
+        """Per decision node: the mask, each id's child, and the legal ids in a padded row."""
+        n = len(states)
+        self.masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self.child = np.full((n, NUM_ACTIONS), -1, dtype=np.int32)
+        widest = max((len(a) for a in self.graph.actions), default=1)
+        self.legal = np.zeros((n, max(widest, 1)), dtype=np.int32)
+        self.legal_count = np.ones(n, dtype=np.int32)
+        for i in np.flatnonzero(self.decision):
+            state = states[i]
+            self.masks[i] = decision_mask(state)
+            ids = [action_index(state, a) for a in self.graph.actions[i]]
+            for k, child in zip(ids, self.graph.kids[i]):
+                self.child[i, k] = child
+            self.legal[i, : len(ids)] = ids
+            self.legal_count[i] = len(ids)
+
+    def _build_slots(self) -> None:
+        """Each node's equally likely slots: a chance node's outcomes, anything else itself."""
+        base = np.zeros(len(self.graph), dtype=np.int64)
+        span = np.ones(len(self.graph), dtype=np.float64)
+        slots: list[int] = []
+        for i, (kids, probs) in enumerate(zip(self.graph.kids, self.graph.probs)):
+            base[i] = len(slots)
+            if not self.chance[i]:
+                slots.append(i)
+                continue
+            common = math.lcm(*(Fraction(p).denominator for p in probs))
+            for child, p in zip(kids, probs):
+                slots += [child] * int(p * common)
+            span[i] = common
+        self._base, self._span = base, span
+        self._slots = np.array(slots, dtype=np.int32)
+
+    def roll(self, node: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> None:
+        """Roll the dice of the tables ``where`` (``node`` holds every table's node) until each
+        is at a decision or finished."""
+        idx = where
+        while idx.size:
+            at = node[idx]
+            u = rng.random(idx.size)
+            at = self._slots[self._base[at] + (u * self._span[at]).astype(np.int64)]
+            node[idx] = at
+            idx = idx[self.chance[at]]
+
+    def moves(self, node: np.ndarray, actions: Any) -> np.ndarray:
+        """Each table's child after its action id; a clear error naming the first table whose
+        id is no integer, out of range or not legal at its node."""
+        actions = np.asarray(actions)
+        if actions.shape != node.shape or actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {len(node)} integer ids, got {actions!r}")
+        if ((actions < 0) | (actions >= NUM_ACTIONS)).any():
+            raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}")
+        child: np.ndarray = self.child[node, actions]
+        bad = np.flatnonzero(child < 0)
+        if bad.size:
+            i = int(bad[0])
+            legal = np.flatnonzero(self.masks[node[i]]).tolist()
+            raise ValueError(
+                f"table {i}: action id {int(actions[i])} is not legal now; legal ids: {legal}"
+            )
+        return child
+
+    def sample(self, node: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal id at every table's node."""
+        pick = (rng.random(len(node)) * self.legal_count[node]).astype(np.int64)
+        actions: np.ndarray = self.legal[node, pick]
+        return actions
+
+
 class BatchedTurnEnv:
     """``num_envs`` tables, each one turn of the agent at the contest ``view``.
 
@@ -112,20 +205,16 @@ class BatchedTurnEnv:
         view: ContestView | None = None,
         reward: BatchReward | str = BatchReward.WIN,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a count from 1, got {num_envs!r}")
+        check_num_envs(num_envs)
         if reward not in tuple(BatchReward):
             raise ValueError(f"reward must be one of win, score, got {reward!r}")
         self.num_envs = num_envs
         self.rules = make_rules(rules, match=False)
         self.view = view if view is not None else ContestView(2, 0, 0, 1)
         self.reward_kind = BatchReward(reward)
-        self.graph = graph = turn_graph(self.rules)
-        n = len(graph)
-        kind = np.array([int(k) for k in graph.kind], dtype=np.int8)
-        self._chance = kind == CHANCE_NODE
-        self._decision = kind == DECISION_NODE
-        self._final = kind == FINAL_NODE
+        self.turn = turn = CompiledTurn(self.rules)
+        self.graph = graph = turn.graph
+        self.masks = turn.masks
         per_score = (
             [float(s) for s in graph.scores]
             if self.reward_kind is BatchReward.SCORE
@@ -133,64 +222,16 @@ class BatchedTurnEnv:
         )
         #: The reward of each node: its final score's (0 at nodes that are not final).
         self.node_reward = np.array(
-            [per_score[graph.score_pos[i]] if self._final[i] else 0.0 for i in range(n)]
+            [per_score[graph.score_pos[i]] if turn.final[i] else 0.0 for i in range(len(graph))]
         )
-        self.node_score = np.array(
-            [graph.score[i] if self._final[i] else -1 for i in range(n)], dtype=np.int16
-        )
-        self._build_moves(graph.states)
-        self._build_slots()
-        context = [self.view.posted_max, self.view.tied, self.view.players_after]
-        self._features = np.array([_turn_row(s) + context for s in graph.states], dtype=np.int16)
+        context = np.array([self.view.posted_max, self.view.tied, self.view.players_after])
+        self._features = np.hstack(
+            [turn.features, np.broadcast_to(context, (len(graph), 3))]
+        ).astype(np.int16)
         self.node = np.zeros(num_envs, dtype=np.int32)
         self._rng = np.random.default_rng()
 
-    # -- tables compiled from the graph -----------------------------------------------------
-    def _build_moves(self, states: list[TurnState]) -> None:
-        """Per decision node: the mask, each id's child, and the legal ids in a padded row."""
-        n = len(states)
-        self.masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
-        self._child = np.full((n, NUM_ACTIONS), -1, dtype=np.int32)
-        widest = max((len(a) for a in self.graph.actions), default=1)
-        self._legal = np.zeros((n, max(widest, 1)), dtype=np.int32)
-        self._legal_count = np.ones(n, dtype=np.int32)
-        for i in np.flatnonzero(self._decision):
-            state = states[i]
-            self.masks[i] = decision_mask(state)
-            ids = [action_index(state, a) for a in self.graph.actions[i]]
-            for k, child in zip(ids, self.graph.kids[i]):
-                self._child[i, k] = child
-            self._legal[i, : len(ids)] = ids
-            self._legal_count[i] = len(ids)
-
-    def _build_slots(self) -> None:
-        """Each node's equally likely slots: a chance node's outcomes, anything else itself."""
-        base = np.zeros(len(self.graph), dtype=np.int64)
-        span = np.ones(len(self.graph), dtype=np.float64)
-        slots: list[int] = []
-        for i, (kids, probs) in enumerate(zip(self.graph.kids, self.graph.probs)):
-            base[i] = len(slots)
-            if not self._chance[i]:
-                slots.append(i)
-                continue
-            common = math.lcm(*(Fraction(p).denominator for p in probs))
-            for child, p in zip(kids, probs):
-                slots += [child] * int(p * common)
-            span[i] = common
-        self._base, self._span = base, span
-        self._slots = np.array(slots, dtype=np.int32)
-
     # -- the vector API ---------------------------------------------------------------------
-    def _roll(self, where: np.ndarray) -> None:
-        """Roll the dice of the tables ``where`` until each is at a decision or finished."""
-        idx = where
-        while idx.size:
-            nodes = self.node[idx]
-            u = self._rng.random(idx.size)
-            nodes = self._slots[self._base[nodes] + (u * self._span[nodes]).astype(np.int64)]
-            self.node[idx] = nodes
-            idx = idx[self._chance[nodes]]
-
     def _deal(self, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """New turns at ``where``, rolled to a decision; the turns without one, played out.
 
@@ -199,12 +240,12 @@ class BatchedTurnEnv:
         ended: list[np.ndarray] = []
         while where.size:
             self.node[where] = 0  # the root: the turn's first roll is due
-            self._roll(where)
-            done = self._final[self.node[where]]
+            self.turn.roll(self.node, where, self._rng)
+            done = self.turn.final[self.node[where]]
             where = where[done]
             ended.append(self.node[where])
         nodes = np.concatenate(ended) if ended else np.zeros(0, dtype=np.int32)
-        return self.node_reward[nodes], self.node_score[nodes]
+        return self.node_reward[nodes], self.turn.node_score[nodes]
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
@@ -226,25 +267,13 @@ class BatchedTurnEnv:
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One decision at every table (one id each); a finished turn is dealt anew."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.num_envs} integer ids, got {actions!r}")
-        if ((actions < 0) | (actions >= NUM_ACTIONS)).any():
-            raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}")
-        child = self._child[self.node, actions]
-        bad = np.flatnonzero(child < 0)
-        if bad.size:
-            i = int(bad[0])
-            legal = np.flatnonzero(self.masks[self.node[i]]).tolist()
-            raise ValueError(
-                f"table {i}: action id {int(actions[i])} is not legal now; legal ids: {legal}"
-            )
+        child = self.turn.moves(self.node, actions)
         self.node[:] = child
-        self._roll(np.flatnonzero(self._chance[child]))
+        self.turn.roll(self.node, np.flatnonzero(self.turn.chance[child]), self._rng)
         nodes = self.node
-        terminated = self._final[nodes]
+        terminated = self.turn.final[nodes]
         reward = self.node_reward[nodes]
-        final_score = np.where(terminated, self.node_score[nodes], -1)
+        final_score = np.where(terminated, self.turn.node_score[nodes], -1)
         rewards, scores = self._deal(np.flatnonzero(terminated))
         info = {
             "final_score": final_score,
@@ -256,11 +285,14 @@ class BatchedTurnEnv:
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal id at every table (from the environment's generator)."""
-        count = self._legal_count[self.node]
-        pick = (self._rng.random(self.num_envs) * count).astype(np.int64)
-        actions: np.ndarray = self._legal[self.node, pick]
-        return actions
+        return self.turn.sample(self.node, self._rng)
 
     def states(self) -> list[TurnState]:
         """The engine's turn state at each table (for tests and debugging)."""
         return [self.graph.states[i] for i in self.node]
+
+
+def check_num_envs(num_envs: object) -> None:
+    """Refuse a table count that is no count from 1."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be a count from 1, got {num_envs!r}")

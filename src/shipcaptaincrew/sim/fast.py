@@ -19,7 +19,7 @@ from .keyed import uniforms
 from .match import STAT_NAMES
 from .steps import CELLS, COUNT_SPACE, Col, MatchTable, NodeKind, match_table
 
-__all__ = ["fast_matches"]
+__all__ = ["dice_outcomes", "fast_matches", "follow", "sample_turns"]
 
 
 def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
@@ -52,9 +52,29 @@ def _lookup(
     return keys, vals, vals[pos]
 
 
-def _count_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
-    """Step ids of (count-keyed step, rounds finished) combinations."""
-    t.count_keys, t.count_vals, ids = _lookup(t.count_keys, t.count_vals, combos, t.count_step)
+def _count_steps(t: MatchTable, step: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Step ids of count-keyed steps at counts of rounds finished: a dense table (a row per
+    count-keyed step, a column per count), a plain gather once the engine has filled it."""
+    if len(t.count_row) < t.n_steps:
+        grown = np.full(2 * t.n_steps, -1, dtype=np.int64)
+        grown[: len(t.count_row)] = t.count_row
+        t.count_row = grown
+    rows = t.count_row[step]
+    if (rows < 0).any():
+        for s in np.unique(step[rows < 0]).tolist():
+            t.count_row[s] = len(t.count_dense)
+            t.count_dense = np.vstack([t.count_dense, np.full(t.count_dense.shape[1], -1)])
+        rows = t.count_row[step]
+    width = int(count.max()) + 1
+    if width > t.count_dense.shape[1]:
+        pad = max(width, 2 * t.count_dense.shape[1]) - t.count_dense.shape[1]
+        t.count_dense = np.pad(t.count_dense, ((0, 0), (0, pad)), constant_values=-1)
+    ids: np.ndarray = t.count_dense[rows, count]
+    if (ids < 0).any():
+        miss = ids < 0
+        for s, c in {(int(a), int(b)) for a, b in zip(step[miss], count[miss])}:
+            t.count_dense[t.count_row[s], c] = t.count_step(s * COUNT_SPACE + c)
+        ids = t.count_dense[rows, count]
     return ids
 
 
@@ -62,6 +82,35 @@ def _keyed_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
     """Step ids of (keyed step, totals key) combinations."""
     t.keyed_keys, t.keyed_vals, ids = _lookup(t.keyed_keys, t.keyed_vals, combos, t.keyed_step)
     return ids
+
+
+def follow(
+    t: MatchTable,
+    nd: np.ndarray,
+    outcome: np.ndarray,
+    tot: np.ndarray,
+    own: np.ndarray,
+    rows: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The steps of matches ``rows`` at nodes ``nd`` meeting ``outcome`` (a turn's score, or
+    dice in base 6), where ``tot`` holds every match's totals (a row each) and ``own`` its
+    rounds of its own finished: the step ids and their packed words
+    (:attr:`.steps.MatchTable.step_word`).  Steps not met
+    before are resolved by the engine, per count of rounds or order of the totals if they
+    read those; the caller adds the record (``t.steps[ids]``) and moves on to ``words >> 3``."""
+    step = _plain_steps(t, nd * t.width + outcome)
+    sw = t.step_word[step]
+    counted = (sw & 2) == 2
+    if counted.any():
+        step[counted] = _count_steps(t, step[counted], own[rows[counted]])
+        sw[counted] = t.step_word[step[counted]]
+    keyed = (sw & 1) == 1
+    if keyed.any():
+        p = t.players
+        final = tot[rows[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
+        step[keyed] = _keyed_steps(t, step[keyed] * t.key_space + t.totals_key(final))
+        sw[keyed] = t.step_word[step[keyed]]
+    return step, sw
 
 
 def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int) -> dict[str, Any]:
@@ -86,26 +135,15 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         draws[flat] += 1
         on_turn = kind == NodeKind.TURN
         if on_turn.all():
-            outcome, crew = _turns(t, arg, u)
+            outcome, crew = sample_turns(t, arg, u)
             played.append((flat, outcome, crew))
         else:
-            outcome = np.minimum((u * 6.0 ** arg.clip(0, 2)).astype(np.int64), 35)
+            outcome = dice_outcomes(arg, u)
             if on_turn.any():
-                score, crew = _turns(t, arg[on_turn], u[on_turn])
+                score, crew = sample_turns(t, arg[on_turn], u[on_turn])
                 outcome[on_turn] = score
                 played.append((flat[on_turn], score, crew))
-        step = _plain_steps(t, nd * t.width + outcome)
-        sw = t.step_word[step]
-        counted = (sw & 2) == 2
-        if counted.any():
-            step[counted] = _count_steps(t, step[counted] * COUNT_SPACE + own[live[counted]])
-            sw[counted] = t.step_word[step[counted]]
-        keyed = (sw & 1) == 1
-        if keyed.any():
-            final = tot.reshape(m, p)[live[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
-            combo = step[keyed] * t.key_space + t.totals_key(final)
-            step[keyed] = _keyed_steps(t, combo)
-            sw[keyed] = t.step_word[step[keyed]]
+        step, sw = follow(t, nd, outcome, tot.reshape(m, p), own, live)
         nd = sw >> 3
         touch = (sw & 4) == 4
         if touch.any():
@@ -142,7 +180,9 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     }
 
 
-def _turns(t: MatchTable, samplers: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sample_turns(
+    t: MatchTable, samplers: np.ndarray, u: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Turn scores and crews completed, each drawn from its node's sampler by ``u``."""
     if len(t.cdf) == 1:
         j = _inverse(t, 0, u)
@@ -154,6 +194,14 @@ def _turns(t: MatchTable, samplers: np.ndarray, u: np.ndarray) -> tuple[np.ndarr
         j = _inverse(t, k, u[sel])
         score[sel], crew[sel] = t.turn_score[k][j], t.turn_crew[k][j]
     return score, crew
+
+
+def dice_outcomes(dice: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The faces of a roll-off's ``dice`` (one or two) for uniforms ``u``, as one number in
+    base 6 (the outcome code of a dice node); a uniform at a turn node gives a number the
+    caller overwrites."""
+    faces: np.ndarray = np.minimum((u * 6.0 ** dice.clip(0, 2)).astype(np.int64), 35)
+    return faces
 
 
 def _inverse(t: MatchTable, k: int, u: np.ndarray) -> np.ndarray:
