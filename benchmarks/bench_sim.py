@@ -12,8 +12,9 @@ Measured in one run, so the ratios compare like with like on this machine:
   in the same run, 4 players ``rounds:5`` (target >= 100,000/s for ``ev``/``threshold:T``,
   >= 20,000/s for ``optimal``): the first batch (the engine fills the tables as steps come),
   the next batch of new matches, and the first batch again (every step known: the loop alone);
-  the tables refuse the match-optimal bot (its turn reads the totals), so its line prints the
-  engine loop and the refusal;
+  ``optimal:round`` is the round-maximiser (what ``optimal`` played here before the match
+  estimate); the tables refuse the match-optimal bot (its turn reads the totals), so its line
+  prints the engine loop and the refusal;
 * common random numbers: two cells that differ in seat 0's bot, same seed -- how often seat 1
   scores the same in round 1, and the variance of a paired difference against an unpaired one;
 * building the turn tables: the solver's turn graph compiled cold (the one enumeration of the
@@ -131,7 +132,7 @@ def fast_section(quick: bool) -> None:
     n = 20_000 if quick else 100_000
     n_loop = 300 if quick else 1_000
     rules = find_rules("classic").replace(format="rounds:5")
-    for bot in ("ev", "threshold:7", "optimal"):
+    for bot in ("ev", "threshold:7", "optimal:round", "optimal"):
         bots = [bot] * 4
         runner = MatchRunner(rules, bots, np.random.default_rng(3))
         runner.run(20)  # the turn tables first
