@@ -17,7 +17,7 @@ import numpy as np
 from ..rules import Rules
 from .keyed import uniforms
 from .match import STAT_NAMES
-from .steps import CELLS, COUNT_SPACE, Col, MatchTable, NodeKind, match_table
+from .steps import CELLS, Col, MatchTable, NodeKind, match_table
 
 __all__ = ["dice_outcomes", "fast_matches", "follow", "sample_turns"]
 
@@ -73,7 +73,7 @@ def _count_steps(t: MatchTable, step: np.ndarray, count: np.ndarray) -> np.ndarr
     if (ids < 0).any():
         miss = ids < 0
         for s, c in {(int(a), int(b)) for a, b in zip(step[miss], count[miss])}:
-            t.count_dense[t.count_row[s], c] = t.count_step(s * COUNT_SPACE + c)
+            t.count_dense[t.count_row[s], c] = t.count_step(s, c)
         ids = t.count_dense[rows, count]
     return ids
 

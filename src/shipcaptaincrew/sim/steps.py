@@ -57,10 +57,7 @@ from .match import table_for
 from .policy import MatchPolicy, make_policy
 from .probes import Count, CountRead, Offset, TotalsRead, appended
 
-__all__ = [
-    "CELLS", "COUNT_SPACE", "Col", "FastRefusal", "MatchTable", "NodeKind", "fast_refusal",
-    "match_table",
-]  # fmt: skip
+__all__ = ["CELLS", "Col", "FastRefusal", "MatchTable", "NodeKind", "fast_refusal", "match_table"]
 
 
 class FastRefusal(Enum):
@@ -148,8 +145,6 @@ class MatchTable:
         self.keyed_vals = np.zeros(0, dtype=np.int64)
         self._code: dict[int, int] = {}  # plain step -> its (node, outcome) code
         self.key_space = p**p * 2**p
-        #: Whether the engine counts this format's finished rounds (nodes never hold them).
-        self.counted = fmt.kind in (FormatKind.ROUNDS, FormatKind.TOURNAMENT)
         #: Per step: its row in :attr:`count_dense` if it is count-keyed (-1: not, or not yet).
         self.count_row = np.full(256, -1, dtype=np.int64)
         #: Per count-keyed step (a row) and count of rounds finished: the step id (-1: not met).
@@ -175,7 +170,8 @@ class MatchTable:
             pos,
             round_scores=state.round_scores,
             totals=(0,) * self.players,
-            results=Count() if self.counted else pos.results,
+            # Every format alike: where the engine never counts the rounds, nothing raises.
+            results=Count(),
         )
 
     def _node(self, state: MatchState) -> int:
@@ -295,10 +291,8 @@ class MatchTable:
         self._code[i] = code
         return i
 
-    def count_step(self, combo: int) -> int:
-        """A count-keyed step (``combo`` = step * :data:`COUNT_SPACE` + count) played with
-        that many finished rounds of the match's own."""
-        step, count = divmod(combo, COUNT_SPACE)
+    def count_step(self, step: int, count: int) -> int:
+        """A count-keyed step played with ``count`` finished rounds of the match's own."""
         node, outcome = divmod(self._code[step], self.width)
         base = evolve(self.states[node], results=counted_rounds(count))
         i = self._played(node, outcome, base)
@@ -354,8 +348,6 @@ class MatchTable:
 
 #: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
 CELLS = 4096
-#: Counts of finished rounds a count-keyed step can be resolved at (a key's second part).
-COUNT_SPACE = 1 << 16
 
 _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
 
