@@ -9,7 +9,6 @@ record.  Steps not met before are resolved by the engine as they come
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,35 +34,20 @@ def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def _lookup(
-    keys: np.ndarray, vals: np.ndarray, combos: np.ndarray, resolve: Callable[[int], int]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Step ids of keyed combinations by sorted-array lookup, asking ``resolve`` (the engine)
-    for the ones not met before; returns the grown keys and values with the ids."""
-    pos = np.minimum(np.searchsorted(keys, combos), max(0, len(keys) - 1))
-    hit = (keys[pos] == combos) if len(keys) else np.zeros(len(combos), bool)
-    if not hit.all():
-        new = np.unique(combos[~hit])
-        got = np.array([resolve(c) for c in new.tolist()], dtype=np.int64)
-        keys = np.concatenate([keys, new])
-        order = np.argsort(keys, kind="stable")
-        keys, vals = keys[order], np.concatenate([vals, got])[order]
-        pos = np.searchsorted(keys, combos)
-    return keys, vals, vals[pos]
-
-
 def _count_steps(t: MatchTable, step: np.ndarray, count: np.ndarray) -> np.ndarray:
     """Step ids of count-keyed steps at counts of rounds finished: a dense table (a row per
     count-keyed step, a column per count), a plain gather once the engine has filled it."""
     if len(t.count_row) < t.n_steps:
-        grown = np.full(2 * t.n_steps, -1, dtype=np.int64)
-        grown[: len(t.count_row)] = t.count_row
-        t.count_row = grown
+        t.count_row = np.concatenate([t.count_row, np.full(t.n_steps, -1, dtype=np.int64)])
     rows = t.count_row[step]
     if (rows < 0).any():
-        for s in np.unique(step[rows < 0]).tolist():
-            t.count_row[s] = len(t.count_dense)
-            t.count_dense = np.vstack([t.count_dense, np.full(t.count_dense.shape[1], -1)])
+        new = np.unique(step[rows < 0])
+        used = t.count_used
+        if used + len(new) > len(t.count_dense):  # grown geometrically, never row by row
+            extra = max(used + len(new), 2 * len(t.count_dense)) - len(t.count_dense)
+            t.count_dense = np.pad(t.count_dense, ((0, extra), (0, 0)), constant_values=-1)
+        t.count_row[new] = used + np.arange(len(new))
+        t.count_used = used + len(new)
         rows = t.count_row[step]
     width = int(count.max()) + 1
     if width > t.count_dense.shape[1]:
@@ -79,9 +63,20 @@ def _count_steps(t: MatchTable, step: np.ndarray, count: np.ndarray) -> np.ndarr
 
 
 def _keyed_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
-    """Step ids of (keyed step, totals key) combinations."""
-    t.keyed_keys, t.keyed_vals, ids = _lookup(t.keyed_keys, t.keyed_vals, combos, t.keyed_step)
-    return ids
+    """Step ids of (keyed step, totals key) combinations, sorted-array lookup, asking the
+    engine for the ones not met before."""
+    keys, vals = t.keyed_keys, t.keyed_vals
+    pos = np.minimum(np.searchsorted(keys, combos), max(0, len(keys) - 1))
+    hit = (keys[pos] == combos) if len(keys) else np.zeros(len(combos), bool)
+    if not hit.all():
+        new = np.unique(combos[~hit])
+        got = np.array([t.keyed_step(c) for c in new.tolist()], dtype=np.int64)
+        keys = np.concatenate([keys, new])
+        order = np.argsort(keys, kind="stable")
+        t.keyed_keys, t.keyed_vals = keys[order], np.concatenate([vals, got])[order]
+        pos = np.searchsorted(t.keyed_keys, combos)
+    result: np.ndarray = t.keyed_vals[pos]
+    return result
 
 
 def follow(

@@ -147,8 +147,10 @@ class MatchTable:
         self.key_space = p**p * 2**p
         #: Per step: its row in :attr:`count_dense` if it is count-keyed (-1: not, or not yet).
         self.count_row = np.full(256, -1, dtype=np.int64)
-        #: Per count-keyed step (a row) and count of rounds finished: the step id (-1: not met).
-        self.count_dense = np.full((0, 8), -1, dtype=np.int64)
+        #: Per count-keyed step (a row) and count of rounds finished: the step id (-1: not met);
+        #: the first ``count_used`` rows are taken.
+        self.count_dense = np.full((64, 8), -1, dtype=np.int64)
+        self.count_used = 0
         self._count_of: dict[int, int] = {}  # a step resolved at a count -> that count
         self.steps = np.zeros((256, Col.FIXED + 5 * p), dtype=np.int64)
         self.n_steps = 0
