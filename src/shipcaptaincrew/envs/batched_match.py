@@ -84,8 +84,8 @@ class BatchedMatchEnv:
     :param rules: a :class:`~shipcaptaincrew.rules.Rules` or its text.
     :param match_format: the match to play (text or :class:`~shipcaptaincrew.formats.MatchFormat`);
         default: the rule set's own format.
-    :param opponents: the bots of the other seats, in seat order after the agent's (one name
-        for every seat, or a list); the table has one seat more than this list.
+    :param opponents: the bots of the other seats in seat order, the agent's left out (a list,
+        or one name for a table of two); the table has one seat more than this list.
     :param seat: the agent's seat (0: the first in seat order; who starts is the rules').
     """
 
