@@ -65,8 +65,9 @@ def timed(seconds: float, episode: Callable[[int], tuple[int, int]]) -> tuple[fl
     return rounds / elapsed, steps / elapsed
 
 
-def gymnasium(view: str, seconds: float) -> tuple[float, float]:
-    env = ShipCaptainCrewEnv(rules="classic", bots=["tip"], view=view)
+def gym_episodes(env: ShipCaptainCrewEnv, seconds: float) -> tuple[float, float]:
+    """Random legal episodes of a Gymnasium environment: (episodes per second, counting the
+    ones a reset plays out undecided, and steps per second)."""
     env.action_space.seed(0)
 
     def episode(n: int) -> tuple[int, int]:
@@ -78,6 +79,10 @@ def gymnasium(view: str, seconds: float) -> tuple[float, float]:
         return 1 + info["undecided_episodes"], steps
 
     return timed(seconds, episode)
+
+
+def gymnasium(view: str, seconds: float) -> tuple[float, float]:
+    return gym_episodes(ShipCaptainCrewEnv(rules="classic", bots=["tip"], view=view), seconds)
 
 
 def pettingzoo(view: str, seconds: float) -> tuple[float, float]:
@@ -165,18 +170,7 @@ def batched_match(fmt: str, opponents: list[str], seconds: float) -> tuple[float
 
 def gymnasium_match(fmt: str, opponents: list[str], seconds: float) -> tuple[float, float]:
     """The single-table Gymnasium environment playing the same match: (matches/s, steps/s)."""
-    env = ShipCaptainCrewEnv(rules="classic", bots=opponents, format=fmt)
-    env.action_space.seed(0)
-
-    def episode(n: int) -> tuple[int, int]:
-        _, info = env.reset(seed=n)
-        steps, done = 0, False
-        while not done:
-            _, _, done, _, _ = env.step(env.action_space.sample())
-            steps += 1
-        return 1 + info["undecided_episodes"], steps
-
-    return timed(seconds, episode)
+    return gym_episodes(ShipCaptainCrewEnv(rules="classic", bots=opponents, format=fmt), seconds)
 
 
 def main() -> None:
