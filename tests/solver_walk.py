@@ -11,7 +11,8 @@ the format's verdict, the rotation), not the play's optimality.
 Contest starts that come back (a replayed round, a replayed tie-break, a carried round with
 the same totals) are unknowns of a linear system keyed by the engine's
 :func:`~shipcaptaincrew.engine.match_position` (or a coarser ``key`` a test justifies),
-solved at once, as in ``test_solver_rounds_exact.py``.
+solved at once.  That mechanism is :class:`Walk`, which ``test_solver_rounds_exact.py`` walks
+too (its turns enumerated from the engine's turn instead of read off a solution).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from shipcaptaincrew.engine import (
     post_score,
 )
 from shipcaptaincrew.facts import SESSION_ROUNDS
+from shipcaptaincrew.rules import Rules
 from shipcaptaincrew.solver.match_advice import turn_distribution
 from shipcaptaincrew.solver.match_session import call_stops
 from shipcaptaincrew.solver.match_solve import MatchSolution
@@ -40,42 +42,42 @@ from shipcaptaincrew.solver.match_view import match_view
 from shipcaptaincrew.solver.policies import PolicyKind
 from shipcaptaincrew.state import MatchState, Phase
 
+#: A win vector as an affine expression: (matches won per seat, {contest start: coefficient}).
 Affine = tuple[np.ndarray, dict[MatchState, float]]
 
 
-class EngineWalk:
-    """Each seat's exact chance of winning a match, walked through the engine."""
+class Walk:
+    """Each seat's exact chance of winning a match, walked through the engine: turns by
+    :meth:`_turn_moves` (a subclass's), every chance node roll by roll, decisions between
+    rounds by :meth:`_decision_moves`; contest starts solved as one linear system."""
 
     def __init__(
-        self, sol: MatchSolution, key: Callable[[MatchState], MatchState] = match_position
+        self, rules: Rules, n: int, key: Callable[[MatchState], MatchState] = match_position
     ) -> None:
-        self.sol = sol
-        self.rules, self.n = sol.rules, sol.players
-        self.scores = tuple(int(x) for x in sol.model.scores)
+        self.rules, self.n = rules, n
         self.key = key
         self._memo: dict[MatchState, Affine] = {}
+        #: The first state met of every contest start (by its key).
         self._starts: dict[MatchState, MatchState] = {}
+
+    def _turn_moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
+        """Where a turn of the match leads (a subclass says how the seat plays it)."""
+        raise NotImplementedError
+
+    def _decision_moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
+        """A decision outside the turns (none, unless a subclass plays one)."""
+        raise AssertionError(f"unexpected decision in phase {state.phase.value}")
 
     def _moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
         if state.phase is Phase.TURN:
-            d = turn_distribution(self.sol, match_view(state))
-            return [(post_score(state, x), float(q)) for x, q in zip(self.scores, d) if q > 0]
-        if state.phase is Phase.ANOTHER_ROUND:
-            # A session's call: the solved session's (an optimal caller weighs it; a fixed
-            # policy goes on; the programs' last round stops it), as the bot plays it.
-            optimal = self.sol.policies[current_player(state)].kind is PolicyKind.OPTIMAL
-            stops = self._last(state) or (optimal and call_stops(self.sol, state))
-            return [(apply(state, StopMatch() if stops else NextRound()), 1.0)]
-        assert is_chance(state), state.phase
+            return self._turn_moves(state)
+        if not is_chance(state):
+            return self._decision_moves(state)
         merged: dict[MatchState, float] = {}
         for roll, p in chance_outcomes(state):
             after = apply(state, roll)
             merged[after] = merged.get(after, 0.0) + float(p)
         return list(merged.items())
-
-    @staticmethod
-    def _last(state: MatchState) -> bool:
-        return sum(1 for r in state.results if not r.tie_round) >= SESSION_ROUNDS
 
     def _expand(self, state: MatchState) -> Affine:
         won = np.zeros(self.n)
@@ -87,7 +89,9 @@ class EngineWalk:
                 refs[k] = refs.get(k, 0.0) + p * q
         return won, refs
 
-    def _start(self, state: MatchState) -> bool:
+    @staticmethod
+    def is_start(state: MatchState) -> bool:
+        """A contest with nothing posted yet: where a replayed round or tie-break comes back."""
         c = state.contest
         return c is not None and not c.scores and state.turn in (None, initial_turn(state.rules))
 
@@ -98,7 +102,7 @@ class EngineWalk:
             won[state.winner] = 1.0
             return won, {}
         key = self.key(state)
-        if self._start(state):
+        if self.is_start(state):
             self._starts.setdefault(key, state)
             return np.zeros(self.n), {key: 1.0}
         hit = self._memo.get(key)
@@ -107,7 +111,8 @@ class EngineWalk:
         return hit
 
     def seat_win_probability(self, start: MatchState | None = None) -> np.ndarray:
-        """Each seat's chance from ``start`` (a contest's start; default: the match's)."""
+        """Each seat's chance from ``start`` (a contest's start; default: the match's), solving
+        ``(I - P) V = R`` over every contest start the walk reaches."""
         if start is None:
             start = initial_state(self.rules, self.n, starter=0)
         rows: dict[MatchState, Affine] = {}
@@ -130,3 +135,32 @@ class EngineWalk:
                 a[i, index[ref]] -= q
         out: np.ndarray = np.linalg.solve(a, r)[index[self.key(start)]]
         return out
+
+
+class EngineWalk(Walk):
+    """A match walked under a solved play: every turn the score distribution the solution
+    gives the seat there, a session's calls as the solved session makes them."""
+
+    def __init__(
+        self, sol: MatchSolution, key: Callable[[MatchState], MatchState] = match_position
+    ) -> None:
+        super().__init__(sol.rules, sol.players, key)
+        self.sol = sol
+        self.scores = tuple(int(x) for x in sol.model.scores)
+
+    def _turn_moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
+        d = turn_distribution(self.sol, match_view(state))
+        return [(post_score(state, x), float(q)) for x, q in zip(self.scores, d) if q > 0]
+
+    def _decision_moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
+        if state.phase is not Phase.ANOTHER_ROUND:
+            return super()._decision_moves(state)
+        # A session's call: the solved session's (an optimal caller weighs it; a fixed policy
+        # goes on; the programs' last round stops it), as the bot plays it.
+        optimal = self.sol.policies[current_player(state)].kind is PolicyKind.OPTIMAL
+        stops = self._last(state) or (optimal and call_stops(self.sol, state))
+        return [(apply(state, StopMatch() if stops else NextRound()), 1.0)]
+
+    @staticmethod
+    def _last(state: MatchState) -> bool:
+        return sum(1 for r in state.results if not r.tie_round) >= SESSION_ROUNDS

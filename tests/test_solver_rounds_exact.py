@@ -71,7 +71,6 @@ from shipcaptaincrew.engine import (
     is_chance,
     is_terminal,
     legal_actions,
-    match_position,
 )
 from shipcaptaincrew.rules import AllFail, Drinking, Rules, Stakes, find_rules
 from shipcaptaincrew.solver import (
@@ -81,7 +80,8 @@ from shipcaptaincrew.solver import (
     optimal_action,
     policy_action,
 )
-from shipcaptaincrew.state import MatchState, Phase, TurnState
+from shipcaptaincrew.state import MatchState, TurnState
+from tests.solver_walk import Walk
 
 CLASSIC = find_rules("classic").replace(starter="chosen")
 
@@ -180,97 +180,32 @@ def _score_paths(rules: Rules) -> dict[int, tuple[Action, ...]]:
 # -- the engine's match, enumerated -----------------------------------------------------------
 
 
-def _is_contest_start(state: MatchState) -> bool:
-    c = state.contest
-    if c is None or c.scores:
-        return False
-    return state.turn is None or state.turn == initial_turn(state.rules)
-
-
-#: A win vector as an affine expression: (matches won per seat, {contest start: coefficient}).
-Affine = tuple[np.ndarray, dict[MatchState, float]]
-
-
-class MatchWalk:
-    """Each seat's exact chance of winning a single match, walked through the engine."""
+class MatchWalk(Walk):
+    """Each seat's exact chance of winning a single match, walked through the engine (the
+    contest starts and their linear system: :class:`tests.solver_walk.Walk`)."""
 
     def __init__(self, rules: Rules, players: int, policy: str) -> None:
         assert str(rules.format) == "single" and rules.drinking is Drinking.NONE
-        self.rules, self.players, self.policy = rules, players, policy
-        self._memo: dict[MatchState, Affine] = {}
-        #: The first state met of every contest start (by its restart key).
-        self._starts: dict[MatchState, MatchState] = {}
+        super().__init__(rules, players)
+        self.policy = policy
 
-    # -- one turn ---------------------------------------------------------------------------
-    def _turn(self, state: MatchState) -> dict[int, float]:
+    def _turn_moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
+        """Whole turns at a time: the turn's exact score distribution, each score posted."""
+        assert state.turn == initial_turn(self.rules), "the walk only meets new turns"
         view = contest_view(state) if self.policy == "optimal" else None
-        return _turn_odds(self.rules, self.policy, view)
+        odds = _turn_odds(self.rules, self.policy, view)
+        return [(self._post(state, x), p) for x, p in odds.items() if p]
 
     def _post(self, state: MatchState, score: int) -> MatchState:
         for action in _score_paths(self.rules)[score]:
             state = apply(state, action)
         return state
 
-    # -- the walk ---------------------------------------------------------------------------
-    def _moves(self, state: MatchState) -> list[tuple[MatchState, float]]:
-        """Where the match goes from ``state``, whole turns at a time."""
-        if state.phase is Phase.TURN:
-            assert state.turn == initial_turn(self.rules), "the walk only meets new turns"
-            return [(self._post(state, x), p) for x, p in self._turn(state).items() if p]
-        assert is_chance(state), f"unexpected decision in phase {state.phase.value}"
-        merged: dict[MatchState, float] = {}
-        for roll, p in chance_outcomes(state):
-            after = apply(state, roll)
-            merged[after] = merged.get(after, 0.0) + float(p)
-        return list(merged.items())
-
-    def _expand(self, state: MatchState) -> Affine:
-        won = np.zeros(self.players)
-        refs: dict[MatchState, float] = {}
-        for child, p in self._moves(state):
-            c_won, c_refs = self._value(child)
-            won += p * c_won
-            for k, q in c_refs.items():
-                refs[k] = refs.get(k, 0.0) + p * q
-        return won, refs
-
-    def _value(self, state: MatchState) -> Affine:
-        if is_terminal(state):
-            won = np.zeros(self.players)
-            assert state.winner is not None
-            won[state.winner] = 1.0
-            return won, {}
-        key = match_position(state)
-        if _is_contest_start(state):
-            self._starts.setdefault(key, state)
-            return np.zeros(self.players), {key: 1.0}
-        hit = self._memo.get(key)
-        if hit is None:
-            hit = self._memo[key] = self._expand(state)
-        return hit
-
-    def seat_win_probability(self) -> np.ndarray:
-        """Solve ``(I - P) V = R`` over every contest start the match can reach."""
-        start = initial_state(self.rules, self.players, starter=0)
-        assert _is_contest_start(start)
-        rows: dict[MatchState, Affine] = {}
-        todo = [match_position(start)]
-        self._starts[todo[0]] = start
-        while todo:
-            key = todo.pop()
-            rows[key] = self._expand(self._starts[key])
-            todo.extend(ref for ref in rows[key][1] if ref not in rows and ref not in todo)
-        keys = list(rows)
-        index = {k: i for i, k in enumerate(keys)}
-        a = np.eye(len(keys))
-        r = np.zeros((len(keys), self.players))
-        for i, k in enumerate(keys):
-            won, refs = rows[k]
-            r[i] = won
-            for ref, q in refs.items():
-                a[i, index[ref]] -= q
-        v = np.linalg.solve(a, r)
-        return v[index[match_position(start)]]
+    def seat_win_probability(self, start: MatchState | None = None) -> np.ndarray:
+        if start is None:
+            start = initial_state(self.rules, self.n, starter=0)
+        assert self.is_start(start)
+        return super().seat_win_probability(start)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
