@@ -25,7 +25,7 @@ import pytest
 
 from shipcaptaincrew.facts import SESSION_ROUNDS
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.match_solve import MatchSolution, solve_match
 from shipcaptaincrew.solver.match_view import MatchView, locate
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
@@ -211,18 +211,26 @@ def test_first_to_21_is_the_independent_backward_induction() -> None:
     assert sol.seat_win_probability[0] == pytest.approx(value(0, 0), abs=1e-9)
 
 
+def _worst_gap(
+    sol: MatchSolution, points: list[tuple[int, int, int]], value: Callable[[int, int, int], float]
+) -> float:
+    """The largest gap between the solution's first seat and ``value`` at (rounds played,
+    total a, total b) positions; a total of 1 cannot be scored, so those are left out."""
+    worst = 0.0
+    for k, a, b in points:
+        if 1 in (a, b):
+            continue
+        view = MatchView.of_round(sol.rules.format, (a, b), (), played=k)
+        worst = max(worst, abs(sol.at(locate(sol.model, view))[0] - value(k, a, b)))
+    return worst
+
+
 def test_rounds_3_is_the_independent_backward_induction() -> None:
     rules = CLASSIC.replace(format="rounds:3")
     sol = solve_match(rules, OPTIMAL, use_disk=False)
     value = rounds(3)
     reachable = [(k, a, b) for k in (1, 2) for a in range(12 * k + 1) for b in range(12 * k + 1)]
-    worst = 0.0
-    for k, a, b in [(0, 0, 0), *reachable[::5]]:
-        if 1 in (a, b):
-            continue  # no total of 1 can be scored
-        view = MatchView.of_round(rules.format, (a, b), (), played=k)
-        worst = max(worst, abs(sol.at(locate(sol.model, view))[0] - value(k, a, b)))
-    assert worst < 1e-9
+    assert _worst_gap(sol, [(0, 0, 0), *reachable[::5]], value) < 1e-9
     assert np.isclose(sol.seat_win_probability[0], value(0, 0, 0), atol=1e-9)
 
 
@@ -230,12 +238,10 @@ def test_a_session_is_the_independent_backward_induction() -> None:
     rules = CLASSIC.replace(format="session")
     sol = solve_match(rules, OPTIMAL, use_disk=False)
     value = session(SESSION_ROUNDS)
-    worst = 0.0
-    for k in range(SESSION_ROUNDS):
-        for a, b in product(range(0, 12 * k + 1, 3), repeat=2):
-            if 1 in (a, b):
-                continue  # no total of 1 can be scored
-            view = MatchView.of_round(rules.format, (a, b), (), played=k)
-            worst = max(worst, abs(sol.at(locate(sol.model, view))[0] - value(k, a, b)))
-    assert worst < 1e-9
+    points = [
+        (k, a, b)
+        for k in range(SESSION_ROUNDS)
+        for a, b in product(range(0, 12 * k + 1, 3), repeat=2)
+    ]
+    assert _worst_gap(sol, points, value) < 1e-9
     assert np.isclose(sol.seat_win_probability[0], value(0, 0, 0), atol=1e-9)
