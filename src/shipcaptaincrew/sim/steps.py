@@ -109,6 +109,14 @@ class Col(IntEnum):
     FIXED = 7
 
 
+def _head(keyed: int) -> list[int]:
+    """The fixed columns of a new step row (up to :attr:`Col.FIXED`): no child yet, keyed as
+    given, no round finished (starter and winner -1), touching nothing."""
+    head = [0] * Col.FIXED
+    head[Col.KEYED], head[Col.STARTER], head[Col.WINNER] = keyed, -1, -1
+    return head
+
+
 class MatchTable:
     """The step tables of one rule set and line-up, grown as matches meet new steps."""
 
@@ -256,7 +264,7 @@ class MatchTable:
             *(a - b for a, b in zip(after.sips, base.sips)),
             *(a - b for a, b in zip(after.wins, base.wins)),
         ]
-        head = [0, keyed, 0, -1, -1, 0, 0]
+        head = _head(keyed)
         tail = [-1] * (2 * p)
         res = appended(base.results, after.results)
         if res is not None:
@@ -289,7 +297,7 @@ class MatchTable:
             i = self._played(node, outcome, self.states[node])
         except CountRead:
             # Resolved per count (:meth:`count_step`); this row only says so.
-            i = self._row([0, 2, 0, -1, -1, 0, 0], [])
+            i = self._row(_head(keyed=2), [])
         self._code[i] = code
         return i
 
