@@ -22,6 +22,7 @@ from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.table import Table
 
     from ..rules import Rules
@@ -101,20 +102,29 @@ def equilibrium(
         data = figures(r, lineup(policy, players))
     except (UnknownPolicyError, SolverError, ValueError) as e:
         fail(e)
+    con = show_seats(r, data, players, as_json=as_json, first_round=False)
+    if con is not None:
+        tr = translator(active_lang())
+        con.print(
+            _("Chance that everyone fails in one round: {p}").format(
+                p=tr.percent(data["p_all_fail_per_round"], 4)
+            )
+        )
+
+
+def show_seats(
+    r: Rules, data: dict[str, Any], players: int, *, as_json: bool, first_round: bool
+) -> Console | None:
+    """Print :func:`figures`' ``data``: as one JSON object (then None), or as the seat table
+    (:func:`seat_table`), returning the console for what a command prints after it."""
     if as_json:
         typer.echo(json.dumps(data))
-        return
+        return None
     from rich.console import Console
 
-    tr = translator(active_lang())
-    t = seat_table(r, data, players, first_round=False)
     con = Console()
-    con.print(t)
-    con.print(
-        _("Chance that everyone fails in one round: {p}").format(
-            p=tr.percent(data["p_all_fail_per_round"], 4)
-        )
-    )
+    con.print(seat_table(r, data, players, first_round=first_round))
+    return con
 
 
 def seat_table(r: Rules, data: dict[str, Any], players: int, *, first_round: bool) -> Table:

@@ -9,14 +9,13 @@ and prints nothing else -- never a sampled figure in place of an exact one.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from ..i18n import _, active_lang, translator
 from .app import app
-from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup, seat_table
+from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup, show_seats
 from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
@@ -56,16 +55,9 @@ def evaluate(
             }
     except (UnknownPolicyError, SolverError, ValueError) as e:
         fail(e)
-    if as_json:
-        typer.echo(json.dumps(data))
-        return
-    from rich.console import Console
-
-    tr = translator(active_lang())
-    t = seat_table(r, data, players, first_round=True)
-    con = Console()
-    con.print(t)
-    if best is not None:
+    con = show_seats(r, data, players, as_json=as_json, first_round=True)
+    if con is not None and best is not None:
+        tr = translator(active_lang())
         con.print(
             _(
                 "Best response at seat {seat} (optimal, the others as given): {p} to win the match"
