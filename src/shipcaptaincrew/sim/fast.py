@@ -23,12 +23,9 @@ __all__ = ["dice_outcomes", "fast_matches", "follow", "sample_turns"]
 
 def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
     """Step ids of (node, outcome) codes, asking the engine for the ones not met before."""
-    if codes.max() >= len(t.plain):
-        t.plain = np.concatenate([t.plain, np.full(max(len(t.plain), codes.max() + 1), -1)])
     ids: np.ndarray = t.plain[codes]
-    missing = ids < 0
-    if missing.any():
-        for c in np.unique(codes[missing]).tolist():
+    if ids.min() < 0:
+        for c in np.unique(codes[ids < 0]).tolist():
             t.plain[c] = t.plain_step(c)
         ids = t.plain[codes]
     return ids
@@ -95,12 +92,14 @@ def follow(
     read those; the caller adds the record (``t.steps[ids]``) and moves on to ``words >> 3``."""
     step = _plain_steps(t, nd * t.width + outcome)
     sw = t.step_word[step]
-    counted = (sw & 2) == 2
-    if counted.any():
+    if not (sw & 3).any():  # most steps read neither the count nor the totals
+        return step, sw
+    counted = np.flatnonzero(sw & 2)
+    if counted.size:
         step[counted] = _count_steps(t, step[counted], own[rows[counted]])
         sw[counted] = t.step_word[step[counted]]
-    keyed = (sw & 1) == 1
-    if keyed.any():
+    keyed = np.flatnonzero(sw & 1)
+    if keyed.size:
         p = t.players
         final = tot[rows[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
         step[keyed] = _keyed_steps(t, step[keyed] * t.key_space + t.totals_key(final))

@@ -146,7 +146,8 @@ class MatchTable:
         self.spill: list[int] = []
         self.turn_score: list[np.ndarray] = []
         self.turn_crew: list[np.ndarray] = []
-        #: (node, outcome) code -> step id (-1: not met yet).
+        #: (node, outcome) code -> step id (-1: not met yet); a slot for every code of every
+        #: node (grown with :attr:`nodes`).
         self.plain = np.full(64 * self.width, -1, dtype=np.int64)
         #: Sorted (keyed step, totals key) combinations and their step ids.
         self.keyed_keys = np.zeros(0, dtype=np.int64)
@@ -194,6 +195,8 @@ class MatchTable:
         if i >= len(self.nodes):
             self.nodes = np.concatenate([self.nodes, np.zeros_like(self.nodes)])
             self.node_word = np.concatenate([self.node_word, np.zeros_like(self.node_word)])
+            # Every node's outcome codes have a slot, so the hot loop gathers unchecked.
+            self.plain = np.concatenate([self.plain, np.full_like(self.plain, -1)])
         row = self.nodes[i]
         if rep.phase is Phase.MATCH_OVER:
             row[:] = (NodeKind.OVER, 0, 0, -1 if rep.winner is None else rep.winner)
