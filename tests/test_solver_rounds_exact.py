@@ -80,8 +80,8 @@ from shipcaptaincrew.solver import (
     optimal_action,
     policy_action,
 )
+from shipcaptaincrew.solver.walk import Walk
 from shipcaptaincrew.state import MatchState, TurnState
-from tests.solver_walk import Walk
 
 CLASSIC = find_rules("classic").replace(starter="chosen")
 
@@ -182,7 +182,7 @@ def _score_paths(rules: Rules) -> dict[int, tuple[Action, ...]]:
 
 class MatchWalk(Walk):
     """Each seat's exact chance of winning a single match, walked through the engine (the
-    contest starts and their linear system: :class:`tests.solver_walk.Walk`)."""
+    contest starts solved as they close: :class:`shipcaptaincrew.solver.walk.Walk`)."""
 
     def __init__(self, rules: Rules, players: int, policy: str) -> None:
         assert str(rules.format) == "single" and rules.drinking is Drinking.NONE
