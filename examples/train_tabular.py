@@ -10,15 +10,18 @@ The script prints
 * the exact values the match solver gives (``optimal`` against itself is exactly one half,
   as the two seats start equally often; ``optimal`` against ``optimal:round`` and back),
 * each sampled win rate with a 95% interval, next to the exact value where there is one,
-* whether the exact best response against the learned policy can be computed (it cannot:
-  the match solver evaluates its own policy kinds, and a learned table is none of them),
+* the learned policy's exact values, walked through the engine roll by roll
+  (:func:`shipcaptaincrew.solver.walk.exact_chances`): against ``optimal``, against
+  ``optimal:round``, and the exact best response against it (the most any player can win
+  from it: how exploitable it is); skipped under ``--quick`` unless ``--exact`` asks,
 * agreement per decision with the match solver's best choice
   (:func:`shipcaptaincrew.solver.advise`: every choice's exact chance of winning the match).
 
 No deep-learning dependency: the Q-table is a dict of numpy arrays.
 
-    python examples/train_tabular.py              # about 15 minutes on a busy core
+    python examples/train_tabular.py              # about 25 minutes on a busy core
     python examples/train_tabular.py --quick      # a few seconds: the smoke test's run
+    python examples/train_tabular.py --quick --exact --format rounds:1
     python examples/train_tabular.py --format first_to:21 --episodes 60000
 """
 
@@ -41,10 +44,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _support import Parser, at_least, exact_match_value, fail, optimal_bot, optimal_set
 
 import shipcaptaincrew.envs  # noqa: F401  (registers ShipCaptainCrew-v0)
-from shipcaptaincrew import legal_actions
+from shipcaptaincrew import MatchState, legal_actions
+from shipcaptaincrew.actions import Action
 from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.envs.encoding import OBS_PHASES, action_index, index_action
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
+from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.policies import PolicyKind, parse_policy
+from shipcaptaincrew.solver.walk import BEST, Choosing, Solved, exact_chances
 
 Key = tuple[Any, ...]
 #: The lead in the key is clipped to this (a larger lead or deficit plays alike).
@@ -76,6 +83,17 @@ def state_key(obs: dict[str, Any]) -> Key:
         max(-LEAD_CAP, min(LEAD_CAP, lead)),
         int(obs["round_no"][0]),
     )
+
+
+#: Where in a state key is what the agent reads of the match (contest, score to beat, seats
+#: tied and after, sips to hand out, lead, round); the rest is its turn.
+MATCH_PARTS = (1, 8, 9, 10, 11, 12, 13)
+
+
+def match_key(obs: dict[str, Any]) -> Key:
+    """The part of :func:`state_key` that is the same all through a turn."""
+    key = state_key(obs)
+    return tuple(key[i] for i in MATCH_PARTS)
 
 
 def choices(obs: dict[str, Any]) -> np.ndarray:
@@ -181,6 +199,38 @@ def describe(key: Key) -> str:
     return ", ".join(parts)
 
 
+def learned_player(table: QTable, env: ShipCaptainCrewEnv) -> Choosing:
+    """The greedy learned policy as a player of the exact walk, choosing from what ``env``
+    would show it (:meth:`~shipcaptaincrew.envs.gym_env.ShipCaptainCrewEnv.observe`); its
+    turns differ only by :func:`match_key`."""
+
+    def choose(state: MatchState) -> Action:
+        obs = env.observe(state)
+        action = index_action(state, table.greedy(state_key(obs), choices(obs)))
+        assert action is not None
+        return action
+
+    def key(state: MatchState, seat: int) -> Key:
+        assert seat == env.seat
+        return match_key(env.observe(state))
+
+    return Choosing(choose, key)
+
+
+def exact_learned(env: ShipCaptainCrewEnv, table: QTable) -> dict[str, float]:
+    """The learned policy's exact chance (at ``env``'s seat 0) against each opponent, and the
+    best response's chance against it, from the match's start (its roll-off included)."""
+    rules, learned = env.rules, learned_player(table, env)
+    kinds = list(PolicyKind)
+    out = {}
+    for opponent in OPPONENTS:
+        pol = parse_policy(opponent, allow=kinds)
+        play = Solved(solve_match(rules, (pol, pol)))  # the opponent's seat plays as it does
+        out[opponent] = exact_chances(rules, [learned, play]).seat_win_probability[0]
+    out["best response"] = exact_chances(rules, [learned, BEST]).seat_win_probability[1]
+    return out
+
+
 def bot(spec: str) -> Any:
     """The field's bot: the shared ``optimal`` bot, or any other spec."""
     return optimal_bot() if spec == "optimal" else make_bot(spec)
@@ -198,6 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--quick", action="store_true", help="300 training and 100 evaluation matches"
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="walk the learned policy's exact values under --quick too (minutes for rounds:3)",
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -274,22 +329,37 @@ def main(argv: list[str] | None = None) -> int:
         f"  optimal:round vs optimal   "
         f"{100 * exact_match_value(rules, 'optimal:round', 'optimal'):.4f}%"
     )
+    walked: dict[str, float] = {}
+    if args.exact or not args.quick:
+        t2 = time.perf_counter()
+        walked = exact_learned(env, table)
+        seconds = time.perf_counter() - t2
+        print(
+            f"exact values of the learned policy (the engine walked roll by roll, {seconds:.0f} s):"
+        )
+        for opponent in OPPONENTS:
+            print(f"  learned (greedy Q) vs {opponent:<14} {100 * walked[opponent]:.4f}%")
+        best, optimal_takes = walked["best response"], 1 - walked["optimal"]
+        print(
+            f"  best response vs learned (greedy Q) {100 * best:.4f}%  (the most any player "
+            f"wins from it; optimal wins {100 * optimal_takes:.4f}%)"
+        )
+    else:
+        print(
+            "exact values of the learned policy: skipped under --quick (walking the engine "
+            "takes minutes for rounds:3; add --exact)"
+        )
     print("win rates over the evaluation matches (same seeds; 95% intervals):")
     for opponent, rate_learned, rate_solver, matches in rows:
+        exact_text = f"  (exact {100 * walked[opponent]:.2f}%)" if walked else ""
         print(
-            f"  learned (greedy Q) vs {opponent:<14} {interval(rate_learned, matches)}  ({matches} matches)"
+            f"  learned (greedy Q) vs {opponent:<14} {interval(rate_learned, matches)}"
+            f"  ({matches} matches){exact_text}"
         )
         print(
             f"  optimal            vs {opponent:<14} {interval(rate_solver, matches)}"
             f"  (exact {100 * exact[opponent]:.2f}%)"
         )
-    print(
-        "best response against the learned policy: not computed. The exact match solver "
-        "evaluates its own policies (optimal, optimal:round, ev, never, threshold:T); the learned "
-        "policy is a table of choices keyed by the agent's view, none of those, so neither its "
-        "exact value nor the best response against it is available. The exact figure it can be "
-        "held to: optimal's one half against optimal."
-    )
     decisions = sum(visits.values())
     agreed = sum(agree.values())
     states_ok = sum(1 for k in visits if agree[k] == visits[k])

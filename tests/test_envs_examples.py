@@ -49,8 +49,31 @@ def test_train_tabular_quick_trains_for_a_match_and_reports_exact_values(
         assert f"learned (greedy Q) vs {opponent:<14} " in out
         assert f"optimal            vs {opponent:<14} " in out
     assert "+- " in out and "(exact 50.00%)" in out
-    assert "best response against the learned policy: not computed. The exact match solver" in out
+    assert "exact values of the learned policy: skipped under --quick" in out
     assert "distinct states" in out
+
+
+def test_train_tabular_walks_the_learned_policys_exact_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One round: the match is the round, so optimal and optimal:round are one opponent; the
+    best response takes at least what optimal takes from the learned policy."""
+    example = load("train_tabular")
+    assert example.main(["--quick", "--exact", "--format", "rounds:1"]) == 0
+    out = capsys.readouterr().out
+    assert "exact values of the learned policy (the engine walked roll by roll" in out
+    against = {
+        o: float(out.split(f"  learned (greedy Q) vs {o:<14} ")[1].split("%")[0])
+        for o in ("optimal", "optimal:round")
+    }
+    assert 0 < against["optimal"] < 50 and math.isclose(
+        against["optimal"], against["optimal:round"], abs_tol=1e-4
+    )
+    best = float(out.split("best response vs learned (greedy Q) ")[1].split("%")[0])
+    takes = float(out.split("optimal wins ")[1].split("%")[0])
+    assert math.isclose(takes, 100 - against["optimal"], abs_tol=1e-3)
+    assert best >= takes - 1e-4
+    assert "(exact " + f"{against['optimal']:.2f}%)" in out
 
 
 def test_q_learning_beats_a_random_table() -> None:

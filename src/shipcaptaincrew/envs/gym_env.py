@@ -231,8 +231,14 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         return stop_mask(self.state, self.seat)
 
     def _obs(self) -> dict[str, Any]:
-        state = self.state
-        mask = self.action_mask()
+        return self.observe(self.state, self.action_mask())
+
+    def observe(self, state: MatchState, mask: np.ndarray | None = None) -> dict[str, Any]:
+        """The observation this environment gives its seat at ``state`` (any state of a match
+        of its rules), with ``mask`` or the legal ids there: what an exact walk of a learned
+        policy asks it for the states an episode never reached."""
+        if mask is None:
+            mask = stop_mask(state, self.seat)
         if self.view is View.ONEHOT:
             vector = np.array(view_vector(state, self.seat, self.view), dtype=np.float32)
             fields = view_fields(self.view, self.players, self.rules)
