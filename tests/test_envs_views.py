@@ -126,6 +126,10 @@ def test_gymnasium_checks_every_view(view: str) -> None:
             assert obs["totals"].tolist() == expected["totals"]
         else:
             assert obs["phase"].dtype == np.float32 and obs["phase"].sum() == 1
+        # What an exact walk asks of it: the same observation for the same state.
+        again = env.observe(env.state)
+        assert again.keys() == obs.keys()
+        assert all(np.array_equal(again[k], obs[k]) for k in obs)
         obs, _, done, _, _ = env.step(env.action_space.sample())
 
 
