@@ -57,7 +57,7 @@ __all__ = ["MATCH_FIELDS", "BatchedMatchEnv", "match_fields"]
 
 # What is due at a match node (:meth:`BatchedMatchEnv._roles`): the tables' own node kinds
 # (dice, the end) and a turn split into the agent's and a bot's.
-_TURN, _DICE, _OVER = int(NodeKind.TURN), int(NodeKind.DICE), int(NodeKind.OVER)
+_TURN, _OVER = int(NodeKind.TURN), int(NodeKind.OVER)  # dice keep their kind, NodeKind.DICE
 _MINE, _BOT = 3, 4
 
 
@@ -163,42 +163,46 @@ class BatchedMatchEnv:
         """Post ``outcome`` (the agent's score) at ``rows``' match nodes, if given, and play
         each match on until the agent has a decision."""
         t, p = self.table, self.players
+        record = slice(Col.FIXED, Col.FIXED + 3 * p)
+        turn, rng = self.turn, self._rng
         while rows.size:
             if outcome is not None:
                 step, word = follow(t, self.match_node[rows], outcome, self.totals, self.own, rows)
-                touch = (word & 4) == 4
-                if touch.any():
+                touch = np.flatnonzero(word & 4)
+                if touch.size:
                     at, hit = rows[touch], step[touch]
-                    self.record[at] += t.steps[hit, Col.FIXED : Col.FIXED + 3 * p]
+                    self.record[at] += t.steps[hit, record]  # t.steps: as follow left it
                     self.own[at] += t.steps[hit, Col.OWN]
                 nd = word >> 3
                 self.match_node[rows] = nd
             else:
                 nd = self.match_node[rows]
             role = self._roles(nd)
-            over = role == _OVER
-            if over.any():
+            over = np.flatnonzero(role == _OVER)
+            if over.size:
                 self._finish(rows[over], t.nodes[nd[over], 3])
                 outcome = None  # every table again from where it now stands
                 continue
             outcome = np.empty(rows.size, dtype=np.int64)
-            mine = role == _MINE
-            keep = ~mine
-            if mine.any():
+            keep = np.ones(rows.size, dtype=bool)
+            mine = np.flatnonzero(role == _MINE)
+            if mine.size:
                 at = rows[mine]
                 self.node[at] = 0  # a new turn: its first roll is due
-                self.turn.roll(self.node, at, self._rng)
+                turn.roll(self.node, at, rng)
                 turn_node = self.node[at]
-                keep[mine] = self.turn.final[turn_node]  # played out without a decision
-                outcome[mine] = self.turn.node_score[turn_node]
-            bot = role == _BOT
-            if bot.any():
-                arg = t.node_word[nd[bot]] >> 6
-                outcome[bot], _ = sample_turns(t, arg, self._rng.random(len(arg)))
-            dice = role == _DICE
-            if dice.any():
-                arg = t.node_word[nd[dice]] >> 6
-                outcome[dice] = dice_outcomes(arg, self._rng.random(len(arg)))
+                keep[mine] = turn.final[turn_node]  # played out without a decision
+                outcome[mine] = turn.node_score[turn_node]
+            other = np.flatnonzero(role != _MINE)
+            if other.size:
+                # One uniform each: dice at a roll-off, a bot's turn drawn from its table.
+                arg = t.node_word[nd[other]] >> 6
+                u = rng.random(other.size)
+                drawn = dice_outcomes(arg, u)
+                bot = role[other] == _BOT
+                if bot.any():
+                    drawn[bot], _ = sample_turns(t, arg[bot], u[bot])
+                outcome[other] = drawn
             rows, outcome = rows[keep], outcome[keep]
 
     # -- observations -------------------------------------------------------------------------
