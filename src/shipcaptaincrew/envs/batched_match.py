@@ -47,7 +47,7 @@ import numpy as np
 from ..formats import MatchFormat
 from ..rules import Rules
 from ..sim.fast import dice_outcomes, follow, sample_turns
-from ..sim.steps import Col, MatchTable, NodeKind, match_table
+from ..sim.steps import MatchTable, NodeKind, match_table
 from ..solver import contest_view
 from .batched import TURN_FIELDS, CompiledTurn, check_num_envs
 from .common import make_rules
@@ -119,13 +119,14 @@ class BatchedMatchEnv:
         self._role = np.zeros(0, dtype=np.int8)  # per match node: what is due there
         self.node = np.zeros(num_envs, dtype=np.int64)  # the agent's turn node
         self.match_node = np.zeros(num_envs, dtype=np.int64)
-        #: Per table, what the step tables add up (:class:`~shipcaptaincrew.sim.steps.Col`'s
-        #: order): the totals, the sips and the round wins by seat, in one array so that a step
-        #: adds them in one gather; :attr:`totals` and :attr:`wins` are views of it.
-        self.record = np.zeros((num_envs, 3 * p), dtype=np.int64)
+        #: Per table, what the step tables add up (:attr:`~shipcaptaincrew.sim.steps.MatchTable.adds`'
+        #: order): the totals, the sips and the round wins by seat and the rounds of the
+        #: match's own, in one array so that a step adds them in one gather; :attr:`totals`,
+        #: :attr:`wins` and :attr:`own` are views of it.
+        self.record = np.zeros((num_envs, 3 * p + 1), dtype=np.int64)
         self.totals = self.record[:, :p]
-        self.wins = self.record[:, 2 * p :]
-        self.own = np.zeros(num_envs, dtype=np.int64)
+        self.wins = self.record[:, 2 * p : 3 * p]
+        self.own = self.record[:, 3 * p]
         self._rng = np.random.default_rng()
         self._reward = np.zeros(num_envs)
         self._terminated = np.zeros(num_envs, dtype=bool)
@@ -135,7 +136,6 @@ class BatchedMatchEnv:
     def _new_matches(self, rows: np.ndarray) -> None:
         self.match_node[rows] = self.table.start
         self.record[rows] = 0
-        self.own[rows] = 0
 
     def _finish(self, rows: np.ndarray, winners: np.ndarray) -> None:
         """Matches ended at ``rows``: the first ending of a table this step is its reward; a
@@ -162,8 +162,7 @@ class BatchedMatchEnv:
     def _play_on(self, rows: np.ndarray, outcome: np.ndarray | None) -> None:
         """Post ``outcome`` (the agent's score) at ``rows``' match nodes, if given, and play
         each match on until the agent has a decision."""
-        t, p = self.table, self.players
-        record = slice(Col.FIXED, Col.FIXED + 3 * p)
+        t = self.table
         turn, rng = self.turn, self._rng
         while rows.size:
             if outcome is not None:
@@ -171,8 +170,7 @@ class BatchedMatchEnv:
                 touch = np.flatnonzero(word & 4)
                 if touch.size:
                     at, hit = rows[touch], step[touch]
-                    self.record[at] += t.steps[hit, record]  # t.steps: as follow left it
-                    self.own[at] += t.steps[hit, Col.OWN]
+                    self.record[at] += t.adds[hit]  # t.adds: as follow left it
                 nd = word >> 3
                 self.match_node[rows] = nd
             else:

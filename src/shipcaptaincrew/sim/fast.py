@@ -92,13 +92,14 @@ def follow(
     read those; the caller adds the record (``t.steps[ids]``) and moves on to ``words >> 3``."""
     step = _plain_steps(t, nd * t.width + outcome)
     sw = t.step_word[step]
-    if not (sw & 3).any():  # most steps read neither the count nor the totals
+    flagged = np.flatnonzero(sw & 3)
+    if not flagged.size:  # most steps read neither the count nor the totals
         return step, sw
-    counted = np.flatnonzero(sw & 2)
+    counted = flagged[(sw[flagged] & 2) == 2]
     if counted.size:
         step[counted] = _count_steps(t, step[counted], own[rows[counted]])
         sw[counted] = t.step_word[step[counted]]
-    keyed = np.flatnonzero(sw & 1)
+    keyed = flagged[(sw[flagged] & 1) == 1]  # a count-keyed step may compare the totals next
     if keyed.size:
         p = t.players
         final = tot[rows[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]

@@ -162,6 +162,9 @@ class MatchTable:
         self.count_used = 0
         self._count_of: dict[int, int] = {}  # a step resolved at a count -> that count
         self.steps = np.zeros((256, Col.FIXED + 5 * p), dtype=np.int64)
+        #: Per step, what it adds to a match's record, contiguous for the hot loops: the
+        #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`Col.OWN`.
+        self.adds = np.zeros((256, 3 * p + 1), dtype=np.int64)
         self.n_steps = 0
         #: The same packed for the hot loop: child << 3 | touches the record << 2 | keyed.
         self.step_word = np.zeros(256, dtype=np.int64)
@@ -252,7 +255,10 @@ class MatchTable:
             self.steps = np.concatenate([self.steps, np.zeros_like(self.steps)])
         if i >= len(self.step_word):
             self.step_word = np.concatenate([self.step_word, np.zeros_like(self.step_word)])
+            self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)])
         self.steps[i, : len(head) + len(rest)] = head + rest
+        if rest:
+            self.adds[i] = rest[: 3 * self.players] + [head[Col.OWN]]
         self.step_word[i] = head[Col.CHILD] << 3 | head[Col.TOUCH] << 2 | head[Col.KEYED]
         self.n_steps += 1
         return i
