@@ -31,37 +31,15 @@ def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def _count_steps(t: MatchTable, step: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """Step ids of count-keyed steps at counts of rounds finished: a dense table (a row per
-    count-keyed step, a column per count), a plain gather once the engine has filled it."""
-    if len(t.count_row) < t.n_steps:
-        t.count_row = np.concatenate([t.count_row, np.full(t.n_steps, -1, dtype=np.int64)])
-    rows = t.count_row[step]
-    if (rows < 0).any():
-        new = np.unique(step[rows < 0])
-        used = t.count_used
-        if used + len(new) > len(t.count_dense):  # grown geometrically, never row by row
-            extra = max(used + len(new), 2 * len(t.count_dense)) - len(t.count_dense)
-            t.count_dense = np.pad(t.count_dense, ((0, extra), (0, 0)), constant_values=-1)
-        t.count_row[new] = used + np.arange(len(new))
-        t.count_used = used + len(new)
-        rows = t.count_row[step]
-    width = int(count.max()) + 1
-    if width > t.count_dense.shape[1]:
-        pad = max(width, 2 * t.count_dense.shape[1]) - t.count_dense.shape[1]
-        t.count_dense = np.pad(t.count_dense, ((0, 0), (0, pad)), constant_values=-1)
-    ids: np.ndarray = t.count_dense[rows, count]
-    if (ids < 0).any():
-        miss = ids < 0
-        for s, c in {(int(a), int(b)) for a, b in zip(step[miss], count[miss])}:
-            t.count_dense[t.count_row[s], c] = t.count_step(s, c)
-        ids = t.count_dense[rows, count]
-    return ids
-
-
-def _keyed_steps(t: MatchTable, combos: np.ndarray) -> np.ndarray:
-    """Step ids of (keyed step, totals key) combinations, sorted-array lookup, asking the
-    engine for the ones not met before."""
+def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Step ids of keyed steps at their totals keys, asking the engine for the ones not met
+    before: a dense table where the keys are few (:attr:`.steps.MatchTable.by_totals`), else
+    a sorted array of (step, key) combinations."""
+    if t.by_totals is not None:
+        return t.by_totals.lookup(
+            step, key, t.n_steps, lambda s, k: t.keyed_step(s * t.key_space + k)
+        )
+    combos = step * t.key_space + key
     keys, vals = t.keyed_keys, t.keyed_vals
     pos = np.minimum(np.searchsorted(keys, combos), max(0, len(keys) - 1))
     hit = (keys[pos] == combos) if len(keys) else np.zeros(len(combos), bool)
@@ -97,13 +75,15 @@ def follow(
         return step, sw
     counted = flagged[(sw[flagged] & 2) == 2]
     if counted.size:
-        step[counted] = _count_steps(t, step[counted], own[rows[counted]])
+        step[counted] = t.by_count.lookup(
+            step[counted], own[rows[counted]], t.n_steps, t.count_step
+        )
         sw[counted] = t.step_word[step[counted]]
     keyed = flagged[(sw[flagged] & 1) == 1]  # a count-keyed step may compare the totals next
     if keyed.size:
         p = t.players
         final = tot[rows[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
-        step[keyed] = _keyed_steps(t, step[keyed] * t.key_space + t.totals_key(final))
+        step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
         sw[keyed] = t.step_word[step[keyed]]
     return step, sw
 

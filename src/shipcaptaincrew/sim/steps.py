@@ -53,6 +53,7 @@ from ..formats import FormatKind
 from ..rules import Drinking, Rotation, Rules, Stakes
 from ..solver import contest_view
 from ..state import MatchState, Phase, evolve
+from .dense import DenseIds
 from .match import table_for
 from .policy import MatchPolicy, make_policy
 from .probes import Count, CountRead, Offset, TotalsRead, appended
@@ -149,17 +150,15 @@ class MatchTable:
         #: (node, outcome) code -> step id (-1: not met yet); a slot for every code of every
         #: node (grown with :attr:`nodes`).
         self.plain = np.full(64 * self.width, -1, dtype=np.int64)
-        #: Sorted (keyed step, totals key) combinations and their step ids.
-        self.keyed_keys = np.zeros(0, dtype=np.int64)
-        self.keyed_vals = np.zeros(0, dtype=np.int64)
         self._code: dict[int, int] = {}  # plain step -> its (node, outcome) code
         self.key_space = p**p * 2**p
-        #: Per step: its row in :attr:`count_dense` if it is count-keyed (-1: not, or not yet).
-        self.count_row = np.full(256, -1, dtype=np.int64)
-        #: Per count-keyed step (a row) and count of rounds finished: the step id (-1: not met);
-        #: the first ``count_used`` rows are taken.
-        self.count_dense = np.full((64, 8), -1, dtype=np.int64)
-        self.count_used = 0
+        #: Count-keyed steps by count of finished rounds; totals-keyed steps by totals key, in
+        #: a dense table where the keys are few (two players), else as sorted
+        #: (keyed step, totals key) combinations and their step ids.
+        self.by_count = DenseIds(8)
+        self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
+        self.keyed_keys = np.zeros(0, dtype=np.int64)
+        self.keyed_vals = np.zeros(0, dtype=np.int64)
         self._count_of: dict[int, int] = {}  # a step resolved at a count -> that count
         self.steps = np.zeros((256, Col.FIXED + 5 * p), dtype=np.int64)
         #: Per step, what it adds to a match's record, contiguous for the hot loops: the
@@ -367,6 +366,8 @@ class MatchTable:
 
 #: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
 CELLS = 4096
+#: The most totals keys a dense table of keyed steps takes (two players have 16, three 216).
+DENSE_KEYS = 64
 
 _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
 

@@ -1,0 +1,57 @@
+"""Step ids by (step, key) in a dense table: the lookup of keyed steps in the hot loops.
+
+A step that reads the count of finished rounds (or, for small tables, the order of the
+totals) is resolved by the engine once per key; the loops then find the resolved step of
+thousands of matches at once.  A dense table -- a row per keyed step met, a column per key
+-- makes that one gather, where a sorted array would be a binary search per match.  Rows and
+columns grow geometrically (never a copy per new step), and an entry not resolved yet is -1,
+so a loop asks the engine only for what it has not met.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+__all__ = ["DenseIds"]
+
+
+class DenseIds:
+    """Resolved step ids by (keyed step, key); ``width`` keys to start with."""
+
+    def __init__(self, width: int) -> None:
+        #: Per step id: its row in :attr:`ids` (-1: none yet).
+        self.row = np.full(256, -1, dtype=np.int64)
+        #: Per row and key: the resolved step id (-1: not resolved yet).
+        self.ids = np.full((64, width), -1, dtype=np.int64)
+        self.used = 0  # rows taken
+
+    def lookup(
+        self, step: np.ndarray, key: np.ndarray, n_steps: int, resolve: Callable[[int, int], int]
+    ) -> np.ndarray:
+        """The resolved ids of (``step``, ``key``) pairs; ``resolve(step, key)`` (the engine)
+        for the pairs not met before; ``n_steps`` bounds the step ids there are."""
+        if len(self.row) < n_steps:
+            self.row = np.concatenate([self.row, np.full(n_steps, -1, dtype=np.int64)])
+        rows = self.row[step]
+        if rows.min() < 0:
+            new = np.unique(step[rows < 0])
+            used = self.used
+            if used + len(new) > len(self.ids):
+                extra = max(used + len(new), 2 * len(self.ids)) - len(self.ids)
+                self.ids = np.pad(self.ids, ((0, extra), (0, 0)), constant_values=-1)
+            self.row[new] = used + np.arange(len(new))
+            self.used = used + len(new)
+            rows = self.row[step]
+        width = int(key.max()) + 1
+        if width > self.ids.shape[1]:
+            pad = max(width, 2 * self.ids.shape[1]) - self.ids.shape[1]
+            self.ids = np.pad(self.ids, ((0, 0), (0, pad)), constant_values=-1)
+        ids: np.ndarray = self.ids[rows, key]
+        if ids.min() < 0:
+            miss = ids < 0
+            for s, k in {(int(a), int(b)) for a, b in zip(step[miss], key[miss])}:
+                self.ids[self.row[s], k] = resolve(s, k)
+            ids = self.ids[rows, key]
+        return ids
