@@ -117,6 +117,7 @@ class CompiledTurn:
         )
         self._build_moves(graph.states)
         self._build_slots()
+        self._build_opening()
         self.features = np.array([_turn_row(s) for s in graph.states], dtype=np.int16)
 
     def _build_moves(self, states: list[TurnState]) -> None:
@@ -152,6 +153,28 @@ class CompiledTurn:
             span[i] = common
         self._base, self._span = base, span
         self._slots = np.array(slots, dtype=np.int32)
+
+    def _build_opening(self) -> None:
+        """Where the dice take a fresh turn before anything is decided: the exact chance of
+        each first decision (or of the end, a turn decided by the dice alone), so a new turn
+        is one draw (:meth:`open`) instead of a roll per chance node."""
+        reach = [Fraction(0)] * len(self.graph)
+        reach[0] = Fraction(1)
+        for i, (kids, probs) in enumerate(zip(self.graph.kids, self.graph.probs)):
+            if reach[i] and self.chance[i]:  # children come after their parents
+                for child, p in zip(kids, probs):
+                    reach[child] += reach[i] * Fraction(p)
+                reach[i] = Fraction(0)
+        ends = [i for i, r in enumerate(reach) if r]
+        cdf = np.cumsum([float(reach[i]) for i in ends])
+        cdf[-1] = 1.0
+        self._open_node, self._open_cdf = np.array(ends, dtype=np.int64), cdf
+
+    def open(self, node: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> None:
+        """Start a new turn at the tables ``where``: its dice rolled until a decision or the
+        end, drawn at once from where they take a fresh turn."""
+        u = rng.random(where.size)
+        node[where] = self._open_node[np.searchsorted(self._open_cdf, u, side="right")]
 
     def roll(self, node: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> None:
         """Roll the dice of the tables ``where`` (``node`` holds every table's node) until each

@@ -186,8 +186,7 @@ class BatchedMatchEnv:
             mine = np.flatnonzero(role == _MINE)
             if mine.size:
                 at = rows[mine]
-                self.node[at] = 0  # a new turn: its first roll is due
-                turn.roll(self.node, at, rng)
+                turn.open(self.node, at, rng)  # a new turn, rolled to its first decision
                 turn_node = self.node[at]
                 keep[mine] = turn.final[turn_node]  # played out without a decision
                 outcome[mine] = turn.node_score[turn_node]
