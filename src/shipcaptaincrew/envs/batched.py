@@ -262,8 +262,7 @@ class BatchedTurnEnv:
         """
         ended: list[np.ndarray] = []
         while where.size:
-            self.node[where] = 0  # the root: the turn's first roll is due
-            self.turn.roll(self.node, where, self._rng)
+            self.turn.open(self.node, where, self._rng)
             done = self.turn.final[self.node[where]]
             where = where[done]
             ended.append(self.node[where])
