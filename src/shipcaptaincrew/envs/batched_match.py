@@ -46,7 +46,7 @@ import numpy as np
 
 from ..formats import MatchFormat
 from ..rules import Rules
-from ..sim.fast import dice_outcomes, follow, sample_turns
+from ..sim.fast import draw_outcomes, follow
 from ..sim.steps import MatchTable, NodeKind, match_table
 from ..solver import contest_view
 from .batched import TURN_FIELDS, CompiledTurn, check_num_envs
@@ -194,12 +194,8 @@ class BatchedMatchEnv:
             if other.size:
                 # One uniform each: dice at a roll-off, a bot's turn drawn from its table.
                 arg = t.node_word[nd[other]] >> 6
-                u = rng.random(other.size)
-                drawn = dice_outcomes(arg, u)
                 bot = role[other] == _BOT
-                if bot.any():
-                    drawn[bot], _ = sample_turns(t, arg[bot], u[bot])
-                outcome[other] = drawn
+                outcome[other], _ = draw_outcomes(t, arg, bot, rng.random(other.size))
             rows, outcome = rows[keep], outcome[keep]
 
     # -- observations -------------------------------------------------------------------------

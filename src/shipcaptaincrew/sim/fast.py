@@ -18,7 +18,7 @@ from .keyed import uniforms
 from .match import STAT_NAMES
 from .steps import CELLS, Col, MatchTable, NodeKind, match_table
 
-__all__ = ["dice_outcomes", "fast_matches", "follow", "sample_turns"]
+__all__ = ["dice_outcomes", "draw_outcomes", "fast_matches", "follow", "sample_turns"]
 
 
 def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
@@ -36,16 +36,16 @@ def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray
     before: a dense table where the keys are few (:attr:`.steps.MatchTable.by_totals`), else
     a sorted array of (step, key) combinations."""
     if t.by_totals is not None:
-        return t.by_totals.lookup(
-            step, key, t.n_steps, lambda s, k: t.keyed_step(s * t.key_space + k)
-        )
+        return t.by_totals.lookup(step, key, t.n_steps, t.keyed_step)
     combos = step * t.key_space + key
     keys, vals = t.keyed_keys, t.keyed_vals
     pos = np.minimum(np.searchsorted(keys, combos), max(0, len(keys) - 1))
     hit = (keys[pos] == combos) if len(keys) else np.zeros(len(combos), bool)
     if not hit.all():
         new = np.unique(combos[~hit])
-        got = np.array([t.keyed_step(c) for c in new.tolist()], dtype=np.int64)
+        got = np.array(
+            [t.keyed_step(*divmod(c, t.key_space)) for c in new.tolist()], dtype=np.int64
+        )
         keys = np.concatenate([keys, new])
         order = np.argsort(keys, kind="stable")
         t.keyed_keys, t.keyed_vals = keys[order], np.concatenate([vals, got])[order]
@@ -109,15 +109,9 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         u = uniforms(seed, match_no[live], seat, draws[flat])
         draws[flat] += 1
         on_turn = kind == NodeKind.TURN
-        if on_turn.all():
-            outcome, crew = sample_turns(t, arg, u)
-            played.append((flat, outcome, crew))
-        else:
-            outcome = dice_outcomes(arg, u)
-            if on_turn.any():
-                score, crew = sample_turns(t, arg[on_turn], u[on_turn])
-                outcome[on_turn] = score
-                played.append((flat[on_turn], score, crew))
+        outcome, crew = draw_outcomes(t, arg, on_turn, u)
+        if crew.size:
+            played.append((flat[on_turn], outcome[on_turn], crew))
         step, sw = follow(t, nd, outcome, tot.reshape(m, p), own, live)
         nd = sw >> 3
         touch = (sw & 4) == 4
@@ -153,6 +147,21 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         "hist": hist.reshape(p, t.max_score + 1),
         **rec.arrays(max(1, int(rounds.max(initial=0)))),
     }
+
+
+def draw_outcomes(
+    t: MatchTable, arg: np.ndarray, on_turn: np.ndarray, u: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The outcome at each node for one uniform each (``arg``: the nodes' sampler or dice):
+    a turn's score where ``on_turn``, a roll-off's dice in base 6 elsewhere; and the crews
+    completed by those turns, in their order."""
+    if on_turn.all():
+        return sample_turns(t, arg, u)
+    outcome = dice_outcomes(arg, u)
+    crew = np.zeros(0, dtype=np.int64)
+    if on_turn.any():
+        outcome[on_turn], crew = sample_turns(t, arg[on_turn], u[on_turn])
+    return outcome, crew
 
 
 def sample_turns(

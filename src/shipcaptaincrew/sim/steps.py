@@ -317,10 +317,9 @@ class MatchTable:
         self._code[i], self._count_of[i] = self._code[step], count
         return i
 
-    def keyed_step(self, combo: int) -> int:
-        """A keyed step (``combo`` = step * :attr:`key_space` + totals key) played from
-        totals in the order the key describes (and at its count of rounds, if it has one)."""
-        step, key = divmod(combo, self.key_space)
+    def keyed_step(self, step: int, key: int) -> int:
+        """A keyed step played from totals in the order ``key`` describes (a
+        :meth:`totals_key`; and at its count of rounds, if it has one)."""
         node, outcome = divmod(self._code[step], self.width)
         p = self.players
         dtot = tuple(int(x) for x in self.steps[step, Col.FIXED : Col.FIXED + p])
