@@ -273,7 +273,8 @@ class PlayersWalk(Walk):
         """A decision between turns (sips to hand out): where every choice leads to the same
         position it changes nobody's chance, so any is taken; else a :class:`Choosing` player
         chooses, and the others are refused."""
-        after = [apply(state, a) for a in legal_actions(state)]
+        legal = legal_actions(state)
+        after = [apply(state, a) for a in legal]
         if len({self.key(s) for s in after}) == 1:
             return [(after[0], 1.0)]
         seat = seat_to_act(state)
@@ -282,9 +283,9 @@ class PlayersWalk(Walk):
         if not isinstance(player, Choosing):
             return super()._decision_moves(state)
         action = player.choose(state)
-        if action not in legal_actions(state):
+        if action not in legal:
             raise SolverError(f"seat {seat} chose {action}, which is not legal there")
-        return [(apply(state, action), 1.0)]
+        return [(after[legal.index(action)], 1.0)]
 
     def _chosen(self, state: MatchState, seat: int, player: Choosing) -> np.ndarray:
         key = (seat, player.key(state, seat))
