@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
 from .errors import IllegalActionError
-from .match import able, add, after_round, decide_by_totals, in_play_order, sip_amount, start_round
+from .match import able, add, decide_by_totals, in_play_order, round_over, sip_amount, start_round
 from .messages import N_
 from .rules import HandOutAmount
 from .state import MatchState, Phase, evolve
@@ -39,7 +39,7 @@ def hand_out(state: MatchState, action: Action) -> MatchState:
             raise IllegalActionError(
                 N_("the captain hands out every sip the die shows (hand_out=exact)")
             )
-        return after_round(state)
+        return round_over(state)
     if isinstance(action, HandOut):
         shares: tuple[tuple[int, int], ...] = ((action.to, 1),)
     elif isinstance(action, HandOutSplit):
@@ -74,7 +74,7 @@ def hand_out(state: MatchState, action: Action) -> MatchState:
         round_sips = add(round_sips, seat, n * sip_amount(state, seat))
     left = state.hand_out_left - given
     state = evolve(state, sips=sips, round_sips=round_sips, hand_out_left=left)
-    return after_round(state) if left == 0 else state
+    return round_over(state) if left == 0 else state
 
 
 # -- a session between rounds (format=session) ----------------------------------------------------

@@ -9,6 +9,9 @@ tie the sheets mention.  Every function takes a state and returns a new one.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+
 from . import turn as _turn
 from .errors import InvalidRulesError
 from .formats import FormatKind
@@ -17,16 +20,28 @@ from .rules import AllFail, Drinking, PotTo, Rotation, Rules, Stakes, TieBreak
 from .state import Contest, MatchState, Method, Phase, Purpose, RoundResult, evolve
 
 __all__ = [
+    "ROUND_END",
     "able",
     "add",
     "after_round",
+    "beaten",
     "decide_by_totals",
     "in_play_order",
     "post",
     "rotation_step",
+    "round_over",
     "sip_amount",
     "start_round",
 ]
+
+#: What follows the end of a round: ``None`` for :func:`after_round` (the format decides), or
+#: a caller's own function of the finished round.  Set only by
+#: :func:`.positions.to_round_end`, which tabulates rounds: there the format's decision is a
+#: step of its own, resolved once per count of rounds or order of the totals instead of once
+#: per way the round can end.
+ROUND_END: ContextVar[Callable[[MatchState], MatchState] | None] = ContextVar(
+    "round_end", default=None
+)
 
 
 # -- contests -----------------------------------------------------------------------------------
@@ -55,6 +70,20 @@ def _begin_seat(state: MatchState) -> MatchState:
         return evolve(state, phase=Phase.TURN, turn=_turn.new_turn(state.rules))
     phase = Phase.CARGO_ROLL_OFF if c.method is Method.CARGO else Phase.ROLL_OFF
     return evolve(state, phase=phase, turn=None)
+
+
+def beaten(numbers: Sequence[int], slots: int, number: int) -> bool:
+    """Whether ``number`` can no longer go through a contest of ``slots`` places in which
+    ``numbers`` are posted: at least ``slots`` of them are higher.
+
+    The contest's resolution (:func:`_select`) takes the best groups only, so such a number
+    decides nothing of it, whatever its value: the contest is the same with a 0 in its place
+    (:func:`.positions.contest_position`).
+
+    >>> beaten((9, 5), 1, 7), beaten((9, 5), 1, 9), beaten((9, 5), 2, 4), beaten((9, 5), 2, 7)
+    (True, False, True, False)
+    """
+    return sum(1 for x in numbers if x > number) >= slots
 
 
 def _groups(seats: tuple[int, ...], numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -234,7 +263,11 @@ def _finish_round(
     rules = state.rules
     totals = list(state.totals)
     for s in state.round_seats:
-        totals[s] += state.round_scores[s] or 0
+        # Everyone of the round has posted by now; a score is added as it is, 0 included
+        # (nothing here asks whether it is 0, so a tabulating caller need not know).
+        score = state.round_scores[s]
+        if score is not None:
+            totals[s] += score
     wins = add(state.wins, winner, 1) if winner is not None else state.wins
     state = evolve(state, totals=tuple(totals), wins=wins, round_winner=winner, turn=None)
     # The pot: the round winner takes it under pot_to=round, except in the tournament where
@@ -261,7 +294,14 @@ def _finish_round(
     for s in drinkers:
         sips = add(sips, s, sip_amount(state, s))
         round_sips = add(round_sips, s, sip_amount(state, s))
-    return after_round(evolve(state, sips=sips, round_sips=round_sips))
+    return round_over(evolve(state, sips=sips, round_sips=round_sips))
+
+
+def round_over(state: MatchState) -> MatchState:
+    """A round has ended (its totals, wins and drinks counted): the format decides what
+    follows (:func:`after_round`), unless :data:`ROUND_END` asks for the round's end itself."""
+    stop = ROUND_END.get()
+    return after_round(state) if stop is None else stop(state)
 
 
 def after_round(state: MatchState) -> MatchState:
@@ -276,7 +316,9 @@ def after_round(state: MatchState) -> MatchState:
         winner=state.round_winner,
         sips=state.round_sips,
         pot_won=state.round_pot_won,
-        all_failed=all((state.round_scores[s] or 0) == 0 for s in state.round_seats),
+        # A round with a winner cannot have failed (002.20: a full crew is needed to win).
+        all_failed=state.round_winner is None
+        and all((state.round_scores[s] or 0) == 0 for s in state.round_seats),
         tie_breaks=state.round_tie_breaks,
         stage=state.stage,
         tie_round=state.tie_round,

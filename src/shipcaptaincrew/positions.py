@@ -8,6 +8,10 @@ field the engine never reads to decide the rest of the match (who wins it, and e
 action on the way).  :func:`post_score` finishes the turn at the table with a given score
 through the engine's own contest code, so that a solver or a simulator that knows a turn's
 score distribution resolves rounds exactly as a played turn would, without playing its dice.
+Two more seams serve simulators that tabulate whole matches: :func:`contest_position` (a
+contest without the numbers that can no longer go through it) and :func:`to_round_end` (a
+step stopped where its round ends, before the format decides what follows; the engine's
+:func:`~.match.after_round` goes on from there).
 
 >>> from shipcaptaincrew.rules import find_rules
 >>> from shipcaptaincrew.engine import initial_state
@@ -21,18 +25,27 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
 from . import turn as _turn
 from .errors import IllegalActionError
 from .formats import FormatKind
-from .match import post
+from .match import ROUND_END, after_round, beaten, post
 from .messages import N_
 from .rules import Rotation, Rules
 from .state import MatchState, Method, Phase, RoundResult, evolve
 
-__all__ = ["counted_rounds", "match_position", "post_score", "turn_scores"]
+__all__ = [
+    "after_round",
+    "contest_position",
+    "counted_rounds",
+    "match_position",
+    "post_score",
+    "to_round_end",
+    "turn_scores",
+]
 
 #: A finished round as a position keeps it: only its being a round of the match's own counts.
 _BLANK_RESULT = RoundResult(
@@ -145,3 +158,62 @@ def counted_rounds(n: int) -> tuple[RoundResult, ...]:
     """``n`` finished rounds of the match's own as a position keeps them (blank but counted):
     what a caller puts in ``results`` to play a step at a known round count."""
     return (_BLANK_RESULT,) * n
+
+
+def contest_position(state: MatchState) -> MatchState:
+    """``state`` with every number of its contest that can no longer go through set to 0.
+
+    A number beaten by at least as many others as the contest has places
+    (:func:`~.match.beaten`) decides nothing that follows: the contest takes its best groups
+    only, the tie-break after it is among the best, and a turn's contest view (the best
+    score and how many share it) never sees it.  Its value lives on where the rules read it,
+    in the round's scores (``round_scores``: the totals, the drinks, the record), which this
+    leaves alone.  So a simulator that keys positions on this meets one position where the
+    scores below the best made many.
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> from shipcaptaincrew.engine import initial_state
+    >>> s = initial_state(find_rules("classic").replace(starter="chosen"), 3)
+    >>> s = post_score(post_score(s, 9), 7)
+    >>> contest_position(s).contest.scores, contest_position(s).round_scores
+    ((9, 0), (9, 7, None))
+    """
+    c = state.contest
+    if c is None or not c.scores:
+        return state
+    kept = tuple(0 if beaten(c.scores, c.slots, x) else x for x in c.scores)
+    return state if kept == c.scores else evolve(state, contest=evolve(c, scores=kept))
+
+
+def to_round_end(step: Callable[[], MatchState]) -> tuple[MatchState, bool]:
+    """Play ``step`` (a call of the engine), stopping where a round ends: the state and
+    whether a round ended.
+
+    At a round's end its totals, round wins and drinks are counted and the format has not yet
+    decided what follows; :func:`after_round` goes on from that state exactly as the step would
+    have.  A simulator that tabulates steps so meets the end of a round once per way the round
+    can end and the format's decision once per count of rounds or order of the totals, rather
+    than the product of the two.
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> from shipcaptaincrew.engine import initial_state
+    >>> s = initial_state(find_rules("classic").replace(starter="chosen", format="rounds:2"), 2)
+    >>> s = post_score(s, 8)
+    >>> end, ended = to_round_end(lambda: post_score(s, 5))
+    >>> ended, end.round_winner, end.totals, end.round_no
+    (True, 0, (8, 5), 1)
+    >>> after_round(end) == post_score(s, 5)
+    True
+    """
+    ended: list[MatchState] = []
+
+    def stop(state: MatchState) -> MatchState:
+        ended.append(state)
+        return state
+
+    token = ROUND_END.set(stop)
+    try:
+        out = step()
+    finally:
+        ROUND_END.reset(token)
+    return out, bool(ended)
