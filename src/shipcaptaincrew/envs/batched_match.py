@@ -46,7 +46,7 @@ import numpy as np
 
 from ..formats import MatchFormat
 from ..rules import Rules
-from ..sim.fast import draw_outcomes, follow
+from ..sim.fast import draw_outcomes, follow, new_record
 from ..sim.steps import MatchTable, NodeKind, match_table
 from ..solver import contest_view
 from .batched import TURN_FIELDS, CompiledTurn, check_num_envs
@@ -119,11 +119,11 @@ class BatchedMatchEnv:
         self._role = np.zeros(0, dtype=np.int8)  # per match node: what is due there
         self.node = np.zeros(num_envs, dtype=np.int64)  # the agent's turn node
         self.match_node = np.zeros(num_envs, dtype=np.int64)
-        #: Per table, what the step tables add up (:attr:`~shipcaptaincrew.sim.steps.MatchTable.adds`'
-        #: order): the totals, the sips and the round wins by seat and the rounds of the
-        #: match's own, in one array so that a step adds them in one gather; :attr:`totals`,
-        #: :attr:`wins` and :attr:`own` are views of it.
-        self.record = np.zeros((num_envs, 3 * p + 1), dtype=np.int64)
+        #: Per table, the match's record as the step tables keep it (:func:`~shipcaptaincrew.sim.fast.new_record`):
+        #: the totals, the sips and the round wins by seat, the rounds of the match's own
+        #: and the scores of the round being played; :attr:`totals`, :attr:`wins` and
+        #: :attr:`own` are views of it.
+        self.record = new_record(num_envs, p)
         self.totals = self.record[:, :p]
         self.wins = self.record[:, 2 * p : 3 * p]
         self.own = self.record[:, 3 * p]
@@ -166,12 +166,7 @@ class BatchedMatchEnv:
         turn, rng = self.turn, self._rng
         while rows.size:
             if outcome is not None:
-                step, word = follow(t, self.match_node[rows], outcome, self.totals, self.own, rows)
-                touch = np.flatnonzero(word & 4)
-                if touch.size:
-                    at, hit = rows[touch], step[touch]
-                    self.record[at] += t.adds[hit]  # t.adds: as follow left it
-                nd = word >> 3
+                nd, _ = follow(t, self.match_node[rows], outcome, self.record, rows)
                 self.match_node[rows] = nd
             else:
                 nd = self.match_node[rows]

@@ -4,7 +4,9 @@ Each step of the loop draws one keyed uniform per live match (:mod:`.keyed`): a 
 score and crew by exact inverse transform from its node's turn distribution, or a roll-off's
 dice; then a gather in the step table gives the next node and what the step adds to the
 record.  Steps not met before are resolved by the engine as they come
-(:meth:`.steps.MatchTable.plain_step`, :meth:`~.steps.MatchTable.keyed_step`).
+(:meth:`.steps.MatchTable.plain_step`, :meth:`~.steps.MatchTable.keyed_step`).  A match's
+record -- totals, sips, round wins, its count of rounds and the scores of the round being
+played -- is a row of one array (:func:`new_record`) that the steps add to.
 """
 
 from __future__ import annotations
@@ -16,9 +18,16 @@ import numpy as np
 from ..rules import Rules
 from .keyed import uniforms
 from .match import STAT_NAMES
-from .steps import CELLS, Col, MatchTable, NodeKind, match_table
+from .steps import CELLS, Col, MatchTable, NodeKind, Word, match_table
 
-__all__ = ["dice_outcomes", "draw_outcomes", "fast_matches", "follow", "sample_turns"]
+__all__ = [
+    "dice_outcomes",
+    "draw_outcomes",
+    "fast_matches",
+    "follow",
+    "new_record",
+    "sample_turns",
+]
 
 
 def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
@@ -54,38 +63,91 @@ def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray
     return result
 
 
-def follow(
-    t: MatchTable,
-    nd: np.ndarray,
-    outcome: np.ndarray,
-    tot: np.ndarray,
-    own: np.ndarray,
-    rows: np.ndarray,
+def _resolved(
+    t: MatchTable, codes: np.ndarray, record: np.ndarray, rows: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The steps of matches ``rows`` at nodes ``nd`` meeting ``outcome`` (a turn's score, or
-    dice in base 6), where ``tot`` holds every match's totals (a row each) and ``own`` its
-    rounds of its own finished: the step ids and their packed words
-    (:attr:`.steps.MatchTable.step_word`).  Steps not met
-    before are resolved by the engine, per count of rounds or order of the totals if they
-    read those; the caller adds the record (``t.steps[ids]``) and moves on to ``words >> 3``."""
-    step = _plain_steps(t, nd * t.width + outcome)
+    """The steps of (node, outcome) ``codes`` at matches ``rows``, resolved per pattern of
+    zeros among the round's scores, count of rounds or order of the totals where they read
+    those: the step ids and their words."""
+    step = _plain_steps(t, codes)
     sw = t.step_word[step]
-    flagged = np.flatnonzero(sw & 3)
-    if not flagged.size:  # most steps read neither the count nor the totals
+    flagged = np.flatnonzero(sw & Word.KEYED)
+    if not flagged.size:  # most steps read none of these
         return step, sw
-    counted = flagged[(sw[flagged] & 2) == 2]
+    p = t.players
+    zeros = flagged[(sw[flagged] & Word.ZEROS) != 0]
+    if zeros.size:
+        scored = (record[rows[zeros], 3 * p + 1 :] > 0) * (1 << np.arange(p))
+        step[zeros] = t.by_zeros.lookup(step[zeros], scored.sum(axis=1), t.n_steps, t.zeros_step)
+        sw[zeros] = t.step_word[step[zeros]]
+    counted = flagged[(sw[flagged] & Word.COUNT) != 0]  # a zero-keyed step may count next
     if counted.size:
-        step[counted] = t.by_count.lookup(
-            step[counted], own[rows[counted]], t.n_steps, t.count_step
-        )
+        own = record[rows[counted], 3 * t.players]
+        step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
         sw[counted] = t.step_word[step[counted]]
-    keyed = flagged[(sw[flagged] & 1) == 1]  # a count-keyed step may compare the totals next
+    keyed = flagged[(sw[flagged] & Word.TOTALS) != 0]  # and compare the totals after that
     if keyed.size:
-        p = t.players
-        final = tot[rows[keyed]] + t.steps[step[keyed], Col.FIXED : Col.FIXED + p]
+        final = record[rows[keyed], :p] + t.adds[step[keyed], :p]
         step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
         sw[keyed] = t.step_word[step[keyed]]
     return step, sw
+
+
+def _add(
+    t: MatchTable,
+    step: np.ndarray,
+    sw: np.ndarray,
+    outcome: np.ndarray,
+    record: np.ndarray,
+    rows: np.ndarray,
+) -> np.ndarray:
+    """Add what steps ``step`` (words ``sw``) do to the records of matches ``rows``: the
+    score of the round they post (``outcome``), then the totals, sips, round wins and count
+    of rounds they add.  The positions (in ``rows``) of the steps that touched the totals."""
+    p = t.players
+    cur = 3 * p + 1
+    posts = np.flatnonzero(sw & Word.POSTS)
+    if posts.size:
+        record[rows[posts], cur + t.steps[step[posts], Col.WRITE]] = outcome[posts]
+    touch = np.flatnonzero(sw & Word.TOUCH)
+    if touch.size:
+        at, hit = rows[touch], step[touch]
+        record[at, :cur] += t.adds[hit]
+        mask = t.carried[hit]
+        some = np.flatnonzero(mask.any(axis=1))
+        if some.size:
+            record[at[some], :p] += record[at[some], cur:] * mask[some]
+    return touch
+
+
+def follow(
+    t: MatchTable, nd: np.ndarray, outcome: np.ndarray, record: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Matches ``rows`` at nodes ``nd`` meet ``outcome`` (a turn's score, or dice in base 6):
+    each takes its step, and where that ended a round, the format's decision after it.
+    ``record`` holds every match's record, a row each (:func:`new_record`), and gets what the
+    steps add.  Returns the nodes the matches are at now, and per step taken the positions
+    (in ``rows``) of the matches whose record it touched with the step ids there.  Steps not
+    met before are resolved by the engine, per count of rounds or order of the totals if
+    they read those."""
+    step, sw = _resolved(t, nd * t.width + outcome, record, rows)
+    touched = [(pos, step[pos]) for pos in [_add(t, step, sw, outcome, record, rows)]]
+    child = sw >> Word.CHILD
+    ended = np.flatnonzero(sw & Word.ENDS)
+    if ended.size:  # the format decides: a step of its own, with no random number
+        at = rows[ended]
+        step2, sw2 = _resolved(t, child[ended] * t.width, record, at)
+        pos = _add(t, step2, sw2, outcome[ended], record, at)
+        touched.append((ended[pos], step2[pos]))
+        child[ended] = sw2 >> Word.CHILD
+    return child, touched
+
+
+def new_record(matches: int, players: int) -> np.ndarray:
+    """Zeroed records of matches for :func:`follow`, a row each: the totals, sips and round
+    wins by seat, the rounds of the match's own finished, and the seats' scores of the round
+    being played (carried by the match; the step tables' nodes do not hold them)."""
+    return np.zeros((matches, 4 * players + 1), dtype=np.int64)
 
 
 def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int) -> dict[str, Any]:
@@ -93,12 +155,11 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     t = match_table(rules, bots)
     p, m = t.players, size
     match_no = first + np.arange(m, dtype=np.int64)
-    # Per (match, seat), flat: draws used, sips, totals, round wins.
-    draws, sips, tot, wins = (np.zeros(m * p, dtype=np.int64) for _ in range(4))
+    draws = np.zeros(m * p, dtype=np.int64)  # per (match, seat), flat: uniforms used
+    record = new_record(m, p)
     played: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (flat seat, score, crew)
     winner = np.full(m, -1, dtype=np.int64)
     rounds = np.zeros(m, dtype=np.int64)
-    own = np.zeros(m, dtype=np.int64)  # rounds of the match's own finished (tie rounds not)
     rec = _Rounds(m, p)
     live = np.arange(m)
     nd = np.full(m, t.start, dtype=np.int64)  # the node of each live match
@@ -112,19 +173,13 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         outcome, crew = draw_outcomes(t, arg, on_turn, u)
         if crew.size:
             played.append((flat[on_turn], outcome[on_turn], crew))
-        step, sw = follow(t, nd, outcome, tot.reshape(m, p), own, live)
-        nd = sw >> 3
-        touch = (sw & 4) == 4
-        if touch.any():
-            at, row = live[touch], t.steps[step[touch]]
-            cells = (at[:, None] * p + np.arange(p)).ravel()
-            tot[cells] += row[:, Col.FIXED : Col.FIXED + p].ravel()
-            sips[cells] += row[:, Col.FIXED + p : Col.FIXED + 2 * p].ravel()
-            wins[cells] += row[:, Col.FIXED + 2 * p : Col.FIXED + 3 * p].ravel()
-            new = row[:, Col.NEW_ROUND] == 1
-            rec.add(at[new], rounds[at[new]], row[new], p)
-            rounds[at[new]] += 1
-            own[at] += row[:, Col.OWN]
+        nd, touched = follow(t, nd, outcome, record, live)
+        for pos, step in touched:
+            new = np.flatnonzero(t.steps[step, Col.NEW_ROUND] == 1)
+            if new.size:
+                at = live[pos[new]]
+                rec.add(at, rounds[at], t.steps[step[new]], record[at, 3 * p + 1 :], p)
+                rounds[at] += 1
         over = (t.node_word[nd] & 3) == NodeKind.OVER
         if over.any():
             winner[live[over]] = t.nodes[nd[over], 3]
@@ -138,8 +193,12 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     stats = np.zeros((m, len(STAT_NAMES), p), dtype=np.int64)
     has = winner >= 0
     stats[np.flatnonzero(has), 0, winner[has]] = 1
-    for k, a in ((1, turns), (2, ssum), (3, crews), (5, sips), (6, tot), (7, wins)):
-        stats[:, k, :] = a.reshape(m, p)
+    stats[:, 1, :] = turns.reshape(m, p)
+    stats[:, 2, :] = ssum.reshape(m, p)
+    stats[:, 3, :] = crews.reshape(m, p)
+    stats[:, 5, :] = record[:, p : 2 * p]  # sips
+    stats[:, 6, :] = record[:, :p]  # totals
+    stats[:, 7, :] = record[:, 2 * p : 3 * p]  # round wins
     return {
         "stats": stats,
         "winner": winner,
@@ -207,7 +266,11 @@ class _Rounds:
         self.scores = np.full((m, 8, p), -1, dtype=np.int64)
         self.order = np.full((m, 8, p), -1, dtype=np.int64)
 
-    def add(self, at: np.ndarray, r: np.ndarray, row: np.ndarray, p: int) -> None:
+    def add(
+        self, at: np.ndarray, r: np.ndarray, row: np.ndarray, carried: np.ndarray, p: int
+    ) -> None:
+        """Rounds ``r`` of matches ``at`` as step rows ``row`` finished them (a score of -2 is
+        the seat's own, from ``carried``)."""
         if not len(at):
             return
         while r.max() >= self.starter.shape[1]:
@@ -218,8 +281,9 @@ class _Rounds:
             self.order = np.pad(self.order, ((0, 0), (0, w), (0, 0)), constant_values=-1)
         self.starter[at, r] = row[:, Col.STARTER]
         self.winner[at, r] = row[:, Col.WINNER]
-        self.scores[at, r] = row[:, Col.FIXED + 3 * p : Col.FIXED + 4 * p]
-        self.order[at, r] = row[:, Col.FIXED + 4 * p :]
+        scores = row[:, Col.FIXED + 4 * p : Col.FIXED + 5 * p]
+        self.scores[at, r] = np.where(scores == -2, carried, scores)
+        self.order[at, r] = row[:, Col.FIXED + 5 * p :]
 
     def arrays(self, width: int) -> dict[str, np.ndarray]:
         """The :data:`~.match.ROUND_ARRAYS`, ``width`` rounds wide."""

@@ -7,6 +7,15 @@ the same for every total and every round number; if it reads one, the stand-in r
 (:class:`TotalsRead`, :class:`CountRead`) and :mod:`.steps` resolves the step per order of
 the totals or per count.  Asked of the engine rather than assumed, so a rule that starts to
 read the totals somewhere new is met, not missed.
+
+The round's own scores are carried the same way: a node holds only which seats have posted
+(:class:`Scored`, or :class:`Unread` once the round is decided), the values themselves
+travel with each match, and a score is posted as a :class:`Posted` number.  The engine may
+add them to the totals (the :class:`Offset` then says which seats' scores it added) and keep
+them in the round's record.  Asking whether one is 0 raises :class:`ScoresRead`, and the step
+is resolved once per pattern of scores and zeros, played with :class:`Carried` scores (known
+to be above 0) and zeros; comparing two of them -- as "the lowest score drinks" does -- raises
+again, and the step tables keep the exact scores for that rule set instead.
 """
 
 from __future__ import annotations
@@ -15,7 +24,21 @@ from typing import NoReturn
 
 from ..state import RoundResult
 
-__all__ = ["Count", "CountRead", "Offset", "TotalsRead", "appended"]
+__all__ = [
+    "CARRIED",
+    "SCORED",
+    "UNREAD",
+    "Carried",
+    "Count",
+    "CountRead",
+    "Offset",
+    "Posted",
+    "Scored",
+    "ScoresRead",
+    "TotalsRead",
+    "Unread",
+    "appended",
+]
 
 
 class TotalsRead(Exception):
@@ -24,15 +47,21 @@ class TotalsRead(Exception):
 
 class Offset:
     """A total the engine may add to but not compare: playing a step with these tells
-    whether the step reads the totals (it raises :class:`TotalsRead` if it does)."""
+    whether the step reads the totals (it raises :class:`TotalsRead` if it does).  What it
+    adds is :attr:`value` plus the round's scores of the seats in :attr:`carried`."""
 
-    __slots__ = ("value",)
+    __slots__ = ("carried", "value")
 
-    def __init__(self, value: int) -> None:
+    def __init__(self, value: int, carried: tuple[int, ...] = ()) -> None:
         self.value = value
+        self.carried = carried
 
-    def __add__(self, other: int) -> Offset:
-        return Offset(self.value + other)
+    def __add__(self, other: object) -> Offset:
+        if isinstance(other, Posted | Carried | Scored):
+            return Offset(self.value, self.carried + (other.seat,))
+        if isinstance(other, int) and not isinstance(other, bool):
+            return Offset(self.value + other, self.carried)
+        raise ScoresRead
 
     __radd__ = __add__
 
@@ -59,6 +88,134 @@ class Offset:
 
     def __bool__(self) -> NoReturn:
         raise TotalsRead
+
+
+class ScoresRead(Exception):
+    """The engine read a round's score beyond adding it up or testing it against 0."""
+
+
+class Posted(int):
+    """A turn's score as the step tables post it: an int to the engine, whose value decides
+    the contest, and that a total it is added to remembers (:class:`Offset`), so that every
+    match adds its own score (its :attr:`seat`'s carried value) whatever value stood in for
+    it here (a score that can no longer win the round stands for every other such score)."""
+
+    seat: int
+
+    def __new__(cls, value: int, seat: int) -> Posted:
+        out = super().__new__(cls, value)
+        out.seat = seat
+        return out
+
+
+class Carried:
+    """A seat's score of the round that is above 0, its value carried by each match: the
+    engine may add it to a total, test it (it is true, and not 0) and keep it; any other read
+    raises :class:`ScoresRead`.  One per seat (:data:`CARRIED`)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Carried):
+            return other.seat == self.seat
+        if other is None or (isinstance(other, int) and other == 0):
+            return False  # a carried score is above 0
+        raise ScoresRead
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("carried", self.seat))
+
+    def __lt__(self, other: object) -> NoReturn:
+        raise ScoresRead
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __radd__(self, other: object) -> NoReturn:
+        raise ScoresRead
+
+    __add__ = __int__ = __index__ = __radd__
+
+    def __repr__(self) -> str:
+        return f"Carried({self.seat})"
+
+
+class Scored:
+    """A seat's score of the round, posted, its value carried by each match: the engine may
+    add it to a total and keep it; asking anything of it -- whether it is 0 included --
+    raises :class:`ScoresRead`.  One per seat (:data:`SCORED`)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def __bool__(self) -> NoReturn:
+        raise ScoresRead
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Scored):
+            return other.seat == self.seat
+        raise ScoresRead
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("scored", self.seat))
+
+    def __lt__(self, other: object) -> NoReturn:
+        raise ScoresRead
+
+    __le__ = __gt__ = __ge__ = __add__ = __radd__ = __int__ = __index__ = __lt__
+
+    def __repr__(self) -> str:
+        return f"Scored({self.seat})"
+
+
+class Unread:
+    """A score of a round the format has decided already: nothing may read it (any read
+    raises :class:`ScoresRead`).  A tie for the match played after the last round holds these
+    in place of that round's scores."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> NoReturn:
+        raise ScoresRead
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        raise ScoresRead
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash("unread")
+
+    def __lt__(self, other: object) -> NoReturn:
+        raise ScoresRead
+
+    __le__ = __gt__ = __ge__ = __add__ = __radd__ = __int__ = __index__ = __lt__
+
+    def __repr__(self) -> str:
+        return "Unread()"
+
+
+#: The stand-in of each seat's score above 0, and of its score whatever it is (nodes share them).
+CARRIED = tuple(Carried(s) for s in range(16))
+SCORED = tuple(Scored(s) for s in range(16))
+#: The stand-in of a decided round's score.
+UNREAD = Unread()
 
 
 class CountRead(Exception):

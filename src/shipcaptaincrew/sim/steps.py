@@ -1,26 +1,34 @@
 """The step tables of whole matches: each distinct step of a match resolved once by the engine.
 
-A match is a walk through engine states where something random is due: a turn (the bot's
-score distribution, exact from its :class:`~.tables.TurnTable`) or a roll-off die.  The
-engine's answer to "this state, this outcome" is the same for every match that reaches them,
-so :class:`MatchTable` asks :func:`~shipcaptaincrew.engine.post_score` (or
-:func:`~shipcaptaincrew.engine.apply` for dice) once per distinct (state, outcome) and records
-what it did: the next state, the change in totals, sips and round wins, and the round it
-finished.  Many matches then step at once through these tables with a few NumPy gathers.
+A match is a walk through the nodes of :mod:`.nodes`: states where a turn (the bot's exact
+score distribution) or a roll-off die is due.  The engine's answer to "this node, this
+outcome" is the same for every match that reaches them, so :class:`MatchTable` asks
+:func:`~shipcaptaincrew.engine.post_score` (or :func:`~shipcaptaincrew.engine.apply` for dice)
+once per distinct (node, outcome) and records what it did: the next node, what it adds to the
+totals, sips and round wins, and whether it posted the seat's score of the round (which each
+match then carries).  Many matches then step at once through these tables with a few NumPy
+gathers (:mod:`.fast`).
 
-States are stored without their record (:func:`~shipcaptaincrew.engine.match_position`'s
-blanking, keeping the round's scores, which drinking reads), with zero totals and without the
-count of finished rounds; the real totals and counts are carried per match.  Whether a step
-reads them is asked of the engine, not assumed (:mod:`.probes`): the step is first played with
-totals that refuse to be compared and finished rounds that refuse to be counted.  A step that
-reads neither is the same for every total and every round number, so all the rounds of a
-match share their nodes.  A step that counts the rounds (the end of a round of ``rounds:N`` or
-of the tournament) is resolved once per count.  A step that compares the totals (the end of
-``rounds:N``, the mark of ``first_to:N``, the tournament's final places) is resolved once per
-*order* of the totals after the round (ties included) and, under ``first_to:N``, which seats
-reached the mark: the engine decides by totals through these two things only (grouping equal
-totals, the best first; 001's mark), so it is played from synthetic totals with the same order
-and marks.
+Three things keep the tables small, each asked of the engine rather than assumed:
+
+* **The round's scores travel with the match** (:mod:`.probes`): a step is played with
+  stand-ins for them, and the totals it adds say which seats' scores went in; a step that
+  asks whether a score is 0 (a round without a winner, a failed ship drinking double) is
+  resolved once per pattern of zeros.  A score that can no longer win the round
+  (:func:`~shipcaptaincrew.match.beaten`) is posted as the lowest score that stands for all
+  of them: one step, not one per value.
+* **The end of a round is a node of its own** (:func:`~shipcaptaincrew.positions.to_round_end`):
+  the step that ends a round stops where the totals, wins and drinks are counted, and the
+  format's decision (:func:`~shipcaptaincrew.positions.after_round`) is a second step from a
+  :attr:`~.nodes.NodeKind.DECIDE` node, which a few ways of ending rounds share.
+* **Totals and the count of rounds are not in the nodes**: a step is first played with
+  totals that refuse to be compared and finished rounds that refuse to be counted.  A step
+  that counts the rounds (the format's decision under ``rounds:N`` or the tournament) is
+  resolved once per count; one that compares the totals (``rounds:N`` at its end,
+  ``first_to:N``'s mark, the tournament's places) once per *order* of the totals (ties
+  included) and, under ``first_to:N``, which seats reached the mark: the engine decides by
+  totals through these two things only, so it is played from synthetic totals with the same
+  order and marks.
 
 What is not tabled, and plays through :class:`~.match.MatchRunner` instead
 (:func:`fast_refusal` says which): pot games (the chips decide who can ante), the captain's
@@ -40,25 +48,53 @@ from enum import Enum, IntEnum
 import numpy as np
 
 from ..actions import Roll
-from ..engine import (
-    apply,
-    counted_rounds,
-    dice_to_roll,
-    initial_state,
-    match_position,
-    post_score,
-    seat_to_act,
-)
+from ..engine import apply, counted_rounds, initial_state, post_score
 from ..formats import FormatKind
+from ..match import beaten
+from ..positions import after_round, to_round_end, turn_scores
 from ..rules import Drinking, Rotation, Rules, Stakes
-from ..solver import contest_view
-from ..state import MatchState, Phase, evolve
+from ..state import MatchState, evolve
 from .dense import DenseIds
-from .match import table_for
+from .nodes import CELLS, NodeKind, NodeTable
 from .policy import MatchPolicy, make_policy
-from .probes import Count, CountRead, Offset, TotalsRead, appended
+from .probes import (
+    CARRIED,
+    Carried,
+    CountRead,
+    Offset,
+    Posted,
+    Scored,
+    ScoresRead,
+    TotalsRead,
+    appended,
+)
 
-__all__ = ["CELLS", "Col", "FastRefusal", "MatchTable", "NodeKind", "fast_refusal", "match_table"]
+__all__ = [
+    "CELLS",
+    "Col",
+    "FastRefusal",
+    "MatchTable",
+    "NodeKind",
+    "Word",
+    "fast_refusal",
+    "match_table",
+]
+
+
+class Word(IntEnum):
+    """Bits of :attr:`MatchTable.step_word`, one word per step for the hot loop; the child
+    node is the word shifted right by :attr:`CHILD`.  ``TOTALS``, ``COUNT``, ``ZEROS``: the
+    step is resolved per order of the totals, per count of rounds, per pattern of zeros
+    among the round's scores (in the reverse order: zeros first)."""
+
+    TOTALS = 1
+    COUNT = 2
+    ZEROS = 4
+    KEYED = 7
+    TOUCH = 8  #: adds to the record (totals, sips, wins, a finished round)
+    ENDS = 16  #: its child is a round's end (a :attr:`~.nodes.NodeKind.DECIDE` node)
+    POSTS = 32  #: posts the seat's score of the round (:attr:`Col.WRITE`)
+    CHILD = 6
 
 
 class FastRefusal(Enum):
@@ -86,19 +122,14 @@ def fast_refusal(rules: Rules, bots: list[str]) -> FastRefusal | None:
     return None
 
 
-class NodeKind(IntEnum):
-    """What is due at a node: a turn, dice (a roll-off), or nothing (the match is over)."""
-
-    TURN = 0
-    DICE = 1
-    OVER = 2
-
-
 class Col(IntEnum):
     """Columns of :attr:`MatchTable.steps`; from ``FIXED`` on, one column per seat each: the
-    totals, sips and round wins the step adds, the round's scores and its play order.
-    ``KEYED``: 1 resolved per order of the totals, 2 per count of finished rounds; ``OWN``: the
-    round the step finished is one of the match's own (not a round of the tied)."""
+    totals, sips and round wins the step adds, which seats' carried scores it adds to their
+    totals (1/0), the finished round's scores (-2: the seat's carried score, -1: none) and its
+    play order.  ``KEYED``: what the step is resolved by (:attr:`Word.KEYED`'s bits; 0 for a
+    resolved step); ``OWN``: the round the step finished is one of the match's own (not a
+    round of the tied); ``WRITE``: the seat whose score of the round this step posted (-1:
+    none)."""
 
     CHILD = 0
     KEYED = 1
@@ -107,146 +138,90 @@ class Col(IntEnum):
     WINNER = 4
     TOUCH = 5
     OWN = 6
-    FIXED = 7
+    WRITE = 7
+    FIXED = 8
 
 
 def _head(keyed: int) -> list[int]:
     """The fixed columns of a new step row (up to :attr:`Col.FIXED`): no child yet, keyed as
-    given, no round finished (starter and winner -1), touching nothing."""
+    given, no round finished (starter and winner -1), touching nothing, posting no score."""
     head = [0] * Col.FIXED
-    head[Col.KEYED], head[Col.STARTER], head[Col.WINNER] = keyed, -1, -1
+    head[Col.KEYED], head[Col.STARTER], head[Col.WINNER], head[Col.WRITE] = keyed, -1, -1, -1
     return head
 
 
-class MatchTable:
+def _round_score(x: object) -> int:
+    """A finished round's score as a step row keeps it: -2 for a seat's carried score."""
+    if x is None:
+        return -1
+    return -2 if isinstance(x, Carried | Scored) else int(x)  # type: ignore[call-overload]
+
+
+class MatchTable(NodeTable):
     """The step tables of one rule set and line-up, grown as matches meet new steps."""
 
-    def __init__(self, rules: Rules, bots: list[str]) -> None:
+    def __init__(self, rules: Rules, bots: list[str], *, carry: bool = True) -> None:
         refusal = fast_refusal(rules, bots)
         if refusal is not None:
             raise ValueError(f"the step tables cannot play this set-up: {refusal.value}")
-        self.rules = rules
-        self.bots = list(bots)
-        self.players = p = len(bots)
-        self.policies = {b: make_policy(b, rules, p) for b in set(bots)}
+        super().__init__(rules, bots, carry)
+        p = self.players
         self.max_score = rules.max_score
         self.width = max(self.max_score + 1, 36)  # a score, or up to two dice in base 6
+        #: The score that stands for every score that can no longer win its round.
+        self.low = min(x for x in turn_scores(rules) if x > 0)
         fmt = rules.format
         self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
-        self._ids: dict[MatchState, int] = {}
-        self.states: list[MatchState] = []
-        self.nodes = np.zeros((64, 4), dtype=np.int64)  # kind, seat, sampler or dice, winner
-        #: The same packed in one word per node for the hot loop: kind | seat << 2 | arg << 6.
-        self.node_word = np.zeros(64, dtype=np.int64)
-        self._info: list[tuple[int, int, int]] = []  # (kind, seat, arg) for the builders
-        self._samplers: dict[tuple[str, object], int] = {}
-        self.cdf: list[np.ndarray] = []
-        #: Per sampler: the first outcome of each of CELLS equal slices of [0, 1), and how
-        #: many outcome boundaries one slice holds at most (inverse transform by lookup).
-        self.first: list[np.ndarray] = []
-        self.spill: list[int] = []
-        self.turn_score: list[np.ndarray] = []
-        self.turn_crew: list[np.ndarray] = []
         #: (node, outcome) code -> step id (-1: not met yet); a slot for every code of every
-        #: node (grown with :attr:`nodes`).
+        #: node (grown with the nodes).
         self.plain = np.full(64 * self.width, -1, dtype=np.int64)
         self._code: dict[int, int] = {}  # plain step -> its (node, outcome) code
+        #: A step resolved per zero pattern or count -> (that pattern or None, that count or None).
+        self._ctx: dict[int, tuple[int | None, int | None]] = {}
+        self._zero_ids: dict[tuple[int, int], int] = {}  # (step, pattern it reads) -> id
         self.key_space = p**p * 2**p
-        #: Count-keyed steps by count of finished rounds; totals-keyed steps by totals key, in
+        #: Steps by the pattern of zeros among the round's scores (bit s: seat s scored);
+        #: count-keyed steps by count of finished rounds; totals-keyed steps by totals key, in
         #: a dense table where the keys are few (two players), else as sorted
         #: (keyed step, totals key) combinations and their step ids.
+        self.by_zeros = DenseIds(2**p)
         self.by_count = DenseIds(8)
         self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
         self.keyed_keys = np.zeros(0, dtype=np.int64)
         self.keyed_vals = np.zeros(0, dtype=np.int64)
-        self._count_of: dict[int, int] = {}  # a step resolved at a count -> that count
-        self.steps = np.zeros((256, Col.FIXED + 5 * p), dtype=np.int64)
+        self.steps = np.zeros((256, Col.FIXED + 6 * p), dtype=np.int64)
         #: Per step, what it adds to a match's record, contiguous for the hot loops: the
         #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`Col.OWN`.
         self.adds = np.zeros((256, 3 * p + 1), dtype=np.int64)
+        #: Per step, which seats' carried scores it adds to their totals (1/0).
+        self.carried = np.zeros((256, p), dtype=np.int64)
         self.n_steps = 0
-        #: The same packed for the hot loop: child << 3 | touches the record << 2 | keyed.
+        #: The same packed for the hot loop (:class:`Word`).
         self.step_word = np.zeros(256, dtype=np.int64)
+        self._checking = False  # in :meth:`carries`, where a read score is an answer
         self.start = self._node(initial_state(rules, p))
 
-    # -- nodes --------------------------------------------------------------------------------
-    def _over(self, winner: int | None) -> MatchState:
-        return evolve(
-            self.states[0], phase=Phase.MATCH_OVER, winner=winner, contest=None, turn=None
-        )
-
-    def _rep(self, state: MatchState) -> MatchState:
-        if isinstance(state.results, Count):  # the child of a step played on a node
-            state = evolve(state, results=())
-        pos = match_position(state)
-        return evolve(
-            pos,
-            round_scores=state.round_scores,
-            totals=(0,) * self.players,
-            # Every format alike: where the engine never counts the rounds, nothing raises.
-            results=Count(),
-        )
-
-    def _node(self, state: MatchState) -> int:
-        # A finished match is its winner: nothing else of it is read.
-        rep = self._over(state.winner) if state.phase is Phase.MATCH_OVER else self._rep(state)
-        i = self._ids.get(rep)
-        if i is not None:
-            return i
-        i = len(self.states)
-        if i >= len(self.nodes):
-            self.nodes = np.concatenate([self.nodes, np.zeros_like(self.nodes)])
-            self.node_word = np.concatenate([self.node_word, np.zeros_like(self.node_word)])
-            # Every node's outcome codes have a slot, so the hot loop gathers unchecked.
-            self.plain = np.concatenate([self.plain, np.full_like(self.plain, -1)])
-        row = self.nodes[i]
-        if rep.phase is Phase.MATCH_OVER:
-            row[:] = (NodeKind.OVER, 0, 0, -1 if rep.winner is None else rep.winner)
-        elif rep.phase is Phase.TURN:
-            seat = seat_to_act(rep)
-            assert seat is not None
-            row[:] = (NodeKind.TURN, seat, self._sampler(seat, rep), -1)
-        elif rep.phase in (Phase.ROLL_OFF, Phase.CARGO_ROLL_OFF):
-            seat = seat_to_act(rep)
-            assert seat is not None
-            row[:] = (NodeKind.DICE, seat, dice_to_roll(rep), -1)
-        else:
-            raise AssertionError(f"the step tables met a state they cannot play: {rep.phase}")
-        kind, seat_, arg = (int(x) for x in row[:3])
-        self._info.append((kind, seat_, arg))
-        self.node_word[i] = kind | seat_ << 2 | arg << 6
-        self._ids[rep] = i
-        self.states.append(rep)
-        return i
-
-    def _sampler(self, seat: int, rep: MatchState) -> int:
-        policy = self.policies[self.bots[seat]]
-        ctx = contest_view(rep) if policy.contextual else None
-        key = (policy.name, ctx)
-        k = self._samplers.get(key)
-        if k is None:
-            table = table_for(self.rules, policy, self.players, ctx)
-            ends = sorted(table.ends().items())
-            probs = np.array([float(q) for _, q in ends])
-            cdf = np.cumsum(probs) / probs.sum()
-            cdf[-1] = 1.0
-            self.cdf.append(cdf)
-            self.first.append(np.searchsorted(cdf, np.arange(CELLS) / CELLS, side="right"))
-            self.spill.append(int(np.bincount((cdf[:-1] * CELLS).astype(np.int64)).max()))
-            self.turn_score.append(np.array([int(table.score[e]) for e, _ in ends]))
-            self.turn_crew.append(np.array([int(table.complete[e]) for e, _ in ends]))
-            k = self._samplers[key] = len(self.cdf) - 1
-        return k
+    def _grown(self) -> None:
+        # Every node's outcome codes have a slot, so the hot loop gathers unchecked.
+        self.plain = np.concatenate([self.plain, np.full_like(self.plain, -1)])
 
     # -- steps --------------------------------------------------------------------------------
-    def _act(self, node: int, outcome: int) -> Callable[[MatchState], MatchState]:
-        kind, _, dice = self._info[node]
+    def _act(self, node: int, outcome: int) -> Callable[[MatchState], tuple[MatchState, bool]]:
+        """What the engine does at ``node`` with ``outcome``: the state it leads to, stopped at
+        a round's end, and whether the round ended there."""
+        kind, seat, dice = self._info[node]
+        if kind == NodeKind.DECIDE:
+            return lambda s: (after_round(s), False)
+        # Holding the round's exact scores, a round ends in as many ways as they make: the
+        # format's decision is then no node of its own (it would only add nodes).
+        stop = to_round_end if self.carry else lambda step: (step(), False)
         if kind == NodeKind.TURN:
-            return lambda s: post_score(s, outcome)
+            score = Posted(outcome, seat) if self.carry else outcome
+            return lambda s: stop(lambda: post_score(s, score))
         faces = tuple(1 + (outcome // 6**k) % 6 for k in range(int(dice)))
-        return lambda s: apply(s, Roll(faces))
+        return lambda s: stop(lambda: apply(s, Roll(faces)))
 
-    def _row(self, head: list[int], rest: list[int]) -> int:
+    def _row(self, head: list[int], rest: list[int], carried: list[int]) -> int:
         """Append a step row, built as a Python list and stored at once (small NumPy writes
         cost more than the rest)."""
         i = self.n_steps
@@ -255,80 +230,154 @@ class MatchTable:
         if i >= len(self.step_word):
             self.step_word = np.concatenate([self.step_word, np.zeros_like(self.step_word)])
             self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)])
+            self.carried = np.concatenate([self.carried, np.zeros_like(self.carried)])
+        p = self.players
         self.steps[i, : len(head) + len(rest)] = head + rest
         if rest:
-            self.adds[i] = rest[: 3 * self.players] + [head[Col.OWN]]
-        self.step_word[i] = head[Col.CHILD] << 3 | head[Col.TOUCH] << 2 | head[Col.KEYED]
+            self.adds[i] = rest[: 3 * p] + [head[Col.OWN]]
+            self.carried[i] = carried
+        child = head[Col.CHILD]
+        word = child << Word.CHILD | head[Col.KEYED]
+        if head[Col.WRITE] >= 0:
+            word |= Word.POSTS
+        if head[Col.TOUCH]:
+            word |= Word.TOUCH
+        if rest and self._info[child][0] == NodeKind.DECIDE:
+            word |= Word.ENDS
+        self.step_word[i] = word
         self.n_steps += 1
         return i
 
     def _record(
-        self, base: MatchState, after: MatchState, dtot: tuple[int, ...], keyed: int = 0
+        self,
+        node: int,
+        base: MatchState,
+        after: MatchState,
+        ended: bool,
+        dtot: tuple[int, ...],
+        carried: tuple[int, ...] = (),
+        keyed: int = 0,
     ) -> int:
-        """Store a step from ``base`` to ``after`` (which added ``dtot`` to the totals)."""
+        """Store a step from ``node`` (played from ``base``) to ``after``, which added ``dtot``
+        to the totals and the round's scores of the seats ``carried`` (``ended``: it stopped
+        at a round's end)."""
         p = self.players
+        mask = [int(s in carried) for s in range(p)]
         adds = [
             *dtot,
             *(a - b for a, b in zip(after.sips, base.sips)),
             *(a - b for a, b in zip(after.wins, base.wins)),
+            *mask,
         ]
         head = _head(keyed)
+        posted = [s for s, x in enumerate(after.round_scores) if isinstance(x, Posted)]
+        if posted:
+            head[Col.WRITE] = posted[0]
         tail = [-1] * (2 * p)
         res = appended(base.results, after.results)
         if res is not None:
             head[Col.NEW_ROUND], head[Col.STARTER] = 1, res.starter
             head[Col.WINNER] = -1 if res.winner is None else res.winner
             head[Col.OWN] = int(not res.tie_round)
-            tail = [-1 if x is None else x for x in res.scores]
+            tail = [_round_score(x) for x in res.scores]
             tail += list(res.seats) + [-1] * (p - len(res.seats))
         head[Col.TOUCH] = int(head[Col.NEW_ROUND] == 1 or any(adds))
-        head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p))
-        return self._row(head, adds + tail)
+        decided = self._info[node][0] == NodeKind.DECIDE
+        head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p), ended=ended, decided=decided)
+        return self._row(head, adds + tail, mask)
+
+    def _base(self, node: int, ctx: tuple[int | None, int | None]) -> MatchState:
+        """The state a step of ``node`` is played from in context ``ctx``: its scores of the
+        round by a pattern of zeros (bit s: seat s scored), its count of rounds."""
+        state = self.states[node]
+        zeros, count = ctx
+        if zeros is not None:
+            scores = tuple(
+                (CARRIED[s] if zeros >> s & 1 else 0) if isinstance(x, Scored) else x
+                for s, x in enumerate(state.round_scores)
+            )
+            state = evolve(state, round_scores=scores)
+        if count is not None:
+            state = evolve(state, results=counted_rounds(count))
+        return state
+
+    def _resolve(self, code: int, ctx: tuple[int | None, int | None]) -> int:
+        """The step of (node, outcome) ``code`` in context ``ctx``, or a row that says what
+        else it must be resolved by (:attr:`Word.KEYED`): the pattern of zeros, the count."""
+        node, outcome = divmod(code, self.width)
+        try:
+            i = self._played(node, outcome, self._base(node, ctx))
+        except ScoresRead:
+            if ctx[0] is not None:  # the scores' values, beyond whether they are 0
+                if self._checking:
+                    raise
+                raise AssertionError(
+                    f"the engine compared a round's scores at a step of {self.rules}, which "
+                    "the step tables' check of the rule set did not meet (MatchTable.carries)"
+                ) from None
+            i = self._row(_head(keyed=Word.ZEROS), [], [])
+        except CountRead:
+            i = self._row(_head(keyed=Word.COUNT), [], [])
+        self._code[i], self._ctx[i] = code, ctx
+        return i
 
     def _played(self, node: int, outcome: int, base: MatchState) -> int:
-        """The step of ``outcome`` at ``node`` played from ``base`` (the node, or the node at
-        a known round count): plain, or keyed by the order of the totals if it compares them."""
+        """The step of ``outcome`` at ``node`` played from ``base``: plain, or keyed by the
+        order of the totals if it compares them."""
         act = self._act(node, outcome)
         try:
-            after = act(evolve(base, totals=tuple(Offset(0) for _ in range(self.players))))
+            after, ended = act(evolve(base, totals=tuple(Offset(0) for _ in self.bots)))
         except TotalsRead:
-            after = act(base)  # zero totals: what the step adds to them
-            return self._record(base, after, after.totals, keyed=1)
+            after, ended = act(base)  # zero totals: what the step adds to them
+            return self._record(node, base, after, ended, after.totals, keyed=Word.TOTALS)
         offsets: tuple[Offset, ...] = after.totals  # type: ignore[assignment]
-        return self._record(base, after, tuple(t.value for t in offsets))
+        carried = tuple(s for t in offsets for s in t.carried)
+        return self._record(node, base, after, ended, tuple(t.value for t in offsets), carried)
 
     def plain_step(self, code: int) -> int:
         """The step of (node, outcome) ``code``; marked keyed if it counts the finished rounds
-        or compares the totals."""
+        or compares the totals.  A turn's score that can no longer win its round is the step of
+        the lowest score (:attr:`low`): it posts the match's own score all the same."""
         node, outcome = divmod(code, self.width)
-        try:
-            i = self._played(node, outcome, self.states[node])
-        except CountRead:
-            # Resolved per count (:meth:`count_step`); this row only says so.
-            i = self._row(_head(keyed=2), [])
-        self._code[i] = code
+        state = self.states[node]
+        if (
+            self.carry
+            and self._info[node][0] == NodeKind.TURN
+            and outcome > self.low
+            and state.contest is not None
+            and beaten(state.contest.scores, state.contest.slots, outcome)
+        ):
+            low = node * self.width + self.low
+            if self.plain[low] < 0:
+                self.plain[low] = self.plain_step(low)
+            return int(self.plain[low])
+        return self._resolve(code, (None, None))
+
+    def zeros_step(self, step: int, pattern: int) -> int:
+        """A zero-keyed step played with the round's scores in ``pattern`` (bit s: seat s
+        scored above 0); patterns that differ only in seats that have not posted share it."""
+        node = self._code[step] // self.width
+        scored = sum(1 << s for s, x in enumerate(self.states[node].round_scores) if x is not None)
+        key = (step, pattern & scored)
+        i = self._zero_ids.get(key)
+        if i is None:
+            i = self._zero_ids[key] = self._resolve(self._code[step], (key[1], None))
         return i
 
     def count_step(self, step: int, count: int) -> int:
         """A count-keyed step played with ``count`` finished rounds of the match's own."""
-        node, outcome = divmod(self._code[step], self.width)
-        base = evolve(self.states[node], results=counted_rounds(count))
-        i = self._played(node, outcome, base)
-        self._code[i], self._count_of[i] = self._code[step], count
-        return i
+        return self._resolve(self._code[step], (self._ctx[step][0], count))
 
     def keyed_step(self, step: int, key: int) -> int:
         """A keyed step played from totals in the order ``key`` describes (a
-        :meth:`totals_key`; and at its count of rounds, if it has one)."""
+        :meth:`totals_key`; and in its context: zeros, count)."""
         node, outcome = divmod(self._code[step], self.width)
         p = self.players
         dtot = tuple(int(x) for x in self.steps[step, Col.FIXED : Col.FIXED + p])
         final = self.synthetic(key)
-        base = self.states[node]
-        if step in self._count_of:
-            base = evolve(base, results=counted_rounds(self._count_of[step]))
+        base = self._base(node, self._ctx[step])
         try:
-            after = self._act(node, outcome)(
+            after, ended = self._act(node, outcome)(
                 evolve(base, totals=tuple(f - d for f, d in zip(final, dtot)))
             )
         except CountRead:
@@ -337,7 +386,43 @@ class MatchTable:
                 "tables resolve the count first"
             ) from None
         assert after.totals == final, (after.totals, final)
-        return self._record(base, after, dtot)
+        return self._record(node, base, after, ended, dtot)
+
+    # -- the rule set's own check -------------------------------------------------------------
+    def carries(self) -> bool:
+        """Whether the engine only adds up and tests the round's scores under these rules:
+        one round played on the tables to its end and the format's decision, every seat
+        scoring, the last the best; False where the engine read a score beyond that (the
+        step tables then keep the exact scores)."""
+        positive = [x for x in turn_scores(self.rules) if x > 0]
+        node, posted, p = self.start, 0, self.players
+        self._checking = True
+        try:
+            for _ in range(4 * p):
+                kind = self._info[node][0]
+                if kind == NodeKind.OVER:
+                    break
+                if kind == NodeKind.DICE:  # the roll-off: the first to roll wins it
+                    outcome = 5 if not self.states[node].contest.scores else 0  # type: ignore[union-attr]
+                elif kind == NodeKind.TURN:
+                    outcome, posted = positive[min(posted, len(positive) - 1)], posted + 1
+                else:
+                    outcome = 0
+                step = self.plain_step(node * self.width + outcome)
+                if self.steps[step, Col.KEYED] == Word.ZEROS:
+                    step = self.zeros_step(step, 2**p - 1)
+                if self.steps[step, Col.KEYED] == Word.COUNT:
+                    step = self.count_step(step, 0)
+                if self.steps[step, Col.KEYED] == Word.TOTALS:
+                    step = self.keyed_step(step, int(self.totals_key(np.zeros((1, p)))[0]))
+                if kind == NodeKind.DECIDE:
+                    break
+                node = int(self.steps[step, Col.CHILD])
+        except ScoresRead:
+            return False
+        finally:
+            self._checking = False
+        return True
 
     # -- what of the totals the engine reads ----------------------------------------------------
     def totals_key(self, totals: np.ndarray) -> np.ndarray:
@@ -363,8 +448,6 @@ class MatchTable:
         )
 
 
-#: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
-CELLS = 4096
 #: The most totals keys a dense table of keyed steps takes (two players have 16, three 216).
 DENSE_KEYS = 64
 
@@ -372,11 +455,15 @@ _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
 
 
 def match_table(rules: Rules, bots: list[str]) -> MatchTable:
-    """The (cached, per process) step tables of a set-up."""
+    """The (cached, per process) step tables of a set-up: carrying the round's scores where
+    the rule set lets them (:meth:`MatchTable.carries`), else holding them exactly."""
     key = (rules, tuple(bots))
     table = _CACHE.get(key)
     if table is None:
         if len(_CACHE) > 64:
             _CACHE.clear()
-        table = _CACHE[key] = MatchTable(rules, bots)
+        table = MatchTable(rules, bots)
+        if not table.carries():
+            table = MatchTable(rules, bots, carry=False)
+        _CACHE[key] = table
     return table

@@ -1,0 +1,179 @@
+"""The nodes of the step tables: the engine states of a match where something is due.
+
+A node is an engine state kept as the rest of the match reads it
+(:func:`~shipcaptaincrew.engine.match_position`, then
+:func:`~shipcaptaincrew.positions.contest_position`): no record, zero totals, an unknown
+count of finished rounds (:class:`~.probes.Count`), and the round's own scores carried by
+each match rather than held by the node (:class:`~.probes.Scored`: whether a seat has posted,
+nothing more).  So the rounds of a match share their nodes, and so do all the ways a round
+can reach a position: a score that can no longer win the round is a 0 in the contest and a
+carried value in the round's scores.
+
+What is due at a node (:class:`NodeKind`): a turn (drawn from the bot's exact score
+distribution, :attr:`NodeTable.cdf`), dice (a roll-off), nothing more (the match is over), or
+the format's decision after a round has ended (:func:`~shipcaptaincrew.positions.to_round_end`
+stops there; the decision is a step of its own, with no random number).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from ..engine import dice_to_roll, match_position, seat_to_act
+from ..positions import contest_position
+from ..rules import Rules
+from ..solver import contest_view
+from ..state import MatchState, Phase, evolve
+from .match import table_for
+from .policy import make_policy
+from .probes import SCORED, UNREAD, Count, Scored, Unread
+
+__all__ = ["CELLS", "NodeKind", "NodeTable"]
+
+#: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
+CELLS = 4096
+
+
+class NodeKind(IntEnum):
+    """What is due at a node: a turn, dice (a roll-off), nothing (the match is over), or the
+    format's decision after a round (:attr:`DECIDE`: no random number; the step tables go
+    on through it within the step that ended the round)."""
+
+    TURN = 0
+    DICE = 1
+    OVER = 2
+    DECIDE = 3
+
+
+def _marker(x: object) -> object:
+    """A round's score as a node's key holds it: the stand-ins by name, so that keys compare
+    without asking a stand-in what it is."""
+    if isinstance(x, Scored):
+        return "+"
+    if isinstance(x, Unread):
+        return "?"
+    return x
+
+
+class NodeTable:
+    """The nodes of one rule set and line-up, and the turn samplers of its bots.
+
+    ``carry``: the round's scores are carried by each match (the default, where the engine
+    only adds them up and tests them against 0); otherwise the nodes hold them exactly.
+    """
+
+    def __init__(self, rules: Rules, bots: list[str], carry: bool) -> None:
+        self.rules = rules
+        self.bots = list(bots)
+        self.players = p = len(bots)
+        self.carry = carry
+        self.policies = {b: make_policy(b, rules, p) for b in set(bots)}
+        self._ids: dict[tuple[int, MatchState], int] = {}
+        self.states: list[MatchState] = []
+        self.nodes = np.zeros((64, 4), dtype=np.int64)  # kind, seat, sampler or dice, winner
+        #: The same packed in one word per node for the hot loop: kind | seat << 2 | arg << 6.
+        self.node_word = np.zeros(64, dtype=np.int64)
+        self._info: list[tuple[int, int, int]] = []  # (kind, seat, arg) for the builders
+        self._samplers: dict[tuple[str, object], int] = {}
+        self.cdf: list[np.ndarray] = []
+        #: Per sampler: the first outcome of each of CELLS equal slices of [0, 1), and how
+        #: many outcome boundaries one slice holds at most (inverse transform by lookup).
+        self.first: list[np.ndarray] = []
+        self.spill: list[int] = []
+        self.turn_score: list[np.ndarray] = []
+        self.turn_crew: list[np.ndarray] = []
+
+    def _grown(self) -> None:
+        """Called when the node arrays have just doubled (the step tables grow with them)."""
+
+    def _rep(self, state: MatchState, decided: bool) -> MatchState:
+        """The node's state: the position, with the round's scores as the node holds them
+        (``decided``: the format has decided the round they belong to; then neither they nor
+        its winner are read again -- a tie for the match or for the final's places is played
+        from the totals -- and the round's winner is dropped too)."""
+        if isinstance(state.results, Count):  # the child of a step played on a node
+            state = evolve(state, results=())
+        pos = contest_position(match_position(state))
+        return evolve(
+            pos,
+            round_scores=self._scores(state.round_scores, decided),
+            round_winner=None if decided and self.carry else pos.round_winner,
+            totals=(0,) * self.players,
+            # Every format alike: where the engine never counts the rounds, nothing raises.
+            results=Count(),
+        )
+
+    def _scores(self, scores: tuple[object, ...], decided: bool) -> tuple[object, ...]:
+        if not self.carry:
+            return tuple(None if x is None else int(x) for x in scores)  # type: ignore[call-overload]
+        if decided:
+            return tuple(None if x is None else UNREAD for x in scores)
+        return tuple(
+            x if x is None or isinstance(x, Unread) else SCORED[s] for s, x in enumerate(scores)
+        )
+
+    def _node(self, state: MatchState, *, ended: bool = False, decided: bool = False) -> int:
+        """The node of ``state``: the end of a round (``ended``, the format to decide), the
+        end of the match, or a turn or dice due."""
+        if state.phase is Phase.MATCH_OVER:  # a finished match is its winner
+            rep = evolve(
+                self.states[0], phase=Phase.MATCH_OVER, winner=state.winner, contest=None, turn=None
+            )
+            kind = NodeKind.OVER
+        else:
+            rep = self._rep(state, decided)
+            if ended:
+                # The format decides from the round's end alone: not from the contest that
+                # ended it, nor from where that contest stood.
+                rep = evolve(rep, contest=None, phase=Phase.TURN, turn=None)
+                kind = NodeKind.DECIDE
+            elif rep.phase is Phase.TURN:
+                kind = NodeKind.TURN
+            elif rep.phase in (Phase.ROLL_OFF, Phase.CARGO_ROLL_OFF):
+                kind = NodeKind.DICE
+            else:
+                raise AssertionError(f"the step tables met a state they cannot play: {rep.phase}")
+        key = (int(kind), evolve(rep, round_scores=tuple(_marker(x) for x in rep.round_scores)))
+        i = self._ids.get(key)
+        if i is not None:
+            return i
+        i = len(self.states)
+        if i >= len(self.nodes):
+            self.nodes = np.concatenate([self.nodes, np.zeros_like(self.nodes)])
+            self.node_word = np.concatenate([self.node_word, np.zeros_like(self.node_word)])
+            self._grown()
+        seat, arg, winner = 0, 0, -1
+        if kind is NodeKind.OVER:
+            winner = -1 if rep.winner is None else rep.winner
+        elif kind is not NodeKind.DECIDE:
+            at = seat_to_act(rep)
+            assert at is not None
+            seat = at
+            arg = self._sampler(seat, rep) if kind is NodeKind.TURN else dice_to_roll(rep)
+        self.nodes[i] = (kind, seat, arg, winner)
+        self._info.append((int(kind), seat, arg))
+        self.node_word[i] = int(kind) | seat << 2 | arg << 6
+        self._ids[key] = i
+        self.states.append(rep)
+        return i
+
+    def _sampler(self, seat: int, rep: MatchState) -> int:
+        policy = self.policies[self.bots[seat]]
+        ctx = contest_view(rep) if policy.contextual else None
+        key = (policy.name, ctx)
+        k = self._samplers.get(key)
+        if k is None:
+            table = table_for(self.rules, policy, self.players, ctx)
+            ends = sorted(table.ends().items())
+            probs = np.array([float(q) for _, q in ends])
+            cdf = np.cumsum(probs) / probs.sum()
+            cdf[-1] = 1.0
+            self.cdf.append(cdf)
+            self.first.append(np.searchsorted(cdf, np.arange(CELLS) / CELLS, side="right"))
+            self.spill.append(int(np.bincount((cdf[:-1] * CELLS).astype(np.int64)).max()))
+            self.turn_score.append(np.array([int(table.score[e]) for e, _ in ends]))
+            self.turn_crew.append(np.array([int(table.complete[e]) for e, _ in ends]))
+            k = self._samplers[key] = len(self.cdf) - 1
+        return k
