@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..sim.inverse import InverseCdf
 from ..solver import ContestView, turn_graph, win_rewards
 from ..solver.graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE
 from ..state import TurnState
@@ -168,13 +169,12 @@ class CompiledTurn:
         ends = [i for i, r in enumerate(reach) if r]
         cdf = np.cumsum([float(reach[i]) for i in ends])
         cdf[-1] = 1.0
-        self._open_node, self._open_cdf = np.array(ends, dtype=np.int64), cdf
+        self._open_node, self._open_draw = np.array(ends, dtype=np.int64), InverseCdf(cdf)
 
     def open(self, node: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> None:
         """Start a new turn at the tables ``where``: its dice rolled until a decision or the
         end, drawn at once from where they take a fresh turn."""
-        u = rng.random(where.size)
-        node[where] = self._open_node[np.searchsorted(self._open_cdf, u, side="right")]
+        node[where] = self._open_node[self._open_draw(rng.random(where.size))]
 
     def roll(self, node: np.ndarray, where: np.ndarray, rng: np.random.Generator) -> None:
         """Roll the dice of the tables ``where`` (``node`` holds every table's node) until each

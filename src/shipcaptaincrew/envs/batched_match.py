@@ -124,9 +124,9 @@ class BatchedMatchEnv:
         #: and the scores of the round being played; :attr:`totals`, :attr:`wins` and
         #: :attr:`own` are views of it.
         self.record = new_record(num_envs, p)
-        self.totals = self.record[:, :p]
-        self.wins = self.record[:, 2 * p : 3 * p]
-        self.own = self.record[:, 3 * p]
+        self.totals = self.record[:p].T
+        self.wins = self.record[2 * p : 3 * p].T
+        self.own = self.record[3 * p]
         self._rng = np.random.default_rng()
         self._reward = np.zeros(num_envs)
         self._terminated = np.zeros(num_envs, dtype=bool)
@@ -135,7 +135,7 @@ class BatchedMatchEnv:
     # -- the match between the agent's decisions ---------------------------------------------
     def _new_matches(self, rows: np.ndarray) -> None:
         self.match_node[rows] = self.table.start
-        self.record[rows] = 0
+        self.record[:, rows] = 0
 
     def _finish(self, rows: np.ndarray, winners: np.ndarray) -> None:
         """Matches ended at ``rows``: the first ending of a table this step is its reward; a
@@ -172,10 +172,10 @@ class BatchedMatchEnv:
                 nd = self.match_node[rows]
             role = self._roles(nd)
             over = np.flatnonzero(role == _OVER)
-            if over.size:
+            if over.size:  # a new match at once, played on in this same pass
                 self._finish(rows[over], t.nodes[nd[over], 3])
-                outcome = None  # every table again from where it now stands
-                continue
+                nd[over] = t.start
+                role[over] = self._roles(nd[over])
             outcome = np.empty(rows.size, dtype=np.int64)
             keep = np.ones(rows.size, dtype=bool)
             mine = np.flatnonzero(role == _MINE)
@@ -190,7 +190,7 @@ class BatchedMatchEnv:
                 # One uniform each: dice at a roll-off, a bot's turn drawn from its table.
                 arg = t.node_word[nd[other]] >> 6
                 bot = role[other] == _BOT
-                outcome[other], _ = draw_outcomes(t, arg, bot, rng.random(other.size))
+                outcome[other], _ = draw_outcomes(t, arg, bot, rng.random(other.size), False)
             rows, outcome = rows[keep], outcome[keep]
 
     # -- observations -------------------------------------------------------------------------

@@ -6,7 +6,7 @@ dice; then a gather in the step table gives the next node and what the step adds
 record.  Steps not met before are resolved by the engine as they come
 (:meth:`.steps.MatchTable.plain_step`, :meth:`~.steps.MatchTable.keyed_step`).  A match's
 record -- totals, sips, round wins, its count of rounds and the scores of the round being
-played -- is a row of one array (:func:`new_record`) that the steps add to.
+played -- is a column of one array (:func:`new_record`) that the steps add to.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from ..rules import Rules
 from .keyed import uniforms
 from .match import STAT_NAMES
-from .steps import CELLS, Col, MatchTable, NodeKind, Word, match_table
+from .steps import DECISION_KEYS, Col, MatchTable, NodeKind, Word, match_table
 
 __all__ = [
     "dice_outcomes",
@@ -77,20 +77,57 @@ def _resolved(
     p = t.players
     zeros = flagged[(sw[flagged] & Word.ZEROS) != 0]
     if zeros.size:
-        scored = (record[rows[zeros], 3 * p + 1 :] > 0) * (1 << np.arange(p))
-        step[zeros] = t.by_zeros.lookup(step[zeros], scored.sum(axis=1), t.n_steps, t.zeros_step)
+        scored = (record[3 * p + 1 : 4 * p + 1, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
+        step[zeros] = t.by_zeros.lookup(step[zeros], scored.sum(axis=0), t.n_steps, t.zeros_step)
         sw[zeros] = t.step_word[step[zeros]]
     counted = flagged[(sw[flagged] & Word.COUNT) != 0]  # a zero-keyed step may count next
     if counted.size:
-        own = record[rows[counted], 3 * t.players]
+        own = record[3 * p, rows[counted]]
         step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
         sw[counted] = t.step_word[step[counted]]
     keyed = flagged[(sw[flagged] & Word.TOTALS) != 0]  # and compare the totals after that
     if keyed.size:
-        final = record[rows[keyed], :p] + t.adds[step[keyed], :p]
+        final = record[:p, rows[keyed]] + t.adds[step[keyed], :p].T
         step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
         sw[keyed] = t.step_word[step[keyed]]
     return step, sw
+
+
+def _decided(
+    t: MatchTable, nodes: np.ndarray, record: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The format's decision at round ends ``nodes`` of matches ``rows``: :func:`_resolved`,
+    found where it can be in one gather of :attr:`~.steps.MatchTable.by_decision` by the
+    match's count of rounds and order of its totals (what such a step reads, beyond whether
+    the round's scores were 0)."""
+    space = t.key_space
+    if space > DECISION_KEYS:
+        return _resolved(t, nodes * t.width, record, rows)
+    p = t.players
+    zeros = t.reads_zeros(nodes)
+    key = record[3 * p, rows] * space + t.totals_key(record[:p, rows])
+    if zeros.any():  # their steps ask whether the scores were 0: those rows the long way
+        step, sw = _resolved(t, nodes * t.width, record, rows)
+        fast = np.flatnonzero(~zeros)
+        if fast.size:
+            step[fast] = t.by_decision.lookup(nodes[fast], key[fast], len(t.states), t.decision)
+            sw[fast] = t.step_word[step[fast]]
+        return step, sw
+    step = t.by_decision.lookup(nodes, key, len(t.states), t.decision)
+    return step, t.step_word[step]
+
+
+def decision_step(t: MatchTable, node: int, key: int) -> int:
+    """The format's decision at round end ``node`` for a match whose count of rounds and
+    order of totals make ``key`` (:func:`_decided`): resolved as :func:`_resolved` would, for
+    a match with those (synthetic totals of that order)."""
+    p = t.players
+    record = new_record(1, p)
+    count, order = divmod(key, t.key_space)
+    record[3 * p, 0] = count
+    record[:p, 0] = t.synthetic(order)
+    step, _ = _resolved(t, np.array([node * t.width]), record, np.zeros(1, dtype=np.int64))
+    return int(step[0])
 
 
 def _add(
@@ -104,19 +141,20 @@ def _add(
     """Add what steps ``step`` (words ``sw``) do to the records of matches ``rows``: the
     score of the round they post (``outcome``), then the totals, sips, round wins and count
     of rounds they add.  The positions (in ``rows``) of the steps that touched the totals."""
-    p = t.players
-    cur = 3 * p + 1
-    posts = np.flatnonzero(sw & Word.POSTS)
-    if posts.size:
-        record[rows[posts], cur + t.steps[step[posts], Col.WRITE]] = outcome[posts]
+    p, m = t.players, record.shape[1]
+    flat = record.reshape(-1)  # column c of match i at c * m + i
+    # Every outcome goes to its step's column: the seat's score of the round where the step
+    # posts one, else the spare column (one scatter, no asking which steps post).
+    flat[t.post_col[step] * m + rows] = outcome
     touch = np.flatnonzero(sw & Word.TOUCH)
     if touch.size:
         at, hit = rows[touch], step[touch]
-        record[at, :cur] += t.adds[hit]
-        mask = t.carried[hit]
-        some = np.flatnonzero(mask.any(axis=1))
+        flat[t.add_col[hit] * m + at[:, None]] += t.add_val[hit]  # each (match, column) once
+        some = np.flatnonzero(sw[touch] & Word.CARRIES)
         if some.size:
-            record[at[some], :p] += record[at[some], cur:] * mask[some]
+            at, mask = at[some], t.carried[hit[some]]
+            for s in range(p):  # a row of the record per seat: 1-D gathers
+                record[s, at] += record[3 * p + 1 + s, at] * mask[:, s]
     return touch
 
 
@@ -125,29 +163,32 @@ def follow(
 ) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
     """Matches ``rows`` at nodes ``nd`` meet ``outcome`` (a turn's score, or dice in base 6):
     each takes its step, and where that ended a round, the format's decision after it.
-    ``record`` holds every match's record, a row each (:func:`new_record`), and gets what the
+    ``record`` holds every match's record, a column each (:func:`new_record`), and gets what the
     steps add.  Returns the nodes the matches are at now, and per step taken the positions
     (in ``rows``) of the matches whose record it touched with the step ids there.  Steps not
     met before are resolved by the engine, per count of rounds or order of the totals if
-    they read those."""
+    they read those.  (The first pair's steps are those of every row, the second's those of
+    its positions only.)"""
     step, sw = _resolved(t, nd * t.width + outcome, record, rows)
-    touched = [(pos, step[pos]) for pos in [_add(t, step, sw, outcome, record, rows)]]
+    touched = [(_add(t, step, sw, outcome, record, rows), step)]
     child = sw >> Word.CHILD
     ended = np.flatnonzero(sw & Word.ENDS)
     if ended.size:  # the format decides: a step of its own, with no random number
         at = rows[ended]
-        step2, sw2 = _resolved(t, child[ended] * t.width, record, at)
+        step2, sw2 = _decided(t, child[ended], record, at)
         pos = _add(t, step2, sw2, outcome[ended], record, at)
-        touched.append((ended[pos], step2[pos]))
+        touched.append((ended[pos], step2[pos]))  # positions in rows, and their steps
         child[ended] = sw2 >> Word.CHILD
     return child, touched
 
 
 def new_record(matches: int, players: int) -> np.ndarray:
-    """Zeroed records of matches for :func:`follow`, a row each: the totals, sips and round
-    wins by seat, the rounds of the match's own finished, and the seats' scores of the round
-    being played (carried by the match; the step tables' nodes do not hold them)."""
-    return np.zeros((matches, 4 * players + 1), dtype=np.int64)
+    """Zeroed records of matches for :func:`follow`, a column each, its rows: the totals,
+    sips and round wins by seat, the rounds of the match's own finished, the seats' scores of
+    the round being played (carried by the match; the step tables' nodes do not hold them)
+    and a spare row that padding adds to (:attr:`~.steps.MatchTable.add_col`).  Rows, not
+    columns, per figure: the hot loop reads and adds one figure of many matches at a time."""
+    return np.zeros((4 * players + 2, matches), dtype=np.int64)
 
 
 def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int) -> dict[str, Any]:
@@ -174,11 +215,12 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         if crew.size:
             played.append((flat[on_turn], outcome[on_turn], crew))
         nd, touched = follow(t, nd, outcome, record, live)
-        for pos, step in touched:
+        for k, (pos, steps) in enumerate(touched):
+            step = steps[pos] if k == 0 else steps
             new = np.flatnonzero(t.steps[step, Col.NEW_ROUND] == 1)
             if new.size:
                 at = live[pos[new]]
-                rec.add(at, rounds[at], t.steps[step[new]], record[at, 3 * p + 1 :], p)
+                rec.add(at, rounds[at], t.steps[step[new]], record[3 * p + 1 : 4 * p + 1, at].T, p)
                 rounds[at] += 1
         over = (t.node_word[nd] & 3) == NodeKind.OVER
         if over.any():
@@ -196,9 +238,9 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     stats[:, 1, :] = turns.reshape(m, p)
     stats[:, 2, :] = ssum.reshape(m, p)
     stats[:, 3, :] = crews.reshape(m, p)
-    stats[:, 5, :] = record[:, p : 2 * p]  # sips
-    stats[:, 6, :] = record[:, :p]  # totals
-    stats[:, 7, :] = record[:, 2 * p : 3 * p]  # round wins
+    stats[:, 5, :] = record[p : 2 * p].T  # sips
+    stats[:, 6, :] = record[:p].T  # totals
+    stats[:, 7, :] = record[2 * p : 3 * p].T  # round wins
     return {
         "stats": stats,
         "winner": winner,
@@ -209,33 +251,40 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
 
 
 def draw_outcomes(
-    t: MatchTable, arg: np.ndarray, on_turn: np.ndarray, u: np.ndarray
+    t: MatchTable, arg: np.ndarray, on_turn: np.ndarray, u: np.ndarray, crews: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
     """The outcome at each node for one uniform each (``arg``: the nodes' sampler or dice):
     a turn's score where ``on_turn``, a roll-off's dice in base 6 elsewhere; and the crews
-    completed by those turns, in their order."""
+    completed by those turns, in their order (none unless ``crews``)."""
     if on_turn.all():
-        return sample_turns(t, arg, u)
-    outcome = dice_outcomes(arg, u)
+        return sample_turns(t, arg, u, crews)
+    outcome = np.empty(len(u), dtype=np.int64)
+    dice = np.flatnonzero(~on_turn)
+    outcome[dice] = dice_outcomes(arg[dice], u[dice])
     crew = np.zeros(0, dtype=np.int64)
-    if on_turn.any():
-        outcome[on_turn], crew = sample_turns(t, arg[on_turn], u[on_turn])
+    turns = np.flatnonzero(on_turn)
+    if turns.size:
+        outcome[turns], crew = sample_turns(t, arg[turns], u[turns], crews)
     return outcome, crew
 
 
 def sample_turns(
-    t: MatchTable, samplers: np.ndarray, u: np.ndarray
+    t: MatchTable, samplers: np.ndarray, u: np.ndarray, crews: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Turn scores and crews completed, each drawn from its node's sampler by ``u``."""
-    if len(t.cdf) == 1:
-        j = _inverse(t, 0, u)
-        return t.turn_score[0][j], t.turn_crew[0][j]
+    """Turn scores and crews completed (none unless ``crews``), each drawn from its node's
+    sampler by ``u``."""
+    none = np.zeros(0, dtype=np.int64)
+    if len(t.draw) == 1:
+        j = t.draw[0](u)
+        return t.turn_score[0][j], t.turn_crew[0][j] if crews else none
     score = np.empty(len(u), dtype=np.int64)
-    crew = np.empty(len(u), dtype=np.int64)
+    crew = np.empty(len(u), dtype=np.int64) if crews else none
     for k in np.unique(samplers).tolist():
-        sel = samplers == k
-        j = _inverse(t, k, u[sel])
-        score[sel], crew[sel] = t.turn_score[k][j], t.turn_crew[k][j]
+        sel = np.flatnonzero(samplers == k)
+        j = t.draw[k](u[sel])
+        score[sel] = t.turn_score[k][j]
+        if crews:
+            crew[sel] = t.turn_crew[k][j]
     return score, crew
 
 
@@ -245,15 +294,6 @@ def dice_outcomes(dice: np.ndarray, u: np.ndarray) -> np.ndarray:
     caller overwrites."""
     faces: np.ndarray = np.minimum((u * 6.0 ** dice.clip(0, 2)).astype(np.int64), 35)
     return faces
-
-
-def _inverse(t: MatchTable, k: int, u: np.ndarray) -> np.ndarray:
-    """Outcome indices of sampler ``k`` for uniforms ``u``: exact inverse transform."""
-    cdf = t.cdf[k]
-    j: np.ndarray = t.first[k][(u * CELLS).astype(np.int64)]
-    for _ in range(t.spill[k]):
-        j += u >= cdf[j]
-    return j
 
 
 class _Rounds:

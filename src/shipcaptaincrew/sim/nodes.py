@@ -26,14 +26,12 @@ from ..positions import contest_position
 from ..rules import Rules
 from ..solver import contest_view
 from ..state import MatchState, Phase, evolve
+from .inverse import InverseCdf
 from .match import table_for
 from .policy import make_policy
 from .probes import SCORED, UNREAD, Count, Scored, Unread
 
-__all__ = ["CELLS", "NodeKind", "NodeTable"]
-
-#: Slices of [0, 1) in the inverse-transform lookup of a turn's outcome.
-CELLS = 4096
+__all__ = ["NodeKind", "NodeTable"]
 
 
 class NodeKind(IntEnum):
@@ -77,11 +75,8 @@ class NodeTable:
         self.node_word = np.zeros(64, dtype=np.int64)
         self._info: list[tuple[int, int, int]] = []  # (kind, seat, arg) for the builders
         self._samplers: dict[tuple[str, object], int] = {}
-        self.cdf: list[np.ndarray] = []
-        #: Per sampler: the first outcome of each of CELLS equal slices of [0, 1), and how
-        #: many outcome boundaries one slice holds at most (inverse transform by lookup).
-        self.first: list[np.ndarray] = []
-        self.spill: list[int] = []
+        #: Per sampler: its turn's outcomes' cumulative distribution, drawn by lookup.
+        self.draw: list[InverseCdf] = []
         self.turn_score: list[np.ndarray] = []
         self.turn_crew: list[np.ndarray] = []
 
@@ -170,10 +165,8 @@ class NodeTable:
             probs = np.array([float(q) for _, q in ends])
             cdf = np.cumsum(probs) / probs.sum()
             cdf[-1] = 1.0
-            self.cdf.append(cdf)
-            self.first.append(np.searchsorted(cdf, np.arange(CELLS) / CELLS, side="right"))
-            self.spill.append(int(np.bincount((cdf[:-1] * CELLS).astype(np.int64)).max()))
+            self.draw.append(InverseCdf(cdf))
             self.turn_score.append(np.array([int(table.score[e]) for e, _ in ends]))
             self.turn_crew.append(np.array([int(table.complete[e]) for e, _ in ends]))
-            k = self._samplers[key] = len(self.cdf) - 1
+            k = self._samplers[key] = len(self.draw) - 1
         return k

@@ -55,7 +55,7 @@ from ..positions import after_round, to_round_end, turn_scores
 from ..rules import Drinking, Rotation, Rules, Stakes
 from ..state import MatchState, evolve
 from .dense import DenseIds
-from .nodes import CELLS, NodeKind, NodeTable
+from .nodes import NodeKind, NodeTable
 from .policy import MatchPolicy, make_policy
 from .probes import (
     CARRIED,
@@ -70,7 +70,6 @@ from .probes import (
 )
 
 __all__ = [
-    "CELLS",
     "Col",
     "FastRefusal",
     "MatchTable",
@@ -81,11 +80,12 @@ __all__ = [
 ]
 
 
-class Word(IntEnum):
-    """Bits of :attr:`MatchTable.step_word`, one word per step for the hot loop; the child
-    node is the word shifted right by :attr:`CHILD`.  ``TOTALS``, ``COUNT``, ``ZEROS``: the
-    step is resolved per order of the totals, per count of rounds, per pattern of zeros
-    among the round's scores (in the reverse order: zeros first)."""
+class Word:
+    """Bits of :attr:`MatchTable.step_word`, one word per step for the hot loop (plain ints:
+    an enum's attribute lookups cost more than the loop's arithmetic); the child node is the
+    word shifted right by :attr:`CHILD`.  ``TOTALS``, ``COUNT``, ``ZEROS``: the step is
+    resolved per order of the totals, per count of rounds, per pattern of zeros among the
+    round's scores (in the reverse order: zeros first)."""
 
     TOTALS = 1
     COUNT = 2
@@ -94,7 +94,8 @@ class Word(IntEnum):
     TOUCH = 8  #: adds to the record (totals, sips, wins, a finished round)
     ENDS = 16  #: its child is a round's end (a :attr:`~.nodes.NodeKind.DECIDE` node)
     POSTS = 32  #: posts the seat's score of the round (:attr:`Col.WRITE`)
-    CHILD = 6
+    CARRIES = 64  #: adds seats' scores of the round to their totals (:attr:`MatchTable.carried`)
+    CHILD = 7
 
 
 class FastRefusal(Enum):
@@ -186,6 +187,12 @@ class MatchTable(NodeTable):
         #: (keyed step, totals key) combinations and their step ids.
         self.by_zeros = DenseIds(2**p)
         self.by_count = DenseIds(8)
+        #: The format's decision at a round's end, by (its node, count of rounds and order of
+        #: totals as one key) where the keys are few (:func:`~.fast.decision_step`).
+        self.by_decision = DenseIds(8 * self.key_space if self.key_space <= DECISION_KEYS else 1)
+        #: Per round-end node: its decision asks whether the round's scores were 0 (1), not
+        #: (0), not known yet (-1).
+        self.zeros_at = np.full(64, -1, dtype=np.int64)
         self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
         self.keyed_keys = np.zeros(0, dtype=np.int64)
         self.keyed_vals = np.zeros(0, dtype=np.int64)
@@ -193,8 +200,17 @@ class MatchTable(NodeTable):
         #: Per step, what it adds to a match's record, contiguous for the hot loops: the
         #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`Col.OWN`.
         self.adds = np.zeros((256, 3 * p + 1), dtype=np.int64)
+        #: The same as (column, value) pairs of its few entries that are not 0, padded with
+        #: the record's spare column (:func:`~.fast.new_record`) and 0: a step adds a round
+        #: won and a round counted, seldom more, so the hot loop touches those columns only.
+        self.add_col = np.full((256, 1), 4 * p + 1, dtype=np.int64)
+        self.add_val = np.zeros((256, 1), dtype=np.int64)
         #: Per step, which seats' carried scores it adds to their totals (1/0).
         self.carried = np.zeros((256, p), dtype=np.int64)
+        #: Per step, the column of a match's record (:func:`~.fast.new_record`) its outcome
+        #: goes to: the seat's score of the round if it posts one, else the spare column
+        #: (so the hot loop writes every match's outcome without asking which step posts).
+        self.post_col = np.full(256, 4 * p + 1, dtype=np.int64)
         self.n_steps = 0
         #: The same packed for the hot loop (:class:`Word`).
         self.step_word = np.zeros(256, dtype=np.int64)
@@ -225,23 +241,32 @@ class MatchTable(NodeTable):
         """Append a step row, built as a Python list and stored at once (small NumPy writes
         cost more than the rest)."""
         i = self.n_steps
-        if i >= len(self.steps):
-            self.steps = np.concatenate([self.steps, np.zeros_like(self.steps)])
-        if i >= len(self.step_word):
-            self.step_word = np.concatenate([self.step_word, np.zeros_like(self.step_word)])
-            self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)])
-            self.carried = np.concatenate([self.carried, np.zeros_like(self.carried)])
         p = self.players
+        if i >= len(self.steps):  # every per-step array doubles at once
+            for name in ("steps", "step_word", "adds", "add_col", "add_val", "carried", "post_col"):
+                a = getattr(self, name)
+                fill = 4 * p + 1 if name in ("add_col", "post_col") else 0
+                setattr(self, name, np.concatenate([a, np.full_like(a, fill)]))
         self.steps[i, : len(head) + len(rest)] = head + rest
         if rest:
-            self.adds[i] = rest[: 3 * p] + [head[Col.OWN]]
+            self.adds[i] = row = rest[: 3 * p] + [head[Col.OWN]]
             self.carried[i] = carried
+            entries = [(c, v) for c, v in enumerate(row) if v]
+            if len(entries) > self.add_col.shape[1]:
+                extra = len(entries) - self.add_col.shape[1]
+                self.add_col = np.pad(self.add_col, ((0, 0), (0, extra)), constant_values=4 * p + 1)
+                self.add_val = np.pad(self.add_val, ((0, 0), (0, extra)))
+            for k, (c, v) in enumerate(entries):
+                self.add_col[i, k], self.add_val[i, k] = c, v
         child = head[Col.CHILD]
         word = child << Word.CHILD | head[Col.KEYED]
         if head[Col.WRITE] >= 0:
             word |= Word.POSTS
+            self.post_col[i] = 3 * p + 1 + head[Col.WRITE]
         if head[Col.TOUCH]:
             word |= Word.TOUCH
+        if any(carried):
+            word |= Word.CARRIES
         if rest and self._info[child][0] == NodeKind.DECIDE:
             word |= Word.ENDS
         self.step_word[i] = word
@@ -388,6 +413,30 @@ class MatchTable(NodeTable):
         assert after.totals == final, (after.totals, final)
         return self._record(node, base, after, ended, dtot)
 
+    def reads_zeros(self, nodes: np.ndarray) -> np.ndarray:
+        """Per round-end node: whether its decision asks if the round's scores were 0 (then
+        not found by count and totals alone)."""
+        if len(self.zeros_at) < len(self.states):
+            grown = np.full(2 * len(self.states), -1, dtype=np.int64)
+            grown[: len(self.zeros_at)] = self.zeros_at
+            self.zeros_at = grown
+        known: np.ndarray = self.zeros_at[nodes]
+        if known.min() < 0:
+            for n in np.unique(nodes[known < 0]).tolist():
+                code = n * self.width
+                if self.plain[code] < 0:
+                    self.plain[code] = self.plain_step(code)
+                self.zeros_at[n] = int(self.step_word[self.plain[code]] & Word.ZEROS != 0)
+            known = self.zeros_at[nodes]
+        reads: np.ndarray = known == 1
+        return reads
+
+    def decision(self, node: int, key: int) -> int:
+        """:func:`~.fast.decision_step`, which the tables look up by node and key."""
+        from .fast import decision_step
+
+        return decision_step(self, node, key)
+
     # -- the rule set's own check -------------------------------------------------------------
     def carries(self) -> bool:
         """Whether the engine only adds up and tests the round's scores under these rules:
@@ -414,7 +463,7 @@ class MatchTable(NodeTable):
                 if self.steps[step, Col.KEYED] == Word.COUNT:
                     step = self.count_step(step, 0)
                 if self.steps[step, Col.KEYED] == Word.TOTALS:
-                    step = self.keyed_step(step, int(self.totals_key(np.zeros((1, p)))[0]))
+                    step = self.keyed_step(step, int(self.totals_key(np.zeros((p, 1)))[0]))
                 if kind == NodeKind.DECIDE:
                     break
                 node = int(self.steps[step, Col.CHILD])
@@ -426,14 +475,18 @@ class MatchTable(NodeTable):
 
     # -- what of the totals the engine reads ----------------------------------------------------
     def totals_key(self, totals: np.ndarray) -> np.ndarray:
-        """Per row: the order of the totals (each seat's count of lower totals) and, under
-        ``first_to:N``, which seats reached N, as one integer."""
+        """Per column of ``totals`` (a row per seat): the order of the totals (each seat's
+        count of lower totals) and, under ``first_to:N``, which seats reached N, as one
+        integer.  Seat by seat, so every operation is on whole rows of matches."""
         p = self.players
-        ranks = (totals[:, None, :] < totals[:, :, None]).sum(axis=2)
-        key: np.ndarray = (ranks * p ** np.arange(p)).sum(axis=1)
-        if self.mark is not None:
-            reached = (totals >= self.mark) * 2 ** np.arange(p)
-            key = key + reached.sum(axis=1) * p**p
+        key = np.zeros(totals.shape[1], dtype=np.int64)
+        for s in range(p):
+            weight = p**s
+            for j in range(p):
+                if j != s:
+                    key += (totals[j] < totals[s]) * weight
+            if self.mark is not None:
+                key += (totals[s] >= self.mark) * (2**s * p**p)
         return key
 
     def synthetic(self, key: int) -> tuple[int, ...]:
@@ -450,6 +503,9 @@ class MatchTable(NodeTable):
 
 #: The most totals keys a dense table of keyed steps takes (two players have 16, three 216).
 DENSE_KEYS = 64
+#: The most totals keys for which the format's decisions are looked up by count and order of
+#: the totals in one dense table (:attr:`MatchTable.by_decision`; four players have 4,096).
+DECISION_KEYS = 4096
 
 _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
 
