@@ -55,3 +55,21 @@ class DenseIds:
                 self.ids[self.row[s], k] = resolve(s, k)
             ids = self.ids[rows, key]
         return ids
+
+    def get(self, step: int, key: int, resolve: Callable[[int, int], int]) -> int:
+        """One pair's id (:meth:`lookup` for a single pair, without the arrays)."""
+        if step >= len(self.row):
+            self.row = np.concatenate([self.row, np.full(step + 1, -1, dtype=np.int64)])
+        row = int(self.row[step])
+        if row < 0:
+            if self.used == len(self.ids):
+                self.ids = np.pad(self.ids, ((0, len(self.ids)), (0, 0)), constant_values=-1)
+            row = self.row[step] = self.used
+            self.used += 1
+        if key >= self.ids.shape[1]:
+            pad = max(key + 1, 2 * self.ids.shape[1]) - self.ids.shape[1]
+            self.ids = np.pad(self.ids, ((0, 0), (0, pad)), constant_values=-1)
+        found = int(self.ids[row, key])
+        if found < 0:
+            found = self.ids[row, key] = resolve(step, key)
+        return found

@@ -119,15 +119,19 @@ def _decided(
 
 def decision_step(t: MatchTable, node: int, key: int) -> int:
     """The format's decision at round end ``node`` for a match whose count of rounds and
-    order of totals make ``key`` (:func:`_decided`): resolved as :func:`_resolved` would, for
-    a match with those (synthetic totals of that order)."""
-    p = t.players
-    record = new_record(1, p)
+    order of totals make ``key`` (:func:`_decided`): resolved as :func:`_resolved` would, one
+    pair at a time (most keys of a node share their steps: only the last round reads the
+    totals)."""
     count, order = divmod(key, t.key_space)
-    record[3 * p, 0] = count
-    record[:p, 0] = t.synthetic(order)
-    step, _ = _resolved(t, np.array([node * t.width]), record, np.zeros(1, dtype=np.int64))
-    return int(step[0])
+    step = int(t.plain[node * t.width])  # resolved by MatchTable.reads_zeros
+    if t.step_word[step] & Word.COUNT:
+        step = t.by_count.get(step, count, t.count_step)
+    if t.step_word[step] & Word.TOTALS:
+        if t.by_totals is not None:
+            step = t.by_totals.get(step, order, t.keyed_step)
+        else:
+            step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
+    return step
 
 
 def _add(
@@ -298,13 +302,14 @@ def dice_outcomes(dice: np.ndarray, u: np.ndarray) -> np.ndarray:
 
 class _Rounds:
     """Each match's rounds as they finish: starter, winner, scores by seat and the seats in
-    play order (-1: none), grown as matches play more rounds."""
+    play order (-1: none).  Kept as the pieces the loop hands over and laid out once at the
+    end (one scatter per array instead of one per pass of the loop)."""
 
     def __init__(self, m: int, p: int) -> None:
-        self.starter = np.full((m, 8), -1, dtype=np.int64)
-        self.winner = np.full((m, 8), -1, dtype=np.int64)
-        self.scores = np.full((m, 8, p), -1, dtype=np.int64)
-        self.order = np.full((m, 8, p), -1, dtype=np.int64)
+        self.m, self.p = m, p
+        self._at: list[np.ndarray] = []
+        self._r: list[np.ndarray] = []
+        self._rows: list[np.ndarray] = []  # starter, winner, scores by seat, play order
 
     def add(
         self, at: np.ndarray, r: np.ndarray, row: np.ndarray, carried: np.ndarray, p: int
@@ -313,23 +318,30 @@ class _Rounds:
         the seat's own, from ``carried``)."""
         if not len(at):
             return
-        while r.max() >= self.starter.shape[1]:
-            w = self.starter.shape[1]
-            self.starter = np.pad(self.starter, ((0, 0), (0, w)), constant_values=-1)
-            self.winner = np.pad(self.winner, ((0, 0), (0, w)), constant_values=-1)
-            self.scores = np.pad(self.scores, ((0, 0), (0, w), (0, 0)), constant_values=-1)
-            self.order = np.pad(self.order, ((0, 0), (0, w), (0, 0)), constant_values=-1)
-        self.starter[at, r] = row[:, Col.STARTER]
-        self.winner[at, r] = row[:, Col.WINNER]
         scores = row[:, Col.FIXED + 4 * p : Col.FIXED + 5 * p]
-        self.scores[at, r] = np.where(scores == -2, carried, scores)
-        self.order[at, r] = row[:, Col.FIXED + 5 * p :]
+        self._at.append(at)
+        self._r.append(r)
+        self._rows.append(
+            np.column_stack(
+                [
+                    row[:, Col.STARTER],
+                    row[:, Col.WINNER],
+                    np.where(scores == -2, carried, scores),
+                    row[:, Col.FIXED + 5 * p :],
+                ]
+            )
+        )
 
     def arrays(self, width: int) -> dict[str, np.ndarray]:
         """The :data:`~.match.ROUND_ARRAYS`, ``width`` rounds wide."""
+        m, p = self.m, self.p
+        out = np.full((m, width, 2 + 2 * p), -1, dtype=np.int64)
+        if self._at:
+            at, r = np.concatenate(self._at), np.concatenate(self._r)
+            out[at, r] = np.concatenate(self._rows)
         return {
-            "round_starter": self.starter[:, :width],
-            "round_winner": self.winner[:, :width],
-            "round_scores": self.scores[:, :width],
-            "round_order": self.order[:, :width],
+            "round_starter": out[:, :, 0],
+            "round_winner": out[:, :, 1],
+            "round_scores": out[:, :, 2 : 2 + p],
+            "round_order": out[:, :, 2 + p :],
         }
