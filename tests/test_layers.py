@@ -25,6 +25,7 @@ CORE = {
     "state",
     "turn",
     "match",
+    "rotation",
     "between",
     "positions",
     "engine",

@@ -9,14 +9,13 @@ tie the sheets mention.  Every function takes a state and returns a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextvars import ContextVar
 
 from . import turn as _turn
-from .errors import InvalidRulesError
 from .formats import FormatKind
-from .messages import N_
-from .rules import AllFail, Drinking, PotTo, Rotation, Rules, Stakes, TieBreak
+from .rotation import rotate, rotation_step
+from .rules import AllFail, Drinking, PotTo, Rules, Stakes, TieBreak
 from .state import Contest, MatchState, Method, Phase, Purpose, RoundResult, evolve
 
 __all__ = [
@@ -24,7 +23,6 @@ __all__ = [
     "able",
     "add",
     "after_round",
-    "beaten",
     "decide_by_totals",
     "in_play_order",
     "post",
@@ -35,10 +33,7 @@ __all__ = [
 ]
 
 #: What follows the end of a round: ``None`` for :func:`after_round` (the format decides), or
-#: a caller's own function of the finished round.  Set only by
-#: :func:`.positions.to_round_end`, which tabulates rounds: there the format's decision is a
-#: step of its own, resolved once per count of rounds or order of the totals instead of once
-#: per way the round can end.
+#: a caller's own function of the finished round (only :func:`.positions.to_round_end` sets it).
 ROUND_END: ContextVar[Callable[[MatchState], MatchState] | None] = ContextVar(
     "round_end", default=None
 )
@@ -70,20 +65,6 @@ def _begin_seat(state: MatchState) -> MatchState:
         return evolve(state, phase=Phase.TURN, turn=_turn.new_turn(state.rules))
     phase = Phase.CARGO_ROLL_OFF if c.method is Method.CARGO else Phase.ROLL_OFF
     return evolve(state, phase=phase, turn=None)
-
-
-def beaten(numbers: Sequence[int], slots: int, number: int) -> bool:
-    """Whether ``number`` can no longer go through a contest of ``slots`` places in which
-    ``numbers`` are posted: at least ``slots`` of them are higher.
-
-    The contest's resolution (:func:`_select`) takes the best groups only, so such a number
-    decides nothing of it, whatever its value: the contest is the same with a 0 in its place
-    (:func:`.positions.contest_position`).
-
-    >>> beaten((9, 5), 1, 7), beaten((9, 5), 1, 9), beaten((9, 5), 2, 4), beaten((9, 5), 2, 7)
-    (True, False, True, False)
-    """
-    return sum(1 for x in numbers if x > number) >= slots
 
 
 def _groups(seats: tuple[int, ...], numbers: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -151,7 +132,7 @@ def _resolve(state: MatchState) -> MatchState:
         return _finish_round(state, chosen[0])
     if c.purpose is Purpose.MATCH_TIE:
         return _end_match(state, chosen[0])
-    return start_round(_rotate(evolve(state, finalists=in_play_order(state, chosen))))
+    return start_round(rotate(evolve(state, finalists=in_play_order(state, chosen))))
 
 
 def _resolve_round(state: MatchState) -> MatchState:
@@ -367,11 +348,11 @@ def after_round(state: MatchState) -> MatchState:
             through, straddle, free = _select(seats, state.totals, 2)
             if straddle:
                 return _contest_again(state, Purpose.FINAL_PLACES, straddle, free, through, 0)
-            return start_round(_rotate(evolve(state, finalists=in_play_order(state, through))))
+            return start_round(rotate(evolve(state, finalists=in_play_order(state, through))))
     if fmt.kind is FormatKind.SESSION:
         # 000.17: the next round's first player calls another round or stop; a table
         # where fewer than two can ante ends at once (start_round says how).
-        state = _rotate(state)
+        state = rotate(state)
         if len(able(state, tuple(range(state.players)))) < 2:
             return start_round(state)
         return evolve(state, phase=Phase.ANOTHER_ROUND)
@@ -385,47 +366,8 @@ def decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     return _contest_again(state, Purpose.MATCH_TIE, top, 1, (), 0)
 
 
-def rotation_step(rules: Rules) -> int:
-    """How many seats (in play order) the start moves on after a round under ``rules.rotation``.
-
-    The one place the rotation is decided; the solver's round model asks here too.
-
-    >>> from shipcaptaincrew.rules import find_rules
-    >>> rotation_step(find_rules("schiff-kapitaen-crew")), rotation_step(find_rules("classic"))
-    (-1, 1)
-    >>> rotation_step(find_rules("classic").replace(rotation="loser"))
-    Traceback (most recent call last):
-    ...
-    shipcaptaincrew.errors.InvalidRulesError: rotation=loser has no fixed step: each round's loser starts the next
-    """
-    if rules.rotation is Rotation.LOSER:
-        raise InvalidRulesError(
-            N_("rotation=loser has no fixed step: each round's loser starts the next")
-        )
-    return {Rotation.PREVIOUS: -1, Rotation.NEXT: 1, Rotation.NONE: 0}[rules.rotation]
-
-
-def _rotate(state: MatchState) -> MatchState:
-    if state.rules.rotation is Rotation.LOSER:
-        return evolve(state, starter=_loser(state))
-    step = rotation_step(state.rules)
-    return evolve(state, starter=(state.starter + step) % state.players)
-
-
-def _loser(state: MatchState) -> int:
-    """The lowest score of the last round of the match's own (not a round among the tied).
-
-    Of several tied for lowest, the one who played first in that round; seats that sat the
-    round out are no losers.  The round opens with the next playing seat after the loser
-    when the loser cannot play it.
-    """
-    r = next(r for r in reversed(state.results) if not r.tie_round)
-    low = min(r.scores[s] or 0 for s in r.seats)
-    return next(s for s in r.seats if (r.scores[s] or 0) == low)
-
-
 def _next_round(state: MatchState) -> MatchState:
-    return start_round(_rotate(state))
+    return start_round(rotate(state))
 
 
 def _end_match(state: MatchState, winner: int | None) -> MatchState:

@@ -25,20 +25,21 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
 from . import turn as _turn
 from .errors import IllegalActionError
 from .formats import FormatKind
-from .match import ROUND_END, after_round, beaten, post
+from .match import ROUND_END, after_round, post
 from .messages import N_
 from .rules import Rotation, Rules
 from .state import MatchState, Method, Phase, RoundResult, evolve
 
 __all__ = [
     "after_round",
+    "beaten",
     "contest_position",
     "counted_rounds",
     "match_position",
@@ -160,11 +161,25 @@ def counted_rounds(n: int) -> tuple[RoundResult, ...]:
     return (_BLANK_RESULT,) * n
 
 
+def beaten(numbers: Sequence[int], slots: int, number: int) -> bool:
+    """Whether ``number`` can no longer go through a contest of ``slots`` places in which
+    ``numbers`` are posted: at least ``slots`` of them are higher.
+
+    The contest's resolution (:func:`~.match._select`) takes the best groups only, so such a number
+    decides nothing of it, whatever its value: the contest is the same with a 0 in its place
+    (:func:`contest_position`).
+
+    >>> beaten((9, 5), 1, 7), beaten((9, 5), 1, 9), beaten((9, 5), 2, 4), beaten((9, 5), 2, 7)
+    (True, False, True, False)
+    """
+    return sum(1 for x in numbers if x > number) >= slots
+
+
 def contest_position(state: MatchState) -> MatchState:
     """``state`` with every number of its contest that can no longer go through set to 0.
 
     A number beaten by at least as many others as the contest has places
-    (:func:`~.match.beaten`) decides nothing that follows: the contest takes its best groups
+    (:func:`beaten`) decides nothing that follows: the contest takes its best groups
     only, the tie-break after it is among the best, and a turn's contest view (the best
     score and how many share it) never sees it.  Its value lives on where the rules read it,
     in the round's scores (``round_scores``: the totals, the drinks, the record), which this

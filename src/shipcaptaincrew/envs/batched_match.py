@@ -188,9 +188,10 @@ class BatchedMatchEnv:
             other = np.flatnonzero(role != _MINE)
             if other.size:
                 # One uniform each: dice at a roll-off, a bot's turn drawn from its table.
-                arg = t.node_word[nd[other]] >> 6
                 bot = role[other] == _BOT
-                outcome[other], _ = draw_outcomes(t, arg, bot, rng.random(other.size), False)
+                outcome[other], _ = draw_outcomes(
+                    t, nd[other], bot, rng.random(other.size), self.record, rows[other], False
+                )
             rows, outcome = rows[keep], outcome[keep]
 
     # -- observations -------------------------------------------------------------------------

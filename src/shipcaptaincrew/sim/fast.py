@@ -210,12 +210,12 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     nd = np.full(m, t.start, dtype=np.int64)  # the node of each live match
     while live.size:
         word = t.node_word[nd]
-        kind, seat, arg = word & 3, (word >> 2) & 15, word >> 6
+        kind, seat = word & 3, (word >> 2) & 15
         flat = live * p + seat
         u = uniforms(seed, match_no[live], seat, draws[flat])
         draws[flat] += 1
         on_turn = kind == NodeKind.TURN
-        outcome, crew = draw_outcomes(t, arg, on_turn, u)
+        outcome, crew = draw_outcomes(t, nd, on_turn, u, record, live)
         if crew.size:
             played.append((flat[on_turn], outcome[on_turn], crew))
         nd, touched = follow(t, nd, outcome, record, live)
@@ -255,36 +255,69 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
 
 
 def draw_outcomes(
-    t: MatchTable, arg: np.ndarray, on_turn: np.ndarray, u: np.ndarray, crews: bool = True
+    t: MatchTable,
+    nd: np.ndarray,
+    on_turn: np.ndarray,
+    u: np.ndarray,
+    record: np.ndarray,
+    rows: np.ndarray,
+    crews: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The outcome at each node for one uniform each (``arg``: the nodes' sampler or dice):
-    a turn's score where ``on_turn``, a roll-off's dice in base 6 elsewhere; and the crews
-    completed by those turns, in their order (none unless ``crews``)."""
+    """The outcome at each of nodes ``nd`` of matches ``rows`` (records ``record``) for one
+    uniform each: a turn's score where ``on_turn``, a roll-off's dice in base 6 elsewhere;
+    and the crews completed by those turns, in their order (none unless ``crews``)."""
+    arg = t.node_word[nd] >> 6
     if on_turn.all():
-        return sample_turns(t, arg, u, crews)
+        return sample_turns(t, nd, arg, u, record, rows, crews)
     outcome = np.empty(len(u), dtype=np.int64)
     dice = np.flatnonzero(~on_turn)
     outcome[dice] = dice_outcomes(arg[dice], u[dice])
     crew = np.zeros(0, dtype=np.int64)
     turns = np.flatnonzero(on_turn)
     if turns.size:
-        outcome[turns], crew = sample_turns(t, arg[turns], u[turns], crews)
+        outcome[turns], crew = sample_turns(
+            t, nd[turns], arg[turns], u[turns], record, rows[turns], crews
+        )
     return outcome, crew
 
 
 def sample_turns(
-    t: MatchTable, samplers: np.ndarray, u: np.ndarray, crews: bool = True
+    t: MatchTable,
+    nd: np.ndarray,
+    samplers: np.ndarray,
+    u: np.ndarray,
+    record: np.ndarray,
+    rows: np.ndarray,
+    crews: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Turn scores and crews completed (none unless ``crews``), each drawn from its node's
-    sampler by ``u``."""
+    sampler by ``u``, or by match position where the match-optimal bot plays a round
+    (:mod:`.match_turns`)."""
     none = np.zeros(0, dtype=np.int64)
-    if len(t.draw) == 1:
+    if t.match_turns is None and len(t.draw) == 1:
         j = t.draw[0](u)
         return t.turn_score[0][j], t.turn_crew[0][j] if crews else none
     score = np.empty(len(u), dtype=np.int64)
     crew = np.empty(len(u), dtype=np.int64) if crews else none
-    for k in np.unique(samplers).tolist():
-        sel = np.flatnonzero(samplers == k)
+    plain = np.arange(len(u))
+    if t.match_turns is not None:
+        by_match = t.by_match[nd] == 1
+        at = np.flatnonzero(by_match)
+        if at.size:
+            p, r, n = t.players, rows[at], nd[at]
+            score[at] = t.match_turns.draw(
+                u[at],
+                t.order[n],
+                t.place[n],
+                record[3 * p, r],
+                record[:p, r].T,
+                record[3 * p + 1 : 4 * p + 1, r].T,
+            )
+            if crews:
+                crew[at] = score[at] > 0  # a full crew scores, none does not
+        plain = np.flatnonzero(~by_match)
+    for k in np.unique(samplers[plain]).tolist():
+        sel = plain[samplers[plain] == k]
         j = t.draw[k](u[sel])
         score[sel] = t.turn_score[k][j]
         if crews:

@@ -28,7 +28,8 @@ from ..solver import contest_view
 from ..state import MatchState, Phase, evolve
 from .inverse import InverseCdf
 from .match import table_for
-from .policy import make_policy
+from .match_turns import MatchTurns, plays, round_turn
+from .policy import MatchPolicy, make_policy
 from .probes import SCORED, UNREAD, Count, Scored, Unread
 
 __all__ = ["NodeKind", "NodeTable"]
@@ -68,6 +69,18 @@ class NodeTable:
         self.players = p = len(bots)
         self.carry = carry
         self.policies = {b: make_policy(b, rules, p) for b in set(bots)}
+        #: The match-optimal bot's round turns (:mod:`.match_turns`), if a seat plays it.
+        self.match_turns = (
+            MatchTurns(rules, p)
+            if any(plays(pol, rules, p) for pol in self.policies.values())
+            else None
+        )
+        #: Per node: 1 where the turn due is the match-optimal bot's round turn (drawn by
+        #: :attr:`match_turns`, not by a sampler), with the round's seats in play order and
+        #: the place of the turn in it.
+        self.by_match = np.zeros(64, dtype=np.int64)
+        self.order = np.zeros((64, p), dtype=np.int64)
+        self.place = np.zeros(64, dtype=np.int64)
         self._ids: dict[tuple[int, MatchState], int] = {}
         self.states: list[MatchState] = []
         self.nodes = np.zeros((64, 4), dtype=np.int64)  # kind, seat, sampler or dice, winner
@@ -136,8 +149,9 @@ class NodeTable:
             return i
         i = len(self.states)
         if i >= len(self.nodes):
-            self.nodes = np.concatenate([self.nodes, np.zeros_like(self.nodes)])
-            self.node_word = np.concatenate([self.node_word, np.zeros_like(self.node_word)])
+            for name in ("nodes", "node_word", "by_match", "order", "place"):
+                a = getattr(self, name)
+                setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
             self._grown()
         seat, arg, winner = 0, 0, -1
         if kind is NodeKind.OVER:
@@ -147,6 +161,10 @@ class NodeTable:
             assert at is not None
             seat = at
             arg = self._sampler(seat, rep) if kind is NodeKind.TURN else dice_to_roll(rep)
+            if arg < 0:  # the match-optimal bot's round turn
+                arg, c = 0, rep.contest
+                assert c is not None
+                self.by_match[i], self.order[i], self.place[i] = 1, c.seats, len(c.scores)
         self.nodes[i] = (kind, seat, arg, winner)
         self._info.append((int(kind), seat, arg))
         self.node_word[i] = int(kind) | seat << 2 | arg << 6
@@ -155,18 +173,41 @@ class NodeTable:
         return i
 
     def _sampler(self, seat: int, rep: MatchState) -> int:
+        """The sampler of the turn due at ``rep`` (-1: the match-optimal bot's round turn,
+        drawn by match position)."""
         policy = self.policies[self.bots[seat]]
+        if isinstance(policy, MatchPolicy):
+            if round_turn(rep):
+                return -1
+            # A tie-break of the match-optimal bot: the estimate plays it from the contest
+            # alone (the sub-round's equilibrium), not from the totals or the round's scores.
+            blank = evolve(rep, results=(), round_scores=(0,) * self.players)
+            dist = np.diff(policy.cdf(blank), prepend=0.0)
+            scores = np.asarray(policy.scores)
+            return self._add_sampler((policy.name, contest_view(rep)), dist, scores, scores > 0)
         ctx = contest_view(rep) if policy.contextual else None
         key = (policy.name, ctx)
         k = self._samplers.get(key)
         if k is None:
             table = table_for(self.rules, policy, self.players, ctx)
             ends = sorted(table.ends().items())
-            probs = np.array([float(q) for _, q in ends])
+            k = self._add_sampler(
+                key,
+                np.array([float(q) for _, q in ends]),
+                np.array([int(table.score[e]) for e, _ in ends]),
+                np.array([int(table.complete[e]) for e, _ in ends]),
+            )
+        return k
+
+    def _add_sampler(
+        self, key: tuple[str, object], probs: np.ndarray, scores: np.ndarray, crews: np.ndarray
+    ) -> int:
+        k = self._samplers.get(key)
+        if k is None:
             cdf = np.cumsum(probs) / probs.sum()
             cdf[-1] = 1.0
             self.draw.append(InverseCdf(cdf))
-            self.turn_score.append(np.array([int(table.score[e]) for e, _ in ends]))
-            self.turn_crew.append(np.array([int(table.complete[e]) for e, _ in ends]))
+            self.turn_score.append(scores.astype(np.int64))
+            self.turn_crew.append(crews.astype(np.int64))
             k = self._samplers[key] = len(self.draw) - 1
         return k

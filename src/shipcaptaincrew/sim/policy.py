@@ -134,6 +134,11 @@ class MatchPolicy:
         self.scores = tuple(int(x) for x in turn_graph(rules).scores)
         self._cdf: dict[object, list[float]] = {}
 
+    @property
+    def estimated(self) -> bool:
+        """The table is beyond the exact solver: the match estimate plays."""
+        return self._sol is None
+
     def cdf(self, state: MatchState) -> list[float]:
         """The cumulative score distribution (over :attr:`scores`) for the turn at ``state``."""
         from ..solver.match_advice import turn_distribution

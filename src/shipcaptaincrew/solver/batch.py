@@ -25,7 +25,7 @@ import numpy as np
 
 from .graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph
 
-__all__ = ["best_play", "evaluate_batch", "evaluate_batch_nodes"]
+__all__ = ["best_play", "evaluate_batch", "evaluate_batch_nodes", "undecided"]
 
 
 @dataclass(frozen=True)
@@ -225,3 +225,22 @@ def evaluate_batch_nodes(
     choice = _backward(graph, plan, _objectives(g, g2), forced)
     dist = _forward(graph, plan, choice)
     return (dist * g).sum(axis=1), dist, choice[:-1]
+
+
+def undecided(graph: TurnGraph) -> np.ndarray:
+    """The part of every play's score distribution (over the graph's scores) that no decision
+    can change: the chance of ending with each score along rolls that meet no decision node
+    (a crew completed on the last roll, or never).  A batch that needs a player's play only
+    where the turn reaches a decision draws the rest from this, the same for every player."""
+    reach = np.zeros(len(graph.states))
+    reach[0] = 1.0
+    out = np.zeros(len(graph.scores))
+    for i, kind in enumerate(graph.kind):  # children come after their parents
+        if not reach[i]:
+            continue
+        if kind == CHANCE_NODE:
+            for child, p in zip(graph.kids[i], graph.fprobs[i]):
+                reach[child] += reach[i] * p
+        elif kind == FINAL_NODE:
+            out[graph.score_pos[i]] += reach[i]
+    return out

@@ -41,11 +41,12 @@ import numpy as np
 from ..formats import FormatKind
 from ..rules import Rules
 from .batch import best_play
+from .estimate_rounds import _eq, estimate_rounds_batch, later_scores, per_round
 from .graph import turn_graph
 from .match_tournament import PRELIMINARIES
 from .match_view import ContestKind, MatchView
 from .round_pass import _after
-from .rounds import Equilibrium, SolverError, equilibrium
+from .rounds import SolverError, equilibrium
 
 __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 
@@ -62,44 +63,6 @@ _NEGLIGIBLE = 1e-12
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(4)
 _U = (_NODES + 1.0) / 2.0
 _W = _WEIGHTS / 2.0
-
-
-@lru_cache(maxsize=64)
-def _eq(rules: Rules, n: int) -> Equilibrium:
-    return equilibrium(rules, n, "optimal")
-
-
-@lru_cache(maxsize=64)
-def _per_round(rules: Rules, n: int) -> tuple[np.ndarray, float]:
-    """A player's score per round (over score values 0..top) and chance to win a round,
-    both averaged over the round's positions."""
-    eq = _eq(rules, n)
-    top = max(eq.scores)
-    dist = np.zeros(top + 1)
-    for (i, m, t), reach in eq.table_reach().items():
-        if i < n:
-            for x, p in zip(eq.scores, eq.tables[(i, m, t)][1]):
-                dist[x] += reach * p / n
-    return dist / dist.sum(), sum(eq.seat_win_probability) / n
-
-
-@lru_cache(maxsize=65536)
-def _later(rules: Rules, n: int, place: int, table: tuple[int, int]) -> np.ndarray:
-    """(n - 1 - place, top + 1): the score distribution of each later player of the round,
-    from the table ``(best, shared)`` left by the player at ``place`` (the equilibrium's play)."""
-    eq = _eq(rules, n)
-    out = np.zeros((n - 1 - place, max(eq.scores) + 1))
-    reach = {table: 1.0}
-    for row, q in enumerate(range(place + 1, n)):
-        nxt: dict[tuple[int, int], float] = {}
-        for (m, t), r in reach.items():
-            for x, p in zip(eq.scores, eq.tables[(q, m, t)][1]):
-                if p:
-                    out[row, x] += r * p
-                    key = _after(m, t, x)
-                    nxt[key] = nxt.get(key, 0.0) + r * p
-        reach = nxt
-    return out
 
 
 def _table(posted: tuple[int, ...]) -> tuple[int, int]:
@@ -136,13 +99,6 @@ def _on_top(mine: np.ndarray, others: np.ndarray, below: np.ndarray) -> np.ndarr
         share += w * np.prod(below + u * others, axis=1)
     out: np.ndarray = (mine * share).sum(axis=-1)
     return out
-
-
-def _final_totals(a: np.ndarray, me: int) -> np.ndarray:
-    """Chance of being on top of the totals ``a`` (B, n, L) once every round is played."""
-    others = np.delete(a, me, axis=1)
-    below = np.cumsum(others, axis=-1) - others
-    return _on_top(a[:, me], others, below)
 
 
 def _to_final(a: np.ndarray, me: int) -> np.ndarray:
@@ -233,11 +189,20 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
     if fmt.kind not in ESTIMATED_FORMATS or view.contest is not ContestKind.ROUND:
         raise SolverError(f"no estimate of the match for this turn of {fmt}")
     n, me = view.players, len(view.posted)
+    if fmt.kind is FormatKind.ROUNDS:  # the batched estimate, for one turn
+        est, rnd = estimate_rounds_batch(
+            rules,
+            n,
+            fmt.n - view.played - 1,
+            np.asarray([view.posted], dtype=np.int64).reshape(1, me),
+            np.asarray([view.totals], dtype=np.int64),
+        )
+        return est[0], rnd[0]
     eq = _eq(rules, n)
     scores = turn_graph(rules).scores
     m, t = _table(view.posted)
     g_round = np.asarray([eq.g(me, m, t)[eq.scores.index(x)] for x in scores])
-    step, p_round = _per_round(rules, n)
+    step, p_round = per_round(rules, n)
     top = len(step) - 1
     if fmt.kind is FormatKind.WINS:
         wins = np.tile(np.asarray(view.wins, dtype=np.int64), (len(scores), n, 1))
@@ -247,10 +212,7 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
         mine, rest = values[:, me], np.delete(values, me, axis=1).mean(axis=1)
         return g_round * mine + (1.0 - g_round) * rest, g_round
     low = min(view.totals)
-    rounds_left = {
-        FormatKind.ROUNDS: fmt.n - view.played - 1,
-        FormatKind.TOURNAMENT: PRELIMINARIES - view.played - 1,
-    }.get(fmt.kind, 0)
+    rounds_left = PRELIMINARIES - view.played - 1 if fmt.kind is FormatKind.TOURNAMENT else 0
     width = max(view.totals) - low + top + 1
     a = np.zeros((len(scores), n, width))
     for j, x in enumerate(view.posted):
@@ -258,17 +220,15 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
     for row, x in enumerate(scores):
         a[row, me, view.totals[me] - low + x] = 1.0
         if me < n - 1:
-            later = _later(rules, n, me, _after(m, t, x))
+            later = later_scores(rules, n, me, _after(m, t, x))
             for q, dist in enumerate(later, start=me + 1):
                 base = view.totals[q] - low
                 a[row, q, base : base + top + 1] = dist
-    if fmt.kind in (FormatKind.ROUNDS, FormatKind.TOURNAMENT):
+    if fmt.kind is FormatKind.TOURNAMENT:
         for _ in range(rounds_left):
             a = _convolve(a, step)
-        if fmt.kind is FormatKind.TOURNAMENT:
-            # The final is a round of two, each finalist's chance one half on average.
-            return 0.5 * _to_final(a, me), g_round
-        return _final_totals(a, me), g_round
+        # The final is a round of two, each finalist's chance one half on average.
+        return 0.5 * _to_final(a, me), g_round
     mark = fmt.n - low
     if mark <= 0:
         raise SolverError(f"totals {view.totals} are past the mark of {fmt}")

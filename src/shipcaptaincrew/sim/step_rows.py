@@ -1,0 +1,212 @@
+"""The rows of the step tables: what each step of a match does, laid out for the hot loops.
+
+A step of :mod:`.steps` -- one engine call from a node with an outcome -- is stored once as a
+row of :attr:`StepRows.steps` (its child, what it adds to the totals, sips and round wins,
+the round it finished) and, for the loops of :mod:`.fast` that step thousands of matches at
+once, as a packed word (:class:`Word`) and the few additions it makes (a round won, a round
+counted, the seats' scores of the round added to their totals).  Also here: the order of the
+totals as one integer (:meth:`StepRows.totals_key`), which is all the engine reads of them.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from ..formats import FormatKind
+from ..rules import Rules
+from ..state import MatchState, evolve
+from .nodes import NodeKind, NodeTable
+from .probes import Carried, Posted, Scored, appended
+
+__all__ = ["DECISION_KEYS", "DENSE_KEYS", "Col", "StepRows", "Word", "head_row"]
+
+
+class Word:
+    """Bits of :attr:`MatchTable.step_word`, one word per step for the hot loop (plain ints:
+    an enum's attribute lookups cost more than the loop's arithmetic); the child node is the
+    word shifted right by :attr:`CHILD`.  ``TOTALS``, ``COUNT``, ``ZEROS``: the step is
+    resolved per order of the totals, per count of rounds, per pattern of zeros among the
+    round's scores (in the reverse order: zeros first)."""
+
+    TOTALS = 1
+    COUNT = 2
+    ZEROS = 4
+    KEYED = 7
+    TOUCH = 8  #: adds to the record (totals, sips, wins, a finished round)
+    ENDS = 16  #: its child is a round's end (a :attr:`~.nodes.NodeKind.DECIDE` node)
+    POSTS = 32  #: posts the seat's score of the round (:attr:`Col.WRITE`)
+    CARRIES = 64  #: adds seats' scores of the round to their totals (:attr:`MatchTable.carried`)
+    CHILD = 7
+
+
+class Col(IntEnum):
+    """Columns of :attr:`MatchTable.steps`; from ``FIXED`` on, one column per seat each: the
+    totals, sips and round wins the step adds, which seats' carried scores it adds to their
+    totals (1/0), the finished round's scores (-2: the seat's carried score, -1: none) and its
+    play order.  ``KEYED``: what the step is resolved by (:attr:`Word.KEYED`'s bits; 0 for a
+    resolved step); ``OWN``: the round the step finished is one of the match's own (not a
+    round of the tied); ``WRITE``: the seat whose score of the round this step posted (-1:
+    none)."""
+
+    CHILD = 0
+    KEYED = 1
+    NEW_ROUND = 2
+    STARTER = 3
+    WINNER = 4
+    TOUCH = 5
+    OWN = 6
+    WRITE = 7
+    FIXED = 8
+
+
+def head_row(keyed: int) -> list[int]:
+    """The fixed columns of a new step row (up to :attr:`Col.FIXED`): no child yet, keyed as
+    given, no round finished (starter and winner -1), touching nothing, posting no score."""
+    head = [0] * Col.FIXED
+    head[Col.KEYED], head[Col.STARTER], head[Col.WINNER], head[Col.WRITE] = keyed, -1, -1, -1
+    return head
+
+
+def _round_score(x: object) -> int:
+    """A finished round's score as a step row keeps it: -2 for a seat's carried score."""
+    if x is None:
+        return -1
+    return -2 if isinstance(x, Carried | Scored) else int(x)  # type: ignore[call-overload]
+
+
+class StepRows(NodeTable):
+    """The per-step arrays of one rule set and line-up, grown as steps are stored."""
+
+    def __init__(self, rules: Rules, bots: list[str], carry: bool) -> None:
+        super().__init__(rules, bots, carry)
+        p = self.players
+        fmt = rules.format
+        self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
+        self.key_space = p**p * 2**p
+        self.steps = np.zeros((256, Col.FIXED + 6 * p), dtype=np.int64)
+        #: Per step, what it adds to a match's record, contiguous for the hot loops: the
+        #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`Col.OWN`.
+        self.adds = np.zeros((256, 3 * p + 1), dtype=np.int64)
+        #: The same as (column, value) pairs of its few entries that are not 0, padded with
+        #: the record's spare column (:func:`~.fast.new_record`) and 0: a step adds a round
+        #: won and a round counted, seldom more, so the hot loop touches those columns only.
+        self.add_col = np.full((256, 1), 4 * p + 1, dtype=np.int64)
+        self.add_val = np.zeros((256, 1), dtype=np.int64)
+        #: Per step, which seats' carried scores it adds to their totals (1/0).
+        self.carried = np.zeros((256, p), dtype=np.int64)
+        #: Per step, the column of a match's record (:func:`~.fast.new_record`) its outcome
+        #: goes to: the seat's score of the round if it posts one, else the spare column
+        #: (so the hot loop writes every match's outcome without asking which step posts).
+        self.post_col = np.full(256, 4 * p + 1, dtype=np.int64)
+        self.n_steps = 0
+        #: The same packed for the hot loop (:class:`Word`).
+        self.step_word = np.zeros(256, dtype=np.int64)
+
+    def _row(self, head: list[int], rest: list[int], carried: list[int]) -> int:
+        """Append a step row, built as a Python list and stored at once (small NumPy writes
+        cost more than the rest)."""
+        i = self.n_steps
+        p = self.players
+        if i >= len(self.steps):  # every per-step array doubles at once
+            for name in ("steps", "step_word", "adds", "add_col", "add_val", "carried", "post_col"):
+                a = getattr(self, name)
+                fill = 4 * p + 1 if name in ("add_col", "post_col") else 0
+                setattr(self, name, np.concatenate([a, np.full_like(a, fill)]))
+        self.steps[i, : len(head) + len(rest)] = head + rest
+        if rest:
+            self.adds[i] = row = rest[: 3 * p] + [head[Col.OWN]]
+            self.carried[i] = carried
+            entries = [(c, v) for c, v in enumerate(row) if v]
+            if len(entries) > self.add_col.shape[1]:
+                extra = len(entries) - self.add_col.shape[1]
+                self.add_col = np.pad(self.add_col, ((0, 0), (0, extra)), constant_values=4 * p + 1)
+                self.add_val = np.pad(self.add_val, ((0, 0), (0, extra)))
+            for k, (c, v) in enumerate(entries):
+                self.add_col[i, k], self.add_val[i, k] = c, v
+        child = head[Col.CHILD]
+        word = child << Word.CHILD | head[Col.KEYED]
+        if head[Col.WRITE] >= 0:
+            word |= Word.POSTS
+            self.post_col[i] = 3 * p + 1 + head[Col.WRITE]
+        if head[Col.TOUCH]:
+            word |= Word.TOUCH
+        if any(carried):
+            word |= Word.CARRIES
+        if rest and self._info[child][0] == NodeKind.DECIDE:
+            word |= Word.ENDS
+        self.step_word[i] = word
+        self.n_steps += 1
+        return i
+
+    def _record(
+        self,
+        node: int,
+        base: MatchState,
+        after: MatchState,
+        ended: bool,
+        dtot: tuple[int, ...],
+        carried: tuple[int, ...] = (),
+        keyed: int = 0,
+    ) -> int:
+        """Store a step from ``node`` (played from ``base``) to ``after``, which added ``dtot``
+        to the totals and the round's scores of the seats ``carried`` (``ended``: it stopped
+        at a round's end)."""
+        p = self.players
+        mask = [int(s in carried) for s in range(p)]
+        adds = [
+            *dtot,
+            *(a - b for a, b in zip(after.sips, base.sips)),
+            *(a - b for a, b in zip(after.wins, base.wins)),
+            *mask,
+        ]
+        head = head_row(keyed)
+        posted = [s for s, x in enumerate(after.round_scores) if isinstance(x, Posted)]
+        if posted:
+            head[Col.WRITE] = posted[0]
+        tail = [-1] * (2 * p)
+        res = appended(base.results, after.results)
+        if res is not None:
+            head[Col.NEW_ROUND], head[Col.STARTER] = 1, res.starter
+            head[Col.WINNER] = -1 if res.winner is None else res.winner
+            head[Col.OWN] = int(not res.tie_round)
+            tail = [_round_score(x) for x in res.scores]
+            tail += list(res.seats) + [-1] * (p - len(res.seats))
+        head[Col.TOUCH] = int(head[Col.NEW_ROUND] == 1 or any(adds))
+        decided = self._info[node][0] == NodeKind.DECIDE
+        head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p), ended=ended, decided=decided)
+        return self._row(head, adds + tail, mask)
+
+    def totals_key(self, totals: np.ndarray) -> np.ndarray:
+        """Per column of ``totals`` (a row per seat): the order of the totals (each seat's
+        count of lower totals) and, under ``first_to:N``, which seats reached N, as one
+        integer.  Seat by seat, so every operation is on whole rows of matches."""
+        p = self.players
+        key = np.zeros(totals.shape[1], dtype=np.int64)
+        for s in range(p):
+            weight = p**s
+            for j in range(p):
+                if j != s:
+                    key += (totals[j] < totals[s]) * weight
+            if self.mark is not None:
+                key += (totals[s] >= self.mark) * (2**s * p**p)
+        return key
+
+    def synthetic(self, key: int) -> tuple[int, ...]:
+        """Totals with the order (and marks) of ``key``."""
+        p = self.players
+        reached, ranks = divmod(key, p**p)
+        r = [(ranks // p**s) % p for s in range(p)]
+        if self.mark is None:
+            return tuple(r)
+        return tuple(
+            self.mark + r[s] if (reached >> s) & 1 else self.mark - p + r[s] for s in range(p)
+        )
+
+
+#: The most totals keys a dense table of keyed steps takes (two players have 16, three 216).
+DENSE_KEYS = 64
+#: The most totals keys for which the format's decisions are looked up by count and order of
+#: the totals in one dense table (:attr:`MatchTable.by_decision`; four players have 4,096).
+DECISION_KEYS = 4096
