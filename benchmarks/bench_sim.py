@@ -10,11 +10,12 @@ Measured in one run, so the ratios compare like with like on this machine:
 * matches per second of whole matches for a few formats (the engine plays every round);
 * whole matches on the step tables (:mod:`shipcaptaincrew.sim.fast`) against the engine loop
   in the same run, 4 players ``rounds:5`` (target >= 100,000/s for ``ev``/``threshold:T``,
-  >= 20,000/s for ``optimal``): the first batch (the engine fills the tables as steps come),
-  the next batch of new matches, and the first batch again (every step known: the loop alone);
-  ``optimal:round`` is the round-maximiser (what ``optimal`` played here before the match
-  estimate); the tables refuse the match-optimal bot (its turn reads the totals), so its line
-  prints the engine loop and the refusal;
+  >= 20,000/s for ``optimal``, the match-optimal bot): the first batch (the engine fills the
+  tables as steps come, and the match bot's positions are worked out as they come), the next
+  batch of new matches, and the first batch again (every step known: the loop alone);
+  ``optimal:round`` is the round-maximiser;
+* whole runs of up to a million matches from a cold start, each in a fresh process (the
+  tables filled during the run): what a sweep of that many matches per configuration costs;
 * common random numbers: two cells that differ in seat 0's bot, same seed -- how often seat 1
   scores the same in round 1, and the variance of a paired difference against an unpaired one;
 * building the turn tables: the solver's turn graph compiled cold (the one enumeration of the
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import resource
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -136,9 +139,10 @@ def fast_section(quick: bool) -> None:
         bots = [bot] * 4
         runner = MatchRunner(rules, bots, np.random.default_rng(3))
         runner.run(20)  # the turn tables first
+        size = n_loop // 10 if bot == "optimal" else n_loop  # its loop is slow
         t0 = time.perf_counter()
-        runner.run(n_loop)
-        loop = n_loop / (time.perf_counter() - t0)
+        runner.run(size)
+        loop = size / (time.perf_counter() - t0)
         refusal = fast_refusal(rules, bots)
         if refusal is not None:
             # Said, not hidden: this line-up plays through the engine loop only.
@@ -154,6 +158,30 @@ def fast_section(quick: bool) -> None:
             f"{rules!s:40} {bot:12} engine loop {loop:7.0f}/s  tables: first {n:,} "
             f"{rates[0]:8.0f}/s, next {n:,} {rates[1]:8.0f}/s, first again {rates[2]:8.0f}/s "
             f"(x{rates[2] / loop:.0f}; {len(table.states):,} states, {table.n_steps:,} steps)"
+        )
+
+
+def cold_section(quick: bool) -> None:
+    """Whole runs from a cold start, the step tables filled as the run goes, in a fresh
+    process each: what a sweep of that many matches per configuration costs."""
+    print("== whole runs from a cold start (fresh process, one core, 4 players rounds:5) ==")
+    runs = [("ev", 1_000_000), ("threshold:7", 1_000_000), ("optimal", 1_000_000)]
+    if quick:
+        runs = [("ev", 200_000), ("optimal", 100_000)]
+    for bot, matches in runs:
+        code = (
+            "import time; from shipcaptaincrew.rules import find_rules; "
+            "from shipcaptaincrew.sim.run import simulate; "
+            "r = find_rules('classic').replace(format='rounds:5'); t0 = time.perf_counter(); "
+            f"out = simulate(r, [{bot!r}] * 4, {matches}, seed=1); "
+            "print(time.perf_counter() - t0, out.path)"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        seconds, path = done.stdout.split(maxsplit=1)
+        dt = float(seconds)
+        print(
+            f"{bot:12} {matches:>9,} matches in {dt:6.1f} s: {matches / dt:8.0f} matches/s "
+            f"({path.strip()}; imports and process start not counted)"
         )
 
 
@@ -211,16 +239,22 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument(
-        "--only", choices=["fast", "pairing"], help="run one section (the issue-18 figures)"
+        "--only",
+        choices=["fast", "cold", "pairing"],
+        help="run one section (fast and cold: the whole-match figures)",
     )
     args = parser.parse_args()
     if args.only == "fast":
         fast_section(args.quick)
         return
+    if args.only == "cold":
+        cold_section(args.quick)
+        return
     if args.only == "pairing":
         pairing_section(args.quick)
         return
     fast_section(args.quick)
+    cold_section(args.quick)
     pairing_section(args.quick)
     tables_section()
     turns_section(args.quick)

@@ -16,7 +16,7 @@ import pytest
 from shipcaptaincrew.engine import counted_rounds, initial_state, post_score
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.sim.fast import fast_matches
-from shipcaptaincrew.sim.match_turns import MatchTurns, plays
+from shipcaptaincrew.sim.match_turns import MatchTurns, Positions, plays
 from shipcaptaincrew.sim.policy import MatchPolicy, make_policy
 from shipcaptaincrew.sim.run import simulate
 from shipcaptaincrew.sim.steps import FastRefusal, fast_refusal, match_table
@@ -86,7 +86,9 @@ def test_the_tables_draw_exactly_what_the_bot_plays(
     seat_totals = np.array([totals])
     seat_posted = np.array([[*posted, *([0] * (4 - me))]])
     row = turns._lookup(
-        np.array([[0, 1, 2, 3]]), np.array([me]), np.array([played]), seat_totals, seat_posted
+        Positions(
+            np.array([[0, 1, 2, 3]]), np.array([me]), np.array([played]), seat_totals, seat_posted
+        )
     )
     decided = np.diff(turns._cdf[row[0]], prepend=0.0) * (1.0 - turns.p_fixed)
     assert np.allclose(turns.fixed + decided, want, atol=1e-12, rtol=0)
@@ -95,11 +97,13 @@ def test_the_tables_draw_exactly_what_the_bot_plays(
     n = len(u)
     drawn = turns.draw(
         u,
-        np.tile([0, 1, 2, 3], (n, 1)),
-        np.full(n, me),
-        np.full(n, played),
-        np.repeat(seat_totals, n, axis=0),
-        np.repeat(seat_posted, n, axis=0),
+        Positions(
+            np.tile([0, 1, 2, 3], (n, 1)),
+            np.full(n, me),
+            np.full(n, played),
+            np.repeat(seat_totals, n, axis=0),
+            np.repeat(seat_posted, n, axis=0),
+        ),
     )
     freq = np.array([(drawn == s).mean() for s in turns.scores])
     assert np.abs(freq - want).max() < 2e-3

@@ -123,7 +123,7 @@ def after_the_preliminaries(state: MatchState) -> MatchState:
 
     The totals are read only to select the finalists (``match.after_round``); the second
     round's scores, while its places are contested, only through the finished rounds
-    (``match._loser`` reads the last of them); in the final only its own rounds count (a final
+    (``rotation._loser`` reads the last of them); in the final only its own rounds count (a final
     without a winner appends its own result, which the rotation reads).
     """
     pos = match_position(state)

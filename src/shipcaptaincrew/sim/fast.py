@@ -18,6 +18,7 @@ import numpy as np
 from ..rules import Rules
 from .keyed import uniforms
 from .match import STAT_NAMES
+from .match_turns import Positions
 from .steps import DECISION_KEYS, Col, MatchTable, NodeKind, Word, match_table
 
 __all__ = [
@@ -68,29 +69,33 @@ def _resolved(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The steps of (node, outcome) ``codes`` at matches ``rows``, resolved per pattern of
     zeros among the round's scores, count of rounds or order of the totals where they read
-    those: the step ids and their words."""
+    those (in the order the engine reads them; a step resolved by one may read the next):
+    the step ids and their words."""
     step = _plain_steps(t, codes)
     sw = t.step_word[step]
-    flagged = np.flatnonzero(sw & Word.KEYED)
-    if not flagged.size:  # most steps read none of these
-        return step, sw
     p = t.players
-    zeros = flagged[(sw[flagged] & Word.ZEROS) != 0]
-    if zeros.size:
-        scored = (record[3 * p + 1 : 4 * p + 1, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
-        step[zeros] = t.by_zeros.lookup(step[zeros], scored.sum(axis=0), t.n_steps, t.zeros_step)
-        sw[zeros] = t.step_word[step[zeros]]
-    counted = flagged[(sw[flagged] & Word.COUNT) != 0]  # a zero-keyed step may count next
-    if counted.size:
-        own = record[3 * p, rows[counted]]
-        step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
-        sw[counted] = t.step_word[step[counted]]
-    keyed = flagged[(sw[flagged] & Word.TOTALS) != 0]  # and compare the totals after that
-    if keyed.size:
-        final = record[:p, rows[keyed]] + t.adds[step[keyed], :p].T
-        step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
-        sw[keyed] = t.step_word[step[keyed]]
-    return step, sw
+    for _ in range(4):  # each of the three at most once, then nothing is left to read
+        flagged = np.flatnonzero(sw & Word.KEYED)
+        if not flagged.size:  # most steps read none of these
+            return step, sw
+        zeros = flagged[(sw[flagged] & Word.ZEROS) != 0]
+        if zeros.size:
+            scored = (record[3 * p + 1 : 4 * p + 1, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
+            step[zeros] = t.by_zeros.lookup(
+                step[zeros], scored.sum(axis=0), t.n_steps, t.zeros_step
+            )
+            sw[zeros] = t.step_word[step[zeros]]
+        counted = flagged[(sw[flagged] & (Word.ZEROS | Word.COUNT)) == Word.COUNT]
+        if counted.size:
+            own = record[3 * p, rows[counted]]
+            step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
+            sw[counted] = t.step_word[step[counted]]
+        keyed = flagged[(sw[flagged] & Word.KEYED) == Word.TOTALS]
+        if keyed.size:
+            final = record[:p, rows[keyed]] + t.adds[step[keyed], :p].T
+            step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
+            sw[keyed] = t.step_word[step[keyed]]
+    raise AssertionError("a step of the tables kept asking for more than it can read")
 
 
 def _decided(
@@ -107,12 +112,12 @@ def _decided(
     zeros = t.reads_zeros(nodes)
     key = record[3 * p, rows] * space + t.totals_key(record[:p, rows])
     if zeros.any():  # their steps ask whether the scores were 0: those rows the long way
-        step, sw = _resolved(t, nodes * t.width, record, rows)
-        fast = np.flatnonzero(~zeros)
+        step = np.empty(len(nodes), dtype=np.int64)
+        slow, fast = np.flatnonzero(zeros), np.flatnonzero(~zeros)
+        step[slow], _ = _resolved(t, nodes[slow] * t.width, record, rows[slow])
         if fast.size:
             step[fast] = t.by_decision.lookup(nodes[fast], key[fast], len(t.states), t.decision)
-            sw[fast] = t.step_word[step[fast]]
-        return step, sw
+        return step, t.step_word[step]
     step = t.by_decision.lookup(nodes, key, len(t.states), t.decision)
     return step, t.step_word[step]
 
@@ -131,6 +136,9 @@ def decision_step(t: MatchTable, node: int, key: int) -> int:
             step = t.by_totals.get(step, order, t.keyed_step)
         else:
             step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
+    # The engine asks whether the round's scores were 0 before it counts or compares: a step
+    # resolved here reads nothing more (MatchTable.reads_zeros sends the others the long way).
+    assert not t.step_word[step] & Word.KEYED, "a format decision read the round's scores late"
     return step
 
 
@@ -307,11 +315,13 @@ def sample_turns(
             p, r, n = t.players, rows[at], nd[at]
             score[at] = t.match_turns.draw(
                 u[at],
-                t.order[n],
-                t.place[n],
-                record[3 * p, r],
-                record[:p, r].T,
-                record[3 * p + 1 : 4 * p + 1, r].T,
+                Positions(
+                    t.order[n],
+                    t.place[n],
+                    record[3 * p, r],
+                    record[:p, r].T,
+                    record[3 * p + 1 : 4 * p + 1, r].T,
+                ),
             )
             if crews:
                 crew[at] = score[at] > 0  # a full crew scores, none does not

@@ -26,6 +26,8 @@ elsewhere :func:`~.steps.fast_refusal` says the engine loop plays it.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..formats import FormatKind
@@ -37,7 +39,7 @@ from ..state import MatchState, Purpose
 from .inverse import InverseCdf
 from .policy import MatchPolicy
 
-__all__ = ["MAX_PLAYERS", "MatchTurns", "plays"]
+__all__ = ["MAX_PLAYERS", "MatchTurns", "Positions", "plays"]
 
 #: The most players whose keys pack into one 64-bit word (the table, and every other
 #: player's points ahead).
@@ -57,6 +59,18 @@ def plays(policy: object, rules: Rules, players: int) -> bool:
         and rules.max_score < 1 << _SCORE_BITS
         and rules.max_score * (rules.format.n + 1) < 1 << (_OFFSET_BITS - 1)
     )
+
+
+class Positions(NamedTuple):
+    """Turns of the match-optimal bot, one row each: the round's seats in play order
+    (B, n), the place of the turn in it, the rounds of the match's own finished, and every
+    seat's total and posted score of this round (B, n, by seat)."""
+
+    order: np.ndarray
+    place: np.ndarray
+    played: np.ndarray
+    totals: np.ndarray
+    posted: np.ndarray
 
 
 def round_turn(state: MatchState) -> bool:
@@ -85,18 +99,8 @@ class MatchTurns:
         self._cdf = np.zeros((1024, len(self.scores)))
         self._used = 0
 
-    def draw(
-        self,
-        u: np.ndarray,
-        order: np.ndarray,
-        place: np.ndarray,
-        played: np.ndarray,
-        totals: np.ndarray,
-        posted: np.ndarray,
-    ) -> np.ndarray:
-        """Turn scores for uniforms ``u``: a turn at ``place`` of a round whose seats in play
-        order are ``order`` (B, n), ``played`` rounds of the match's own finished, the seats'
-        ``totals`` and their ``posted`` scores of this round (B, n, by seat)."""
+    def draw(self, u: np.ndarray, at: Positions) -> np.ndarray:
+        """Turn scores for uniforms ``u``, one per turn of ``at``."""
         out = np.empty(len(u), dtype=np.int64)
         cut = u < self.p_fixed
         fixed = np.flatnonzero(cut)
@@ -104,21 +108,15 @@ class MatchTurns:
             out[fixed] = self.scores[self._fixed_draw(u[fixed] / self.p_fixed)]
         rest = np.flatnonzero(~cut)
         if rest.size:
-            rows = self._lookup(order[rest], place[rest], played[rest], totals[rest], posted[rest])
+            rows = self._lookup(Positions(*(a[rest] for a in at)))
             v = (u[rest] - self.p_fixed) / (1.0 - self.p_fixed)
             pick = (v[:, None] >= self._cdf[rows]).sum(axis=1)
             out[rest] = self.scores[np.minimum(pick, len(self.scores) - 1)]
         return out
 
-    def _lookup(
-        self,
-        order: np.ndarray,
-        place: np.ndarray,
-        played: np.ndarray,
-        totals: np.ndarray,
-        posted: np.ndarray,
-    ) -> np.ndarray:
+    def _lookup(self, at: Positions) -> np.ndarray:
         """The row of :attr:`_cdf` of each turn, working out the keys not met before."""
+        order, place, played, totals, posted = at
         n, top = self.players, self.top
         b = np.arange(len(order))[:, None]
         tot, post = totals[b, order], posted[b, order]  # (B, n) in play order
@@ -155,9 +153,9 @@ class MatchTurns:
                 self._cdf = grown
             self._cdf[base : base + len(new)] = cdf
             self._used = base + len(new)
-            at = np.searchsorted(self._keys, new)  # both sorted: one insertion pass
-            self._keys = np.insert(self._keys, at, new)
-            self._rows = np.insert(self._rows, at, base + np.arange(len(new)))
+            where = np.searchsorted(self._keys, new)  # both sorted: one insertion pass
+            self._keys = np.insert(self._keys, where, new)
+            self._rows = np.insert(self._rows, where, base + np.arange(len(new)))
             pos = np.searchsorted(self._keys, key)
         found: np.ndarray = self._rows[pos]
         return found

@@ -98,16 +98,16 @@ class NodeTable:
 
     def _rep(self, state: MatchState, decided: bool) -> MatchState:
         """The node's state: the position, with the round's scores as the node holds them
-        (``decided``: the format has decided the round they belong to; then neither they nor
-        its winner are read again -- a tie for the match or for the final's places is played
-        from the totals -- and the round's winner is dropped too)."""
+        (``decided``: the format has decided the round they belong to; neither they nor the
+        round's winner are read again -- a tie for the match or for the final's places is
+        broken by turns of its own, and a new round starts afresh -- so both are dropped)."""
         if isinstance(state.results, Count):  # the child of a step played on a node
             state = evolve(state, results=())
         pos = contest_position(match_position(state))
         return evolve(
             pos,
             round_scores=self._scores(state.round_scores, decided),
-            round_winner=None if decided and self.carry else pos.round_winner,
+            round_winner=None if decided else pos.round_winner,
             totals=(0,) * self.players,
             # Every format alike: where the engine never counts the rounds, nothing raises.
             results=Count(),

@@ -57,7 +57,7 @@ class Offset:
         self.carried = carried
 
     def __add__(self, other: object) -> Offset:
-        if isinstance(other, Posted | Carried | Scored):
+        if isinstance(other, Posted | Carried | Scored):  # not Unread: that is no score to add
             return Offset(self.value, self.carried + (other.seat,))
         if isinstance(other, int) and not isinstance(other, bool):
             return Offset(self.value + other, self.carried)
@@ -108,114 +108,80 @@ class Posted(int):
         return out
 
 
-class Carried:
+class _StandIn:
+    """A score the engine may keep and add to a total (through :class:`Offset`) but not read:
+    comparing, counting or testing it raises :class:`ScoresRead`.  Two of the same kind and
+    seat are equal (the nodes compare them); :attr:`seat` is whose score it is."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def _read(self, *_: object) -> NoReturn:
+        raise ScoresRead
+
+    def __bool__(self) -> bool:
+        self._read()
+
+    __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __int__ = __index__ = _read
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return other.seat == self.seat
+        return self._known(other)
+
+    def _known(self, other: object) -> bool:
+        """Equality with anything but its own kind: unknown, unless a kind says otherwise."""
+        self._read()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.seat))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.seat})"
+
+
+class Carried(_StandIn):
     """A seat's score of the round that is above 0, its value carried by each match: the
     engine may add it to a total, test it (it is true, and not 0) and keep it; any other read
     raises :class:`ScoresRead`.  One per seat (:data:`CARRIED`)."""
 
-    __slots__ = ("seat",)
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
+    __slots__ = ()
 
     def __bool__(self) -> bool:
         return True
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Carried):
-            return other.seat == self.seat
+    def _known(self, other: object) -> bool:
         if other is None or (isinstance(other, int) and other == 0):
             return False  # a carried score is above 0
-        raise ScoresRead
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(("carried", self.seat))
-
-    def __lt__(self, other: object) -> NoReturn:
-        raise ScoresRead
-
-    __le__ = __gt__ = __ge__ = __lt__
-
-    def __radd__(self, other: object) -> NoReturn:
-        raise ScoresRead
-
-    __add__ = __int__ = __index__ = __radd__
-
-    def __repr__(self) -> str:
-        return f"Carried({self.seat})"
+        self._read()
 
 
-class Scored:
+class Scored(_StandIn):
     """A seat's score of the round, posted, its value carried by each match: the engine may
     add it to a total and keep it; asking anything of it -- whether it is 0 included --
     raises :class:`ScoresRead`.  One per seat (:data:`SCORED`)."""
 
-    __slots__ = ("seat",)
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def __bool__(self) -> NoReturn:
-        raise ScoresRead
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Scored):
-            return other.seat == self.seat
-        raise ScoresRead
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(("scored", self.seat))
-
-    def __lt__(self, other: object) -> NoReturn:
-        raise ScoresRead
-
-    __le__ = __gt__ = __ge__ = __add__ = __radd__ = __int__ = __index__ = __lt__
-
-    def __repr__(self) -> str:
-        return f"Scored({self.seat})"
-
-
-class Unread:
-    """A score of a round the format has decided already: nothing may read it (any read
-    raises :class:`ScoresRead`).  A tie for the match played after the last round holds these
-    in place of that round's scores."""
-
     __slots__ = ()
 
-    def __bool__(self) -> NoReturn:
-        raise ScoresRead
 
-    def __eq__(self, other: object) -> bool:
-        if other is self:
-            return True
-        raise ScoresRead
+class Unread(_StandIn):
+    """A score of a round the format has decided already: nothing may read it, nor add it up
+    (any use raises :class:`ScoresRead`).  A tie for the match played after the last round
+    holds these in place of that round's scores.  One for every seat (:data:`UNREAD`)."""
 
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash("unread")
-
-    def __lt__(self, other: object) -> NoReturn:
-        raise ScoresRead
-
-    __le__ = __gt__ = __ge__ = __add__ = __radd__ = __int__ = __index__ = __lt__
-
-    def __repr__(self) -> str:
-        return "Unread()"
+    __slots__ = ()
 
 
 #: The stand-in of each seat's score above 0, and of its score whatever it is (nodes share them).
 CARRIED = tuple(Carried(s) for s in range(16))
 SCORED = tuple(Scored(s) for s in range(16))
 #: The stand-in of a decided round's score.
-UNREAD = Unread()
+UNREAD = Unread(-1)
 
 
 class CountRead(Exception):

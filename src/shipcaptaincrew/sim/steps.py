@@ -15,7 +15,7 @@ Three things keep the tables small, each asked of the engine rather than assumed
   stand-ins for them, and the totals it adds say which seats' scores went in; a step that
   asks whether a score is 0 (a round without a winner, a failed ship drinking double) is
   resolved once per pattern of zeros.  A score that can no longer win the round
-  (:func:`~shipcaptaincrew.match.beaten`) is posted as the lowest score that stands for all
+  (:func:`~shipcaptaincrew.positions.beaten`) is posted as the lowest score that stands for all
   of them: one step, not one per value.
 * **The end of a round is a node of its own** (:func:`~shipcaptaincrew.positions.to_round_end`):
   the step that ends a round stops where the totals, wins and drinks are counted, and the

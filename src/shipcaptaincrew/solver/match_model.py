@@ -4,7 +4,7 @@ What this is
 ------------
 Like :mod:`.rounds` for a round, this is a second description of the engine's own rules
 (``match._resolve_round``, ``_finish_round``, ``after_round``, ``decide_by_totals``,
-``_rotate``), restated over arrays so that every position of a match can be solved at once:
+``rotation.rotate``), restated over arrays so that every position of a match can be solved at once:
 walking the engine itself costs about 40 microseconds per posted score, which for the
 two-player ``first_to:50`` match alone (850,000 lines of scores) is half a minute.  It is
 checked against the engine's own matches, walked exactly, in ``tests/test_solver_match.py``.

@@ -29,7 +29,7 @@ player secures first among equal match chances).
 The final
 ---------
 The finalists play in the play order of the starter the rotation over *all* seats gives
-(``match._rotate``, ``in_play_order``).  A final without a winner (everyone fails under
+(``rotation.rotate``, ``match.in_play_order``).  A final without a winner (everyone fails under
 ``all_fail=carry_pot``; a tie under ``tie_break=no_winner``) is played again after another
 turn of that rotation -- under ``rotation=loser`` the final's first player starts again --
 everyone failing under ``all_fail=replay`` replays it in the same order, a tie goes to a tie
@@ -262,7 +262,7 @@ def _final(rules: Rules, policies: tuple[Policy, ...], pair: tuple[int, int]) ->
     first, second = x[:, 0], x[:, 1]
     orders = [tuple(sorted(pair, key=lambda seat: (seat - s) % n)) for s in range(n)]
     if rules.rotation is Rotation.LOSER:
-        # ``match._loser``: a final without a winner has its two scores level, so the first
+        # ``rotation._loser``: a final without a winner has its two scores level, so the first
         # of the lowest is the final's first player, who starts the next one.
         nxt = [orders[s][0] for s in range(n)]
     else:
