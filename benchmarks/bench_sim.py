@@ -161,27 +161,36 @@ def fast_section(quick: bool) -> None:
         )
 
 
+def _cold_run(bot: str, matches: int, engine_loop: bool) -> tuple[float, str]:
+    """Seconds for ``matches`` matches of four ``bot`` in a fresh process, and the path."""
+    code = (
+        "import time; from shipcaptaincrew.rules import find_rules; "
+        "from shipcaptaincrew.sim.run import simulate; "
+        "r = find_rules('classic').replace(format='rounds:5'); t0 = time.perf_counter(); "
+        f"out = simulate(r, [{bot!r}] * 4, {matches}, seed=1, engine_loop={engine_loop}); "
+        "print(time.perf_counter() - t0, out.path)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    seconds, path = done.stdout.split(maxsplit=1)
+    return float(seconds), path.strip().split(":")[0]
+
+
 def cold_section(quick: bool) -> None:
     """Whole runs from a cold start, the step tables filled as the run goes, in a fresh
-    process each: what a sweep of that many matches per configuration costs."""
+    process each: what a sweep of that many matches per configuration costs, against the
+    engine's own match loop (a fresh process too, fewer matches) in the same run."""
     print("== whole runs from a cold start (fresh process, one core, 4 players rounds:5) ==")
-    runs = [("ev", 1_000_000), ("threshold:7", 1_000_000), ("optimal", 1_000_000)]
+    runs = [("ev", 1_000_000, 2_000), ("threshold:7", 1_000_000, 2_000)]
+    runs.append(("optimal", 1_000_000, 300))
     if quick:
-        runs = [("ev", 200_000), ("optimal", 100_000)]
-    for bot, matches in runs:
-        code = (
-            "import time; from shipcaptaincrew.rules import find_rules; "
-            "from shipcaptaincrew.sim.run import simulate; "
-            "r = find_rules('classic').replace(format='rounds:5'); t0 = time.perf_counter(); "
-            f"out = simulate(r, [{bot!r}] * 4, {matches}, seed=1); "
-            "print(time.perf_counter() - t0, out.path)"
-        )
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-        seconds, path = done.stdout.split(maxsplit=1)
-        dt = float(seconds)
+        runs = [("ev", 200_000, 500), ("optimal", 100_000, 100)]
+    for bot, matches, baseline in runs:
+        loop, _ = _cold_run(bot, baseline, engine_loop=True)
+        dt, path = _cold_run(bot, matches, engine_loop=False)
         print(
-            f"{bot:12} {matches:>9,} matches in {dt:6.1f} s: {matches / dt:8.0f} matches/s "
-            f"({path.strip()}; imports and process start not counted)"
+            f"{bot:12} {matches:>9,} matches in {dt:6.1f} s: {matches / dt:8,.0f} matches/s "
+            f"({path}); engine loop {baseline / loop:6,.0f}/s (x{loop / baseline * matches / dt:,.0f}; "
+            "imports and process start not counted)"
         )
 
 

@@ -15,8 +15,9 @@ import pytest
 
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.sim.fast import fast_matches
+from shipcaptaincrew.sim.match import ROUND_DTYPE
 from shipcaptaincrew.sim.result import SimulationResult
-from shipcaptaincrew.sim.run import simulate
+from shipcaptaincrew.sim.run import _stack, simulate
 from shipcaptaincrew.sim.steps import FastRefusal, fast_refusal, match_table
 from shipcaptaincrew.state import Phase
 
@@ -106,6 +107,28 @@ def test_a_match_is_the_same_however_the_run_is_split() -> None:
     width = part["round_scores"].shape[1]
     assert (whole["round_scores"][300:, :width] == part["round_scores"]).all()
     assert (simulate(rules, bots, 300, seed=9).stats == whole["stats"][:300]).all()
+
+
+def test_round_records_are_bytes_in_both_paths_and_wide_in_the_table() -> None:
+    """Both paths keep a run's per-round records a byte per entry; the tidy table has the
+    same 64-bit columns whichever path played (and chunks of unequal width stack padded)."""
+    rules = find_rules("classic(format=rounds:2)")
+    fast = simulate(rules, ["ev", "tip"], 40_000, seed=2)
+    slow = simulate(rules, ["ev", "tip"], 200, seed=2, engine_loop=True)
+    for r in (fast, slow):
+        assert {a.dtype for a in r.per_round.values()} == {np.dtype(ROUND_DTYPE)}
+        assert (r.per_round["round_scores"] <= rules.max_score).all()
+    ft, st = fast.table(), slow.table()
+    assert list(ft.columns) == list(st.columns)
+    assert (ft.dtypes == st.dtypes).all()
+    assert ft["r1_score"].dtype == np.int64 and ft["starter"].dtype == np.int64
+    assert (ft["r1_score"] == fast.per_round["round_scores"][:, 0, :].reshape(-1)).all()
+    a, b = fast_matches(rules, ["ev", "tip"], 2, 0, 3), fast_matches(rules, ["ev", "tip"], 2, 3, 2)
+    narrow = b["round_scores"][:, :1]  # a chunk whose matches all ended after one round
+    stacked = _stack([a["round_scores"], narrow])
+    assert stacked.dtype == ROUND_DTYPE and stacked.shape == (5, 2, 2)
+    assert (stacked[:3] == a["round_scores"]).all() and (stacked[3:, :1] == narrow).all()
+    assert (stacked[3:, 1:] == -1).all()
 
 
 def test_cells_that_differ_in_one_bot_share_their_dice() -> None:

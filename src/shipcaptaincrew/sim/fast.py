@@ -17,7 +17,7 @@ import numpy as np
 
 from ..rules import Rules
 from .keyed import uniforms
-from .match import STAT_NAMES
+from .match import ROUND_DTYPE, STAT_NAMES
 from .match_turns import Positions
 from .steps import DECISION_KEYS, Col, MatchTable, NodeKind, Word, match_table
 
@@ -372,13 +372,13 @@ class _Rounds:
                     np.where(scores == -2, carried, scores),
                     row[:, Col.FIXED + 5 * p :],
                 ]
-            )
+            ).astype(ROUND_DTYPE)
         )
 
     def arrays(self, width: int) -> dict[str, np.ndarray]:
         """The :data:`~.match.ROUND_ARRAYS`, ``width`` rounds wide."""
         m, p = self.m, self.p
-        out = np.full((m, width, 2 + 2 * p), -1, dtype=np.int64)
+        out = np.full((m, width, 2 + 2 * p), -1, dtype=ROUND_DTYPE)
         if self._at:
             at, r = np.concatenate(self._at), np.concatenate(self._r)
             out[at, r] = np.concatenate(self._rows)

@@ -31,7 +31,7 @@ from ..state import MatchState, Method, Phase, RoundResult, TurnPhase
 from .policy import MatchPolicy, Policy, make_policy
 from .tables import TurnTable, build_table, score_paths
 
-__all__ = ["ROUND_ARRAYS", "STAT_NAMES", "MatchRunner", "round_arrays", "table_for"]
+__all__ = ["ROUND_ARRAYS", "ROUND_DTYPE", "STAT_NAMES", "MatchRunner", "round_arrays", "table_for"]
 
 #: Per-seat statistics of a match, in the order of the columns of :meth:`MatchRunner.run`.
 STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "round_wins")
@@ -39,6 +39,10 @@ STAT_NAMES = ("won", "turns", "score_sum", "crews", "chips", "sips", "total", "r
 #: Per-round arrays of a run, (matches, rounds[, seats]) each, -1 where there is nothing:
 #: the round's starter, its winner, each seat's score and the seats in play order.
 ROUND_ARRAYS = ("round_starter", "round_winner", "round_scores", "round_order")
+#: Their type: seats and scores fit in a byte (at most :data:`~..facts.MAX_PLAYERS` seats,
+#: scores of a few dice), so a million matches' rounds are a few hundred MB less to fill and
+#: stack; the tidy table widens them again.
+ROUND_DTYPE = np.int8
 
 _POOL = 4096
 _MEMO_LIMIT = 100_000
@@ -232,10 +236,10 @@ class MatchRunner:
 def round_arrays(records: list[tuple[RoundResult, ...]], players: int) -> dict[str, np.ndarray]:
     """The :data:`ROUND_ARRAYS` of matches from the engine's own round results."""
     m, width = len(records), max([len(r) for r in records] + [1])
-    starter = np.full((m, width), -1, dtype=np.int64)
-    winner = np.full((m, width), -1, dtype=np.int64)
-    scores = np.full((m, width, players), -1, dtype=np.int64)
-    order = np.full((m, width, players), -1, dtype=np.int64)
+    starter = np.full((m, width), -1, dtype=ROUND_DTYPE)
+    winner = np.full((m, width), -1, dtype=ROUND_DTYPE)
+    scores = np.full((m, width, players), -1, dtype=ROUND_DTYPE)
+    order = np.full((m, width, players), -1, dtype=ROUND_DTYPE)
     for i, results in enumerate(records):
         for k, r in enumerate(results):
             starter[i, k] = r.starter

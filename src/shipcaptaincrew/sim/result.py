@@ -137,7 +137,7 @@ class SimulationResult:
         for k, name in enumerate(STAT_NAMES):
             data[name] = self.stats[:, k, :].reshape(-1)
         data["rounds"] = np.repeat(self.rounds, p)
-        data["starter"] = np.repeat(self.per_round["round_starter"][:, 0], p)
+        data["starter"] = np.repeat(self.per_round["round_starter"][:, 0].astype(np.int64), p)
         data["position"] = self.play_positions().reshape(-1)
         # Per round: the seat's score (-1: did not play), place in play order, and a win.
         order, scores = self.per_round["round_order"], self.per_round["round_scores"]
@@ -145,7 +145,7 @@ class SimulationResult:
             place = np.full((m, p), -1, dtype=np.int64)
             rows, at = np.nonzero(order[:, r, :] >= 0)
             place[rows, order[rows, r, at]] = at
-            data[f"r{r + 1}_score"] = scores[:, r, :].reshape(-1)
+            data[f"r{r + 1}_score"] = scores[:, r, :].reshape(-1).astype(np.int64)
             data[f"r{r + 1}_position"] = place.reshape(-1)
             won = self.per_round["round_winner"][:, r, None] == np.arange(p)
             data[f"r{r + 1}_won"] = won.reshape(-1)

@@ -207,10 +207,16 @@ def simulate(
 
 
 def _stack(parts: list[np.ndarray]) -> np.ndarray:
-    """Chunks' per-round arrays, padded with -1 to the longest match's rounds."""
+    """Chunks' per-round arrays, padded with -1 to the longest match's rounds (written into
+    one array: a million matches' rounds are copied once)."""
     width = max(x.shape[1] for x in parts)
-    pads = [((0, 0), (0, width - x.shape[1])) + ((0, 0),) * (x.ndim - 2) for x in parts]
-    return np.concatenate([np.pad(x, pad, constant_values=-1) for x, pad in zip(parts, pads)])
+    first = parts[0]
+    out = np.full((sum(len(x) for x in parts), width, *first.shape[2:]), -1, dtype=first.dtype)
+    at = 0
+    for x in parts:
+        out[at : at + len(x), : x.shape[1]] = x
+        at += len(x)
+    return out
 
 
 #: Turns per chunk of :func:`simulate_turns`.
