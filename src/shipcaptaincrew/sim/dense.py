@@ -32,22 +32,8 @@ class DenseIds:
     ) -> np.ndarray:
         """The resolved ids of (``step``, ``key``) pairs; ``resolve(step, key)`` (the engine)
         for the pairs not met before; ``n_steps`` bounds the step ids there are."""
-        if len(self.row) < n_steps:
-            self.row = np.concatenate([self.row, np.full(n_steps, -1, dtype=np.int64)])
-        rows = self.row[step]
-        if rows.min() < 0:
-            new = np.unique(step[rows < 0])
-            used = self.used
-            if used + len(new) > len(self.ids):
-                extra = max(used + len(new), 2 * len(self.ids)) - len(self.ids)
-                self.ids = np.pad(self.ids, ((0, extra), (0, 0)), constant_values=-1)
-            self.row[new] = used + np.arange(len(new))
-            self.used = used + len(new)
-            rows = self.row[step]
-        width = int(key.max()) + 1
-        if width > self.ids.shape[1]:
-            pad = max(width, 2 * self.ids.shape[1]) - self.ids.shape[1]
-            self.ids = np.pad(self.ids, ((0, 0), (0, pad)), constant_values=-1)
+        rows = self._rows(step, n_steps)
+        self._widen(int(key.max()) + 1)
         ids: np.ndarray = self.ids[rows, key]
         if ids.min() < 0:
             miss = ids < 0
@@ -57,19 +43,32 @@ class DenseIds:
         return ids
 
     def get(self, step: int, key: int, resolve: Callable[[int, int], int]) -> int:
-        """One pair's id (:meth:`lookup` for a single pair, without the arrays)."""
-        if step >= len(self.row):
-            self.row = np.concatenate([self.row, np.full(step + 1, -1, dtype=np.int64)])
-        row = int(self.row[step])
-        if row < 0:
-            if self.used == len(self.ids):
-                self.ids = np.pad(self.ids, ((0, len(self.ids)), (0, 0)), constant_values=-1)
-            row = self.row[step] = self.used
-            self.used += 1
-        if key >= self.ids.shape[1]:
-            pad = max(key + 1, 2 * self.ids.shape[1]) - self.ids.shape[1]
-            self.ids = np.pad(self.ids, ((0, 0), (0, pad)), constant_values=-1)
+        """One pair's id (:meth:`lookup` for a single pair, without resolving others)."""
+        row = int(self._rows(np.array([step]), step + 1)[0])
+        self._widen(key + 1)
         found = int(self.ids[row, key])
         if found < 0:
             found = self.ids[row, key] = resolve(step, key)
         return found
+
+    def _rows(self, step: np.ndarray, n_steps: int) -> np.ndarray:
+        """The rows of ``step``, giving the steps met for the first time a row each."""
+        if len(self.row) < n_steps:
+            self.row = np.concatenate([self.row, np.full(n_steps, -1, dtype=np.int64)])
+        rows: np.ndarray = self.row[step]
+        if rows.min() < 0:
+            new = np.unique(step[rows < 0])
+            used = self.used
+            if used + len(new) > len(self.ids):
+                extra = max(used + len(new), 2 * len(self.ids)) - len(self.ids)
+                self.ids = np.pad(self.ids, ((0, extra), (0, 0)), constant_values=-1)
+            self.row[new] = used + np.arange(len(new))
+            self.used = used + len(new)
+            rows = self.row[step]
+        return rows
+
+    def _widen(self, width: int) -> None:
+        """At least ``width`` keys wide (doubling: never a copy per new key)."""
+        if width > self.ids.shape[1]:
+            pad = max(width, 2 * self.ids.shape[1]) - self.ids.shape[1]
+            self.ids = np.pad(self.ids, ((0, 0), (0, pad)), constant_values=-1)

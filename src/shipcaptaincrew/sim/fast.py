@@ -19,7 +19,7 @@ from ..rules import Rules
 from .keyed import uniforms
 from .match import ROUND_DTYPE, STAT_NAMES
 from .match_turns import Positions
-from .steps import DECISION_KEYS, Col, MatchTable, NodeKind, Word, match_table
+from .steps import Col, Decision, MatchTable, NodeKind, Word, match_table
 
 __all__ = [
     "dice_outcomes",
@@ -101,24 +101,20 @@ def _resolved(
 def _decided(
     t: MatchTable, nodes: np.ndarray, record: np.ndarray, rows: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The format's decision at round ends ``nodes`` of matches ``rows``: :func:`_resolved`,
-    found where it can be in one gather of :attr:`~.steps.MatchTable.by_decision` by the
-    match's count of rounds and order of its totals (what such a step reads, beyond whether
-    the round's scores were 0)."""
-    space = t.key_space
-    if space > DECISION_KEYS:
-        return _resolved(t, nodes * t.width, record, rows)
-    p = t.players
-    zeros = t.reads_zeros(nodes)
-    key = record[3 * p, rows] * space + t.totals_key(record[:p, rows])
-    if zeros.any():  # their steps ask whether the scores were 0: those rows the long way
-        step = np.empty(len(nodes), dtype=np.int64)
-        slow, fast = np.flatnonzero(zeros), np.flatnonzero(~zeros)
-        step[slow], _ = _resolved(t, nodes[slow] * t.width, record, rows[slow])
-        if fast.size:
-            step[fast] = t.by_decision.lookup(nodes[fast], key[fast], len(t.states), t.decision)
-        return step, t.step_word[step]
-    step = t.by_decision.lookup(nodes, key, len(t.states), t.decision)
+    """The format's decision at round ends ``nodes`` of matches ``rows``: the node's one step
+    where the decision reads neither the count of rounds nor the totals, one gather of
+    :attr:`~.steps.MatchTable.by_decision` by the match's count and order of totals where it
+    reads those, :func:`_resolved` for the rest (:meth:`~.steps.MatchTable.decision_kinds`)."""
+    kinds = t.decision_kinds(nodes)
+    step = t.plain[nodes * t.width]  # PLAIN: the node's step (resolved by decision_kinds)
+    long = np.flatnonzero(kinds == Decision.LONG)
+    if long.size:
+        step[long], _ = _resolved(t, nodes[long] * t.width, record, rows[long])
+    dense = np.flatnonzero(kinds == Decision.DENSE)
+    if dense.size:
+        p, r = t.players, rows[dense]
+        key = record[3 * p, r] * t.key_space + t.totals_key(record[:p, r])
+        step[dense] = t.by_decision.lookup(nodes[dense], key, len(t.states), t.decision)
     return step, t.step_word[step]
 
 
@@ -128,7 +124,7 @@ def decision_step(t: MatchTable, node: int, key: int) -> int:
     pair at a time (most keys of a node share their steps: only the last round reads the
     totals)."""
     count, order = divmod(key, t.key_space)
-    step = int(t.plain[node * t.width])  # resolved by MatchTable.reads_zeros
+    step = int(t.plain[node * t.width])  # resolved by MatchTable.decision_kinds
     if t.step_word[step] & Word.COUNT:
         step = t.by_count.get(step, count, t.count_step)
     if t.step_word[step] & Word.TOTALS:
@@ -137,8 +133,12 @@ def decision_step(t: MatchTable, node: int, key: int) -> int:
         else:
             step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
     # The engine asks whether the round's scores were 0 before it counts or compares: a step
-    # resolved here reads nothing more (MatchTable.reads_zeros sends the others the long way).
-    assert not t.step_word[step] & Word.KEYED, "a format decision read the round's scores late"
+    # resolved here reads nothing more (MatchTable.decision_kinds sends the others the long
+    # way).
+    if t.step_word[step] & Word.KEYED:
+        raise AssertionError(
+            "a format decision asked whether the round's scores were 0 after counting or comparing"
+        )
     return step
 
 

@@ -55,11 +55,21 @@ from .dense import DenseIds
 from .nodes import NodeKind
 from .probes import CARRIED, CountRead, Offset, Posted, Scored, ScoresRead, TotalsRead
 from .refusal import FastRefusal, fast_refusal
-from .step_rows import DECISION_KEYS, DENSE_KEYS, Col, StepRows, Word, head_row
+from .step_rows import (
+    DECISION_KEYS,
+    DECISION_ROWS,
+    DENSE_KEYS,
+    Col,
+    Decision,
+    StepRows,
+    Word,
+    head_row,
+)
 
 __all__ = [
     "DECISION_KEYS",
     "Col",
+    "Decision",
     "FastRefusal",
     "MatchTable",
     "NodeKind",
@@ -98,9 +108,9 @@ class MatchTable(StepRows):
         #: The format's decision at a round's end, by (its node, count of rounds and order of
         #: totals as one key) where the keys are few (:func:`~.fast.decision_step`).
         self.by_decision = DenseIds(8 * self.key_space if self.key_space <= DECISION_KEYS else 1)
-        #: Per round-end node: its decision asks whether the round's scores were 0 (1), not
-        #: (0), not known yet (-1).
-        self.zeros_at = np.full(64, -1, dtype=np.int64)
+        #: Per round-end node: how its decision is found (:class:`Decision`; -1: not known yet).
+        self.decision_at = np.full(64, -1, dtype=np.int64)
+        self._dense_nodes = 0  # round-end nodes given a row of :attr:`by_decision`
         self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
         self.keyed_keys = np.zeros(0, dtype=np.int64)
         self.keyed_vals = np.zeros(0, dtype=np.int64)
@@ -229,23 +239,32 @@ class MatchTable(StepRows):
         assert after.totals == final, (after.totals, final)
         return self._record(node, base, after, ended, dtot)
 
-    def reads_zeros(self, nodes: np.ndarray) -> np.ndarray:
-        """Per round-end node: whether its decision asks if the round's scores were 0 (then
-        not found by count and totals alone)."""
-        if len(self.zeros_at) < len(self.states):
+    def decision_kinds(self, nodes: np.ndarray) -> np.ndarray:
+        """Per round-end node: how its decision is found (:class:`Decision`), worked out from
+        its plain step the first time the node is met."""
+        if len(self.decision_at) < len(self.states):
             grown = np.full(2 * len(self.states), -1, dtype=np.int64)
-            grown[: len(self.zeros_at)] = self.zeros_at
-            self.zeros_at = grown
-        known: np.ndarray = self.zeros_at[nodes]
+            grown[: len(self.decision_at)] = self.decision_at
+            self.decision_at = grown
+        known: np.ndarray = self.decision_at[nodes]
         if known.min() < 0:
             for n in np.unique(nodes[known < 0]).tolist():
                 code = n * self.width
                 if self.plain[code] < 0:
                     self.plain[code] = self.plain_step(code)
-                self.zeros_at[n] = int(self.step_word[self.plain[code]] & Word.ZEROS != 0)
-            known = self.zeros_at[nodes]
-        reads: np.ndarray = known == 1
-        return reads
+                self.decision_at[n] = self._decision_kind(int(self.step_word[self.plain[code]]))
+            known = self.decision_at[nodes]
+        return known
+
+    def _decision_kind(self, word: int) -> Decision:
+        if not word & Word.KEYED:
+            return Decision.PLAIN
+        if word & Word.ZEROS or self.key_space > DECISION_KEYS:
+            return Decision.LONG
+        if self._dense_nodes >= DECISION_ROWS:
+            return Decision.LONG
+        self._dense_nodes += 1
+        return Decision.DENSE
 
     def decision(self, node: int, key: int) -> int:
         """:func:`~.fast.decision_step`, which the tables look up by node and key."""
@@ -288,8 +307,6 @@ class MatchTable(StepRows):
         finally:
             self._checking = False
         return True
-
-    # -- what of the totals the engine reads ----------------------------------------------------
 
 
 _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
