@@ -20,48 +20,104 @@ from shipcaptaincrew.sim.match_turns import MatchTurns, Positions, plays
 from shipcaptaincrew.sim.policy import MatchPolicy, make_policy
 from shipcaptaincrew.sim.run import simulate
 from shipcaptaincrew.sim.steps import FastRefusal, fast_refusal, match_table
-from shipcaptaincrew.solver.estimate_rounds import canonical, estimate_rounds_batch
+from shipcaptaincrew.solver.estimate_rounds import estimate_rounds_batch, later_scores, per_round
+from shipcaptaincrew.solver.graph import turn_graph
 from shipcaptaincrew.solver.match_estimate import estimate_rewards
 from shipcaptaincrew.solver.match_view import MatchView
+from shipcaptaincrew.solver.rounds import equilibrium
 from shipcaptaincrew.state import evolve
 from tests.test_sim_fast import _agree
 
 ROUNDS5 = find_rules("classic(format=rounds:5)")
 
 
+def _on_top(mine: np.ndarray, others: list[np.ndarray]) -> float:
+    """The chance that ``mine`` is the best of independent totals (distributions over 0..L),
+    a tie with k others counted 1 / (k + 1): per value of mine, the product over the others of
+    (below + z * level) gives the chance of k level in the coefficient of z**k."""
+    out = 0.0
+    for v, pv in enumerate(mine):
+        if pv:
+            poly = np.array([1.0])
+            for d in others:
+                poly = np.convolve(poly, [d[:v].sum(), d[v] if v < len(d) else 0.0])
+            out += pv * sum(c / (k + 1) for k, c in enumerate(poly))
+    return out
+
+
+def _reference(
+    players: int, left: int, posted: tuple[int, ...], totals: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``rounds:N`` estimate from its definition, written plainly (no clipping, no batch,
+    no shared helpers but the model's inputs): each later player of this round scores as the
+    round equilibrium plays from the table left, every later round adds an independent score
+    of the averaged per-round distribution to every total, and the match goes to the best
+    total, a tie shared evenly; the round chance is the equilibrium's."""
+    eq = equilibrium(ROUNDS5, players, "optimal")
+    step, _ = per_round(ROUNDS5, players)
+    me, size = len(posted), max(totals) + (left + 1) * 12 + 1
+
+    def after(table: tuple[int, int], x: int) -> tuple[int, int]:
+        m, t = table
+        return (x, 1) if x > m else (m, t + 1) if x == m else (m, t)
+
+    table = (0, 0)
+    for x in posted:
+        table = after(table, x)
+    est, rnd = [], []
+    for x in turn_graph(ROUNDS5).scores:
+        later = later_scores(ROUNDS5, players, me, after(table, x))
+        dists = []
+        for q in range(players):
+            d = np.zeros(size)
+            if q < me:
+                d[totals[q] + posted[q]] = 1.0
+            elif q == me:
+                d[totals[q] + x] = 1.0
+            else:
+                d[totals[q] : totals[q] + len(later[q - me - 1])] = later[q - me - 1]
+            for _ in range(left):
+                d = np.convolve(d, step)[:size]
+            dists.append(d)
+        est.append(_on_top(dists[me], dists[:me] + dists[me + 1 :]))
+        rnd.append(eq.g(me, *table)[eq.scores.index(x)])
+    return np.array(est), np.array(rnd)
+
+
 @pytest.mark.parametrize("players", [4, 5])
-def test_the_batched_estimate_is_the_one_turn_estimate(players: int) -> None:
+def test_the_batched_estimate_is_the_estimate_by_its_definition(players: int) -> None:
+    """At random positions of every round: the batched estimate, the one-turn estimate the
+    bot asks and the plain reference agree."""
     rng = np.random.default_rng(7)
     scores = np.array([0, *range(2, 13)])
     for played in range(5):
         for me in range(players):
-            posted = rng.choice(scores, size=(6, me))
-            totals = rng.integers(0, 12 * played + 1, size=(6, players))
+            posted = rng.choice(scores, size=(3, me))
+            totals = rng.integers(0, 12 * played + 1, size=(3, players))
             est, rnd = estimate_rounds_batch(ROUNDS5, players, 4 - played, posted, totals)
-            for i in range(6):
-                view = MatchView.of_round(
-                    ROUNDS5.format,
-                    tuple(int(x) for x in totals[i]),
-                    tuple(int(x) for x in posted[i]),
-                    played=played,
-                )
+            for i in range(3):
+                tot, pos = tuple(int(x) for x in totals[i]), tuple(int(x) for x in posted[i])
+                ref_est, ref_rnd = _reference(players, 4 - played, pos, tot)
+                assert np.allclose(est[i], ref_est, atol=1e-12, rtol=0), (played, me, i)
+                assert np.allclose(rnd[i], ref_rnd, atol=1e-12, rtol=0)
+                view = MatchView.of_round(ROUNDS5.format, tot, pos, played=played)
                 one_est, one_rnd = estimate_rewards(ROUNDS5, view)
                 assert np.allclose(est[i], one_est, atol=1e-14, rtol=0)
                 assert np.allclose(rnd[i], one_rnd, atol=1e-14, rtol=0)
 
 
 def test_a_total_out_of_reach_is_clipped_without_changing_the_estimate() -> None:
-    """Far ahead is as good as out of reach ahead: the clipped offsets give the same numbers."""
+    """Far ahead is as good as out of reach ahead: the estimate, which clips the points
+    ahead it reads, equals the plain reference on the totals as they are."""
     posted = np.array([[7, 9]])
-    near = np.array([[3, 70, 0, 1]])  # seat 1 far ahead of everyone
-    nearer = np.array([[3, 50, 0, 1]])
-    for left in (0, 1, 2):
-        a, b = (estimate_rounds_batch(ROUNDS5, 4, left, posted, t) for t in (near, nearer))
-        assert (a[0] == b[0]).all() and (a[1] == b[1]).all()
-        assert not a[0].any()  # seat 1 cannot be caught: no score wins the match
-        assert canonical(12, left, posted, near)[2].tolist() == (
-            canonical(12, left, posted, nearer)[2].tolist()
-        )
+    for totals in ((3, 70, 0, 1), (3, 50, 0, 1), (40, 3, 0, 45)):
+        for left in (0, 1, 2):
+            est, rnd = estimate_rounds_batch(ROUNDS5, 4, left, posted, np.array([totals]))
+            ref_est, ref_rnd = _reference(4, left, (7, 9), totals)
+            assert np.allclose(est[0], ref_est, atol=1e-12, rtol=0), (totals, left)
+            assert np.allclose(rnd[0], ref_rnd, atol=1e-12, rtol=0)
+            if totals[1] > 3 + 7 + 12 * (left + 1):  # seat 1 cannot be caught
+                assert not est[0].any()
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,9 @@ everything between two of its decisions -- the bots' turns, drawn exactly from t
 tables, roll-offs, the end of a round, the totals, the count of rounds and what the format
 decides -- is the simulator's step tables (:mod:`shipcaptaincrew.sim.steps`), which the engine
 fills once per distinct step.  So what the step tables cannot play this cannot either (pot
-games, the captain's hand-out, sessions, ``rotation=loser``, match-optimal bots: a clear error
-says which); ``optimal:round`` bots, the round-maximiser, play.
+games, the captain's hand-out, sessions, ``rotation=loser``, the match-optimal bot where the
+exact solver plays it: a clear error says which); ``optimal:round`` bots, the round-maximiser,
+play, and so does ``optimal`` where the match estimate plays it in ``rounds:N``.
 
 **A step** is one decision of the agent at every table: ``step(actions)`` applies one action id
 per table and rolls that table's dice on; when the agent's turn ends, its score is posted in
@@ -58,7 +59,7 @@ __all__ = ["MATCH_FIELDS", "BatchedMatchEnv", "match_fields"]
 # What is due at a match node (:meth:`BatchedMatchEnv._roles`): the tables' own node kinds
 # (dice, the end) and a turn split into the agent's and a bot's.
 _TURN, _OVER = int(NodeKind.TURN), int(NodeKind.OVER)  # dice keep their kind, NodeKind.DICE
-_MINE, _BOT = 3, 4
+_MINE, _BOT = max(NodeKind) + 1, max(NodeKind) + 2  # past every kind, NodeKind.DECIDE too
 
 
 def match_fields(players: int) -> tuple[tuple[str, int], ...]:

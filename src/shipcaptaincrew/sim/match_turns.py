@@ -20,8 +20,8 @@ matches at once:
   on it by :func:`~shipcaptaincrew.solver.batch.best_play`), the same numbers the bot plays in
   the engine's own match loop.
 
-The tables play this bot under ``rounds:N`` beyond the exact solver (four or five players);
-elsewhere :func:`~.steps.fast_refusal` says the engine loop plays it.
+The tables play this bot under ``rounds:N`` beyond the exact solver (three players of three
+rounds or more, four to six players: :func:`plays`); elsewhere :func:`~.steps.fast_refusal` says the engine loop plays it.
 """
 
 from __future__ import annotations
@@ -91,7 +91,9 @@ class MatchTurns:
         self.top = rules.max_score
         self.fixed = undecided(graph)
         self.p_fixed = float(self.fixed.sum())
-        self._fixed_draw = InverseCdf(np.minimum(np.cumsum(self.fixed) / self.p_fixed, 1.0))
+        fixed_cdf = np.minimum(np.cumsum(self.fixed) / self.p_fixed, 1.0)
+        fixed_cdf[-1] = 1.0  # whatever the rounding left: InverseCdf needs it
+        self._fixed_draw = InverseCdf(fixed_cdf)
         self._keys = np.zeros(0, dtype=np.int64)  # sorted
         self._rows = np.zeros(0, dtype=np.int64)  # the key's row of :attr:`_cdf`
         #: Per key: the cumulative distribution of the turns that meet a decision (rows up to

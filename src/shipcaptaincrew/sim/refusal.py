@@ -20,8 +20,8 @@ class FastRefusal(Enum):
     SESSION = "format=session: a bot calls another round"
     LOSER = "rotation=loser: the next starter depends on the last round's line"
     MATCH_OPTIMAL = (
-        "the match-optimal bot where the exact solver plays it, or beyond rounds:N: its turn "
-        "reads the totals"
+        "the match-optimal bot where the exact solver plays it, outside rounds:N, or at more "
+        "than six players or scores too high to key its turns: its turn reads the totals"
     )
 
 

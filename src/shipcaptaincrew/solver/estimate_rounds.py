@@ -31,14 +31,23 @@ from .graph import turn_graph
 from .round_pass import _after
 from .rounds import Equilibrium, equilibrium
 
-__all__ = ["canonical", "estimate_ahead", "estimate_rounds_batch", "later_scores", "per_round"]
+__all__ = [
+    "canonical",
+    "estimate_ahead",
+    "estimate_rounds_batch",
+    "later_scores",
+    "optimal_round_eq",
+    "per_round",
+]
 
 #: Turns worked out together at most (the arrays are turns x scores x totals wide).
 CHUNK = 2048
 
 
 @lru_cache(maxsize=64)
-def _eq(rules: Rules, n: int) -> Equilibrium:
+def optimal_round_eq(rules: Rules, n: int) -> Equilibrium:
+    """The round equilibrium of ``n`` players the estimate plays the round by, kept per
+    process (the one-turn and the batched estimate ask it at every turn)."""
     return equilibrium(rules, n, "optimal")
 
 
@@ -46,7 +55,7 @@ def _eq(rules: Rules, n: int) -> Equilibrium:
 def per_round(rules: Rules, n: int) -> tuple[np.ndarray, float]:
     """A player's score per round (over score values 0..top) and chance to win a round,
     both averaged over the round's positions."""
-    eq = _eq(rules, n)
+    eq = optimal_round_eq(rules, n)
     top = max(eq.scores)
     dist = np.zeros(top + 1)
     for (i, m, t), reach in eq.table_reach().items():
@@ -60,7 +69,7 @@ def per_round(rules: Rules, n: int) -> tuple[np.ndarray, float]:
 def later_scores(rules: Rules, n: int, place: int, table: tuple[int, int]) -> np.ndarray:
     """(n - 1 - place, top + 1): the score distribution of each later player of the round,
     from the table ``(best, shared)`` left by the player at ``place`` (the equilibrium's play)."""
-    eq = _eq(rules, n)
+    eq = optimal_round_eq(rules, n)
     out = np.zeros((n - 1 - place, max(eq.scores) + 1))
     reach = {table: 1.0}
     for row, q in enumerate(range(place + 1, n)):
@@ -106,7 +115,7 @@ class _Kit:
 
 @lru_cache(maxsize=256)
 def _kit(rules: Rules, n: int, me: int, left: int) -> _Kit:
-    eq = _eq(rules, n)
+    eq = optimal_round_eq(rules, n)
     scores = np.asarray(turn_graph(rules).scores, dtype=np.int64)
     step, _ = per_round(rules, n)
     future = np.ones(1)

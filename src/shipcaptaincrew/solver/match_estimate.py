@@ -41,7 +41,7 @@ import numpy as np
 from ..formats import FormatKind
 from ..rules import Rules
 from .batch import best_play
-from .estimate_rounds import _eq, estimate_rounds_batch, later_scores, per_round
+from .estimate_rounds import estimate_rounds_batch, later_scores, optimal_round_eq, per_round
 from .graph import turn_graph
 from .match_tournament import PRELIMINARIES
 from .match_view import ContestKind, MatchView
@@ -198,7 +198,7 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
             np.asarray([view.totals], dtype=np.int64),
         )
         return est[0], rnd[0]
-    eq = _eq(rules, n)
+    eq = optimal_round_eq(rules, n)
     scores = turn_graph(rules).scores
     m, t = _table(view.posted)
     g_round = np.asarray([eq.g(me, m, t)[eq.scores.index(x)] for x in scores])
