@@ -5,7 +5,9 @@ totals) is resolved by the engine once per key; the loops then find the resolved
 thousands of matches at once.  A dense table -- a row per keyed step met, a column per key
 -- makes that one gather, where a sorted array would be a binary search per match.  Rows and
 columns grow geometrically (never a copy per new step), and an entry not resolved yet is -1,
-so a loop asks the engine only for what it has not met.
+so a loop asks the engine only for what it has not met.  Where the keys are too many for a
+dense table, :class:`SortedIds` keeps them sorted: a binary search per match, the keys not
+met before worked out in one batch and inserted in one pass.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["DenseIds"]
+__all__ = ["DenseIds", "SortedIds"]
 
 
 class DenseIds:
@@ -72,3 +74,31 @@ class DenseIds:
         if width > self.ids.shape[1]:
             pad = max(width, 2 * self.ids.shape[1]) - self.ids.shape[1]
             self.ids = np.pad(self.ids, ((0, 0), (0, pad)), constant_values=-1)
+
+
+class SortedIds:
+    """Ids by integer key, the keys kept sorted (:attr:`keys`, their ids :attr:`ids`)."""
+
+    __slots__ = ("ids", "keys")
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.ids = np.zeros(0, dtype=np.int64)
+
+    def lookup(
+        self, key: np.ndarray, resolve: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    ) -> np.ndarray:
+        """The id of every key in ``key``; ``resolve(new, where)`` gives the ids of the keys
+        not met before (``new``: sorted, each once; ``where``: the position in ``key`` of
+        each's first occurrence), all in one call."""
+        pos = np.minimum(np.searchsorted(self.keys, key), max(len(self.keys) - 1, 0))
+        hit = (self.keys[pos] == key) if len(self.keys) else np.zeros(len(key), dtype=bool)
+        if not hit.all():
+            new, first = np.unique(key[~hit], return_index=True)
+            ids = resolve(new, np.flatnonzero(~hit)[first])
+            where = np.searchsorted(self.keys, new)  # both sorted: one insertion pass
+            self.keys = np.insert(self.keys, where, new)
+            self.ids = np.insert(self.ids, where, ids)
+            pos = np.searchsorted(self.keys, key)
+        found: np.ndarray = self.ids[pos]
+        return found

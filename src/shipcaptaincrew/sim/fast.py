@@ -44,24 +44,15 @@ def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
 def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray:
     """Step ids of keyed steps at their totals keys, asking the engine for the ones not met
     before: a dense table where the keys are few (:attr:`.steps.MatchTable.by_totals`), else
-    a sorted array of (step, key) combinations."""
+    the (step, key) combinations kept sorted (:attr:`~.steps.MatchTable.by_totals_sorted`)."""
     if t.by_totals is not None:
         return t.by_totals.lookup(step, key, t.n_steps, t.keyed_step)
-    combos = step * t.key_space + key
-    keys, vals = t.keyed_keys, t.keyed_vals
-    pos = np.minimum(np.searchsorted(keys, combos), max(0, len(keys) - 1))
-    hit = (keys[pos] == combos) if len(keys) else np.zeros(len(combos), bool)
-    if not hit.all():
-        new = np.unique(combos[~hit])
-        got = np.array(
-            [t.keyed_step(*divmod(c, t.key_space)) for c in new.tolist()], dtype=np.int64
-        )
-        keys = np.concatenate([keys, new])
-        order = np.argsort(keys, kind="stable")
-        t.keyed_keys, t.keyed_vals = keys[order], np.concatenate([vals, got])[order]
-        pos = np.searchsorted(t.keyed_keys, combos)
-    result: np.ndarray = t.keyed_vals[pos]
-    return result
+    space = t.key_space
+
+    def resolve(new: np.ndarray, _: np.ndarray) -> np.ndarray:
+        return np.array([t.keyed_step(*divmod(c, space)) for c in new.tolist()], dtype=np.int64)
+
+    return t.by_totals_sorted.lookup(step * space + key, resolve)
 
 
 def _resolved(

@@ -36,6 +36,7 @@ from ..solver.batch import best_play, undecided
 from ..solver.estimate_rounds import canonical, estimate_ahead
 from ..solver.graph import turn_graph
 from ..state import MatchState, Purpose
+from .dense import SortedIds
 from .inverse import InverseCdf
 from .policy import MatchPolicy
 
@@ -94,8 +95,7 @@ class MatchTurns:
         fixed_cdf = np.minimum(np.cumsum(self.fixed) / self.p_fixed, 1.0)
         fixed_cdf[-1] = 1.0  # whatever the rounding left: InverseCdf needs it
         self._fixed_draw = InverseCdf(fixed_cdf)
-        self._keys = np.zeros(0, dtype=np.int64)  # sorted
-        self._rows = np.zeros(0, dtype=np.int64)  # the key's row of :attr:`_cdf`
+        self._rows = SortedIds()  # a key's row of :attr:`_cdf`
         #: Per key: the cumulative distribution of the turns that meet a decision (rows up to
         #: :attr:`_used` filled).
         self._cdf = np.zeros((1024, len(self.scores)))
@@ -142,11 +142,8 @@ class MatchTurns:
         key = key * (n + 1) + t
         for k in range(n - 1):
             key = (key << _OFFSET_BITS) + ahead[:, k] + (1 << (_OFFSET_BITS - 1))
-        pos = np.minimum(np.searchsorted(self._keys, key), max(len(self._keys) - 1, 0))
-        hit = (self._keys[pos] == key) if len(self._keys) else np.zeros(len(key), dtype=bool)
-        if not hit.all():
-            new, first = np.unique(key[~hit], return_index=True)
-            miss = np.flatnonzero(~hit)[first]
+
+        def work_out(new: np.ndarray, miss: np.ndarray) -> np.ndarray:
             cdf = self._work_out(left[miss], place[miss], m[miss], t[miss], ahead[miss])
             base = self._used
             if base + len(new) > len(self._cdf):  # grown geometrically, not per batch
@@ -155,12 +152,9 @@ class MatchTurns:
                 self._cdf = grown
             self._cdf[base : base + len(new)] = cdf
             self._used = base + len(new)
-            where = np.searchsorted(self._keys, new)  # both sorted: one insertion pass
-            self._keys = np.insert(self._keys, where, new)
-            self._rows = np.insert(self._rows, where, base + np.arange(len(new)))
-            pos = np.searchsorted(self._keys, key)
-        found: np.ndarray = self._rows[pos]
-        return found
+            return base + np.arange(len(new))
+
+        return self._rows.lookup(key, work_out)
 
     def _work_out(
         self,

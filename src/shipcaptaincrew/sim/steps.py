@@ -51,7 +51,7 @@ from ..engine import apply, counted_rounds, initial_state, post_score
 from ..positions import after_round, beaten, to_round_end, turn_scores
 from ..rules import Rules
 from ..state import MatchState, evolve
-from .dense import DenseIds
+from .dense import DenseIds, SortedIds
 from .nodes import NodeKind
 from .probes import CARRIED, CountRead, Offset, Posted, Scored, ScoresRead, TotalsRead
 from .refusal import FastRefusal, fast_refusal
@@ -112,8 +112,7 @@ class MatchTable(StepRows):
         self.decision_at = np.full(64, -1, dtype=np.int64)
         self._dense_nodes = 0  # round-end nodes given a row of :attr:`by_decision`
         self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
-        self.keyed_keys = np.zeros(0, dtype=np.int64)
-        self.keyed_vals = np.zeros(0, dtype=np.int64)
+        self.by_totals_sorted = SortedIds()  # where by_totals is None
         self._checking = False  # in :meth:`carries`, where a read score is an answer
         self.start = self._node(initial_state(rules, p))
 
