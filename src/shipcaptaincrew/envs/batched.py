@@ -56,6 +56,7 @@ import numpy as np
 from ..rules import Rules
 from ..sim.inverse import InverseCdf
 from ..solver import ContestView, turn_graph, win_rewards
+from ..solver.batch import opening
 from ..solver.graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE
 from ..state import TurnState
 from .common import make_rules
@@ -159,13 +160,7 @@ class CompiledTurn:
         """Where the dice take a fresh turn before anything is decided: the exact chance of
         each first decision (or of the end, a turn decided by the dice alone), so a new turn
         is one draw (:meth:`open`) instead of a roll per chance node."""
-        reach = [Fraction(0)] * len(self.graph)
-        reach[0] = Fraction(1)
-        for i, (kids, probs) in enumerate(zip(self.graph.kids, self.graph.probs)):
-            if reach[i] and self.chance[i]:  # children come after their parents
-                for child, p in zip(kids, probs):
-                    reach[child] += reach[i] * Fraction(p)
-                reach[i] = Fraction(0)
+        reach = opening(self.graph)
         ends = [i for i, r in enumerate(reach) if r]
         cdf = np.cumsum([float(reach[i]) for i in ends])
         cdf[-1] = 1.0

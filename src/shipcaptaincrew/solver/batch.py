@@ -20,12 +20,13 @@ without NumPy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from .graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph
 
-__all__ = ["best_play", "evaluate_batch", "evaluate_batch_nodes", "undecided"]
+__all__ = ["best_play", "evaluate_batch", "evaluate_batch_nodes", "opening", "undecided"]
 
 
 @dataclass(frozen=True)
@@ -227,20 +228,26 @@ def evaluate_batch_nodes(
     return (dist * g).sum(axis=1), dist, choice[:-1]
 
 
+def opening(graph: TurnGraph) -> list[Fraction]:
+    """Where a fresh turn's dice first stop, exactly: per node, the chance that rolling from
+    the start reaches it before any decision -- a decision node, or the end of a turn the
+    dice alone decided (a crew completed on the last roll, or never); 0 elsewhere."""
+    reach = [Fraction(0)] * len(graph)
+    reach[0] = Fraction(1)
+    for i, kind in enumerate(graph.kind):  # children come after their parents
+        if reach[i] and kind == CHANCE_NODE:
+            for child, p in zip(graph.kids[i], graph.probs[i]):
+                reach[child] += reach[i] * p
+            reach[i] = Fraction(0)
+    return reach
+
+
 def undecided(graph: TurnGraph) -> np.ndarray:
     """The part of every play's score distribution (over the graph's scores) that no decision
-    can change: the chance of ending with each score along rolls that meet no decision node
-    (a crew completed on the last roll, or never).  A batch that needs a player's play only
+    can change: the ends of :func:`opening` by score.  A batch that needs a player's play only
     where the turn reaches a decision draws the rest from this, the same for every player."""
-    reach = np.zeros(len(graph.states))
-    reach[0] = 1.0
-    out = np.zeros(len(graph.scores))
-    for i, kind in enumerate(graph.kind):  # children come after their parents
-        if not reach[i]:
-            continue
-        if kind == CHANCE_NODE:
-            for child, p in zip(graph.kids[i], graph.fprobs[i]):
-                reach[child] += reach[i] * p
-        elif kind == FINAL_NODE:
-            out[graph.score_pos[i]] += reach[i]
-    return out
+    out = [Fraction(0)] * len(graph.scores)
+    for i, r in enumerate(opening(graph)):
+        if r and graph.kind[i] == FINAL_NODE:
+            out[graph.score_pos[i]] += r
+    return np.array([float(x) for x in out])
