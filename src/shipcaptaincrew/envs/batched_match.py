@@ -125,9 +125,10 @@ class BatchedMatchEnv:
         #: and the scores of the round being played; :attr:`totals`, :attr:`wins` and
         #: :attr:`own` are views of it.
         self.record = new_record(num_envs, p)
-        self.totals = self.record[:p].T
-        self.wins = self.record[2 * p : 3 * p].T
-        self.own = self.record[3 * p]
+        rec = self.table.rec
+        self.totals = self.record[rec.totals].T
+        self.wins = self.record[rec.wins].T
+        self.own = self.record[rec.count]
         self._rng = np.random.default_rng()
         self._reward = np.zeros(num_envs)
         self._terminated = np.zeros(num_envs, dtype=bool)

@@ -19,6 +19,7 @@ from ..rules import Rules
 from .keyed import uniforms
 from .match import ROUND_DTYPE, STAT_NAMES
 from .match_turns import Positions
+from .step_rows import RecordRows
 from .steps import Col, Decision, MatchTable, NodeKind, Word, match_table
 
 __all__ = [
@@ -71,19 +72,19 @@ def _resolved(
             return step, sw
         zeros = flagged[(sw[flagged] & Word.ZEROS) != 0]
         if zeros.size:
-            scored = (record[3 * p + 1 : 4 * p + 1, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
+            scored = (record[t.rec.scores, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
             step[zeros] = t.by_zeros.lookup(
                 step[zeros], scored.sum(axis=0), t.n_steps, t.zeros_step
             )
             sw[zeros] = t.step_word[step[zeros]]
         counted = flagged[(sw[flagged] & (Word.ZEROS | Word.COUNT)) == Word.COUNT]
         if counted.size:
-            own = record[3 * p, rows[counted]]
+            own = record[t.rec.count, rows[counted]]
             step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
             sw[counted] = t.step_word[step[counted]]
         keyed = flagged[(sw[flagged] & Word.KEYED) == Word.TOTALS]
         if keyed.size:
-            final = record[:p, rows[keyed]] + t.adds[step[keyed], :p].T
+            final = record[t.rec.totals, rows[keyed]] + t.adds[step[keyed], :p].T
             step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
             sw[keyed] = t.step_word[step[keyed]]
     raise AssertionError("a step of the tables kept asking for more than it can read")
@@ -103,8 +104,8 @@ def _decided(
         step[long], _ = _resolved(t, nodes[long] * t.width, record, rows[long])
     dense = np.flatnonzero(kinds == Decision.DENSE)
     if dense.size:
-        p, r = t.players, rows[dense]
-        key = record[3 * p, r] * t.key_space + t.totals_key(record[:p, r])
+        r = rows[dense]
+        key = record[t.rec.count, r] * t.key_space + t.totals_key(record[t.rec.totals, r])
         step[dense] = t.by_decision.lookup(nodes[dense], key, len(t.states), t.decision)
     return step, t.step_word[step]
 
@@ -156,8 +157,9 @@ def _add(
         some = np.flatnonzero(sw[touch] & Word.CARRIES)
         if some.size:
             at, mask = at[some], t.carried[hit[some]]
+            first = t.rec.scores.start
             for s in range(p):  # a row of the record per seat: 1-D gathers
-                record[s, at] += record[3 * p + 1 + s, at] * mask[:, s]
+                record[s, at] += record[first + s, at] * mask[:, s]
     return touch
 
 
@@ -186,12 +188,10 @@ def follow(
 
 
 def new_record(matches: int, players: int) -> np.ndarray:
-    """Zeroed records of matches for :func:`follow`, a column each, its rows: the totals,
-    sips and round wins by seat, the rounds of the match's own finished, the seats' scores of
-    the round being played (carried by the match; the step tables' nodes do not hold them)
-    and a spare row that padding adds to (:attr:`~.steps.MatchTable.add_col`).  Rows, not
-    columns, per figure: the hot loop reads and adds one figure of many matches at a time."""
-    return np.zeros((4 * players + 2, matches), dtype=np.int64)
+    """Zeroed records of matches for :func:`follow`, a column each, its rows those of
+    :class:`~.step_rows.RecordRows`.  Rows, not columns, per figure: the hot loop reads and
+    adds one figure of many matches at a time."""
+    return np.zeros((RecordRows(players).size, matches), dtype=np.int64)
 
 
 def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int) -> dict[str, Any]:
@@ -223,7 +223,7 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
             new = np.flatnonzero(t.steps[step, Col.NEW_ROUND] == 1)
             if new.size:
                 at = live[pos[new]]
-                rec.add(at, rounds[at], t.steps[step[new]], record[3 * p + 1 : 4 * p + 1, at].T, p)
+                rec.add(at, rounds[at], t.steps[step[new]], record[t.rec.scores, at].T, p)
                 rounds[at] += 1
         over = (t.node_word[nd] & 3) == NodeKind.OVER
         if over.any():
@@ -241,9 +241,9 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     stats[:, 1, :] = turns.reshape(m, p)
     stats[:, 2, :] = ssum.reshape(m, p)
     stats[:, 3, :] = crews.reshape(m, p)
-    stats[:, 5, :] = record[p : 2 * p].T  # sips
-    stats[:, 6, :] = record[:p].T  # totals
-    stats[:, 7, :] = record[2 * p : 3 * p].T  # round wins
+    stats[:, 5, :] = record[t.rec.sips].T
+    stats[:, 6, :] = record[t.rec.totals].T
+    stats[:, 7, :] = record[t.rec.wins].T
     return {
         "stats": stats,
         "winner": winner,
@@ -303,15 +303,15 @@ def sample_turns(
         by_match = t.by_match[nd] == 1
         at = np.flatnonzero(by_match)
         if at.size:
-            p, r, n = t.players, rows[at], nd[at]
+            r, n = rows[at], nd[at]
             score[at] = t.match_turns.draw(
                 u[at],
                 Positions(
                     t.order[n],
                     t.place[n],
-                    record[3 * p, r],
-                    record[:p, r].T,
-                    record[3 * p + 1 : 4 * p + 1, r].T,
+                    record[t.rec.count, r],
+                    record[t.rec.totals, r].T,
+                    record[t.rec.scores, r].T,
                 ),
             )
             if crews:

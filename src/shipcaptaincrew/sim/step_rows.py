@@ -26,6 +26,7 @@ __all__ = [
     "DENSE_KEYS",
     "Decision",
     "Col",
+    "RecordRows",
     "StepRows",
     "Word",
     "head_row",
@@ -70,6 +71,23 @@ class Col(IntEnum):
     FIXED = 8
 
 
+class RecordRows:
+    """The rows of a match's record (:func:`~.fast.new_record`, a column per match) for
+    ``p`` players: the totals, sips and round wins by seat and the count of the match's own
+    rounds -- what a step adds, in the order of :attr:`StepRows.adds` -- then the seats'
+    scores of the round being played (each match carries them; the nodes do not) and a spare
+    row that padding and outcomes that post no score go to."""
+
+    __slots__ = ("count", "scores", "sips", "size", "spare", "totals", "wins")
+
+    def __init__(self, p: int) -> None:
+        self.totals, self.sips, self.wins = slice(0, p), slice(p, 2 * p), slice(2 * p, 3 * p)
+        self.count = 3 * p
+        self.scores = slice(3 * p + 1, 4 * p + 1)
+        self.spare = 4 * p + 1
+        self.size = 4 * p + 2
+
+
 def head_row(keyed: int) -> list[int]:
     """The fixed columns of a new step row (up to :attr:`Col.FIXED`): no child yet, keyed as
     given, no round finished (starter and winner -1), touching nothing, posting no score."""
@@ -94,21 +112,23 @@ class StepRows(NodeTable):
         fmt = rules.format
         self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
         self.key_space = p**p * 2**p
+        self.rec = RecordRows(p)
+        spare = self.rec.spare
         self.steps = np.zeros((256, Col.FIXED + 6 * p), dtype=np.int64)
         #: Per step, what it adds to a match's record, contiguous for the hot loops: the
         #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`Col.OWN`.
-        self.adds = np.zeros((256, 3 * p + 1), dtype=np.int64)
+        self.adds = np.zeros((256, self.rec.count + 1), dtype=np.int64)
         #: The same as (column, value) pairs of its few entries that are not 0, padded with
         #: the record's spare column (:func:`~.fast.new_record`) and 0: a step adds a round
         #: won and a round counted, seldom more, so the hot loop touches those columns only.
-        self.add_col = np.full((256, 1), 4 * p + 1, dtype=np.int64)
+        self.add_col = np.full((256, 1), spare, dtype=np.int64)
         self.add_val = np.zeros((256, 1), dtype=np.int64)
         #: Per step, which seats' carried scores it adds to their totals (1/0).
         self.carried = np.zeros((256, p), dtype=np.int64)
         #: Per step, the column of a match's record (:func:`~.fast.new_record`) its outcome
         #: goes to: the seat's score of the round if it posts one, else the spare column
         #: (so the hot loop writes every match's outcome without asking which step posts).
-        self.post_col = np.full(256, 4 * p + 1, dtype=np.int64)
+        self.post_col = np.full(256, spare, dtype=np.int64)
         self.n_steps = 0
         #: The same packed for the hot loop (:class:`Word`).
         self.step_word = np.zeros(256, dtype=np.int64)
@@ -117,11 +137,11 @@ class StepRows(NodeTable):
         """Append a step row, built as a Python list and stored at once (small NumPy writes
         cost more than the rest)."""
         i = self.n_steps
-        p = self.players
+        p, spare = self.players, self.rec.spare
         if i >= len(self.steps):  # every per-step array doubles at once
             for name in ("steps", "step_word", "adds", "add_col", "add_val", "carried", "post_col"):
                 a = getattr(self, name)
-                fill = 4 * p + 1 if name in ("add_col", "post_col") else 0
+                fill = spare if name in ("add_col", "post_col") else 0
                 setattr(self, name, np.concatenate([a, np.full_like(a, fill)]))
         self.steps[i, : len(head) + len(rest)] = head + rest
         if rest:
@@ -130,7 +150,7 @@ class StepRows(NodeTable):
             entries = [(c, v) for c, v in enumerate(row) if v]
             if len(entries) > self.add_col.shape[1]:
                 extra = len(entries) - self.add_col.shape[1]
-                self.add_col = np.pad(self.add_col, ((0, 0), (0, extra)), constant_values=4 * p + 1)
+                self.add_col = np.pad(self.add_col, ((0, 0), (0, extra)), constant_values=spare)
                 self.add_val = np.pad(self.add_val, ((0, 0), (0, extra)))
             for k, (c, v) in enumerate(entries):
                 self.add_col[i, k], self.add_val[i, k] = c, v
@@ -138,7 +158,7 @@ class StepRows(NodeTable):
         word = child << Word.CHILD | head[Col.KEYED]
         if head[Col.WRITE] >= 0:
             word |= Word.POSTS
-            self.post_col[i] = 3 * p + 1 + head[Col.WRITE]
+            self.post_col[i] = self.rec.scores.start + head[Col.WRITE]
         if head[Col.TOUCH]:
             word |= Word.TOUCH
         if any(carried):
