@@ -17,6 +17,7 @@ stops there; the decision is a step of its own, with no random number).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 
 import numpy as np
@@ -33,6 +34,9 @@ from .policy import MatchPolicy, make_policy
 from .probes import SCORED, UNREAD, Count, Scored, Unread
 
 __all__ = ["NodeKind", "NodeTable"]
+
+#: A turn sampler's outcomes: their chances, scores and crews completed (1/0).
+Sampler = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 class NodeKind(IntEnum):
@@ -179,31 +183,34 @@ class NodeTable:
         if isinstance(policy, MatchPolicy):
             if round_turn(rep):
                 return -1
-            # A tie-break of the match-optimal bot: the estimate plays it from the contest
-            # alone (the sub-round's equilibrium), not from the totals or the round's scores.
-            blank = evolve(rep, results=(), round_scores=(0,) * self.players)
-            dist = np.diff(policy.cdf(blank), prepend=0.0)
-            scores = np.asarray(policy.scores)
-            return self._add_sampler((policy.name, contest_view(rep)), dist, scores, scores > 0)
+
+            def tie_break() -> Sampler:
+                # A tie-break of the match-optimal bot: the estimate plays it from the contest
+                # alone (the sub-round's equilibrium), not from the totals or the round's scores.
+                blank = evolve(rep, results=(), round_scores=(0,) * self.players)
+                scores = np.asarray(policy.scores)
+                return np.diff(policy.cdf(blank), prepend=0.0), scores, scores > 0
+
+            return self._add_sampler((policy.name, contest_view(rep)), tie_break)
         ctx = contest_view(rep) if policy.contextual else None
-        key = (policy.name, ctx)
-        k = self._samplers.get(key)
-        if k is None:
+
+        def turn() -> Sampler:
             table = table_for(self.rules, policy, self.players, ctx)
             ends = sorted(table.ends().items())
-            k = self._add_sampler(
-                key,
+            return (
                 np.array([float(q) for _, q in ends]),
                 np.array([int(table.score[e]) for e, _ in ends]),
                 np.array([int(table.complete[e]) for e, _ in ends]),
             )
-        return k
 
-    def _add_sampler(
-        self, key: tuple[str, object], probs: np.ndarray, scores: np.ndarray, crews: np.ndarray
-    ) -> int:
+        return self._add_sampler((policy.name, ctx), turn)
+
+    def _add_sampler(self, key: tuple[str, object], build: Callable[[], Sampler]) -> int:
+        """The sampler of ``key``, built (its outcomes' chances, scores and crews) the first
+        time the key is met."""
         k = self._samplers.get(key)
         if k is None:
+            probs, scores, crews = build()
             cdf = np.cumsum(probs) / probs.sum()
             cdf[-1] = 1.0
             self.draw.append(InverseCdf(cdf))
