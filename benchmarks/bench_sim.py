@@ -180,8 +180,11 @@ def cold_section(quick: bool) -> None:
     process each: what a sweep of that many matches per configuration costs, against the
     engine's own match loop (a fresh process too, fewer matches) in the same run."""
     print("== whole runs from a cold start (fresh process, one core, 4 players rounds:5) ==")
-    runs = [("ev", 1_000_000, 2_000), ("threshold:7", 1_000_000, 2_000)]
-    runs.append(("optimal", 1_000_000, 300))
+    runs = [  # (bot, matches on the tables, matches in the engine loop)
+        ("ev", 1_000_000, 2_000),
+        ("threshold:7", 1_000_000, 2_000),
+        ("optimal", 1_000_000, 300),
+    ]
     if quick:
         runs = [("ev", 200_000, 500), ("optimal", 100_000, 100)]
     for bot, matches, baseline in runs:
