@@ -1,7 +1,7 @@
 """The pages as files: every page links the manifest and sets its colour scheme before the
-first paint, no page has inline script or style (the Content-Security-Policy forbids them),
-and the service worker's app shell lists every script there is (what it caches and what it
-leaves alone is checked in the browser, tests/web/test_browser_pages.py)."""
+first paint, and no page as written has inline script or style (the server puts the page's
+small classic scripts and its critical style inline itself, each allowed by its hash: see
+tests/web/test_release.py); every page is served (an entry of ``pages.PAGES``)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from shipcaptaincrew.web.routers import pages
 from shipcaptaincrew.web.routers.pages import STATIC
 
 PAGES = sorted(STATIC.glob("*.html"))
-MODULES = sorted(p.name for p in (STATIC / "js").glob("*.js"))
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
@@ -29,15 +29,14 @@ def test_every_page_is_an_app_page(page: Path) -> None:
     assert not re.search(r"<style|\sstyle=", html), "inline style"
 
 
-def test_the_app_shell_lists_every_script() -> None:
-    sw = (STATIC / "sw.js").read_text(encoding="utf-8")
-    shell = set(re.findall(r'"(\w+)"', sw.split("const SHELL")[1].split("];")[0]))
-    assert {m.removesuffix(".js") for m in MODULES} <= shell
+def test_every_page_is_served() -> None:
+    """A page file nobody routes to is a page the release never builds: each is an entry."""
+    assert sorted(spec.file for spec in pages.PAGES) == sorted(p.name for p in PAGES)
 
 
 def test_the_pages_take_the_languages_from_the_core(client: Any) -> None:
-    """The pages' language menu and fallback come from ``facts`` (served as a module), so no
-    page keeps its own list; the service worker keeps the module with the app shell."""
+    """The pages' language menu and fallback come from ``facts`` (served as a module, and
+    bundled into each page's script), so no page keeps its own list."""
     from shipcaptaincrew.facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
 
     r = client.get("/static/js/facts.js")

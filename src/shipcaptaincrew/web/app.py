@@ -25,19 +25,18 @@ from .deps import request_lang
 from .errors import ErrorCode, RoomError, unavailable
 from .head import HeadAsGet
 from .invalid import invalid
+from .release import content_security_policy
 from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
 from .service import MatchService
 from .settings import Settings
 
-#: Sent with every response: no framing by other sites, no sniffing, a strict script policy.
+#: Sent with every response: no framing by other sites, no sniffing, a strict script policy
+#: (a page's own adds the hashes of its inline script and style: see ``release.POLICY``).
 #: ``connect-src 'self'`` also covers the live table's WebSocket (same host, ws: or wss:), so
 #: a page can open no connection to any other host.
 SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
+    "Content-Security-Policy": content_security_policy(),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
@@ -52,6 +51,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The pages' generated files (bundles, compressed bodies), made before the first visit.
+        app.state.release = await asyncio.to_thread(pages.release)
         await service.startup()
         yield
         await service.shutdown()

@@ -10,9 +10,10 @@ from fastapi import APIRouter, Query
 from ...bots import DIFFICULTIES
 from ...errors import InvalidRulesError
 from ...facts import LANGUAGES
+from ...i18n import translator
 from ...rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
 from .. import errors as E
-from ..deps import LangDep, ServiceDep
+from ..deps import LangDep
 from ..errors import ErrorCode, RoomError
 from ..forms import option_table, rules_view
 from ..strings import UI_STRINGS
@@ -54,12 +55,18 @@ async def bots() -> list[str]:
     return list(DIFFICULTIES)
 
 
+def ui_strings(lang: str) -> dict[str, str]:
+    """The pages' strings in a language (English id -> translation): the answer of
+    ``/api/i18n/{lang}``, which a page also gets inline (see ``routers/pages.py``)."""
+    tr = translator(lang, "web")
+    return {s: tr(s) for s in UI_STRINGS}
+
+
 @router.get("/i18n/{lang}")
-async def strings(lang: str, service: ServiceDep) -> dict[str, str]:
+async def strings(lang: str) -> dict[str, str]:
     """The pages' strings in a language (English id -> translation)."""
     if lang not in LANGUAGES:
         raise RoomError(
             ErrorCode.BAD_LANG, E.BAD_LANG, 404, lang=lang[:8], langs=", ".join(LANGUAGES)
         )
-    tr = service.translate(lang, "web")
-    return {s: tr(s) for s in UI_STRINGS}
+    return ui_strings(lang)

@@ -1,24 +1,141 @@
-"""The HTML pages (static files shipped in the package; the JavaScript fetches the data), and
-the installable app's manifest and service worker at the root, where browsers look for them."""
+"""The HTML pages, the generated files they load, and the installable app's manifest and
+service worker at the root, where browsers look for them.
+
+Every page is one entry of :data:`PAGES`: its HTML file under ``static/``, its routes, the
+start-up answers it gets inline (so it draws without fetching them one after another) and
+whether a phone keeps it from the first visit.  A new page is a new entry: its routes, its
+script bundle and its place in the service worker's cache follow from it (see
+:mod:`shipcaptaincrew.web.release`, which makes what the entries serve).
+"""
 
 from __future__ import annotations
 
-import json
+import contextlib
 from pathlib import Path
+from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException
 
-from ...facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
+from ...facts import DEFAULT_LANG, LANGUAGES
+from .. import release as rel
+from ..errors import RoomError
+from ..forms import option_table
+from ..release import IMMUTABLE, PageSpec, Release
+from .meta import ui_strings
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+
+#: The pages.  ``data`` names entries of :data:`START_DATA`; ``offline``: the service worker
+#: keeps the page from the first visit (the installed app's start page and a table link);
+#: ``table``: the page is a table's (``{code}``), which takes the table's language.
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("home", "index.html", ("/",), data=("strings", "options"), offline=True),
+    PageSpec("room", "room.html", ("/r/{code}",), ("strings", "options"), offline=True, table=True),
+    PageSpec("verify", "verify.html", ("/verify/{code}",), data=("strings",)),
+    PageSpec("history", "history.html", ("/history",), data=("strings",)),
+    PageSpec("replay", "replay.html", ("/replay/{code}",), data=("strings",)),
+    PageSpec("stats", "stats.html", ("/stats",), data=("strings", "options")),
+)
+
+#: What a page may get inline: for a language, the URL the page would fetch and the answer,
+#: made by the same functions as the API's answers (the page uses it as if it had fetched it).
+START_DATA: rel.StartData = {
+    "strings": lambda lang: (f"/api/i18n/{lang}", ui_strings(lang)),
+    "options": lambda lang: (f"/api/options?lang={lang}", option_table(lang)),
+}
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+def release() -> Release:
+    """The release of the files under :data:`STATIC` (built once per set of sources)."""
+    return rel.load(STATIC, PAGES, START_DATA)
+
+
+def current(request: Request) -> Release:
+    """The app's release: made at start-up (see ``create_app``), or now if the app never
+    started up (an app used without its lifespan)."""
+    made: Release | None = getattr(request.app.state, "release", None)
+    if made is None:
+        made = request.app.state.release = release()
+    return made
+
+
+def browser_lang(accept_language: str | None) -> str:
+    """The language a page will choose for a browser that never chose one: the first of its
+    languages, as ``currentLang`` in ``static/js/common.js`` reads ``navigator.language``."""
+    first = (accept_language or "").split(",")[0].split(";")[0].strip()[:2].lower()
+    if first in ("no", "nn", "nb"):
+        return "nb"
+    return first if first in LANGUAGES else DEFAULT_LANG
+
+
+def _langs(request: Request, spec: PageSpec) -> list[str]:
+    """The languages whose start-up data a page gets: the one it will most likely choose, and
+    at a table the table's own (a newcomer's page switches to it)."""
+    asked = request.query_params.get("lang")
+    langs = [asked if asked in LANGUAGES else browser_lang(request.headers.get("accept-language"))]
+    code = request.path_params.get("code")
+    if spec.table and isinstance(code, str):
+        # The table's line loads the room a moment later anyway (service.room, as live.py).
+        with contextlib.suppress(RoomError):
+            langs.append(request.app.state.service.room(code).lang)
+    return langs
+
+
+def _encoded(request: Request, body: rel.Body, headers: dict[str, str]) -> Response:
+    """``body`` compressed as the client accepts, or 304 if it has these very bytes."""
+    headers = {**headers, "ETag": f"W/{body.etag}", "Vary": "Accept-Encoding"}
+    if body.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    content, coding = body.encoded(request.headers.get("accept-encoding", ""))
+    if coding:
+        headers["Content-Encoding"] = coding
+    return Response(content, media_type=body.media_type, headers=headers)
+
+
+def _page_route(spec: PageSpec) -> Any:
+    async def page(request: Request) -> Response:
+        made = current(request)
+        served = made.pages[spec.name]
+        headers = {
+            # Never kept without asking: a new release is seen at the next visit.
+            "Cache-Control": "no-cache",
+            "Content-Security-Policy": served.policy,
+            "Link": served.preload,
+        }
+        response = _encoded(request, made.html(spec.name, _langs(request, spec)), headers)
+        response.headers["Vary"] = "Accept-Encoding, Accept-Language"
+        return response
+
+    page.__name__ = f"page_{spec.name}"
+    page.__doc__ = f"The page {spec.file}."
+    return page
+
+
+for _spec in PAGES:
+    for _route in _spec.routes:
+        router.add_api_route(_route, _page_route(_spec), methods=["GET"])
+
+
+@router.get("/assets/{name}")
+async def asset(name: str, request: Request) -> Response:
+    """A generated file (a page's script or style sheet), named by its content: cached for a
+    year.  A name of another release is not found (its page asks for the new names)."""
+    body = current(request).assets.get(name)
+    if body is None:
+        raise HTTPException(404)
+    return _encoded(request, body, {"Cache-Control": IMMUTABLE})
+
+
+@router.get("/static/js/facts.js")
+async def facts_module() -> Response:
+    """The core's facts the pages need before anything else loads (which languages there are,
+    their names, the default), as a module the pages import: the list lives once, in
+    :mod:`shipcaptaincrew.facts`, and a language added there appears in every page's menu."""
+    return Response(rel.facts_module(), media_type="text/javascript; charset=utf-8")
 
 
 def _shipped(name: str, media_type: str, headers: dict[str, str] | None = None) -> FileResponse:
@@ -29,19 +146,6 @@ def _shipped(name: str, media_type: str, headers: dict[str, str] | None = None) 
     return FileResponse(path, media_type=media_type, headers=headers)
 
 
-@router.get("/static/js/facts.js")
-async def facts_module() -> Response:
-    """The core's facts the pages need before anything else loads (which languages there are,
-    their names, the default), as a module the pages import: the list lives once, in
-    :mod:`shipcaptaincrew.facts`, and a language added there appears in every page's menu."""
-    body = (
-        f"export const LANGS = {json.dumps(list(LANGUAGES))};\n"
-        f"export const LANG_NAMES = {json.dumps(LANGUAGE_NAMES, ensure_ascii=False)};\n"
-        f"export const DEFAULT_LANG = {json.dumps(DEFAULT_LANG)};\n"
-    )
-    return Response(body, media_type="text/javascript; charset=utf-8")
-
-
 @router.get("/manifest.webmanifest")
 async def manifest() -> FileResponse:
     """The web app manifest (name, icons, colours): what makes the table installable."""
@@ -49,50 +153,16 @@ async def manifest() -> FileResponse:
 
 
 @router.get("/sw.js")
-async def service_worker() -> FileResponse:
-    """The service worker, from the root so that its scope is the whole app; never cached,
-    so a new version reaches every phone at its next visit."""
-    return _shipped(
-        "sw.js",
-        "text/javascript; charset=utf-8",
-        {"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"},
+async def service_worker(request: Request) -> Response:
+    """The service worker, from the root so that its scope is the whole app, with this
+    release's id and files in front; never cached, so that the browser, which compares it at
+    every visit, sees a new release at the next one."""
+    path = STATIC / "sw.js"
+    if not path.is_file():
+        raise HTTPException(404)
+    text = current(request).service_worker() + path.read_text(encoding="utf-8")
+    return Response(
+        text,
+        media_type="text/javascript; charset=utf-8",
+        headers={"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"},
     )
-
-
-@router.get("/")
-async def home() -> FileResponse:
-    """Create a table or join one by code."""
-    return _page("index.html")
-
-
-@router.get("/r/{code}")
-async def room(code: str) -> FileResponse:
-    """The table: lobby, play, summary."""
-    del code
-    return _page("room.html")
-
-
-@router.get("/verify/{code}")
-async def verify(code: str) -> FileResponse:
-    """Recompute a finished match's dice."""
-    del code
-    return _page("verify.html")
-
-
-@router.get("/history")
-async def history() -> FileResponse:
-    """Finished matches."""
-    return _page("history.html")
-
-
-@router.get("/replay/{code}")
-async def replay(code: str) -> FileResponse:
-    """Step through a finished match."""
-    del code
-    return _page("replay.html")
-
-
-@router.get("/stats")
-async def stats() -> FileResponse:
-    """The leaderboard."""
-    return _page("stats.html")

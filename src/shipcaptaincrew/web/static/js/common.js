@@ -7,6 +7,13 @@ import { DEFAULT_LANG, LANG_NAMES, LANGS } from "./facts.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 let strings = {};
+// Answers the server put in the page (its strings, the option table): no round trip for what
+// every start needs.  Keyed by the URL the page would have fetched (see web/release.py).
+const preloaded = (() => {
+  const el = document.getElementById("scc-preload");
+  try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+})();
+function inPage(url) { return Object.hasOwn(preloaded, url) ? structuredClone(preloaded[url]) : undefined; }
 
 /** Build an element; children are nodes or strings (strings become text nodes, never HTML). */
 export function h(tag, attrs = {}, ...children) {
@@ -75,6 +82,12 @@ export async function adoptLang(roomLang, onLang) {
 }
 
 export async function loadStrings(l) {
+  const given = inPage(`/api/i18n/${l}`);
+  if (given) {
+    strings = given;
+    document.documentElement.lang = l;
+    return;
+  }
   try {
     const res = await fetch(`/api/i18n/${l}`);
     strings = res.ok ? await res.json() : {};
@@ -101,6 +114,8 @@ export function dateTime(iso) {
 export async function api(path, options = {}) {
   const headers = { "Content-Type": "application/json", "X-Lang": lang(), ...(options.headers || {}) };
   const sep = path.includes("?") ? "&" : "?";
+  const given = (options.method || "GET") === "GET" ? inPage(`${path}${sep}lang=${lang()}`) : undefined;
+  if (given) return given;
   let res;
   try {
     res = await fetch(`${path}${sep}lang=${lang()}`, { ...options, headers });
@@ -213,7 +228,13 @@ export async function boot(onLang, extras) {
   renderHeader(onLang, extras);
   translateStatic();
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* no app shell */ });
+    // A new release's worker takes over while a page of the old one is open: load the new
+    // files at once.  Registered after the page has loaded: it never competes with it.
+    const had = navigator.serviceWorker.controller;
+    navigator.serviceWorker.addEventListener("controllerchange", () => { if (had) location.reload(); });
+    const register = () => navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* no app shell */ });
+    if (document.readyState === "complete") register();
+    else addEventListener("load", register, { once: true });
   }
 }
 
