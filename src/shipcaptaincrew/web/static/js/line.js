@@ -3,6 +3,13 @@
 // and reports whether the table can be reached.  What the messages mean is the room page's.
 import { forgetSeatToken, lang, seatToken } from "./common.js";
 
+/** The socket the page's head opened for ``url`` while the page loaded (dial.js), once. */
+function dialled(url) {
+  const early = window.sccLine;
+  window.sccLine = null;
+  return early && early.url === url && early.readyState <= WebSocket.OPEN ? early : null;
+}
+
 /**
  * Open the line to table ``code``.  ``on.message(msg)`` gets every message, ``on.online(up)``
  * each change of reachability, ``on.gone()`` a table that does not exist.
@@ -32,13 +39,16 @@ export function openLine(code, on) {
   function connect() {
     clearTimeout(timer);
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const sock = new WebSocket(`${proto}://${location.host}/ws/rooms/${encodeURIComponent(code)}`);
+    const url = `${proto}://${location.host}/ws/rooms/${encodeURIComponent(code)}`;
+    const sock = dialled(url) || new WebSocket(url);
     ws = sock;
-    sock.addEventListener("open", () => {
+    const opened = () => {
       retry = 0;
       lastHeard = Date.now();
       send({ type: "hello", token: seatToken(code) || null, lang: lang() });
-    });
+    };
+    if (sock.readyState === WebSocket.OPEN) opened();
+    else sock.addEventListener("open", opened);
     sock.addEventListener("message", (ev) => {
       if (sock !== ws) return;
       lastHeard = Date.now();
