@@ -69,20 +69,43 @@ def test_a_first_visit_fetches_one_style_sheet_and_one_script(
     page.on("pageerror", lambda e: errors.append(str(e)))
     fetched: list[tuple[str, str]] = []
     page.on("request", lambda r: fetched.append((r.resource_type, r.url.removeprefix(server.url))))
+    page.on("requestfinished", lambda r: fetched.append(("done", r.url.removeprefix(server.url))))
+    page.on("websocket", lambda ws: fetched.append(("websocket", ws.url)))
+    # A slow network (as Chromium emulates it), so that what overlaps shows in the order.
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": 150,
+            "downloadThroughput": 200_000,
+            "uploadThroughput": 200_000,
+        },
+    )
     page.goto(server.url + path.format(code=new_table(server.url, lang="de")))
     page.wait_for_selector(ready)
-    kinds = [kind for kind, _ in fetched]
+    asked = [(kind, url) for kind, url in fetched if kind not in ("done", "websocket")]
+    kinds = [kind for kind, _ in asked]
     assert kinds.count("stylesheet") == 1 and kinds.count("script") == 1, fetched
-    assert [u for k, u in fetched if k in ("stylesheet", "script")] == [
-        u for u in (re.sub(r"\?.*", "", u) for _, u in fetched) if u.startswith("/assets/")
+    assert [u for k, u in asked if k in ("stylesheet", "script")] == [
+        u for u in (re.sub(r"\?.*", "", u) for _, u in asked) if u.startswith("/assets/")
     ]
     # The strings and the option table came with the page: none fetched, in either language
     # (the table's is German, this phone's English).
     assert not [
-        u for _, u in fetched if u.startswith(("/api/i18n/", "/api/options", "/static/js/"))
+        u for _, u in asked if u.startswith(("/api/i18n/", "/api/options", "/static/js/"))
     ]
     assert page.evaluate("window.sccBlocked") == [] and errors == []
     if path != "/":
+        # One line to the table, dialled by the page's head before its script was in.
+        order = [
+            kind
+            for kind, url in fetched
+            if kind == "websocket" or (kind == "done" and url.endswith(".js"))
+        ]
+        assert order == ["websocket", "done"], fetched
+        assert page.evaluate("window.sccLine") is None  # taken over by line.js
         # The page took the table's language, from the start-up data (nothing fetched).
         assert page.evaluate("document.documentElement.lang") == "de"
         assert page.inner_text("[data-testid=join-table] button[type=submit]") == "Beitreten"
