@@ -1,0 +1,240 @@
+"""How fast a page opens on a pub's network: this tree's server against an older revision's,
+in the same run.
+
+Each page is opened in Chromium (the system's, through Playwright) with the network emulated
+through the DevTools protocol (``Network.emulateNetworkConditions``: a latency added to every
+request, a shared download and upload rate), in a fresh browser profile (empty caches, no
+service worker): the **first visit**.  Then the same profile, once its service worker is in
+charge, opens the page again: the **second visit** (the installed app, or the link opened
+again).  Chromium's emulation adds its latency to every HTTP request and to the WebSocket's
+opening handshake (not to the WebSocket's frames), and leaves alone what the service worker
+fetches on its own.
+
+A page counts as **interactive** when a person can use it with live data: the same test for
+the old code and the new, on hooks both have, and with every style sheet of the page applied:
+
+* the table (``/r/CODE``, a table in its lobby, opened by a newcomer): the join form that the
+  server's first room picture brings, with its button;
+* the home page (``/``): the create form with its rule presets drawn from the option table.
+
+The time is the page's own clock (``performance.now()`` from the start of the navigation) at
+the first animation frame where the test holds; requests and bytes (as sent over the network,
+headers included, the WebSocket as one request) are counted until then.  Beside them: the first
+contentful paint of the first visit, and when the second visit's page was drawn by its script
+and styled (its header), which is what the phone's cache alone gives; the table's second visit
+adds to that the WebSocket's opening round trip, which no cache can save.  ``--base`` is checked out of git (``git archive``)
+into a temporary folder and served from there by the same interpreter and packages.  Old and
+new are measured alternately, ``--rounds`` times each, and each figure is the median.
+
+    .venv/bin/python benchmarks/bench_load.py                 # against e4ea62f, 3 rounds
+    .venv/bin/python benchmarks/bench_load.py --base main --rounds 5
+
+Prints figures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from served import server
+
+ROOT = Path(__file__).resolve().parents[1]
+#: main before the pages were made fast: one file per module, the strings fetched after them.
+BASE = "e4ea62f"
+#: (latency ms, download and upload bytes per second): a pub's network, and a poor one.
+NETWORKS = {"400 ms / 60 kB/s": (400, 60_000), "2 s / 50 kB/s": (2000, 50_000)}
+STYLED = "[...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet)"
+#: The page drawn by its script (the header's links), whatever the live data.
+DRAWN = "!!document.querySelector('#top nav a')"
+#: Each page: its path ({code}: a new table's) and the test that it is interactive.
+PAGES = {
+    "table": (
+        "/r/{code}",
+        "(() => { const b = document.querySelector('[data-testid=join-table] button[type=submit]');"
+        " return !!b && !b.disabled && b.offsetParent !== null; })()",
+    ),
+    "home": (
+        "/",
+        "(() => { const b = document.querySelector('#create-btn');"
+        " return !!document.querySelector('input[name=preset]:checked') && !!b"
+        " && b.offsetParent !== null; })()",
+    ),
+}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@dataclass
+class Visit:
+    """One page load: when it was interactive (ms), what it fetched until then."""
+
+    ms: float
+    requests: int
+    bytes: int
+    paint: float
+    drawn: float  # the page drawn by its script, styled: what the page does without the network
+
+
+def _visit(page: Any, url: str, cdp: Any) -> Visit:
+    """Open ``url`` and wait until the page is interactive; count what went over the network
+    (a response from the service worker or the browser's cache is not counted)."""
+    net: set[str] = set()
+    done: dict[str, int] = {}
+
+    def response(e: dict[str, Any]) -> None:
+        r = e["response"]
+        if not (r.get("fromServiceWorker") or r.get("fromDiskCache") or r.get("fromPrefetchCache")):
+            net.add(e["requestId"])
+
+    cdp.on("Network.responseReceived", response)
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: done.__setitem__(e["requestId"], int(e["encodedDataLength"])),
+    )
+    cdp.on("Network.webSocketHandshakeResponseReceived", lambda e: net.add("ws:" + e["requestId"]))
+    page.goto(url, wait_until="commit", timeout=120_000)
+    page.wait_for_function("() => window.sccReadyAt !== undefined", timeout=120_000)
+    at = page.evaluate("window.sccReadyAt")
+    paint = page.evaluate(
+        "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
+    )
+    drawn = page.evaluate("window.sccDrawnAt")
+    return Visit(float(at), len(net), sum(done.get(r, 0) for r in net), float(paint), float(drawn))
+
+
+def _emulate(cdp: Any, latency: int, rate: int) -> None:
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": latency,
+            "downloadThroughput": rate,
+            "uploadThroughput": rate,
+        },
+    )
+
+
+def measure(
+    browser: Any, base: str, path: str, ready: str, network: tuple[int, int]
+) -> tuple[Visit, Visit]:
+    """The first and the second visit of one page in a new profile."""
+    code = httpx.post(base + "/api/rooms", json={"name": "Anna"}).json()["code"]
+    url = base + path.format(code=code)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    # The page itself looks at every frame from its start (Playwright's own polling starts
+    # only once the page is there, and may come late).
+    ctx.add_init_script(
+        f"(function look() {{ if (window.sccDrawnAt === undefined && ({DRAWN}) && {STYLED})"
+        " window.sccDrawnAt = performance.now();"
+        f" if (({ready}) && {STYLED}) window.sccReadyAt = performance.now();"
+        " else requestAnimationFrame(look); })();"
+    )
+    try:
+        page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        _emulate(cdp, *network)
+        first = _visit(page, url, cdp)
+        # The service worker: registered, its files kept, in charge of the next visit.
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
+        page.close()
+        again = ctx.new_page()
+        cdp = ctx.new_cdp_session(again)
+        _emulate(cdp, *network)
+        second = _visit(again, url, cdp)
+        return first, second
+    finally:
+        ctx.close()
+
+
+@contextlib.contextmanager
+def old_tree(ref: str) -> Iterator[Path]:
+    """The package's sources at ``ref`` in a temporary folder (its ``src``)."""
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", ref, "src"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield Path(tmp) / "src"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--base", default=BASE, help="the revision to compare with (default: %(default)s)"
+    )
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--port", type=int, default=8771)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    print(
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
+    results: dict[tuple[str, str, str], list[tuple[Visit, Visit]]] = {}
+    with old_tree(args.base) as old_src, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        trees = {f"old ({args.base})": old_src, "new": None}
+        for _ in range(args.rounds):
+            for label, src in trees.items():
+                with (
+                    contextlib.redirect_stdout(io.StringIO()),
+                    server(args.port, pin=False, src=src) as base,
+                ):
+                    for page, (path, ready) in PAGES.items():
+                        for net, network in NETWORKS.items():
+                            key = (page, net, label)
+                            results.setdefault(key, []).append(
+                                measure(browser, base, path, ready, network)
+                            )
+        browser.close()
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"median of {args.rounds} rounds; interactive = usable with live data and styled (see the docstring)\n"
+    )
+    head = (
+        f"{'page':6} {'network':17} {'code':14} {'1st visit':>9} {'1st paint':>9} {'requests':>8}"
+        f" {'kB':>6} {'2nd visit':>9} {'2nd drawn':>9} {'2nd requests':>12}"
+    )
+    print(head)
+    print("-" * len(head))
+    med = statistics.median
+    for (page, net, label), runs in results.items():
+        firsts = [f for f, _ in runs]
+        seconds = [s for _, s in runs]
+        print(
+            f"{page:6} {net:17} {label:14} {med(v.ms for v in firsts) / 1000:8.2f}s"
+            f" {med(v.paint for v in firsts) / 1000:8.2f}s {med(v.requests for v in firsts):8.0f}"
+            f" {med(v.bytes for v in firsts) / 1000:6.1f} {med(v.ms for v in seconds) / 1000:8.2f}s"
+            f" {med(v.drawn for v in seconds) / 1000:8.2f}s {med(v.requests for v in seconds):12.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
