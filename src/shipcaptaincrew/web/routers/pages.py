@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from ...facts import DEFAULT_LANG, LANGUAGES
@@ -23,6 +24,7 @@ from .. import release as rel
 from ..errors import RoomError
 from ..forms import option_table
 from ..release import IMMUTABLE, PageSpec, Release
+from ..service.store import CODE_ALPHABET, CODE_LENGTH
 from .meta import ui_strings
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -77,10 +79,11 @@ def _langs(request: Request, spec: PageSpec) -> list[str]:
     at a table the table's own (a newcomer's page switches to it)."""
     asked = request.query_params.get("lang")
     langs = [asked if asked in LANGUAGES else browser_lang(request.headers.get("accept-language"))]
-    code = request.path_params.get("code")
-    if spec.table and isinstance(code, str):
-        # The table's line loads the room a moment later anyway (service.room, as live.py).
-        with contextlib.suppress(RoomError):
+    code = str(request.path_params.get("code", "")).strip().upper()
+    if spec.table and len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET):
+        # The table's line loads the room a moment later anyway (service.room, as live.py);
+        # a table that is not there, or a database that is not, only costs this guess.
+        with contextlib.suppress(RoomError, DBAPIError):
             langs.append(request.app.state.service.room(code).lang)
     return langs
 
