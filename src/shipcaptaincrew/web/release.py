@@ -273,10 +273,19 @@ class Release:
             f"<{css}>; rel=preload; as=style, <{js}>; rel=modulepreload",
         )
 
+    def made(self, name: str, langs: Sequence[str]) -> Body | None:
+        """Page ``name`` in these languages if it was made already (see :meth:`html`)."""
+        return self._html.get(self._key(name, langs))
+
+    @staticmethod
+    def _key(name: str, langs: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+        return (name, tuple(dict.fromkeys(lang for lang in langs if lang in LANGUAGES)))
+
     def html(self, name: str, langs: Sequence[str]) -> Body:
         """Page ``name`` with its start-up data in these languages (the first is the one the
-        page will most likely choose; another saves a fetch if the page chooses it)."""
-        key = (name, tuple(dict.fromkeys(lang for lang in langs if lang in LANGUAGES)))
+        page will most likely choose; another saves a fetch if the page chooses it), made and
+        compressed the first time it is asked for (a few milliseconds: off the event loop)."""
+        key = self._key(name, langs)
         with self._lock:
             if key not in self._html:
                 page = self.pages[name]

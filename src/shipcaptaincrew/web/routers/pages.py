@@ -10,6 +10,7 @@ script bundle and its place in the service worker's cache follow from it (see
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any
@@ -109,7 +110,11 @@ def _page_route(spec: PageSpec) -> Any:
             "Content-Security-Policy": served.policy,
             "Link": served.preload,
         }
-        response = _encoded(request, made.html(spec.name, _langs(request, spec)), headers)
+        langs = _langs(request, spec)
+        body = made.made(spec.name, langs)
+        if body is None:
+            body = await asyncio.to_thread(made.html, spec.name, langs)
+        response = _encoded(request, body, headers)
         response.headers["Vary"] = "Accept-Encoding, Accept-Language"
         return response
 
