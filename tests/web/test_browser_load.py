@@ -93,9 +93,7 @@ def test_a_first_visit_fetches_one_style_sheet_and_one_script(
     ]
     # The strings and the option table came with the page: none fetched, in either language
     # (the table's is German, this phone's English).
-    assert not [
-        u for _, u in asked if u.startswith(("/api/i18n/", "/api/options", "/static/js/"))
-    ]
+    assert not [u for _, u in asked if u.startswith(("/api/i18n/", "/api/options", "/static/js/"))]
     assert page.evaluate("window.sccBlocked") == [] and errors == []
     if path != "/":
         # One line to the table, dialled by the page's head before its script was in.
