@@ -17,12 +17,12 @@ after :data:`~shipcaptaincrew.bots.SESSION_ROUNDS` rounds, as a simulated one do
 from __future__ import annotations
 
 import random
+import textwrap
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.markup import escape
 from rich.rule import Rule
 
 from ..actions import Action, Roll, Take
@@ -234,7 +234,11 @@ class MatchRunner:
         assert bot is not None
         what = describe_action(action, state, self.names)
         why = render_reason(bot.explain(state), self.tr)
-        self.console.print(f"[italic]{escape(self.names[seat])}: {escape(what)} - {escape(why)}[/]")
+        line = f"{self.names[seat]}: {what} - {why}"
+        # Wrapped at ASCII spaces only (Rich would break at the no-break space of "15,7 %",
+        # leaving "%" alone on a line), then printed as it is.
+        for part in textwrap.wrap(line, max(self.console.width, 20), break_on_hyphens=False):
+            self.console.print(part, style="italic", markup=False, soft_wrap=True)
 
     def _another_round(
         self, state: MatchState, seat: int, acts: Sequence[Action]

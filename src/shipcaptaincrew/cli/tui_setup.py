@@ -23,7 +23,7 @@ from rich.console import Console
 from ..bots import DIFFICULTIES
 from ..engine import check_players
 from ..errors import GameError
-from ..facts import MAX_PLAYERS, MIN_PLAYERS
+from ..facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS
 from ..i18n import _
 from ..rules import Rules, Starter, find_rules
 from ..state import MatchState
@@ -249,6 +249,7 @@ def set_up_table(
     companion: bool,
     answers: Iterator[str] | None = None,
     stderr: bool = False,
+    target: int | None = None,
 ) -> Table:
     """The table the flags of ``scc play`` / ``scc companion`` describe, the dialogue asking
     for whatever they leave out (the companion seats people only, at least two of them).
@@ -273,6 +274,14 @@ def set_up_table(
             else ask_seats(prompt, allow_bots=allow_bots)
         )
         names = [s.name for s in seats]
+        if len(seats) == SOLO_PLAYERS and target is None and not companion:
+            # Said before the rules dialogue, not after it.
+            fail(
+                _(
+                    "one player is solo practice: give the score to reach with --target N, or "
+                    "seat more players with -p"
+                )
+            )
         _check_table(rules or Rules(), len(seats), companion=companion)
         start = resolve_starter(starter, names) if starter is not None else None
         if rules is None:

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidSetupError
+from ..messages import N_
 from ..rules import Rules
 from .fast import fast_matches
 from .match import ROUND_ARRAYS, MatchRunner
@@ -102,7 +104,11 @@ class Backend:
                 try:
                     self._client = Client(self.dask, timeout=10)
                 except (OSError, ValueError, TypeError) as e:
-                    raise ValueError(f"cannot reach the Dask scheduler {self.dask!r}: {e}") from e
+                    raise InvalidSetupError(
+                        N_("cannot reach the Dask scheduler {address}: {reason}"),
+                        address=repr(self.dask),
+                        reason=str(e),
+                    ) from e
         elif self.workers > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
