@@ -196,8 +196,9 @@ def _root(
     ] = False,
     lang: Annotated[str | None, typer.Option("--lang", metavar=N_("LANG"), help=LANG_HELP)] = None,
 ) -> None:
-    """The options before the command: the language of everything that follows."""
-    start_language(lang)
+    """The options before the command (the language is already chosen: see ``main``)."""
+    if lang is not None:
+        start_language(lang)
 
 
 def _load_commands() -> None:

@@ -19,7 +19,7 @@ from .app import app
 from .cmd_equilibrium import PlayersOpt, PolicyOpt, lineup
 from .cmd_simulate import FormatOpt
 from .cmd_solver import check_players
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
+from .common import LangOpt, RulesOpt, SetOpt, error_text, fail, load_rules, os_reason
 
 _TABLE_HELP = N_(
     "A table to write: turn_odds, decisions, round_equilibrium, match_equilibrium or "
@@ -102,12 +102,15 @@ def export(
         except SolverError as e:
             if table:
                 fail(e)
-            typer.echo(_("skipped {table}: {reason}").format(table=kind.value, reason=e), err=True)
+            typer.echo(
+                _("skipped {table}: {reason}").format(table=kind.value, reason=error_text(e)),
+                err=True,
+            )
             continue
         path = table_path(out, kind, FileFormat(to))
         try:
             written = write(kind, rows, path, FileFormat(to), provenance(spec, kind, command))
         except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=path, reason=e))
+            fail(_("cannot write {path}: {reason}").format(path=path, reason=os_reason(e)))
         for p in written:
             typer.echo(_("wrote {path}").format(path=p))

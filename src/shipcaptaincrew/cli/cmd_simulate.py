@@ -17,7 +17,16 @@ import typer
 from ..i18n import _, active_lang, translator
 from ..messages import N_, NP_
 from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from .common import (
+    LangOpt,
+    RulesOpt,
+    SetOpt,
+    fail,
+    load_rules,
+    os_reason,
+    plural,
+    rules_name,
+)
 from .tui_options import FORMAT_HELP
 
 FormatOpt = Annotated[
@@ -148,7 +157,7 @@ def _write(what: str, flag: str, path: str, write: Callable[[], None]) -> None:
     except OSError as e:
         fail(
             _("{flag} {path}: cannot write it: {reason}").format(
-                flag=flag, path=path, reason=e.strerror or e
+                flag=flag, path=path, reason=os_reason(e)
             )
         )
 

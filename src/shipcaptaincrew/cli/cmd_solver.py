@@ -19,7 +19,16 @@ from ..facts import MAX_PLAYERS, MIN_PLAYERS, ROLLS
 from ..i18n import _, active_lang, translator
 from ..messages import N_, NP_
 from .app import SccGroup, SccTyper, app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from .common import (
+    LangOpt,
+    RulesOpt,
+    SetOpt,
+    fail,
+    load_rules,
+    os_reason,
+    plural,
+    rules_name,
+)
 from .helptext import composed
 
 report_app = SccTyper(
@@ -28,6 +37,12 @@ report_app = SccTyper(
     no_args_is_help=True,
 )
 app.add_typer(report_app, name="report")
+
+
+@report_app.callback()
+def _report(lang: LangOpt = None) -> None:
+    """The reports share ``--lang`` (read before parsing, see ``app``'s ``main``)."""
+
 
 JsonOpt = Annotated[
     bool,
@@ -190,7 +205,7 @@ def strategy(
         try:
             plot_strategy(r, rows, objective, players, plot)
         except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=plot, reason=e))
+            fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     if as_json:
         from ..solver.export_tables import PlanObjective, decision_rows
 
@@ -287,7 +302,7 @@ def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: 
         try:
             plot_match_table(r, rows, plot)
         except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=plot, reason=e))
+            fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     print_match_table(r, rows, as_json)
     if plot is not None and not as_json:
         typer.echo(_("heat map written to {path}").format(path=plot))
@@ -319,5 +334,7 @@ def report_strategy(
     try:
         path = write_report(out)
     except OSError as e:
-        fail(_("cannot write the report into {path}: {reason}").format(path=out, reason=e))
+        fail(
+            _("cannot write the report into {path}: {reason}").format(path=out, reason=os_reason(e))
+        )
     typer.echo(_("wrote {path}").format(path=path))

@@ -274,8 +274,8 @@ def position_after_roll(
     try:
         check_faces(tuple(faces), need)
     except InvalidDiceError as e:
-        what = "the cargo dice" if held_roles == 3 else "the free dice"
-        raise InvalidDiceError(f"{e} ({what})") from None
+        what = N_("the cargo dice") if held_roles == 3 else N_("the free dice")
+        raise InvalidDiceError(N_("{reason} ({what})"), reason=e, what=(what,)) from None
     # Candidates differ only in what the past left behind (which faces fill the roles, the
     # old cargo); the engine's answer for the roll is taken from the first, and any of them
     # leads to positions with the same future.
