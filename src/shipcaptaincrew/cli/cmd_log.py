@@ -11,7 +11,7 @@ import typer
 from ..engine import check_players
 from ..facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
 from ..fair import verify_fair_rolls
-from ..i18n import _
+from ..i18n import _, active_lang
 from ..messages import N_
 from ..narrate import transcript
 from ..notation import LogError, MatchLog, replay_states
@@ -227,7 +227,7 @@ def demo(
     path = log or Path("logs") / f"demo-{seed}.jsonl"
     try:
         dice = FairDice(client_seeds=[str(seed)]) if fair else SeededDice(seed)
-        game = Game(r, names, dice=dice, log_path=path, kinds=["bot"] * players)
+        game = Game(r, names, dice=dice, log_path=path, kinds=["bot"] * players, lang=active_lang())
     except ValueError as e:
         fail(e)
     rng = random.Random(seed)
@@ -239,7 +239,7 @@ def demo(
         else:
             stop = session_call(game.state, limit)
             game.push(stop or bots[game.current_player()].choose(game.state, rng))
-    from ..i18n import _, active_lang, translator
+    from ..i18n import translator
 
     for line in transcript(replay_states(game.log), names, translator(active_lang())):
         typer.echo(line)

@@ -92,11 +92,11 @@ class Backend:
 
             if self.dask == "local":
                 self._cluster = LocalCluster(
-                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
                 )
             elif self.dask == "local-threads":
                 self._cluster = LocalCluster(
-                    n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+                    n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
                 )
             if self._cluster is not None:
                 self._client = Client(self._cluster)
