@@ -61,7 +61,7 @@ def catalogue_fragments(lang: str) -> tuple[str, ...]:
             continue
         ids = list(m.id) if isinstance(m.id, (tuple, list)) else [m.id]
         strings = list(m.string) if isinstance(m.string, (tuple, list)) else [m.string]
-        translated = " ".join(s for s in strings if s)
+        translated = " ".join(" ".join(s for s in strings if s).split())
         if not translated or translated in ids:
             continue
         for msgid in ids:
