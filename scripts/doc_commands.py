@@ -130,11 +130,8 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, str, list[str], Directive |
 
 def _strip_comment(command: str) -> str:
     """The command without its trailing ``# ...`` comment (quotes respected)."""
-    lex = shlex.shlex(command, posix=True)
-    lex.whitespace_split = True
-    lex.commenters = "#"
     try:
-        words = list(lex)
+        words = shlex.split(command, comments=True)
     except ValueError as e:
         raise ValueError(f"{e}: {command!r}") from None
     # Re-quote only what needs it, so the command reads as written.
