@@ -63,6 +63,9 @@ if [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" != "$UV_VERSION" ];
 fi
 
 export UV_PYTHON_DOWNLOADS=never
+# uv trusts the certificates the system trusts, as pip does: behind a proxy that signs with a
+# company's own authority (installed in /etc/ssl/certs) the install works as pip's did.
+export UV_SYSTEM_CERTS=1
 unset VIRTUAL_ENV
 uv=(.venv/bin/uv pip --quiet)
 if [ "$profile" != all ]; then
