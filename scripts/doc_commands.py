@@ -225,12 +225,14 @@ def snippets(docs: Sequence[str] = DOCS) -> list[Snippet]:
 
 def sandbox(path: Path) -> Path:
     """A directory to run the documents' commands in, as a reader's clone would look to them:
-    the answer files of docs/transcripts/ and an empty docs/img/ (the pictures a command
-    draws land here, not in the repository)."""
+    the answer files of docs/transcripts/, the examples, and an empty docs/img/ (the pictures
+    a command draws land here, not in the repository)."""
     path.mkdir(parents=True, exist_ok=True)
     if not (path / "docs" / "transcripts").exists():
         shutil.copytree(ROOT / "docs" / "transcripts", path / "docs" / "transcripts")
     (path / "docs" / "img").mkdir(parents=True, exist_ok=True)
+    if not (path / "examples").exists():  # the examples a document runs, as in a clone
+        (path / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
     return path
 
 

@@ -255,8 +255,12 @@ def _examples_outputs(tmp_path: Path) -> Iterator[tuple[Any, list[str], list[str
 
 def test_the_examples_bad_input_is_what_they_print(tmp_path: Path) -> None:
     pytest.importorskip("gymnasium")
+    checked = 0
     for item, now, shown in _examples_outputs(tmp_path):
         assert now == shown, (str(item), now)
+        assert len(now) == 1 and ": error: " in now[0], now  # one line naming the problem
+        checked += 1
+    assert checked >= 3
 
 
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=str)
