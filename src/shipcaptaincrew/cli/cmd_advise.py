@@ -39,13 +39,14 @@ def _parse_held(text: str) -> int:
             plural(
                 NP_(
                     "--held '{text}': roles are held in order ship, captain, crew, so one held "
-                    "means {roles}",
+                    "means {roles} (--held {spelling})",
                     "--held '{text}': roles are held in order ship, captain, crew, so {n} held "
-                    "means {roles}",
+                    "means {roles} (--held {spelling})",
                 ),
                 len(names),
                 text=text,
-                roles=",".join(ROLE_NAMES[: len(names)]),
+                roles=ROLE_NAMES[: len(names)],  # the roles in words of the language
+                spelling=",".join(ROLE_NAMES[: len(names)]),
             )
         )
     return len(names)
