@@ -64,6 +64,18 @@ class SeatSpec:
         return "human" if self.bot is None else self.bot
 
 
+def wrap_reason(text: str, width: int) -> list[str]:
+    """A bot's reason in lines of ``width``, broken at ASCII spaces only.
+
+    Rich breaks at any whitespace, the no-break space of "15,7 %" included, which can leave
+    "%" alone at the start of a line; the standard library's wrapper keeps it.
+
+    >>> wrap_reason("Opti: stands - wins in 15.7\u00a0% of cases", 28)
+    ['Opti: stands - wins in', '15.7\xa0% of cases']
+    """
+    return textwrap.wrap(text, max(width, 20), break_on_hyphens=False) or [text]
+
+
 def parse_seat(text: str, index: int) -> SeatSpec:
     """``NAME`` (a person), ``bot:SPEC`` or ``NAME=bot:SPEC`` (a bot), as ``--player`` takes.
 
@@ -234,10 +246,7 @@ class MatchRunner:
         assert bot is not None
         what = describe_action(action, state, self.names)
         why = render_reason(bot.explain(state), self.tr)
-        line = f"{self.names[seat]}: {what} - {why}"
-        # Wrapped at ASCII spaces only (Rich would break at the no-break space of "15,7 %",
-        # leaving "%" alone on a line), then printed as it is.
-        for part in textwrap.wrap(line, max(self.console.width, 20), break_on_hyphens=False):
+        for part in wrap_reason(f"{self.names[seat]}: {what} - {why}", self.console.width):
             self.console.print(part, style="italic", markup=False, soft_wrap=True)
 
     def _another_round(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -311,11 +312,12 @@ def _won_on_tie_break(state: MatchState) -> bool:
     return sum(1 for c in counts if c == counts[state.winner]) > 1
 
 
-def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
+def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Group:
     """The end of the match: winner, totals, round wins, chips and sips.
 
     Chips still in the pot (a match ended early, or a pot nobody took) are said under the
-    table, so the chips add up.
+    table, so the chips add up, and so is a win on a tie-break, where the table shows the
+    winner level with another.
     """
     rules = state.rules
     notes = []
@@ -323,12 +325,7 @@ def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str])
         notes.append(_("{name} won the match on a tie-break.").format(name=names[state.winner]))
     if rules.stakes is Stakes.POT and state.pot:
         notes.append(plural(_LEFT_IN_POT, state.pot))
-    table = Table(
-        title=_("Final standings"),
-        title_justify="left",
-        caption=" ".join(notes) or None,
-        caption_justify="left",
-    )
+    table = Table(title=_("Final standings"), title_justify="left")
     table.add_column("")
     table.add_column(_("player"))
     table.add_column(_("total"), justify="right")
@@ -353,4 +350,5 @@ def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str])
         if rules.drinking is not Drinking.NONE:
             row.append(str(state.sips[seat]))
         table.add_row(*row)
-    return table
+    # The notes under the table, as wide as the terminal (a caption would fold to the table).
+    return Group(table, *(Text(note) for note in notes))
