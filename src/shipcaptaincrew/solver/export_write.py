@@ -126,7 +126,7 @@ def csv_field(value: Any, kind: ColumnType) -> str:
     """One CSV field: a text always quoted (so ``""`` is an empty text), a null empty, a
     float written so that it reads back bit for bit, a bool as ``true``/``false``.
 
-    >>> [csv_field(v, k) for v, k in [("a\"b", ColumnType.TEXT), (None, ColumnType.TEXT),
+    >>> [csv_field(v, k) for v, k in [('a"b', ColumnType.TEXT), (None, ColumnType.TEXT),
     ...     (0.1, ColumnType.FLOAT), (2.0, ColumnType.FLOAT), (True, ColumnType.BOOL)]]
     ['"a""b"', '', '0.1', '2', 'true']
     """
