@@ -7,9 +7,13 @@
 #                                  tests/web) for the tests
 #   bash scripts/setup.sh run      only what the main job needs: the package and its web extra
 #                                  (requirements/web.txt)
+#   bash scripts/setup.sh EXTRA    the package and one more extra of pyproject.toml, from
+#                                  requirements/EXTRA.txt: web, plot (matplotlib), sim (pandas,
+#                                  pyarrow, Dask, matplotlib), rl (Gymnasium, PettingZoo,
+#                                  OpenSpiel) or i18n (Babel); a command that needs one says which
 #
-# Idempotent; safe to run again.  "run" adds what is missing and removes nothing; the full set-up
-# makes .venv match the lock exactly (a package left over from elsewhere is removed).
+# Idempotent; safe to run again.  "run" and an extra add what is missing and remove nothing; the
+# full set-up makes .venv match the lock exactly (a package left over from elsewhere is removed).
 # uv comes from PyPI through pip, at the version pyproject.toml's [tool.uv] requires, into .venv
 # itself; it uses the Python that made .venv and never downloads one.  PYTHON=/path/to/python3.11
 # chooses the interpreter.  Any failure stops here with the installer's own message.
@@ -17,8 +21,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${1:-all}
 case "$profile" in
-  all | run) ;;
-  *) echo "setup.sh: unknown profile '$profile' (all or run)" >&2; exit 2 ;;
+  all) ;;
+  run) lock=requirements/web.txt ;;
+  web | plot | sim | rl | i18n) lock=requirements/$profile.txt ;;
+  *) echo "setup.sh: unknown profile '$profile' (all, run, web, plot, sim, rl or i18n)" >&2; exit 2 ;;
 esac
 PY=${PYTHON:-python3}
 
@@ -57,10 +63,13 @@ if [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" != "$UV_VERSION" ];
 fi
 
 export UV_PYTHON_DOWNLOADS=never
+# uv trusts the certificates the system trusts, as pip does: behind a proxy that signs with a
+# company's own authority (installed in /etc/ssl/certs) the install works as pip's did.
+export UV_SYSTEM_CERTS=1
 unset VIRTUAL_ENV
 uv=(.venv/bin/uv pip --quiet)
-if [ "$profile" = run ]; then
-  "${uv[@]}" install --python .venv/bin/python -r requirements/web.txt
+if [ "$profile" != all ]; then
+  "${uv[@]}" install --python .venv/bin/python -r "$lock"
 else
   # sync: the environment becomes exactly the lock (anything else is removed).
   "${uv[@]}" sync --python .venv/bin/python requirements/all.txt

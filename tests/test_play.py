@@ -94,7 +94,10 @@ def test_nonsense_is_answered_and_ctrl_d_ends_cleanly_with_a_log(tmp_path: Path)
     child = spawn(_play_args(rules, ["Anna", "bot:easy"], seed, log))
     child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
     child.sendline("stand please")
-    child.expect("'stand please' is not a number: type a number from 1 to 2.")
+    # The menu takes the actions' notation too, so the complaint names it.
+    child.expect(
+        "'stand please' is not an answer here: type a number from 1 to 2 or stand, reroll."
+    )
     child.sendline("")
     child.expect("Please type a number from 1 to 2.")
     child.sendline("7")
@@ -121,7 +124,9 @@ def test_a_decision_takes_the_actions_notation_too(tmp_path: Path) -> None:
     child = spawn(_play_args(rules, ["Anna", "bot:timid"], seed, tmp_path / "n.jsonl"))
     child.expect(r"stand or reroll the cargo\? \[1-2, \?\] ")
     child.sendline("reroll:keep6")  # no half cargo: not among the choices
-    child.expect("'reroll:keep6' is not a number")
+    child.expect(
+        "'reroll:keep6' is not an answer here: type a number from 1 to 2 or stand, reroll."
+    )
     child.sendline("reroll")
     child.expect("Anna rerolls both cargo dice.")
     child.sendline("q")
@@ -350,7 +355,7 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     set_option(child, OPTIONS["drinking"], "all_but_winner")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Cargo rerolls:"))
-    child.expect(r"Cargo rerolls \[0-2 or none, Enter = none\] ")
+    child.expect(r"Cargo rerolls \[0-2 or no limit, Enter = no limit\] ")
     child.sendline("maybe")
     child.expect("Please type a whole number from 0 to 2.")
     child.sendline("1")

@@ -74,3 +74,34 @@ def test_the_dialogue_answers_yes_in_german_and_states_the_seating(tmp_path: Pat
     assert result["rules"] == "classic(half_cargo=true,rotation=previous)"
     # Where the next round's starter is chosen, its help states the seating convention.
     assert translator("de")(OPTIONS["rotation"].help) in " ".join(told.split())
+
+
+def test_the_final_table_says_who_won_on_a_tie_break(tmp_path: Path) -> None:
+    # Anna and Bo both score 8 (classic: tie-break turns); Bo wins them, and the final table,
+    # which shows them level on 8, says why Bo is on top -- in Norwegian too.
+    lines = score(8) + score(8) + score(3) + score(9)
+    args = players("Anna", "Bo") + ["--rules", "classic", "--starter", "Anna"]
+    result, told, _log = run(tmp_path, args, lines)
+    assert result["totals"] == [8, 8] and result["winner"] == 1
+    assert "Bo won the match on a tie-break." in told
+    result, told, _log = run(tmp_path, args, lines, lang="nb")
+    assert "Bo vant partiet i en omkast." in told
+    # A clear winner needs no such line.
+    result, told, _log = run(tmp_path, args, score(9) + score(8))
+    assert result["winner"] == 0 and "tie-break." not in told
+
+
+def test_a_bots_reason_never_leaves_the_percent_sign_alone() -> None:
+    """Bots explain their choices with a chance ("15,7 %", a no-break space before the sign);
+    wrapped at any width, the number and its sign stay on one line."""
+    from shipcaptaincrew.cli.tui_match import wrap_reason
+
+    reason = (
+        "Opti: beide Ladungswürfel neu werfen - gewinnt in 15,7\u00a0% der Fälle; stehen "
+        "bleiben gewönne in 12,3\u00a0% der Fälle"
+    )
+    for width in range(20, 121):
+        lines = wrap_reason(reason, width)
+        assert " ".join(lines) == reason.replace("  ", " ")
+        assert not [line for line in lines if line.startswith("%")], (width, lines)
+        assert all(len(line) <= width for line in lines), width

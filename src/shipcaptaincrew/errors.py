@@ -15,9 +15,10 @@ allow now, an impossible rule set, a match that cannot be set up.
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
-from .messages import Message, Translate
+from .messages import N_, Message, Translate
 
 __all__ = [
     "GameError",
@@ -26,6 +27,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidRulesError",
     "InvalidSetupError",
+    "os_reason",
 ]
 
 
@@ -72,3 +74,33 @@ class InvalidRulesError(GameError):
 
 class InvalidSetupError(GameError):
     """A match that cannot be set up (player count, solo target, starter seat, stakes)."""
+
+
+#: What the system says about a file, by error number, as catalogue messages.
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or directory"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a directory"),
+    errno.ENOTDIR: N_("a part of the path is not a directory"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.EEXIST: N_("it exists already"),
+}
+
+
+def os_reason(error: BaseException) -> Message:
+    """Why a file could not be read or written, as a message every front end can translate.
+
+    The system's own text (English, whatever the locale) is kept only for an error number
+    the catalogue does not name.
+
+    >>> os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")).msgid
+    'no such file or directory'
+    """
+    if isinstance(error, UnicodeDecodeError):
+        return Message(N_("not a text file (UTF-8)"))
+    if isinstance(error, OSError) and error.errno in _OS_REASONS:
+        return Message(_OS_REASONS[error.errno])
+    text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return Message("{reason}", {"reason": text})

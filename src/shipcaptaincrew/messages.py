@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Message", "NP_", "N_", "Plural", "Translate"]
+__all__ = ["Grouped", "Message", "NP_", "N_", "Plural", "Translate"]
 
 #: A translation function: message id in, text out.  Catalogue translators
 #: (:func:`~shipcaptaincrew.i18n.translator`) also carry ``ngettext`` for plural forms.
@@ -46,6 +46,27 @@ def NP_(singular: str, plural: str) -> Plural:
 
 def _english(msgid: str) -> str:
     return msgid
+
+
+class Grouped(int):
+    """A large whole number in a message, its thousands grouped the language's way
+    (6,000,000; 6.000.000 in German; 6 000 000 in Norwegian)."""
+
+
+def _param(value: Any, tr: Translate) -> Any:
+    """A parameter as the message shows it: game words translated, a nested message (or an
+    error carrying one, such as the reason of a refusal) rendered in the same language."""
+    if isinstance(value, tuple):
+        return ", ".join(tr(str(w)) for w in value)
+    if isinstance(value, Grouped):
+        group = getattr(tr, "grouped", None)
+        return group(int(value)) if group is not None else f"{int(value):,}"
+    if isinstance(value, Message):
+        return value.render(tr)
+    nested = getattr(value, "message", None)
+    if isinstance(nested, Message):
+        return nested.render(tr)
+    return value
 
 
 @dataclass(frozen=True)
@@ -84,11 +105,7 @@ class Message:
                 text = self.msgid if n == 1 else self.plural
         if not self.params:
             return text
-        params = {
-            k: (", ".join(tr(str(w)) for w in v) if isinstance(v, tuple) else v)
-            for k, v in self.params.items()
-        }
-        return text.format(**params)
+        return text.format(**{k: _param(v, tr) for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return self.render()

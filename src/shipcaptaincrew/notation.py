@@ -23,6 +23,8 @@ from typing import Any
 
 from .actions import Action, Roll, parse_action
 from .engine import apply, current_player, initial_state, seat_to_act
+from .errors import GameError, os_reason
+from .messages import N_
 from .rules import Rules
 from .state import CHANCE, MatchState
 
@@ -39,7 +41,7 @@ __all__ = [
 LOG_FORMAT = "shipcaptaincrew-log"
 
 
-class LogError(ValueError):
+class LogError(GameError):
     """A log that cannot be read or does not replay (names the line and the problem)."""
 
 
@@ -102,12 +104,14 @@ class MatchLog:
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as e:
-                raise LogError(f"line {no} is not JSON: {e.msg}") from None
+                raise LogError(
+                    N_("line {no} is not JSON (column {column})"), no=no, column=e.colno
+                ) from None
             if not isinstance(row, dict) or "type" not in row:
-                raise LogError(f"line {no} is not an event object with a 'type'")
+                raise LogError(N_("line {no} is not an event object with a 'type'"), no=no)
             rows.append(row)
         if not rows or rows[0].get("type") != "match" or rows[0].get("format") != LOG_FORMAT:
-            raise LogError("line 1 is not a shipcaptaincrew match header")
+            raise LogError(N_("line 1 is not a shipcaptaincrew match header"))
         h = rows[0]
         try:
             log = cls(
@@ -120,14 +124,16 @@ class MatchLog:
                 lang=str(h.get("lang", "en")),
             )
         except (KeyError, TypeError) as e:
-            raise LogError(f"line 1: the header lacks {e}") from None
+            raise LogError(N_("line 1: the header lacks {field}"), field=str(e)) from None
         for no, row in enumerate(rows[1:], 2):
             if row["type"] == "reveal":
                 log.server_seed = str(row.get("server_seed", ""))
             elif row["type"] in ("roll", "action"):
                 log.events.append(row)
             else:
-                raise LogError(f"line {no}: unknown event type {row['type']!r}")
+                raise LogError(
+                    N_("line {no}: unknown event type {kind}"), no=no, kind=repr(row["type"])
+                )
         return log
 
     @classmethod
@@ -136,7 +142,9 @@ class MatchLog:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as e:
-            raise LogError(f"cannot read {path}: {e.strerror}") from None
+            raise LogError(N_("cannot read it: {reason}"), reason=os_reason(e)) from None
+        except UnicodeDecodeError as e:
+            raise LogError(N_("cannot read it: {reason}"), reason=os_reason(e)) from None
         return cls.from_jsonl(text)
 
     def initial_state(self) -> MatchState:
@@ -165,15 +173,15 @@ def _action_of(no: int, event: dict[str, Any]) -> Action:
         if event["type"] == "roll":
             faces = event["faces"]
             if not isinstance(faces, list) or not all(isinstance(f, int) for f in faces):
-                raise LogError(f"event {no}: faces must be a list of integers")
+                raise LogError(N_("event {no}: faces must be a list of integers"), no=no)
             return Roll(tuple(faces))
         return parse_action(str(event["action"]))
     except KeyError as e:
-        raise LogError(f"event {no} lacks {e}") from None
+        raise LogError(N_("event {no} lacks {field}"), no=no, field=str(e)) from None
     except ValueError as e:
         if isinstance(e, LogError):
             raise
-        raise LogError(f"event {no}: {e}") from None
+        raise LogError(N_("event {no}: {reason}"), no=no, reason=e) from None
 
 
 def replay_events(
@@ -202,13 +210,23 @@ def replay_events(
         action = _action_of(no, event)
         who = seat_to_act(state) if current_player(state) == CHANCE else current_player(state)
         if event.get("seat") != who:
-            raise LogError(f"event {no}: made by seat {event.get('seat')}, expected seat {who}")
+            raise LogError(
+                N_("event {no}: made by seat {seat}, expected seat {expected}"),
+                no=no,
+                seat=event.get("seat"),
+                expected=who,
+            )
         if (event["type"] == "roll") != (current_player(state) == CHANCE):
-            raise LogError(f"event {no}: a {event['type']} where the match expected the other kind")
+            expected = N_("an action") if event["type"] == "roll" else N_("a roll")
+            raise LogError(
+                N_("event {no}: the match expected {expected} here"),
+                no=no,
+                expected=(expected,),
+            )
         try:
             state = apply(state, action)
         except ValueError as e:
-            raise LogError(f"event {no}: {e}") from None
+            raise LogError(N_("event {no}: {reason}"), no=no, reason=e) from None
         out.append((state, action))
     return out
 
@@ -218,7 +236,7 @@ def replay_states(log: MatchLog) -> list[tuple[MatchState, Action | None]]:
     try:
         state = log.initial_state()
     except ValueError as e:
-        raise LogError(f"line 1: {e}") from None
+        raise LogError(N_("line 1: {reason}"), reason=e) from None
     return [(state, None), *replay_events(state, log.events)]
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..i18n import _, active_lang, translator
-from ..messages import NP_
+from ..messages import N_, NP_
 from .app import app
 from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt
@@ -39,13 +39,14 @@ def _parse_held(text: str) -> int:
             plural(
                 NP_(
                     "--held '{text}': roles are held in order ship, captain, crew, so one held "
-                    "means {roles}",
+                    "means {roles} (--held {spelling})",
                     "--held '{text}': roles are held in order ship, captain, crew, so {n} held "
-                    "means {roles}",
+                    "means {roles} (--held {spelling})",
                 ),
                 len(names),
                 text=text,
-                roles=",".join(ROLE_NAMES[: len(names)]),
+                roles=ROLE_NAMES[: len(names)],  # the roles in words of the language
+                spelling=",".join(ROLE_NAMES[: len(names)]),
             )
         )
     return len(names)
@@ -99,46 +100,82 @@ def _match_view(
     return MatchView.of_round(r.format, points, scores, played=round_no - 1, wins=wins)
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Every legal choice after this roll: its chance to win the match and the round, and "
+        "its expected score."
+        "\n\n"
+        "With --format (or the rules' own format of more than one round) the match around the "
+        "turn is --round and --totals, and the best choice is the best for the match. When the "
+        "roll leaves nothing to decide (the crew is not complete yet, or the turn is over) "
+        "there is no choice: in JSON best is null and choices is empty."
+    )
+)
 def advise(
     held: Annotated[
-        str, typer.Option("--held", help="Roles held before the roll: ship,captain,crew or none.")
+        str,
+        typer.Option(
+            "--held",
+            metavar=N_("ROLES"),
+            help=N_("The roles held before the roll: ship,captain,crew, a part of it, or none."),
+        ),
     ],
-    roll: Annotated[str, typer.Option("--roll", help="Faces rolled now, e.g. 6531 or 6,5,3.")],
+    roll: Annotated[
+        str,
+        typer.Option(
+            "--roll",
+            metavar=N_("FACES"),
+            help=N_("The faces rolled now, for example 6531 or 6,5,3."),
+        ),
+    ],
     rolls_used: Annotated[
-        int, typer.Option("--rolls-used", help="Rolls used, this one included (1..3).")
+        int,
+        typer.Option(
+            "--rolls-used",
+            metavar=N_("N"),
+            help=N_("The rolls used so far, this one included."),
+        ),
     ],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     posted: Annotated[
         str | None,
-        typer.Option("--posted", help="Scores posted before you this round, e.g. 9,0,7."),
+        typer.Option(
+            "--posted",
+            metavar=N_("SCORES"),
+            help=N_("The scores posted before you this round, for example 9,0,7."),
+        ),
     ] = None,
     players_after: Annotated[
-        int, typer.Option("--players-after", help="Players still to play after you.")
+        int,
+        typer.Option(
+            "--players-after", metavar=N_("N"), help=N_("The players still to play after you.")
+        ),
     ] = 0,
     fmt: FormatOpt = None,
     round_no: Annotated[
-        int, typer.Option("--round", help="The round of the match being played (1 = the first).")
+        int,
+        typer.Option(
+            "--round",
+            metavar=N_("N"),
+            help=N_("The round of the match being played, 1 being the first."),
+        ),
     ] = 1,
     totals: Annotated[
         str | None,
         typer.Option(
             "--totals",
-            help="Every player's match total before this round, in this round's play order "
-            "(yours at your place), e.g. 12,20; under wins:N their round wins.",
+            metavar=N_("TOTALS"),
+            help=N_(
+                "Every player's match total before this round, in this round's play order "
+                "(yours at your place), for example 12,20; under wins:N their round wins."
+            ),
         ),
     ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Every legal choice after this roll: its chance to win the match and the round, and
-    its expected score.
-
-    With ``--format`` (or the rules' own format of more than one round) the match around
-    the turn is ``--round`` and ``--totals``; the best choice is the best for the match.  When the roll leaves nothing to decide (the crew is not complete yet, or the turn is over)
-    there is no choice: JSON ``best`` is null and ``choices`` is empty.
-    """
+    """The position after the roll, rated by the solver for the round or the match."""
     from ..dice import parse_faces
     from ..sim.options import apply_options
     from ..solver import advise as solver_advise

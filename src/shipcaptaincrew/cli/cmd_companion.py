@@ -6,12 +6,24 @@ from typing import Annotated
 
 import typer
 
+from ..messages import N_
 from .app import app
 from .common import LangOpt
 from .tui_options import LogOpt, ResultJsonOpt, ScriptOpt, TableFlags, table_options
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Keep the table for a game with real dice: type the faces you roll."
+        "\n\n"
+        "The app sets the qualifying dice aside, says how many dice to roll next, keeps "
+        "scores, pot, chips and sips, runs tie-breaks, says who drinks, and advises on request "
+        "(?). A wrong count of faces or an impossible face is answered with the same question "
+        "again. At a decision type the number of a choice or its notation (stand, reroll, "
+        "sip:2, next_round); a captain may hand out several sips at once, for example Bo 2, "
+        "Cy 1."
+    )
+)
 @table_options
 def companion(
     player: Annotated[
@@ -19,7 +31,8 @@ def companion(
         typer.Option(
             "--player",
             "-p",
-            help="A player's name, in play order (repeat); without it the app asks.",
+            metavar=N_("NAME"),
+            help=N_("A player's name, in play order; repeat it for each; without it the app asks."),
         ),
     ] = None,
     *,
@@ -29,14 +42,7 @@ def companion(
     script: ScriptOpt = None,
     as_json: ResultJsonOpt = False,
 ) -> None:
-    """Keep the table for a game with real dice: type the faces you roll.
-
-    The app sets the qualifying dice aside, says how many dice to roll next, keeps scores,
-    pot, chips and sips, runs tie-breaks, says who drinks, and advises on request (?).  A wrong
-    count of faces or an impossible face is answered with the same question again.  At a
-    decision type the number of a choice or its notation (stand, reroll, sip:2, next_round);
-    the captain may hand out several sips at once, e.g. Bo 2, Cy 1.
-    """
+    """The companion: the table set up as ``scc play`` does it, the dice typed in."""
     from .tui_setup import play_table, script_answers, set_up_table
 
     answers = script_answers(script)

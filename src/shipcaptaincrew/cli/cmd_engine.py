@@ -85,22 +85,32 @@ def turn_json(rules: Rules, rolls: list[tuple[int, ...]], t: TurnState) -> dict[
     }
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Play one turn from given faces and stand after the last roll."
+        "\n\n"
+        "Each ROLL is the faces of one roll, exactly as many as there are free dice. A roll "
+        "after the crew is complete rerolls the cargo: two digits, or under half_cargo one "
+        "digit (the lower cargo die is rerolled, the higher kept)."
+    )
+)
 def turn(
     rolls: Annotated[
-        list[str], typer.Argument(help="Faces of each roll as digits, e.g. 65331 423.")
+        list[str],
+        typer.Argument(
+            metavar=N_("ROLL"),
+            help=N_("The faces of each roll as digits, for example 65331 423."),
+        ),
     ],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help=N_("Print one JSON object (the same in every language).")),
+    ] = False,
     lang: LangOpt = None,
 ) -> None:
-    """Play one turn from given faces and stand after the last roll.
-
-    Each ROLL is the faces of one roll, exactly as many as there are free dice.  A roll after
-    the crew is complete rerolls the cargo: two digits, or under half_cargo one digit (the
-    lower cargo die is rerolled, the higher kept).
-    """
+    """A turn from typed faces, played by the engine."""
     r = load_rules(rules, settings)
     try:
         parsed = [parse_faces(x) for x in rolls]

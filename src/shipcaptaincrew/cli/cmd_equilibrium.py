@@ -15,11 +15,13 @@ import typer
 
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
 from ..i18n import _, active_lang, translator
-from ..messages import NP_
+from ..messages import N_, NP_
+from ..options import OPTIONS
 from .app import app
 from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from .helptext import composed
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,14 +30,16 @@ if TYPE_CHECKING:
     from ..rules import Rules
     from ..solver.policies import Policy
 
-_PLAYERS_HELP = f"Players at the table ({MIN_PLAYERS}..{MAX_PLAYERS})."
-_POLICY_HELP = (
-    "optimal, optimal:round, ev or threshold:T: one for every seat, or a comma-separated "
-    "list, one per seat in the first round's play order."
+_PLAYERS_HELP = composed(
+    lambda tr: tr("Players at the table ({low}..{high}).").format(low=MIN_PLAYERS, high=MAX_PLAYERS)
+)
+_POLICY_HELP = N_(
+    "optimal (to win the match), optimal:round (to win each round), ev or threshold:T: one "
+    "for every seat, or a comma-separated list, one per seat in the first round's play order."
 )
 #: ``--players`` and ``--policy`` as the line-up commands (equilibrium, evaluate, export) take them.
-PlayersOpt = Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)]
-PolicyOpt = Annotated[str, typer.Option("--policy", help=_POLICY_HELP)]
+PlayersOpt = Annotated[int, typer.Option("--players", metavar=N_("N"), help=_PLAYERS_HELP)]
+PolicyOpt = Annotated[str, typer.Option("--policy", metavar=N_("POLICY,..."), help=_POLICY_HELP)]
 
 
 def lineup(policy: str, players: int) -> tuple[Policy, ...]:
@@ -78,7 +82,14 @@ def figures(rules: Rules, pols: tuple[Policy, ...]) -> dict[str, Any]:
     }
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Each seat's chance of winning the match when every seat plays its policy."
+        "\n\n"
+        "optimal seats play for the match and best-respond to the others; without --format "
+        "the rule set's own format is played (--format single: one round)."
+    )
+)
 def equilibrium(
     players: PlayersOpt,
     rules: RulesOpt = "classic",
@@ -88,11 +99,7 @@ def equilibrium(
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Each seat's chance of winning the match when every seat plays its policy.
-
-    ``optimal`` seats play for the match and best-respond to the others; without --format the
-    rule set's own format is played (--format single: one round).
-    """
+    """The line-up's exact chances, from :func:`figures`."""
     from ..sim.options import apply_options
     from ..solver import SolverError, UnknownPolicyError
 
@@ -123,7 +130,11 @@ def show_seats(
     from rich.console import Console
 
     con = Console()
-    con.print(seat_table(r, data, players, first_round=first_round))
+    table = seat_table(r, data, players, first_round=first_round)
+    # The title on a line of its own: a table as narrow as its numbers would fold it.
+    con.print(table.title, markup=False, soft_wrap=True)
+    table.title = None
+    con.print(table)
     return con
 
 
@@ -134,14 +145,15 @@ def seat_table(r: Rules, data: dict[str, Any], players: int, *, first_round: boo
 
     tr = translator(active_lang())
     title = NP_(
-        "one player, policies {policy}, {format}, under {rules}",
-        "{n} players, policies {policy}, {format}, under {rules}",
+        "one player, policies {policy}, under {rules}",
+        "{n} players, policies {policy}, under {rules}",
     )
-    t = Table(
-        title=plural(
-            title, players, policy=data["policy"], format=data["format"], rules=rules_name(r)
-        )
-    )
+    # The rules' name says the format where it is not the preset's own; say it always.
+    name = rules_name(r)
+    fmt = OPTIONS["format"].title_message(r.format).render(tr)
+    if fmt not in name:
+        name = f"{name} · {fmt}"
+    t = Table(title=plural(title, players, policy=data["policy"], rules=name))
     t.add_column(_("seat (play order)"), justify="right")
     t.add_column(_("policy"))
     t.add_column(_("chance to win the match"), justify="right")

@@ -14,27 +14,37 @@ from typing import Annotated
 import typer
 
 from ..i18n import _, active_lang, translator
+from ..messages import N_
 from .app import app
 from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup, show_seats
 from .cmd_simulate import FormatOpt
 from .cmd_solver import JsonOpt, check_players
 from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
 
-_BEST_HELP = "Also the value of the best response (optimal) at this seat (1 = the first to play)."
+_BEST_HELP = N_(
+    "Also the value of the best response (optimal) at this seat, 1 being the first to play."
+)
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Each seat's exact chance to win the match and the first round, one policy per seat, "
+        "and the value of a best response."
+    )
+)
 def evaluate(
     players: PlayersOpt,
     policy: PolicyOpt,
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,
-    best: Annotated[int | None, typer.Option("--best-response", help=_BEST_HELP)] = None,
+    best: Annotated[
+        int | None, typer.Option("--best-response", metavar=N_("SEAT"), help=_BEST_HELP)
+    ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Each seat's exact chance to win the match and the first round, one policy per seat."""
+    """The line-up solved as ``scc equilibrium`` solves it, and a best response's value."""
     from ..sim.options import apply_options
     from ..solver import SolverError, UnknownPolicyError
     from ..solver.evaluate import best_response

@@ -14,41 +14,58 @@ from typing import Annotated
 import typer
 
 from ..i18n import _
+from ..messages import N_
 from .app import app
 from .cmd_equilibrium import PlayersOpt, PolicyOpt, lineup
 from .cmd_simulate import FormatOpt
 from .cmd_solver import check_players
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
+from .common import LangOpt, RulesOpt, SetOpt, error_text, fail, load_rules, os_reason
 
-_TABLE_HELP = (
-    "A table to write (repeatable; default: all): turn_odds, decisions, round_equilibrium, "
-    "match_equilibrium or best_response."
+_TABLE_HELP = N_(
+    "A table to write: turn_odds, decisions, round_equilibrium, match_equilibrium or "
+    "best_response; repeat it for more (without it: every table)."
 )
-_AGAINST_HELP = "The policies the best responses answer, comma-separated."
+_AGAINST_HELP = N_("The policies the best responses answer, comma-separated.")
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Write the exact tables: turn odds, every decision with every action's chances, the "
+        "round and match equilibria, and best responses (their columns: docs/export.md)."
+        "\n\n"
+        "CSV and JSON need nothing more; Parquet needs the sim extra."
+    )
+)
 def export(
     out: Annotated[
         str,
         typer.Option(
-            "--out", "-o", help="A directory (DIR/ or an existing one), or a file prefix."
+            "--out",
+            "-o",
+            metavar=N_("PATH"),
+            help=N_("A directory (DIR/, or one that exists), or the start of the file names."),
         ),
     ],
-    to: Annotated[str, typer.Option("--to", help="File format: csv, json or parquet.")] = "csv",
-    table: Annotated[list[str] | None, typer.Option("--table", help=_TABLE_HELP)] = None,
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to", metavar=N_("FORMAT"), help=N_("The file format: csv, json or parquet.")
+        ),
+    ] = "csv",
+    table: Annotated[
+        list[str] | None, typer.Option("--table", metavar=N_("TABLE"), help=_TABLE_HELP)
+    ] = None,
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,
     players: PlayersOpt = 2,
     policy: PolicyOpt = "optimal",
     against: Annotated[
-        str, typer.Option("--against", help=_AGAINST_HELP)
+        str, typer.Option("--against", metavar=N_("POLICY,..."), help=_AGAINST_HELP)
     ] = "ev,threshold:7,optimal:round",
     lang: LangOpt = None,
 ) -> None:
-    """Write the exact tables: turn odds, every decision with every action's chances, the
-    round and match equilibria, best responses (columns: docs/export.md)."""
+    """Each table built by the solver and written with its provenance."""
     from ..sim.options import apply_options
     from ..solver import SolverError, UnknownPolicyError
     from ..solver.export_schema import TableKind
@@ -85,12 +102,15 @@ def export(
         except SolverError as e:
             if table:
                 fail(e)
-            typer.echo(_("skipped {table}: {reason}").format(table=kind.value, reason=e), err=True)
+            typer.echo(
+                _("skipped {table}: {reason}").format(table=kind.value, reason=error_text(e)),
+                err=True,
+            )
             continue
         path = table_path(out, kind, FileFormat(to))
         try:
             written = write(kind, rows, path, FileFormat(to), provenance(spec, kind, command))
         except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=path, reason=e))
+            fail(_("cannot write {path}: {reason}").format(path=path, reason=os_reason(e)))
         for p in written:
             typer.echo(_("wrote {path}").format(path=p))

@@ -4,24 +4,46 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
 from ..engine import check_players
 from ..facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
 from ..fair import verify_fair_rolls
+from ..i18n import _, active_lang
+from ..messages import N_
 from ..narrate import transcript
 from ..notation import LogError, MatchLog, replay_states
 from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, choose_language, fail, load_rules
+from .common import (
+    LangOpt,
+    RulesOpt,
+    SetOpt,
+    choose_language,
+    error_text,
+    fail,
+    load_rules,
+)
+from .helptext import composed, or_words
+
+#: The dice sources of a log (``fair.DiceSource.describe``), in words.
+_DICE_SOURCES = {
+    "seeded": N_("dice from a seed"),
+    "typed": N_("real dice typed in"),
+}
+
+
+def _refuse(path: Path, error: LogError) -> NoReturn:
+    """A log that cannot be read or replayed: its path and what is wrong, in one line."""
+    fail(_("{path}: {reason}").format(path=path, reason=error_text(error)))
 
 
 def _load(path: Path) -> MatchLog:
     try:
         return MatchLog.load(path)
     except LogError as e:
-        fail(f"{path}: {e}")
+        _refuse(path, e)
 
 
 #: ``--lang`` of ``scc replay``: without it the transcript speaks the match's own language.
@@ -29,27 +51,37 @@ ReplayLangOpt = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help=f"Language of the transcript: {', '.join(LANGUAGES)} (default: the match's).",
+        metavar=N_("LANG"),
+        help=composed(
+            lambda tr: tr(
+                "The language of the transcript: {languages} (without it: the match's own)."
+            ).format(languages=or_words(LANGUAGES, tr))
+        ),
         callback=choose_language,
         is_eager=True,
     ),
 ]
+LogArg = Annotated[
+    Path,
+    typer.Argument(metavar=N_("LOG"), help=N_("An event log (JSON lines) written by a match.")),
+]
 
 
-@app.command()
+@app.command(help=N_("Replay a match's event log with the engine and print it as a story."))
 def replay(
-    log: Annotated[Path, typer.Argument(help="An event log (JSON lines) written by a match.")],
+    log: LogArg,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the final state summary as JSON.")
+        bool,
+        typer.Option("--json", help=N_("Print the final state as one JSON object instead.")),
     ] = False,
     lang: ReplayLangOpt = None,
 ) -> None:
-    """Replay a match log with the engine and print a readable transcript."""
+    """The log replayed through the engine (every event checked), told in words."""
     m = _load(log)
     try:
         states = replay_states(m)
     except LogError as e:
-        fail(f"{log}: {e}")
+        _refuse(log, e)
     final = states[-1][0]
     if as_json:
         typer.echo(
@@ -79,22 +111,24 @@ def replay(
         typer.echo(tr("(the log ends before the match is over)"))
 
 
-@app.command()
-def verify(
-    log: Annotated[Path, typer.Argument(help="An event log of a provably fair match.")],
-    lang: LangOpt = None,
-) -> None:
-    """Recompute every die of a provably fair match from its revealed seed.
-
-    Exit status 0 when every die matches, 1 when something does not, 2 for an unreadable log.
-    """
+@app.command(
+    help=N_(
+        "Recompute every die of a provably fair match from its revealed seed."
+        "\n\n"
+        "The exit status is 0 when every die matches, 1 when something does not, and 2 for a "
+        "log that cannot be read."
+    )
+)
+def verify(log: LogArg, lang: LangOpt = None) -> None:
+    """The fair dice recomputed from the log's commitment and revealed seed."""
     m = _load(log)
     from ..i18n import _
 
     if m.dice.get("source") != "fair":
+        source = _DICE_SOURCES.get(str(m.dice.get("source")), N_("an unknown dice source"))
         fail(
             _("{path}: the dice of this match were not provably fair ({source})").format(
-                path=log, source=m.dice.get("source")
+                path=log, source=_(source)
             )
         )
     if m.server_seed is None:
@@ -116,7 +150,7 @@ def verify(
     try:
         replay_states(m)  # the dice are fair; the events must also follow the rules
     except LogError as e:
-        fail(f"{log}: {e}")
+        _refuse(log, e)
     n = sum(len(r) for r in m.rolls())
     typer.echo(
         _(
@@ -126,32 +160,58 @@ def verify(
     )
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Watch a match between bots, told as a transcript, with its event log."
+        "\n\n"
+        "Bots never stop a session of rounds, so a session stops after --rounds rounds."
+    )
+)
 def demo(
     rules: RulesOpt = "schiff-kapitaen-crew",
     settings: SetOpt = None,
     players: Annotated[
-        int, typer.Option(help=f"Number of bot players ({MIN_PLAYERS}-{MAX_PLAYERS}).")
+        int,
+        typer.Option(
+            metavar=N_("N"),
+            help=composed(
+                lambda tr: tr("The number of bots at the table ({low}..{high}).").format(
+                    low=MIN_PLAYERS, high=MAX_PLAYERS
+                )
+            ),
+        ),
     ] = 4,
-    seed: Annotated[int, typer.Option(help="Seed for the dice (same seed, same match).")] = 654,
+    seed: Annotated[
+        int,
+        typer.Option(
+            metavar=N_("N"), help=N_("The seed of the dice: the same seed, the same match.")
+        ),
+    ] = 654,
     rounds: Annotated[
         int | None,
         typer.Option(
             min=1,
-            help="Under format=session, stop after this many rounds (bots always call another "
-            "round; default: as many as a simulated session).",
+            metavar=N_("N"),
+            help=N_(
+                "Under format=session, stop after this many rounds (bots always call another "
+                "round; without it: as many as a simulated session)."
+            ),
         ),
     ] = None,
     fair: Annotated[
-        bool, typer.Option(help="Use provably fair dice (seed revealed at the end).")
+        bool,
+        typer.Option(help=N_("Provably fair dice, the seed revealed at the end.")),
     ] = False,
-    log: Annotated[Path | None, typer.Option(help="Where to write the event log.")] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            metavar=N_("FILE"),
+            help=N_("Where to write the event log (without it: logs/demo-SEED.jsonl)."),
+        ),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
-    """Watch a scripted demo match between bots, printed as a transcript.
-
-    Bots never stop a session of rounds, so a session stops after --rounds rounds.
-    """
+    """A match of tip and timid bots, played through :class:`~..game.Game` and told."""
     import random
 
     from ..bots import SESSION_ROUNDS, TimidBot, TipBot, session_call
@@ -167,7 +227,7 @@ def demo(
     path = log or Path("logs") / f"demo-{seed}.jsonl"
     try:
         dice = FairDice(client_seeds=[str(seed)]) if fair else SeededDice(seed)
-        game = Game(r, names, dice=dice, log_path=path, kinds=["bot"] * players)
+        game = Game(r, names, dice=dice, log_path=path, kinds=["bot"] * players, lang=active_lang())
     except ValueError as e:
         fail(e)
     rng = random.Random(seed)
@@ -179,7 +239,7 @@ def demo(
         else:
             stop = session_call(game.state, limit)
             game.push(stop or bots[game.current_player()].choose(game.state, rng))
-    from ..i18n import _, active_lang, translator
+    from ..i18n import translator
 
     for line in transcript(replay_states(game.log), names, translator(active_lang())):
         typer.echo(line)

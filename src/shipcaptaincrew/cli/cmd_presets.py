@@ -17,6 +17,7 @@ import typer
 
 from ..formats import FORMAT_KINDS
 from ..i18n import Translator
+from ..messages import N_
 from ..options import OPTIONS, Option, OptionType
 from ..rules import ALIASES, OPTION_DOCS, PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
 from .app import app
@@ -97,12 +98,22 @@ def _values(option: Option, tr: Translator) -> str:
     return f"{tr('yes')} / {tr('no')}"
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "List the presets (what each changes from classic) and every option of the rules, with "
+        "its choices or bounds, its default and the sheet sentences it comes from."
+    )
+)
 def presets(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help=N_("Print one JSON object (English message ids, for programs).")
+        ),
+    ] = False,
     lang: LangOpt = None,
 ) -> None:
-    """List the presets (what each changes from classic) and every option of the rules."""
+    """The presets and the option table, as people read them or as JSON."""
     if as_json:
         typer.echo(json.dumps(presets_json(), indent=2))
         return

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..messages import N_
 from .app import app
 from .common import LangOpt, SetOpt, load_rules
 
@@ -54,16 +55,27 @@ def solver_notes(rules: Any) -> Any:
     return SolverNotes(highest[1], highest[2])
 
 
-@app.command("rules")
+@app.command(
+    "rules",
+    help=N_(
+        "The complete rules of a rule set, with its variants, stakes, format and the sheets' tips."
+    ),
+)
 def rules_cmd(
     preset: Annotated[
-        str, typer.Argument(help="Preset name or alias (default classic).")
+        str,
+        typer.Argument(
+            metavar=N_("PRESET"),
+            help=N_("A preset's name or alias (without it: classic)."),
+        ),
     ] = "classic",
     settings: SetOpt = None,
     lang: LangOpt = None,
-    plain: Annotated[bool, typer.Option(help="Print the Markdown source, not rendered.")] = False,
+    plain: Annotated[
+        bool, typer.Option(help=N_("Print the Markdown source instead of the rendered text."))
+    ] = False,
 ) -> None:
-    """The complete rules of a rule set, with its variants, stakes, format and the sheets' tips."""
+    """The rules text of :mod:`..i18n.rules_text`, with the solver's notes where it can."""
     from ..i18n import active_lang, translator
     from ..i18n.rules_text import rules_text
     from .tui_setup import make_console

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ..i18n import _
-from ..messages import NP_
+from ..messages import N_, NP_
 from .app import app
 from .common import LangOpt, fail, plural
 
@@ -16,17 +16,39 @@ from .common import LangOpt, fail, plural
 WORKER_HEALTHCHECK_SECONDS = 30
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Start the web app: create a table, share the link, play from your phones (needs the "
+        "web extra, which bash scripts/run.sh installs)."
+        "\n\n"
+        "--lang is the language of what the command prints; each player's pages speak the "
+        "browser's language."
+    )
+)
 def serve(
     host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the whole network).")
+        str,
+        typer.Option(
+            "--host",
+            metavar=N_("ADDRESS"),
+            help=N_("The address to listen on (0.0.0.0 for the whole network)."),
+        ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8654,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=1, max=65535, metavar=N_("PORT"), help=N_("The TCP port to listen on.")
+        ),
+    ] = 8654,
     db: Annotated[
         str | None,
         typer.Option(
             "--db",
-            help="Database URL: sqlite:///FILE or postgresql://... (default: SQLite in the user's data directory).",
+            metavar=N_("URL"),
+            help=N_(
+                "The database: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DB (without "
+                "it: SQLite in your user data directory; env SCC_DB_URL)."
+            ),
         ),
     ] = None,
     workers: Annotated[
@@ -35,53 +57,58 @@ def serve(
             "--workers",
             min=1,
             max=64,
-            help="Worker processes sharing the port (more than 1 needs --db postgresql://... and --redis).",
+            metavar=N_("N"),
+            help=N_(
+                "Worker processes sharing the port; more than 1 needs --db postgresql://... "
+                "and --redis."
+            ),
         ),
     ] = 1,
     redis: Annotated[
         str | None,
         typer.Option(
             "--redis",
-            help="Redis URL (redis://HOST:PORT/0) that links the workers; env SCC_REDIS_URL.",
+            metavar=N_("URL"),
+            help=N_(
+                "The Redis server that links the workers, redis://HOST:PORT/0 (env SCC_REDIS_URL)."
+            ),
         ),
     ] = None,
     log_json: Annotated[
         bool | None,
         typer.Option(
-            "--log-json/--log-text", help="Log one JSON object a line (env SCC_LOG_JSON)."
+            "--log-json/--log-text",
+            help=N_("Log one JSON object a line, or plain text (env SCC_LOG_JSON)."),
         ),
     ] = None,
     access_log: Annotated[
         bool | None,
         typer.Option(
             "--access-log/--no-access-log",
-            help="Log a line for every request and WebSocket (off by default; env SCC_ACCESS_LOG).",
+            help=N_(
+                "Log a line for every request and WebSocket (off without it; env SCC_ACCESS_LOG)."
+            ),
         ),
     ] = None,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
             "--allow-origin",
-            help="Another site (https://example.org) whose pages may open the live table; "
-            "repeat for more, '*' for any (default: the server's own pages only).",
+            metavar=N_("URL"),
+            help=N_(
+                "Another site (https://example.org) whose pages may open the live table; "
+                "repeat it for more, * for any (without it: the server's own pages only)."
+            ),
         ),
     ] = None,
     lang: LangOpt = None,
 ) -> None:
-    """Start the web app: create a table, share the link, play from your phones.
+    """The web app on uvicorn: one process, or ``--workers`` on PostgreSQL and Redis."""
+    # Without the web extra this import fails, and scc says what to install (see .extras).
+    import uvicorn
 
-    --lang is the language of these lines; each player's pages speak the browser's language.
-    """
-    try:
-        import uvicorn
+    from ..web import Settings, create_app
 
-        from ..web import Settings, create_app
-    except ImportError as e:
-        fail(
-            _("the web app needs its dependencies ({name}): pip install '{extra}'").format(
-                name=e.name, extra="shipcaptaincrew[web]"
-            )
-        )
     overrides: dict[str, object] = {}
     if db:
         overrides["db_url"] = db

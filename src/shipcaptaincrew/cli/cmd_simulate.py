@@ -15,35 +15,66 @@ from typing import Annotated, Any
 import typer
 
 from ..i18n import _, active_lang, translator
-from ..messages import NP_
+from ..messages import N_, NP_
 from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from .common import (
+    LangOpt,
+    RulesOpt,
+    SetOpt,
+    fail,
+    load_rules,
+    os_reason,
+    plural,
+    rules_name,
+)
 from .tui_options import FORMAT_HELP
 
-FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=FORMAT_HELP)]
+FormatOpt = Annotated[
+    str | None, typer.Option("--format", "-f", metavar=N_("FORMAT"), help=FORMAT_HELP)
+]
 StakesOpt = Annotated[
     str | None,
     typer.Option(
         "--stakes",
-        help="points or pot, plus a drinking mode joined by +, e.g. "
-        "pot+last_drinks (drinks, last_drinks, captain_hands_out, failed_double).",
+        metavar=N_("STAKES"),
+        help=N_(
+            "What a round is played for: points or pot, and a drinking mode joined by +, for "
+            "example pot+last_drinks (drinks, last_drinks, captain_hands_out, failed_double)."
+        ),
     ),
 ]
 SeedOpt = Annotated[
     int | None,
     typer.Option(
-        "--seed", help="Seed (non-negative); same seed, same result however the work is split."
+        "--seed",
+        metavar=N_("N"),
+        help=N_(
+            "The seed (0 or more): the same seed gives the same result however the work is "
+            "split; without it a random seed is chosen and reported."
+        ),
     ),
 ]
-WorkersOpt = Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")]
+WorkersOpt = Annotated[
+    int,
+    typer.Option("--workers", "-w", metavar=N_("N"), help=N_("Worker processes on this machine.")),
+]
 DaskOpt = Annotated[
     str | None,
     typer.Option(
         "--dask",
-        help="Dask scheduler address (tcp://host:8786), or 'local' to start a LocalCluster.",
+        metavar=N_("ADDRESS"),
+        help=N_(
+            "A Dask scheduler's address (tcp://host:8786), or local to start a cluster of two "
+            "processes here (needs the sim extra)."
+        ),
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+JsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json", help=N_("Print one JSON object on stdout (the same in every language).")
+    ),
+]
 
 
 @contextmanager
@@ -126,22 +157,33 @@ def _write(what: str, flag: str, path: str, write: Callable[[], None]) -> None:
     except OSError as e:
         fail(
             _("{flag} {path}: cannot write it: {reason}").format(
-                flag=flag, path=path, reason=e.strerror or e
+                flag=flag, path=path, reason=os_reason(e)
             )
         )
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Play many matches between bots and report each bot's and each seat's win rate with "
+        "its confidence interval at 95 percent."
+    )
+)
 def simulate(
     players: Annotated[
         str,
         typer.Option(
             "--players",
             "-p",
-            help="One bot per seat: BOT,BOT,... (random, timid, tip, threshold:T, ev, optimal).",
+            metavar=N_("BOT,BOT,..."),
+            help=N_(
+                "One bot per seat, comma-separated: random, timid, tip, threshold:T, ev, "
+                "optimal, or the levels easy, medium, hard, perfect."
+            ),
         ),
     ],
-    matches: Annotated[int, typer.Option("--matches", "-n", help="Matches to play.")],
+    matches: Annotated[
+        int, typer.Option("--matches", "-n", metavar=N_("N"), help=N_("Matches to play."))
+    ],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     fmt: FormatOpt = None,
@@ -154,17 +196,28 @@ def simulate(
         typer.Option(
             "--out",
             "-o",
-            help="Write one row per match and seat: FILE.csv, FILE.json or FILE.parquet.",
+            metavar=N_("FILE"),
+            help=N_(
+                "Write one row per match and seat to FILE.csv, FILE.json or FILE.parquet "
+                "(needs the sim extra)."
+            ),
         ),
     ] = None,
     plot: Annotated[
         str | None,
-        typer.Option("--plot", help="Save win rates and score distributions as FILE.png."),
+        typer.Option(
+            "--plot",
+            metavar=N_("FILE"),
+            help=N_(
+                "Save the win rates and score distributions as a picture, FILE.png (needs the "
+                "plot extra)."
+            ),
+        ),
     ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Play many matches between bots and report win rates with 95% confidence intervals."""
+    """Bots at one table, many matches, on the simulator's tables or its engine loop."""
     from ..sim.options import apply_options, parse_players
 
     r = load_rules(rules, settings)
@@ -285,18 +338,44 @@ def _print_summary(summary: dict[str, Any]) -> None:
         con.print(t)
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Run a grid of rule sets, bots and player counts, and print or write one tidy table "
+        "(needs the sim extra)."
+    )
+)
 def sweep(
     bots: Annotated[
         str,
-        typer.Option("--bots", "-b", help="Bots to test, comma-separated; each sits at seat 0."),
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar=N_("BOT,BOT,..."),
+            help=N_("The bots to test, comma-separated; each sits at seat 0 of its own cells."),
+        ),
     ],
-    players: Annotated[str, typer.Option("--players", "-p", help="Player counts, e.g. 2,3,4.")],
-    matches: Annotated[int, typer.Option("--matches", "-n", help="Matches per cell.")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar=N_("N,N,..."),
+            help=N_("Player counts, comma-separated, for example 2,3,4."),
+        ),
+    ],
+    matches: Annotated[
+        int, typer.Option("--matches", "-n", metavar=N_("N"), help=N_("Matches per cell."))
+    ],
     rules: Annotated[
         list[str] | None,
         typer.Option(
-            "--rules", "-r", help="Rule set (repeatable): preset, alias or canonical text."
+            "--rules",
+            "-r",
+            metavar=N_("PRESET"),
+            help=N_(
+                "A rule set: a preset's name or alias, or a canonical rules text; repeat it for "
+                "more."
+            ),
         ),
     ] = None,
     settings: SetOpt = None,
@@ -304,22 +383,41 @@ def sweep(
     stakes: StakesOpt = None,
     field: Annotated[
         str | None,
-        typer.Option("--field", help="Bot at the other seats (default: the tested bot itself)."),
+        typer.Option(
+            "--field",
+            metavar=N_("BOT"),
+            help=N_("The bot at the other seats (without it: the tested bot itself)."),
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed shared by every cell.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar=N_("N"), help=N_("The seed every cell shares."))
+    ] = 0,
     workers: WorkersOpt = 1,
     dask: DaskOpt = None,
     out: Annotated[
-        str | None, typer.Option("--out", "-o", help="Write the table: .csv, .json or .parquet.")
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar=N_("FILE"),
+            help=N_("Write the table to FILE.csv, FILE.json or FILE.parquet."),
+        ),
     ] = None,
     plot: Annotated[
         str | None,
-        typer.Option("--plot", help="Save seat-0 win rates against the player count as FILE.png."),
+        typer.Option(
+            "--plot",
+            metavar=N_("FILE"),
+            help=N_(
+                "Save seat 0's win rate against the player count as FILE.png (needs the plot "
+                "extra)."
+            ),
+        ),
     ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Run a grid (rule sets x bots x player counts) and write one tidy table."""
+    """A grid of cells, each a simulation with the tested bot at seat 0."""
     from ..sim.options import apply_options
 
     _check_backend(workers, dask)

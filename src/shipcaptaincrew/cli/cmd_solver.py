@@ -11,21 +11,46 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
 from ..facts import MAX_PLAYERS, MIN_PLAYERS, ROLLS
 from ..i18n import _, active_lang, translator
-from ..messages import NP_
-from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from ..messages import N_, NP_
+from .app import SccGroup, SccTyper, app
+from .common import (
+    LangOpt,
+    RulesOpt,
+    SetOpt,
+    fail,
+    load_rules,
+    os_reason,
+    plural,
+    rules_name,
+)
+from .helptext import composed
 
-report_app = typer.Typer(help="Regenerate the published reports (docs/*.md and their pictures).")
+report_app = SccTyper(
+    cls=SccGroup,
+    help=N_("Regenerate the published reports (docs/*.md and their pictures)."),
+    no_args_is_help=True,
+)
 app.add_typer(report_app, name="report")
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-_PLAYERS_HELP = f"Players in the round ({MIN_PLAYERS}..{MAX_PLAYERS})."
+
+@report_app.callback()
+def _report(lang: LangOpt = None) -> None:
+    """The reports share ``--lang`` (read before parsing, see ``app``'s ``main``)."""
+
+
+JsonOpt = Annotated[
+    bool,
+    typer.Option("--json", help=N_("Print one JSON object (the same in every language).")),
+]
+_PLAYERS_HELP = composed(
+    lambda tr: tr("Players in the round ({low}..{high}).").format(low=MIN_PLAYERS, high=MAX_PLAYERS)
+)
 
 
 def check_players(players: int) -> None:
@@ -38,18 +63,33 @@ def check_players(players: int) -> None:
         )
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "The exact odds of one turn: the crew completed by roll, the score distribution and "
+        "the expected score."
+    )
+)
 def odds(
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
     policy: Annotated[
-        str, typer.Option("--policy", help="never, ev or threshold:T (reroll cargo below T).")
+        str,
+        typer.Option(
+            "--policy",
+            metavar=N_("POLICY"),
+            help=N_(
+                "How the cargo is played: never (never reroll), ev (the best expected score) "
+                "or threshold:T (reroll a cargo below T)."
+            ),
+        ),
     ] = "ev",
-    exact: Annotated[bool, typer.Option("--exact", help="Exact fractions p/q.")] = False,
+    exact: Annotated[
+        bool, typer.Option("--exact", help=N_("Exact fractions p/q instead of decimals."))
+    ] = False,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Exact odds of one turn: completion by roll, score distribution, expected score."""
+    """One turn's odds from the solver's exact turn model."""
     from ..solver import UnknownPolicyError, turn_odds
 
     r = load_rules(rules, settings)
@@ -90,34 +130,52 @@ def odds(
     con.print(d)
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "The decision table: stand or reroll, by cargo, rolls left, the score to beat and the "
+        "players after."
+        "\n\n"
+        "With --format: the match-optimal tables for two players (the cargo to stand on by the "
+        'lead or the totals and the rounds left). --json adds "states": every decision state '
+        "with every legal action's chances, one row each (the rows of scc export --table "
+        "decisions)."
+    )
+)
 def strategy(
     rules: RulesOpt = "classic",
     settings: SetOpt = None,
-    players: Annotated[int, typer.Option("--players", help=_PLAYERS_HELP)] = 2,
+    players: Annotated[int, typer.Option("--players", metavar=N_("N"), help=_PLAYERS_HELP)] = 2,
     objective: Annotated[
-        str, typer.Option("--objective", help="win (best chance to win) or ev (best score).")
+        str,
+        typer.Option(
+            "--objective",
+            metavar=N_("OBJECTIVE"),
+            help=N_("win (the best chance to win the round) or ev (the best expected score)."),
+        ),
     ] = "win",
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write a heat-map PNG of the table.")
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar=N_("FILE"),
+            help=N_("Draw the table as a heat map into FILE.png (needs the plot extra)."),
+        ),
     ] = None,
     fmt: Annotated[
         str | None,
         typer.Option(
             "--format",
-            help="A match format (rounds:N, first_to:N, wins:N): the two-player match tables, "
-            "the cargo to stand on by the score of the match.",
+            metavar=N_("FORMAT"),
+            help=N_(
+                "A match format (rounds:N, first_to:N or wins:N): the two-player match tables "
+                "instead, the cargo to stand on by the score of the match."
+            ),
         ),
     ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """The decision table: stand or reroll by cargo, rolls left, score to beat, players after.
-
-    With --format: the match-optimal tables for two players (the cargo to stand on by the
-    lead or the totals and the rounds left).  --json adds "states": every decision state with
-    every legal action's chances, one row each (the rows of scc export --table decisions).
-    """
+    """The round's decision table, or with ``--format`` the two-player match tables."""
     from ..solver import SolverError
     from ..solver.table import decision_table
 
@@ -147,7 +205,7 @@ def strategy(
         try:
             plot_strategy(r, rows, objective, players, plot)
         except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=plot, reason=e))
+            fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     if as_json:
         from ..solver.export_tables import PlanObjective, decision_rows
 
@@ -164,6 +222,7 @@ def strategy(
             )
         )
         return
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
@@ -188,14 +247,20 @@ def strategy(
         )
     )
     legend = _("S = stand, R = reroll, Kn = keep n, reroll the other")
-    t = Table(title=f"{title}  ({legend})")
-    t.add_column(_("rolls left"), justify="right", overflow="fold")
+    # Light lines and one space between columns: eleven cargo columns and four headings fit
+    # 80 columns; a heading wraps between its words, never inside one ("players" stays whole).
+    t = Table(caption=legend, caption_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
+
+    def heading(text: str, justify: Literal["center", "right"] = "right") -> None:
+        t.add_column(text, justify=justify, min_width=max(map(len, text.split())), overflow="fold")
+
+    heading(_("rolls left"))
     if objective == "win":
-        t.add_column(_("players after"), justify="right", overflow="fold")
-        t.add_column(_("score to beat"), justify="right", overflow="fold")
+        heading(_("players after"))
+        heading(_("score to beat"))
     for c in cargos:
-        t.add_column(str(c), justify="center", overflow="fold")
-    t.add_column(_("stand from"), justify="right", overflow="fold")
+        heading(str(c), "center")
+    heading(_("stand from"))
 
     def short(a: str | None) -> str:
         if a is None:
@@ -211,7 +276,9 @@ def strategy(
         cells += [short(row.decisions.get(c)) for c in cargos]
         cells.append(str(row.stand_from) if row.stand_from is not None else _("never"))
         t.add_row(*cells)
-    Console().print(t)
+    con = Console()
+    con.print(title, markup=False, soft_wrap=True)
+    con.print(t)
     if plot is not None:
         Console().print(_("heat map written to {path}").format(path=plot))
 
@@ -235,27 +302,39 @@ def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: 
         try:
             plot_match_table(r, rows, plot)
         except OSError as e:
-            fail(_("cannot write {path}: {reason}").format(path=plot, reason=e))
+            fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     print_match_table(r, rows, as_json)
     if plot is not None and not as_json:
         typer.echo(_("heat map written to {path}").format(path=plot))
 
 
-@report_app.command("strategy")
+@report_app.command(
+    "strategy",
+    help=N_(
+        "Regenerate docs/strategy.md and its pictures from the solver (needs the plot extra)."
+        "\n\n"
+        "The report itself is the project's documentation and stays English; --lang is the "
+        "language of what the command says to you."
+    ),
+)
 def report_strategy(
     out: Annotated[
-        Path, typer.Option("--out", help="Directory for strategy.md and img/strategy_*.png.")
+        Path,
+        typer.Option(
+            "--out",
+            metavar=N_("DIR"),
+            help=N_("The directory for strategy.md and img/strategy_*.png."),
+        ),
     ] = Path("docs"),
     lang: LangOpt = None,
 ) -> None:
-    """Regenerate docs/strategy.md and its pictures from the solver.
-
-    The report itself is the project's documentation and stays English; --lang speaks to you.
-    """
+    """The strategy report, written where ``--out`` says."""
     from ..plots.strategy import write_report
 
     try:
         path = write_report(out)
     except OSError as e:
-        fail(_("cannot write the report into {path}: {reason}").format(path=out, reason=e))
+        fail(
+            _("cannot write the report into {path}: {reason}").format(path=out, reason=os_reason(e))
+        )
     typer.echo(_("wrote {path}").format(path=path))

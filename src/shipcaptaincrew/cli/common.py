@@ -14,11 +14,20 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from .. import errors
 from ..errors import GameError
 from ..facts import LANGUAGES
-from ..i18n import UnknownLanguageError, _, active_lang, detect_lang, translator, use
-from ..messages import Message, Plural
+from ..i18n import (
+    UnknownLanguageError,
+    _,
+    active_lang,
+    detect_lang,
+    translator,
+    use,
+)
+from ..messages import N_, Message, Plural
 from ..rules import Rules, find_rules
+from .helptext import composed, or_words
 
 __all__ = [
     "LANG_HELP",
@@ -29,6 +38,8 @@ __all__ = [
     "error_text",
     "fail",
     "load_rules",
+    "or_words",
+    "os_reason",
     "plural",
     "rules_name",
     "start_language",
@@ -37,17 +48,31 @@ __all__ = [
 #: ``--rules PRESET`` as every command spells it.
 RulesOpt = Annotated[
     str,
-    typer.Option("--rules", "-r", help="Preset name or alias, or a canonical rules text."),
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar=N_("PRESET"),
+        help=N_("A preset's name or alias (scc presets lists them), or a canonical rules text."),
+    ),
 ]
 #: ``--set KEY=VALUE`` (repeatable).
 SetOpt = Annotated[
     list[str] | None,
-    typer.Option("--set", "-s", help="Change one option, e.g. --set half_cargo=true (repeatable)."),
+    typer.Option(
+        "--set",
+        "-s",
+        metavar=N_("KEY=VALUE"),
+        help=N_(
+            "Change one option of the rules, for example --set half_cargo=true; repeat it for "
+            "more (scc presets lists every option)."
+        ),
+    ),
 ]
 
-LANG_HELP = (
-    f"Language: {', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]} "
-    "(default: from LANG / LC_ALL / LANGUAGE)."
+LANG_HELP = composed(
+    lambda tr: tr(
+        "The language: {languages} (without it: the language of LANG, LC_ALL or LANGUAGE)."
+    ).format(languages=or_words(LANGUAGES, tr))
 )
 
 
@@ -68,7 +93,9 @@ def choose_language(value: str | None) -> str | None:
 #: ``--lang`` of a command: chosen as soon as it is read (an eager option).
 LangOpt = Annotated[
     str | None,
-    typer.Option("--lang", help=LANG_HELP, callback=choose_language, is_eager=True),
+    typer.Option(
+        "--lang", metavar=N_("LANG"), help=LANG_HELP, callback=choose_language, is_eager=True
+    ),
 ]
 
 
@@ -84,7 +111,24 @@ def error_text(error: BaseException) -> str:
     """A refusal in the active language (other errors say what they say)."""
     if isinstance(error, GameError):
         return error.render(translator(active_lang()))
+    if isinstance(error, UnknownLanguageError):
+        return _("unknown language '{name}'; choose one of: {languages}").format(
+            name=error.name, languages=", ".join(LANGUAGES)
+        )
+    if isinstance(error, OSError):
+        return os_reason(error)
     return str(error)
+
+
+def os_reason(error: BaseException) -> str:
+    """Why a file could not be read or written, in the active language.
+
+    >>> import errno
+    >>> _ = use("de"); os_reason(FileNotFoundError(errno.ENOENT, "No such file"))
+    'Datei oder Verzeichnis nicht gefunden'
+    >>> _ = use("en")
+    """
+    return errors.os_reason(error).render(translator(active_lang()))
 
 
 def plural(ids: Plural, n: int, **params: object) -> str:

@@ -12,7 +12,9 @@ are the terminal's own words.
 >>> option_line(OPTIONS["ante"], 2, tr), option_line(OPTIONS["half_cargo"], False, tr)
 ('Ante: 2 (1-1000)', 'Half cargo: no')
 >>> option_line(OPTIONS["cargo_rerolls"], None, tr)
-'Cargo rerolls: no limit (0-2 or none)'
+'Cargo rerolls: no limit (0-2 or no limit)'
+>>> option_line(OPTIONS["cargo_rerolls"], None, translator("de"))
+'Ladung neu werfen: unbegrenzt (0-2 oder unbegrenzt)'
 >>> differences(find_rules("skip"), find_rules("classic"), translator("de"))  # 001: points
 ['Partieform: wer zuerst 50 hat']
 """
@@ -73,11 +75,16 @@ def value_words(option: Option, value: Any, tr: Translate) -> str:
 
 
 def bounds_words(option: Option, tr: Translate) -> str:
-    """A number option's bounds ("0-2 or none"); empty for the other kinds."""
+    """A number option's bounds ("0-2 or no limit"); empty for the other kinds.
+
+    "No limit" is said, and typed in the set-up dialogue, in the reader's language.
+    """
     if option.kind is not OptionType.NUMBER:
         return ""
     lo, hi = option.bounds
-    return f"{lo}-{hi}" + (" " + tr("or none") if option.unlimited else "")
+    if not option.unlimited:
+        return f"{lo}-{hi}"
+    return tr("{low}-{high} or {none}").format(low=lo, high=hi, none=tr("no limit"))
 
 
 def option_line(option: Option, value: Any, tr: Translate) -> str:

@@ -16,9 +16,10 @@ import typer
 
 from ..formats import FormatKind
 from ..i18n import _
+from ..messages import NP_
 from ..rules import Rules
 from ..solver.match_table import MatchRow
-from .common import rules_name
+from .common import plural, rules_name
 
 __all__ = ["print_match_table"]
 
@@ -63,8 +64,11 @@ def print_match_table(rules: Rules, rows: Sequence[MatchRow], as_json: bool) -> 
             if posted is None
             else _("second, {score} posted before").format(score=posted)
         )
-        title = _("Stand from (match-optimal, two players), {who}, {rolls} rolls left, {rules}")
-        t = Table(title=title.format(who=who, rolls=rolls, rules=rules_name(rules)))
+        title = NP_(
+            "Stand from (match-optimal, two players), {who}, one roll left, {rules}",
+            "Stand from (match-optimal, two players), {who}, {n} rolls left, {rules}",
+        )
+        t = Table(title=plural(title, rolls, who=who, rules=rules_name(rules)))
         t.add_column(f"{down} \\ {across}", justify="right")
         for c in cols:
             t.add_column(str(c), justify="right")

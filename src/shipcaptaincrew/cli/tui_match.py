@@ -17,12 +17,12 @@ after :data:`~shipcaptaincrew.bots.SESSION_ROUNDS` rounds, as a simulated one do
 from __future__ import annotations
 
 import random
+import textwrap
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.markup import escape
 from rich.rule import Rule
 
 from ..actions import Action, Roll, Take
@@ -62,6 +62,18 @@ class SeatSpec:
     def label(self) -> str:
         """What the scoreboard shows after the name."""
         return "human" if self.bot is None else self.bot
+
+
+def wrap_reason(text: str, width: int) -> list[str]:
+    """A bot's reason in lines of ``width``, broken at ASCII spaces only.
+
+    Rich breaks at any whitespace, the no-break space of "15,7 %" included, which can leave
+    "%" alone at the start of a line; the standard library's wrapper keeps it.
+
+    >>> wrap_reason("Opti: stands - wins in 15.7\u00a0% of cases", 28)
+    ['Opti: stands - wins in', '15.7\xa0% of cases']
+    """
+    return textwrap.wrap(text, max(width, 20), break_on_hyphens=False) or [text]
 
 
 def parse_seat(text: str, index: int) -> SeatSpec:
@@ -234,7 +246,8 @@ class MatchRunner:
         assert bot is not None
         what = describe_action(action, state, self.names)
         why = render_reason(bot.explain(state), self.tr)
-        self.console.print(f"[italic]{escape(self.names[seat])}: {escape(what)} - {escape(why)}[/]")
+        for part in wrap_reason(f"{self.names[seat]}: {what} - {why}", self.console.width):
+            self.console.print(part, style="italic", markup=False, soft_wrap=True)
 
     def _another_round(
         self, state: MatchState, seat: int, acts: Sequence[Action]

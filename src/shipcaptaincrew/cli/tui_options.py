@@ -15,8 +15,11 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 
 import typer
 
+from ..i18n import Translator
+from ..messages import N_
 from ..options import OPTIONS, Starter
 from .common import SetOpt
+from .helptext import composed, or_words
 from .option_words import format_spellings
 
 __all__ = [
@@ -31,7 +34,6 @@ __all__ = [
     "StarterOpt",
     "TableFlags",
     "TieBreakOpt",
-    "or_list",
     "table_options",
 ]
 
@@ -41,55 +43,86 @@ F = TypeVar("F", bound=Callable[..., Any])
 RulesOrAsk = Annotated[
     str | None,
     typer.Option(
-        "--rules", "-r", help="Preset name or alias, or a canonical rules text (default: ask)."
+        "--rules",
+        "-r",
+        metavar=N_("PRESET"),
+        help=N_(
+            "A preset's name or alias (scc presets lists them), or a canonical rules text; "
+            "without it the game asks."
+        ),
     ),
 ]
-
-
-def or_list(words: list[str]) -> str:
-    """``a, b or c``: the spellings of a flag's values for its help text."""
-    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def _choices_help(name: str) -> str:
     """``--NAME``'s help: the option's help text and its choices (the option table's words)."""
     option = OPTIONS[name]
-    return (
-        f"{option.help[:1].upper()}{option.help[1:]}: {or_list([c.value for c in option.choices])}."
-    )
+
+    def render(tr: Translator) -> str:
+        text = tr(option.help)
+        choices = or_words([c.value for c in option.choices], tr)
+        return f"{text[:1].upper()}{text[1:]}: {choices}."
+
+    return composed(render)
 
 
 #: ``--format``'s help, with every format kind's spelling.
-FORMAT_HELP = f"Match format: {or_list(format_spellings())}."
-FormatOpt = Annotated[str | None, typer.Option("--format", help=FORMAT_HELP)]
-StakesOpt = Annotated[str | None, typer.Option("--stakes", help=_choices_help("stakes"))]
-DrinkingOpt = Annotated[str | None, typer.Option("--drinking", help=_choices_help("drinking"))]
-TieBreakOpt = Annotated[str | None, typer.Option("--tie-break", help=_choices_help("tie_break"))]
+FORMAT_HELP = composed(
+    lambda tr: tr("The match format: {formats}.").format(formats=or_words(format_spellings(), tr))
+)
+FormatOpt = Annotated[str | None, typer.Option("--format", metavar=N_("FORMAT"), help=FORMAT_HELP)]
+StakesOpt = Annotated[
+    str | None,
+    typer.Option("--stakes", metavar=N_("STAKES"), help=_choices_help("stakes")),
+]
+DrinkingOpt = Annotated[
+    str | None,
+    typer.Option("--drinking", metavar=N_("MODE"), help=_choices_help("drinking")),
+]
+TieBreakOpt = Annotated[
+    str | None,
+    typer.Option("--tie-break", metavar=N_("MODE"), help=_choices_help("tie_break")),
+]
 StarterOpt = Annotated[
     str | None,
     typer.Option(
         "--starter",
-        help=f"Who starts (seat number from 1, or name); sets starter={Starter.CHOSEN.value}.",
+        metavar=N_("SEAT"),
+        help=composed(
+            lambda tr: tr(
+                "Who starts: a seat number from 1, or a name; it sets starter={chosen}."
+            ).format(chosen=Starter.CHOSEN.value)
+        ),
     ),
 ]
-LogOpt = Annotated[Path | None, typer.Option("--log", help="Where to write the event log.")]
+LogOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--log",
+        metavar=N_("FILE"),
+        help=N_("Where to write the event log (without it: logs/ in this directory)."),
+    ),
+]
 ScriptOpt = Annotated[
     Path | None,
     typer.Option(
         "--script",
-        help="Read the answers from FILE, one per line, instead of the keyboard (the same "
-        "questions and checks; the end of the file ends the match).",
-        exists=True,
-        dir_okay=False,
-        readable=True,
+        metavar=N_("FILE"),
+        help=N_(
+            "Read the answers from FILE, one a line, instead of the keyboard: the same "
+            "questions and checks, no pause for the bots, and the end of the file ends the "
+            "match."
+        ),
     ),
 ]
 ResultJsonOpt = Annotated[
     bool,
     typer.Option(
         "--json",
-        help="At the end print one JSON object (rules, players, rounds, totals, wins, chips, "
-        "sips, winner) on stdout; the match is told on stderr.",
+        help=N_(
+            "At the end print one JSON object (rules, players, rounds, totals, wins, chips, "
+            "sips, winner) on stdout; the match is told on stderr."
+        ),
     ),
 ]
 

@@ -48,6 +48,18 @@ _ROLLED = NP_(
 )
 
 
+def _not_an_answer(text: str, n: int, words: Mapping[str, int] | None) -> str:
+    """Why ``text`` answers no menu of ``n`` choices: a number was expected, or, where the
+    menu takes words too, one of them (named when they are few)."""
+    if not words:
+        return _("'{text}' is not a number: type a number from 1 to {n}.").format(text=text, n=n)
+    if len(words) <= 6:
+        return _("'{text}' is not an answer here: type a number from 1 to {n} or {words}.").format(
+            text=text, n=n, words=", ".join(words)
+        )
+    return _("'{text}' is not an answer here: type a number from 1 to {n}.").format(text=text, n=n)
+
+
 class QuitMatch(Exception):
     """The players ended the match (end of input or ``q``)."""
 
@@ -213,11 +225,7 @@ class Prompter:
             except ValueError:
                 if other is not None:
                     return other(text)
-                raise ValueError(
-                    _("'{text}' is not a number: type a number from 1 to {n}.").format(
-                        text=text, n=n
-                    )
-                ) from None
+                raise ValueError(_not_an_answer(text, n, words)) from None
             if not 1 <= k <= n:
                 raise ValueError(
                     _("{k} is not on the list: type a number from 1 to {n}.").format(k=k, n=n)

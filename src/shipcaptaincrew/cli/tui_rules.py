@@ -34,7 +34,7 @@ from ..options import (
     options_in,
 )
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
-from .option_words import GROUP_TITLES, bounds_words, format_spellings, option_line
+from .option_words import GROUP_TITLES, bounds_words, format_spellings, option_line, value_words
 from .tui_prompt import Prompter, parse_int, yes_no_words
 
 __all__ = ["ask_option", "ask_preset", "ask_rules", "edit_options"]
@@ -131,11 +131,11 @@ def _ask_number(prompt: Prompter, option: Option, current: Any, tr: Translator) 
     def parse(text: str) -> int | None:
         if text == "":
             return current  # type: ignore[no-any-return]
-        if option.unlimited and text.lower() in NONE_WORDS:
+        if option.unlimited and text.lower() in (*NONE_WORDS, tr("no limit").lower()):
             return None
         return parse_int(text, lo, hi)
 
-    enter = _("Enter = {n}").format(n=option.text(current))
+    enter = _("Enter = {n}").format(n=value_words(option, current, tr))
     return prompt.ask(f"{tr(option.label)} [{bounds_words(option, tr)}, {enter}]", parse)
 
 

@@ -22,12 +22,13 @@ from rich.console import Console
 
 from ..bots import DIFFICULTIES
 from ..engine import check_players
-from ..errors import GameError
-from ..facts import MAX_PLAYERS, MIN_PLAYERS
+from ..errors import GameError, InvalidSetupError
+from ..facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS
 from ..i18n import _
+from ..messages import N_
 from ..rules import Rules, Starter, find_rules
 from ..state import MatchState
-from .common import fail
+from .common import fail, os_reason
 from .tui_match import MatchRunner, SeatSpec, parse_seat
 from .tui_options import TableFlags
 from .tui_prompt import Prompter, QuitMatch
@@ -170,7 +171,7 @@ def script_answers(path: Path | None) -> Iterator[str] | None:
     try:
         return iter(path.read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError) as e:
-        fail(_("cannot read the script {path}: {reason}").format(path=path, reason=e))
+        fail(_("cannot read the script {path}: {reason}").format(path=path, reason=os_reason(e)))
 
 
 def match_json(state: MatchState, names: Sequence[str]) -> dict[str, Any]:
@@ -249,6 +250,7 @@ def set_up_table(
     companion: bool,
     answers: Iterator[str] | None = None,
     stderr: bool = False,
+    target: int | None = None,
 ) -> Table:
     """The table the flags of ``scc play`` / ``scc companion`` describe, the dialogue asking
     for whatever they leave out (the companion seats people only, at least two of them).
@@ -273,6 +275,16 @@ def set_up_table(
             else ask_seats(prompt, allow_bots=allow_bots)
         )
         names = [s.name for s in seats]
+        if len(seats) == SOLO_PLAYERS and target is None and not companion:
+            # Said before the rules dialogue, not after it.
+            fail(
+                _(
+                    "one player is solo practice: give the score to reach with --target N, or "
+                    "seat more players with -p"
+                )
+            )
+        if target is not None and len(seats) != SOLO_PLAYERS:
+            fail(InvalidSetupError(N_("a target score is only for solo practice (players=1)")))
         _check_table(rules or Rules(), len(seats), companion=companion)
         start = resolve_starter(starter, names) if starter is not None else None
         if rules is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -25,8 +26,9 @@ from ..actions import (
 )
 from ..dice import remove_faces
 from ..engine import seat_to_act
+from ..formats import FormatKind
 from ..i18n import _, active_lang, translator
-from ..messages import NP_
+from ..messages import N_, NP_
 from ..rules import Drinking, Stakes
 from ..solver import Choice
 from ..state import ROLE_NAMES, MatchState, Purpose, TurnPhase, TurnState
@@ -48,6 +50,21 @@ __all__ = [
 POT = NP_("pot: one chip", "pot: {n} chips")
 #: Markers of the scoreboard's first column, explained in its legend.
 PLAYS, STARTED = "▶", "★"
+#: The bot levels (``bots.DIFFICULTIES``) as a name tag says them; a bot's own name (``tip``,
+#: ``threshold:7``) is shown as it was typed.
+LEVEL_WORDS = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "perfect": N_("perfect"),
+}
+
+
+def name_tag(name: str, kind: str) -> str:
+    """A seat's name with its bot's level or name after it ("Cy (mittel)"); a person's name."""
+    if kind == "human":
+        return name
+    return f"{name} ({_(LEVEL_WORDS[kind]) if kind in LEVEL_WORDS else kind})"
 
 
 ROLE_STYLES = {
@@ -221,7 +238,7 @@ def scoreboard(state: MatchState, names: Sequence[str], kinds: Sequence[str]) ->
             cell = _("sits out")
         else:
             cell = "…"
-        who = name if kinds[seat] == "human" else f"{name} ({kinds[seat]})"
+        who = name_tag(name, kinds[seat])
         row = [str(seat + 1), mark, who, cell, str(state.totals[seat])]
         if rules.stakes is Stakes.POT:
             row.append(str(state.chips[seat]))
@@ -285,17 +302,30 @@ def advice_table(
     return table
 
 
-def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Table:
+def _won_on_tie_break(state: MatchState) -> bool:
+    """Whether the winner shares what the format counts (totals; round wins under wins:N)
+    with another player, so that a tie-break, not the table above, decided the match."""
+    kind = state.rules.format.kind
+    if state.winner is None or kind is FormatKind.TOURNAMENT:
+        return False
+    counts = state.wins if kind is FormatKind.WINS else state.totals
+    return sum(1 for c in counts if c == counts[state.winner]) > 1
+
+
+def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str]) -> Group:
     """The end of the match: winner, totals, round wins, chips and sips.
 
     Chips still in the pot (a match ended early, or a pot nobody took) are said under the
-    table, so the chips add up.
+    table, so the chips add up, and so is a win on a tie-break, where the table shows the
+    winner level with another.
     """
     rules = state.rules
-    caption = plural(_LEFT_IN_POT, state.pot) if rules.stakes is Stakes.POT and state.pot else None
-    table = Table(
-        title=_("Final standings"), title_justify="left", caption=caption, caption_justify="left"
-    )
+    notes = []
+    if state.winner is not None and _won_on_tie_break(state):
+        notes.append(_("{name} won the match on a tie-break.").format(name=names[state.winner]))
+    if rules.stakes is Stakes.POT and state.pot:
+        notes.append(plural(_LEFT_IN_POT, state.pot))
+    table = Table(title=_("Final standings"), title_justify="left")
     table.add_column("")
     table.add_column(_("player"))
     table.add_column(_("total"), justify="right")
@@ -308,7 +338,7 @@ def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str])
         range(len(names)), key=lambda s: (s != state.winner, -state.totals[s], -state.chips[s], s)
     )
     for seat in order:
-        who = names[seat] if kinds[seat] == "human" else f"{names[seat]} ({kinds[seat]})"
+        who = name_tag(names[seat], kinds[seat])
         row = [
             "🏆" if seat == state.winner else "",
             who,
@@ -320,4 +350,5 @@ def summary_table(state: MatchState, names: Sequence[str], kinds: Sequence[str])
         if rules.drinking is not Drinking.NONE:
             row.append(str(state.sips[seat]))
         table.add_row(*row)
-    return table
+    # The notes under the table, as wide as the terminal (a caption would fold to the table).
+    return Group(table, *(Text(note) for note in notes))

@@ -78,7 +78,11 @@ _ALIASES = {
 
 
 class UnknownLanguageError(ValueError):
-    """A ``--lang`` value that names no catalogue."""
+    """A ``--lang`` value that names no catalogue (``name``: the value as given)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"unknown language {name!r}; choose one of: {', '.join(LANGUAGES)}")
 
 
 def normalize_lang(text: str) -> str | None:
@@ -106,9 +110,7 @@ def detect_lang(explicit: str | None = None, environ: Mapping[str, str] | None =
     if explicit is not None and explicit.strip():
         lang = normalize_lang(explicit)
         if lang is None:
-            raise UnknownLanguageError(
-                f"unknown language {explicit!r}; choose one of: {', '.join(LANGUAGES)}"
-            )
+            raise UnknownLanguageError(explicit)
         return lang
     env = os.environ if environ is None else environ
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -141,6 +143,8 @@ def _translations(lang: str, domain: str) -> _gettext.NullTranslations:
 
 #: The decimal sign of each language (German and Norwegian write 39,7).
 _DECIMAL = {"en": ".", "de": ",", "nb": ","}
+#: The thousands separator of each language (a no-break space in Norwegian).
+_THOUSANDS = {"en": ",", "de": ".", "nb": "\u00a0"}
 
 
 class Translator:
@@ -174,6 +178,14 @@ class Translator:
     def number(self, value: float, digits: int = 1) -> str:
         """``value`` with ``digits`` decimals and the language's decimal sign."""
         return f"{value:.{digits}f}".replace(".", _DECIMAL.get(self.lang, "."))
+
+    def grouped(self, n: int) -> str:
+        """A whole number with its thousands grouped ("6,000,000"; "6.000.000" in German).
+
+        >>> translator("de").grouped(6_000_000), translator("en").grouped(1234)
+        ('6.000.000', '1,234')
+        """
+        return f"{n:,}".replace(",", _THOUSANDS.get(self.lang, ","))
 
     def percent(self, p: float, digits: int = 1) -> str:
         """A probability as a percentage ("39.7 %"; "39,7 %" in German and Norwegian)."""

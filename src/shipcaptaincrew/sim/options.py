@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import InvalidSetupError
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
+from ..messages import N_
 from ..options import OPTIONS
 from ..rules import Drinking, InvalidRulesError, MatchFormat, Rules, Stakes
 
@@ -43,9 +45,15 @@ def stakes_settings(text: str) -> dict[str, Any]:
     for w in words:
         if w not in _STAKES and w not in _DRINKS and w != _FLAG:
             known = ", ".join([*_STAKES, *_DRINKS, _FLAG])
-            raise InvalidRulesError(f"--stakes: unknown word {w!r}; use {known} joined by +")
+            raise InvalidRulesError(
+                N_("--stakes: unknown word {word}; use {known} joined by +"),
+                word=repr(w),
+                known=known,
+            )
     if len(stakes) > 1 or len(set(drinks)) > 1:
-        raise InvalidRulesError(f"--stakes {text!r}: name at most one stake and one drinking mode")
+        raise InvalidRulesError(
+            N_("--stakes {text}: name at most one stake and one drinking mode"), text=repr(text)
+        )
     return {
         "stakes": stakes[0] if stakes else Stakes.POINTS.value,
         "drinking": drinks[0] if drinks else Drinking.NONE.value,
@@ -71,9 +79,14 @@ def parse_players(text: str) -> list[str]:
     """
     bots = [b.strip() for b in text.split(",")]
     if any(not b for b in bots):
-        raise ValueError(f"--players {text!r}: an empty bot name; write BOT,BOT,...")
+        raise InvalidSetupError(
+            N_("--players {text}: an empty bot name; write BOT,BOT,..."), text=repr(text)
+        )
     if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
-        raise ValueError(
-            f"--players needs {MIN_PLAYERS}..{MAX_PLAYERS} bots (001.1), got {len(bots)}"
+        raise InvalidSetupError(
+            N_("--players needs {low}..{high} bots (001.1), got {n}"),
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+            n=len(bots),
         )
     return bots

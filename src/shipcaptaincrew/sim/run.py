@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidSetupError
+from ..messages import N_
 from ..rules import Rules
 from .fast import fast_matches
 from .match import ROUND_ARRAYS, MatchRunner
@@ -90,11 +92,11 @@ class Backend:
 
             if self.dask == "local":
                 self._cluster = LocalCluster(
-                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
                 )
             elif self.dask == "local-threads":
                 self._cluster = LocalCluster(
-                    n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+                    n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
                 )
             if self._cluster is not None:
                 self._client = Client(self._cluster)
@@ -102,7 +104,11 @@ class Backend:
                 try:
                     self._client = Client(self.dask, timeout=10)
                 except (OSError, ValueError, TypeError) as e:
-                    raise ValueError(f"cannot reach the Dask scheduler {self.dask!r}: {e}") from e
+                    raise InvalidSetupError(
+                        N_("cannot reach the Dask scheduler {address}: {reason}"),
+                        address=repr(self.dask),
+                        reason=str(e),
+                    ) from e
         elif self.workers > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor

@@ -141,7 +141,11 @@ def advise(
     given = match.posted if match is not None else (posted or ())
     bad = [x for x in given if x not in graph.scores]
     if bad:
-        raise SolverError(f"a posted score of {bad[0]} is impossible under {rules}")
+        raise SolverError(
+            N_("a posted score of {score} is impossible under {rules}"),
+            score=bad[0],
+            rules=str(rules),
+        )
     node = graph.node(turn)
     if graph.kind[node] == CHANCE_NODE or not graph.kids[node]:
         return []
@@ -231,9 +235,11 @@ def position_after_roll(
     with a clear error), and the roll is applied by the engine.
     """
     if not 0 <= held_roles <= 3:
-        raise SolverError(f"0..3 roles can be held, got {held_roles}")
+        raise SolverError(N_("0..3 roles can be held, got {n}"), n=held_roles)
     if not 1 <= rolls_used <= 3:
-        raise SolverError(f"rolls used must be 1..3 (this roll included), got {rolls_used}")
+        raise SolverError(
+            N_("rolls used must be 1..{most} (this roll included), got {n}"), most=3, n=rolls_used
+        )
     graph = turn_graph(rules)
     candidates = [
         s
@@ -244,24 +250,32 @@ def position_after_roll(
         and s.keep is None
     ]
     if not candidates:
-        held = ", ".join(ROLE_NAMES[:held_roles]) or "nothing"
-        raise SolverError(
-            f"no play holds {held} before roll {rolls_used}"
-            + (
-                " (nothing can be held before the first roll)"
-                if rolls_used == 1
-                else " (the cargo is rerolled only while rolls remain and the cargo_rerolls "
-                f"limit allows: cargo_rerolls={rules.cargo_rerolls})"
-                if held_roles == 3
-                else ""
+        held = ROLE_NAMES[:held_roles]
+        if rolls_used == 1:
+            raise SolverError(
+                N_(
+                    "no play holds {held} before roll {n} (nothing can be held before the first roll)"
+                ),
+                held=held,
+                n=rolls_used,
             )
-        )
+        if held_roles == 3:
+            raise SolverError(
+                N_(
+                    "no play holds {held} before roll {n} (the cargo is rerolled only while "
+                    "rolls remain and the cargo_rerolls limit allows: cargo_rerolls={limit})"
+                ),
+                held=held,
+                n=rolls_used,
+                limit="none" if rules.cargo_rerolls is None else rules.cargo_rerolls,
+            )
+        raise SolverError(N_("no play holds {held} before roll {n}"), held=held, n=rolls_used)
     need = dice_to_roll(candidates[0])
     try:
         check_faces(tuple(faces), need)
     except InvalidDiceError as e:
-        what = "the cargo dice" if held_roles == 3 else "the free dice"
-        raise InvalidDiceError(f"{e} ({what})") from None
+        what = N_("the cargo dice") if held_roles == 3 else N_("the free dice")
+        raise InvalidDiceError(N_("{reason} ({what})"), reason=e, what=(what,)) from None
     # Candidates differ only in what the past left behind (which faces fill the roles, the
     # old cargo); the engine's answer for the roll is taken from the first, and any of them
     # leads to positions with the same future.

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..actions import Action
 from ..facts import MAX_PLAYERS
+from ..messages import N_
 from ..rules import Rules
 from ..state import MatchState, Method, Purpose, TurnState
 from .graph import TurnGraph, turn_graph
@@ -74,10 +75,14 @@ class ContestView:
         ContestView(players=5, posted_max=7, tied=2, players_after=1, sub=False, target=None)
         """
         if players_after < 0:
-            raise SolverError(f"players after must be 0 or more, got {players_after}")
+            raise SolverError(N_("players after must be 0 or more, got {n}"), n=players_after)
         n = len(posted) + 1 + players_after
         if n > 8:
-            raise SolverError(f"a round has at most 8 players, got {n} (posted + you + after)")
+            raise SolverError(
+                N_("a round has at most {most} players, got {n} (posted + you + after)"),
+                most=MAX_PLAYERS,
+                n=n,
+            )
         m = max(posted, default=0)
         return cls(n, m, sum(1 for x in posted if x == m), players_after, sub)
 
@@ -133,7 +138,11 @@ def win_rewards(rules: Rules, view: ContestView) -> list[float]:
         return [1.0 if x >= view.target else 0.0 for x in graph.scores]
     position = table_position(view)
     if view.posted_max not in graph.scores:
-        raise SolverError(f"a posted score of {view.posted_max} is impossible under {rules}")
+        raise SolverError(
+            N_("a posted score of {score} is impossible under {rules}"),
+            score=view.posted_max,
+            rules=str(rules),
+        )
     eq = equilibrium(rules, view.players, "optimal", sub=view.sub)
     return eq.g(position, view.posted_max, view.tied)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..messages import N_
 from ..rules import Rules
 from .match_advice import has_match
 from .match_solve import solve_match
@@ -87,6 +88,8 @@ def best_response(rules: Rules, policies: tuple[Policy, ...], seat: int) -> Eval
     The value of the best response is ``seat_win_probability[seat]`` of the result.
     """
     if not 0 <= seat < len(policies):
-        raise SolverError(f"seat {seat + 1} is not at a table of {len(policies)}")
+        raise SolverError(
+            N_("seat {seat} is not at a table of {n}"), seat=seat + 1, n=len(policies)
+        )
     lineup = policies[:seat] + (OPTIMAL,) + policies[seat + 1 :]
     return evaluate(rules, lineup)

@@ -4,8 +4,10 @@ Provenance -- the rules (canonical text), format, players, policies, package ver
 command line -- travels with every file: in Parquet as schema metadata (key ``scc``, a JSON
 text), in JSON as the top-level ``provenance`` object beside ``columns`` and ``rows``, and
 beside a CSV file as ``<name>.meta.json``.  Columns are typed by
-:data:`~.export_schema.SCHEMAS` (an Arrow table is built from it), so a null stays a null:
-in CSV an empty field is a null and an empty text is written ``""``.
+:data:`~.export_schema.SCHEMAS` (a Parquet file's Arrow schema is built from it), so a null
+stays a null: in CSV an empty field is a null and an empty text is written ``""``.  CSV and
+JSON are written with the standard library alone; only Parquet needs pyarrow (the ``sim``
+extra).
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ from .export_tables import ExportSpec, Row
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped]
 
-__all__ = ["PROVENANCE_KEY", "FileFormat", "arrow_schema", "provenance", "table_path", "write"]
+__all__ = [
+    "PROVENANCE_KEY",
+    "FileFormat",
+    "arrow_schema",
+    "csv_field",
+    "provenance",
+    "table_path",
+    "write",
+    "write_csv",
+]
 
 #: The Parquet schema-metadata key that holds the provenance.
 PROVENANCE_KEY = "scc"
@@ -94,21 +105,46 @@ def write(
         }
         path.write_text(json.dumps(doc, ensure_ascii=False) + "\n", encoding="utf-8")
         return [path]
+    if fmt is FileFormat.CSV:
+        write_csv(kind, rows, path)
+        side = path.with_name(path.name.removesuffix(".csv") + ".meta.json")
+        side.write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        return [path, side]
+    assert fmt is FileFormat.PARQUET
     import pyarrow as pa
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
     schema = arrow_schema(kind)
     columns = {c: [r[c] for r in rows] for c in schema.names}
     table = pa.table(columns, schema=schema)
-    if fmt is FileFormat.PARQUET:
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    table = table.replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
+    pq.write_table(table, path)
+    return [path]
 
-        table = table.replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
-        pq.write_table(table, path)
-        return [path]
-    assert fmt is FileFormat.CSV
-    import pyarrow.csv as pcsv  # type: ignore[import-untyped]
 
-    pcsv.write_csv(table, path)
-    side = path.with_name(path.name.removesuffix(".csv") + ".meta.json")
-    side.write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return [path, side]
+def csv_field(value: Any, kind: ColumnType) -> str:
+    """One CSV field: a text always quoted (so ``""`` is an empty text), a null empty, a
+    float written so that it reads back bit for bit, a bool as ``true``/``false``.
+
+    >>> [csv_field(v, k) for v, k in [('a"b', ColumnType.TEXT), (None, ColumnType.TEXT),
+    ...     (0.1, ColumnType.FLOAT), (2.0, ColumnType.FLOAT), (True, ColumnType.BOOL)]]
+    ['"a""b"', '', '0.1', '2', 'true']
+    """
+    if value is None:
+        return ""
+    if kind is ColumnType.TEXT:
+        return '"' + str(value).replace('"', '""') + '"'
+    if kind is ColumnType.BOOL:
+        return "true" if value else "false"
+    if kind is ColumnType.FLOAT:
+        text = repr(float(value))
+        return text.removesuffix(".0")
+    return str(int(value))
+
+
+def write_csv(kind: TableKind, rows: list[Row], path: Path) -> None:
+    """A table as CSV with the standard library only (``scc export`` needs no extra for it)."""
+    columns = SCHEMAS[kind]
+    lines = [",".join(f'"{c.name}"' for c in columns)]
+    lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="")

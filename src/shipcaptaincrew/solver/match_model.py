@@ -50,6 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formats import FormatKind
+from ..messages import N_, Grouped
 from ..rules import AllFail, Rotation, Rules, Stakes, TieBreak
 from .graph import turn_graph
 from .match_play import score_lines, tie_shares
@@ -118,16 +119,24 @@ class MatchModel:
     def __init__(self, rules: Rules, policies: tuple[Policy, ...]) -> None:
         fmt = rules.format
         if fmt.kind not in self.formats:
-            raise SolverError(f"format {fmt} has no positions in the match model")
+            raise SolverError(
+                N_("format {format} has no positions in the match model"), format=str(fmt)
+            )
         if rules.stakes is not Stakes.POINTS:
             raise SolverError(
-                f"stakes={rules.stakes.value} in a match of format {fmt}: the chips decide who "
-                "can ante, which the match model does not follow"
+                N_(
+                    "stakes={stakes} in a match of format {format}: the chips decide who can "
+                    "ante, which the match model does not follow"
+                ),
+                stakes=rules.stakes.value,
+                format=str(fmt),
             )
         if rules.tie_break is TieBreak.ROUND:
             raise SolverError(
-                "tie_break=round: the rounds among the tied count towards the totals, which "
-                "the match model does not follow"
+                N_(
+                    "tie_break=round: the rounds among the tied count towards the totals, which "
+                    "the match model does not follow"
+                )
             )
         self.rules = rules
         self.policies = policies
@@ -140,8 +149,15 @@ class MatchModel:
         lines = len(self.scores) ** n
         if self._size * lines > MAX_WORK:
             raise BeyondExact(
-                f"{n} players of {fmt}: {self._size:,} positions x {lines:,} lines of "
-                f"scores is beyond the exact match solver (at most {MAX_WORK:,})"
+                N_(
+                    "{n} players of {format}: {positions} positions x {lines} lines of scores "
+                    "is beyond the exact match solver (at most {most})"
+                ),
+                n=n,
+                format=str(fmt),
+                positions=Grouped(self._size),
+                lines=Grouped(lines),
+                most=Grouped(MAX_WORK),
             )
         self.lines = score_lines(len(self.scores), n)
         x = self.scores[self.lines]  # (L, n)

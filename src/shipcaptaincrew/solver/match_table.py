@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..actions import Stand
 from ..formats import FormatKind
+from ..messages import N_
 from ..rules import Rules
 from .advice import advise, position_after_roll
 from .graph import turn_graph
@@ -96,7 +97,10 @@ def match_table(rules: Rules, *, step: int = 0) -> list[MatchRow]:
     ``step`` thins the rows (0: a step that keeps the table readable).
     """
     if not has_match(rules):
-        raise SolverError(f"format {rules.format} plays one round: use scc strategy without it")
+        raise SolverError(
+            N_("format {format} plays one round: use scc strategy without it"),
+            format=str(rules.format),
+        )
     fmt = rules.format
     step = step or (2 if fmt.kind is FormatKind.ROUNDS else max(1, (fmt.n or 1) // 10))
     rows = []

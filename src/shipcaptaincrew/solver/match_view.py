@@ -18,6 +18,7 @@ from enum import Enum
 import numpy as np
 
 from ..formats import FormatKind, MatchFormat
+from ..messages import N_
 from ..state import MatchState, Method, Purpose
 from .match_model import MatchModel
 from .rounds import SolverError
@@ -79,7 +80,9 @@ class MatchView:
         posted before this player, rounds already played."""
         n = len(totals)
         if len(posted) >= n:
-            raise SolverError(f"{len(posted)} scores posted leave nobody to play of {n}")
+            raise SolverError(
+                N_("{k} scores posted leave nobody to play of {n}"), k=len(posted), n=n
+            )
         w = tuple(wins) if wins is not None else (0,) * n
         return cls(fmt, n, played, tuple(totals), w, tuple(posted))
 
@@ -128,7 +131,9 @@ def node_of(scores: Sequence[int], turn_scores: Sequence[int]) -> int:
     node = 0
     for x in scores:
         if x not in turn_scores:
-            raise SolverError(f"a posted score of {x} is impossible under these rules")
+            raise SolverError(
+                N_("a posted score of {score} is impossible under these rules"), score=x
+            )
         node = node * len(turn_scores) + list(turn_scores).index(x)
     return node
 
@@ -150,14 +155,22 @@ def locate(model: MatchModel, view: MatchView) -> int:
         model.kind is not FormatKind.ROUNDS and (fields >= model.radix).any()
     ):
         raise SolverError(
-            f"{list(fields)} is not a position of {model.rules.format} (already over)"
+            N_("{totals} is not a position of {format} (already over)"),
+            totals=",".join(map(str, fields.tolist())),
+            format=str(model.rules.format),
         )
     if model.kind is FormatKind.ROUNDS:
         if not 0 <= view.played < model.target:
-            raise SolverError(f"{model.rules.format} has no round {view.played + 1}")
+            raise SolverError(
+                N_("{format} has no round {n}"), format=str(model.rules.format), n=view.played + 1
+            )
         spread = int(fields.max() - fields.min())
         if spread > view.played * int(model.scores.max()):
-            raise SolverError(f"totals {list(fields)} cannot be reached in {view.played} rounds")
+            raise SolverError(
+                N_("totals {totals} cannot be reached in {n} rounds"),
+                totals=",".join(map(str, fields.tolist())),
+                n=view.played,
+            )
     code = model.encode(
         np.array([view.starter % model.period]),
         fields[None].astype(np.int64),

@@ -26,6 +26,8 @@ from enum import Enum
 from fractions import Fraction
 
 from ..actions import Action, RerollCargo, Stand, Take
+from ..errors import GameError
+from ..messages import N_
 from ..rules import Rules
 from .graph import DECISION_NODE, TurnGraph, turn_graph
 
@@ -42,7 +44,7 @@ __all__ = [
 ]
 
 
-class UnknownPolicyError(ValueError):
+class UnknownPolicyError(GameError):
     """A policy name that is not ``never``, ``ev``, ``optimal`` or ``threshold:T``."""
 
 
@@ -111,14 +113,24 @@ def parse_policy(text: str | Policy, *, allow: Sequence[PolicyKind] = FIXED_KIND
         if p is not None and p.kind in (PolicyKind.OPTIMAL, PolicyKind.ROUND):
             # Known, but it needs a table to win against (scc equilibrium / scc advise).
             raise UnknownPolicyError(
-                f"policy '{p}' needs a round to win (use scc equilibrium or scc advise); "
-                f"here use {names}"
+                N_(
+                    "policy '{policy}' needs a round to win (use scc equilibrium or scc "
+                    "advise); here use {names}"
+                ),
+                policy=str(p),
+                names=names,
             )
-        raise UnknownPolicyError(f"unknown policy {str(text)!r}: use {names}")
+        raise UnknownPolicyError(
+            N_("unknown policy {policy}: use {names}"), policy=repr(str(text)), names=names
+        )
     if p.kind is PolicyKind.THRESHOLD and not 0 <= p.threshold <= MAX_THRESHOLD:
         raise UnknownPolicyError(
-            f"threshold:{p.threshold} is out of range: use 0..{MAX_THRESHOLD} "
-            "(the cargo is 2..12; 13 or more always rerolls)"
+            N_(
+                "threshold:{t} is out of range: use 0..{most} (the cargo is 2..12; 13 or more "
+                "always rerolls)"
+            ),
+            t=p.threshold,
+            most=MAX_THRESHOLD,
         )
     return p
 

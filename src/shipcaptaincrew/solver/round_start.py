@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..engine import initial_state, post_score
+from ..messages import N_
 from ..rules import (
     Drinking,
     FormatKind,
@@ -85,8 +86,12 @@ def tie_shift(rules: Rules, n: int) -> int:
         from .rounds import SolverError  # (rounds imports this module)
 
         raise SolverError(
-            "rotation=loser with tie_break=no_winner: after a shared top score the lowest "
-            f"score starts the next round, which the round model does not track for {n} players"
+            N_(
+                "rotation=loser with tie_break=no_winner: after a shared top score the lowest "
+                "score starts the next round, which the round model does not track for {n} "
+                "players"
+            ),
+            n=n,
         )
     top = max(turn_graph(rules).scores)
     return starter_shift(rules, (top,) * n)

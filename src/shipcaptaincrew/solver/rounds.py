@@ -94,7 +94,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import GameError
 from ..facts import MAX_PLAYERS
+from ..messages import N_
 from ..rules import (
     AllFail,
     Rules,
@@ -122,8 +124,13 @@ TOLERANCE = 1e-13
 _CACHE_VERSION = 2
 
 
-class SolverError(ValueError):
-    """The solver cannot answer: bad arguments, or a fixed point that does not converge."""
+class SolverError(GameError):
+    """The solver cannot answer: bad arguments, or a fixed point that does not converge.
+
+    A refusal a person can meet carries its message id (``N_``) and parameters, so the
+    command line and the web say it in the reader's language; a fault that only a bug can
+    cause keeps its English text.
+    """
 
 
 @dataclass
@@ -260,7 +267,9 @@ def equilibrium(
     memory and on disk (see :func:`cache_dir`), keyed by the canonical rules text.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
-        raise SolverError(f"players must be 1..{MAX_PLAYERS}, got {players!r}")
+        raise SolverError(
+            N_("players must be 1..{most}, got {n}"), most=MAX_PLAYERS, n=repr(players)
+        )
     kinds = (PolicyKind.OPTIMAL, PolicyKind.EV, PolicyKind.NEVER, PolicyKind.THRESHOLD)
     pol = parse_policy(policy, allow=kinds)
     name = str(pol)
@@ -299,9 +308,12 @@ def _solve(rules: Rules, n: int, pol: Policy, sub: bool, use_disk: bool) -> Equi
     replay_ties = replay_ties and tie_break is not TieBreak.CARGO_ROLLOFF
     if tie_break is TieBreak.ROUND and carry and n > 2:
         raise SolverError(
-            "tie_break=round with all_fail=carry_pot: a round among the tied where everyone "
-            "fails passes to a round of everyone, which the round model follows for two "
-            f"players only, not {n}"
+            N_(
+                "tie_break=round with all_fail=carry_pot: a round among the tied where everyone "
+                "fails passes to a round of everyone, which the round model follows for two "
+                "players only, not {n}"
+            ),
+            n=n,
         )
     # A sub-round, the main round when everyone failing replays it, and under tie_break=round
     # a round of two (its tie round is the same game again) are their own tie-break.
