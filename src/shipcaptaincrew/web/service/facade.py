@@ -139,9 +139,11 @@ class MatchService:
         return room
 
     def _presence_changed(self, room: LiveRoom) -> None:
-        """Who is online changed: the host's clock and the rematch look again."""
+        """Who is online changed: the host's clock, the rematch and the clocks of absent
+        players look again."""
         self.host.check(room)
         self.next.check(room)
+        self.autoplay.replan(room)
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.
