@@ -102,6 +102,14 @@ def test_the_host_lets_a_bot_play_for_someone_away(make_client: Any, players: li
     assert "A bot plays for Bo, as the table asked." in said
     assert all(e.get("by") == "asked" for e in events(client, code) if e["seat"] == 1)
     assert room["players"][1]["played_for"]
+    # Bo comes back by his link: the bot plays for him no more (until asked again).
+    bo = Player(client, code, tokens[1])
+    back = anna.until(lambda r: r["players"][1]["online"])
+    assert not back["players"][1]["played_for"]
+    bo.close()
+    anna.until(lambda r: not r["players"][1]["online"])
+    anna.send(type="play_for", seat=1)  # gone again: a bot plays for him again
+    anna.until(lambda r: r["players"][1]["played_for"])
     play_turn(cy, 2)
     # The host goes: while away, anyone seated may ask (Cy here), for the host's seat too.
     anna.close()
