@@ -8,12 +8,14 @@ comes); none is a sleep that decides what happens.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shipcaptaincrew.notation import MatchLog, replay
 
+from ..cli_run import scc
 from .conftest import Player, open_table
 
 #: A grace that never runs out within a test: the table waits for the person.
@@ -127,7 +129,7 @@ def test_the_host_lets_a_bot_play_for_someone_away(make_client: Any, players: li
 
 @pytest.mark.timeout(120)
 def test_someone_away_leaves_the_match_after_the_round(
-    make_client: Any, players: list[Player]
+    make_client: Any, players: list[Player], tmp_path: Path
 ) -> None:
     client = make_client(absent_grace=FOREVER)
     code, tokens = open_table(
@@ -155,9 +157,18 @@ def test_someone_away_leaves_the_match_after_the_round(
         final = anna.until(lambda r: r["match"]["over"] or r["match"]["actor"] == 0)
     ranking = final["podium"]["ranking"]
     assert ranking[-1]["seat"] == 1 and ranking[-1]["left"] and final["match"]["winner"] != 1
-    log = MatchLog.from_jsonl(client.get(f"/api/matches/{code}/log").text)
+    text = client.get(f"/api/matches/{code}/log").text
+    log = MatchLog.from_jsonl(text)
     assert {"type": "leave", "seat": 1} in log.events
     assert list(replay(log).totals) == final["match"]["totals"]
+    # The command line reads the leave like any event: the story says it, the dice check out.
+    path = tmp_path / "left.jsonl"
+    path.write_text(text, encoding="utf-8")
+    told = scc(tmp_path / "cache", "replay", str(path))
+    assert told.returncode == 0 and "Bo leaves the match once this round is over." in told.stdout
+    assert "Bo has left the match." in told.stdout
+    checked = scc(tmp_path / "cache", "verify", str(path))
+    assert checked.returncode == 0 and checked.stdout.startswith("OK"), checked.stdout
 
 
 @pytest.mark.timeout(120)

@@ -197,6 +197,15 @@ def test_classic_with_three_phones_in_three_languages(
                 fits(page, f"classic {lang}: own roll")
                 # Its own first roll on the felt while the turn before shows in the strip.
                 assert page.locator("#strip .strip-item").count() == 1
+                # The dice lie in one row (a 360 px phone too), the slots' labels readable.
+                tops = page.locator("#tray .die").evaluate_all(
+                    "els => els.map((d) => Math.round(d.getBoundingClientRect().top))"
+                )
+                assert len(set(tops)) == 1, tops
+                label = page.locator(".slot-label").first.evaluate(
+                    "el => parseFloat(getComputedStyle(el).fontSize)"
+                )
+                assert label >= 12, label
                 shot(page, f"human-classic-own-roll-{lang}", full=False)
                 in_language(page, base, code, lang, f"classic {lang}: own roll")
 
@@ -502,11 +511,16 @@ def test_a_phone_closed_mid_turn_and_the_host_s_buttons(
         his = bo.context  # (his phone keeps its seat token)
         bo.close()  # his page closes mid-turn
         for name, page in (("en 390", host), ("nb 390", cy)):
-            page.wait_for_selector("#banner [data-testid=played-for]")
+            # In the banner while the bot plays, in the strip once it is done: every page.
+            page.wait_for_selector("[data-testid=played-for]")
             lang = page.evaluate("document.documentElement.lang")
             expected = translator(lang, "web")("A bot plays for {name}").format(name="Bo")
-            assert expected in page.inner_text("#banner [data-testid=played-for]"), name
+            said_there = page.locator("[data-testid=played-for]").all_inner_texts()
+            assert any(expected in text for text in said_there), (name, said_there)
             fits(page, f"played for ({name})")
+            page.wait_for_selector("html:not([data-moving])")
+            # (the strip keeps saying it once Bo's turn is over)
+            assert page.locator("[data-testid=played-for]").count() >= 1, name
             shot(page, f"human-played-for-{lang}", full=False)
         cy.wait_for_selector("[data-testid=your-turn]")
         turn_of(cy, base, code, 2)

@@ -1,7 +1,7 @@
 // The match as one phone shows it: whose turn (a banner you cannot miss when it is yours, with
 // a countdown when a timer runs), the dice on the felt, the legal choices as big buttons at the
 // thumb, advice, typing in real dice, and the fair-dice panel.
-import { h, num, percent, t } from "./common.js";
+import { api, h, num, percent, t } from "./common.js";
 import { die } from "./dice.js";
 import { playedForTag } from "./moments.js";
 import { actionLabel, askText, avatar, stageText } from "./table.js";
@@ -178,7 +178,7 @@ export function awayBox(room, you, send) {
     h("h2", { id: "away-h" }, t("Away from the table")),
     h("ul", {}, away.map((p) => h("li", {},
       avatar(p),
-      h("span", { class: "grow" }, h("b", {}, p.name), " ", p.played_for ? t("A bot plays for {name}", { name: p.name }) : t("is offline")),
+      h("span", { class: "grow" }, h("b", {}, p.name), " · ", h("span", { class: "muted" }, p.played_for ? t("a bot plays") : t("is offline"))),
       h("span", { class: "row" },
         p.played_for ? null : h("button", { type: "button", class: "secondary", "data-testid": "play-for", "data-seat": p.seat,
           onclick: () => send({ type: "play_for", seat: p.seat }) }, t("Let a bot play for {name}", { name: p.name })),
@@ -256,4 +256,37 @@ export function fairPanel(room) {
     room.client_seeds.length ? h("p", { class: "break" }, t("Client seeds"), ": ", room.client_seeds.join(", ")) : null,
     room.server_seed ? h("p", {}, t("Seed (revealed at the end)"), ": ", h("code", { class: "hash", id: "server-seed" }, room.server_seed)) : null,
     room.server_seed ? h("p", {}, h("a", { href: `/verify/${room.code}` }, t("Verify the dice"))) : null);
+}
+
+let ticking = null;
+/** The banner's countdown to the end of a turn's clock (the turn timer, or the grace of
+ * someone away), ticking in place. */
+export function countdown(room) {
+  clearInterval(ticking);
+  const el = document.getElementById("countdown");
+  if (!el || !room.deadline_ms) return;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
+    el.textContent = String(left);
+    el.classList.toggle("low", left <= 10);
+    el.setAttribute("aria-label", t("Time left: {n} s", { n: left }));
+  };
+  tick();
+  ticking = setInterval(tick, 250);
+}
+
+/** How to play: the rules text of the table's rule set, in the page's language, in a dialog. */
+export async function howToPlay(room) {
+  const $ = (id) => document.getElementById(id);
+  $("rules-dialog-h").textContent = room.title || room.rules;
+  $("rules-text").replaceChildren(h("p", {}, "…"));
+  $("rules-dialog").showModal();
+  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
+  try {
+    const text = await api(`/api/rules-text?rules=${encodeURIComponent(room.rules)}`);
+    $("rules-dialog-h").textContent = text.title || room.title || room.rules;
+    $("rules-text").replaceChildren(...markdown(text.markdown || "", { skipTitle: true }));
+  } catch (e) {
+    $("rules-text").replaceChildren(h("p", {}, h("code", { class: "break" }, room.rules)), h("p", { class: "muted" }, e.message));
+  }
 }

@@ -8,7 +8,7 @@ import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { FINAL_HOLD, bubble, finalFelt, fly, podiumView, reactionBar, resultCard, showStrip, stripMoment } from "./moments.js";
-import { actionButtons, adviceList, awayBox, banner, botSays, fairPanel, showFelt, stageLine } from "./playview.js";
+import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, showFelt, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
@@ -22,7 +22,6 @@ let room = null;          // the last room picture from the server
 let line = null;          // the WebSocket to the table (line.js)
 let online = false;
 let reactions = [];
-let timerHandle = null;
 let seenVersion = -1;     // the newest picture whose moment was staged
 let stripVersion = -1;    // the picture whose moment the strip shows
 let finalRoll = null;     // {moment, contest, until}: the roll that decided the match, held on the felt
@@ -225,7 +224,7 @@ function renderPlay(before) {
     $("bot-says").dataset.key = saying;
     $("bot-says").replaceChildren(...(saying ? [botSays(botSaid, room)] : []));
   }
-  renderTimer();
+  countdown(room);
   // The strip gives way once the next roll is on the felt (it stays in its place: nothing moves).
   const rolled = match.turn && match.turn.last_roll && match.turn.last_roll.length;
   $("strip").classList.toggle("old", !!(rolled && room.version > stripVersion));
@@ -360,20 +359,6 @@ function seatNextForm() {
   });
 }
 
-function renderTimer() {
-  clearInterval(timerHandle);
-  const el = $("countdown");
-  if (!el || !room.deadline_ms) return;
-  const tick = () => {
-    const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
-    el.textContent = String(left);
-    el.classList.toggle("low", left <= 10);
-    el.setAttribute("aria-label", t("Time left: {n} s", { n: left }));
-  };
-  tick();
-  timerHandle = setInterval(tick, 250);
-}
-
 function showAdvice(msg) {
   if (!room || msg.version !== room.version) return;
   advised = msg;
@@ -388,28 +373,13 @@ async function hostCall(path, method, body) {
   } catch (e) { personal(e.message); }
 }
 
-async function howToPlay() {
-  const dialog = $("rules-dialog");
-  $("rules-dialog-h").textContent = room.title || room.rules;
-  $("rules-text").replaceChildren(h("p", {}, "…"));
-  dialog.showModal();
-  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
-  try {
-    const text = await api(`/api/rules-text?rules=${encodeURIComponent(room.rules)}`);
-    $("rules-dialog-h").textContent = text.title || room.title || room.rules;
-    $("rules-text").replaceChildren(...markdown(text.markdown || "", { skipTitle: true }));
-  } catch (e) {
-    $("rules-text").replaceChildren(h("p", {}, h("code", { class: "break" }, room.rules)), h("p", { class: "muted" }, e.message));
-  }
-}
-
 async function onLang(chosen) {
   send({ type: "hello", lang: chosen });  // the server's words follow this page's language
   await loadOptions(true);
   if (room) render();
 }
 
-$("rules-btn").addEventListener("click", howToPlay);
+$("rules-btn").addEventListener("click", () => howToPlay(room));
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 await boot(onLang, () => [soundButton()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
