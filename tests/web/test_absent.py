@@ -8,6 +8,7 @@ comes); none is a sleep that decides what happens.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -189,3 +190,21 @@ def test_a_table_of_only_absent_people_ends(
     assert {e.get("by") for e in log if e["seat"] in (0, 1)} == {"away"}
     if fmt == "session":  # the session stops: nobody is there to call another round
         assert log[-1]["action"] == "stop"
+
+
+def test_someone_coming_or_going_does_not_restart_a_turn_timer(
+    client: Any, players: list[Player]
+) -> None:
+    code, tokens = open_table(client, ["Anna", "Bo"], turn_timer=60, settings=["starter=chosen"])
+    anna = Player(client, code, tokens[0])
+    players.append(anna)
+    client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    first = anna.until(lambda r: r["match"] is not None and r["deadline_ms"] is not None)
+    service = client.app.state.service
+    room = service.room(code)
+    time.sleep(1.0)  # time passes on Anna's clock (how much does not matter)
+    watcher = Player(client, code, None)  # a spectator comes: the table looks again
+    players.append(watcher)
+    client.portal.call(service.schedule, room)  # (and once more, for certain)
+    assert room.deadline is not None
+    assert abs(room.deadline * 1000 - first["deadline_ms"]) < 200  # the same clock goes on

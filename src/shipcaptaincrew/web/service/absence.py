@@ -49,6 +49,10 @@ class Absence:
     asked: set[int] = field(default_factory=set)
     #: The seat whose current turn a bot plays, and why (until another seat is to act).
     turn: tuple[int, By] | None = None
+    #: The turn timer's clock: (version, seat, its length, monotonic time it runs out), so
+    #: that looking at the table again (someone came or went) goes on with it rather than
+    #: restarting it.
+    clock: tuple[int, int, float, float] | None = None
 
     def seen(self, persons: list[int], online: frozenset[int], now: float | None = None) -> None:
         """Take in who is online: a person back online plays their own turns again."""

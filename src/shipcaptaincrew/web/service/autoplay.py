@@ -23,6 +23,7 @@ from ..models import RoomStatus, SeatKind
 from ..settings import Settings
 from ..words import Reason
 from .absence import STAND_IN, By, persons
+from .broadcast import broadcast_room
 from .cluster import Cluster, tell
 from .room import LiveRoom
 
@@ -104,8 +105,14 @@ class AutoPlay:
                 room.deadline = time.time() + left
                 return left, By.AWAY
         if timer is not None:  # one timeout, and a bot plays the whole turn
-            room.deadline = time.time() + timer
-            return timer, By.TIMER
+            # The same turn's clock goes on when the table looks again (someone came or went):
+            # nobody restarts another player's timeout by reloading a page.
+            clock = absence.clock
+            if clock is None or clock[:3] != (room.version, seat, timer):
+                clock = absence.clock = (room.version, seat, timer, time.monotonic() + timer)
+            left = max(0.0, clock[3] - time.monotonic())
+            room.deadline = time.time() + left
+            return left, By.TIMER
         return None
 
     def replan(self, room: LiveRoom) -> None:
@@ -121,8 +128,14 @@ class AutoPlay:
             if state is None or state.is_over:
                 return
             seat = seat_to_act(state)
-            if seat is not None and room.seats[seat].kind is SeatKind.PERSON:
-                self.schedule(room)
+            if seat is None or room.seats[seat].kind is not SeatKind.PERSON:
+                return
+            before = room.deadline
+            self.schedule(room)
+            after = room.deadline
+            moved = (before is None) != (after is None)
+            if moved or (before is not None and after is not None and abs(after - before) > 0.5):
+                await broadcast_room(room)  # the pages' countdown follows the clock
 
     async def stop(self, rooms: list[LiveRoom]) -> None:
         """Cancel every pending automatic move (the database holds the match)."""

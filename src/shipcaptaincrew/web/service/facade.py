@@ -8,7 +8,8 @@ by replaying its events with the engine, so a restart resumes where the table wa
 the workers catch up with each other the same way (:mod:`.cluster`).
 
 The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
-:mod:`.autoplay` (bots and turn timers), :mod:`.host` (the host's role handed on when the host
+:mod:`.autoplay` (bots, turn timers, bots playing for absent people: :mod:`.absence`),
+:mod:`.picture` (what everyone sees), :mod:`.host` (the host's role handed on when the host
 stays away), :mod:`.nextmatch` (play again), :mod:`.cluster` (other workers and presence),
 :mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
 (sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
