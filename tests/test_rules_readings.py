@@ -259,11 +259,11 @@ def test_a_split_hands_out_several_sips_in_one_step_000_24() -> None:
     assert split == HandOutSplit(((1, 2), (2, 1))) and str(split) == "sip:1x2,2x1"
     assert parse_action(str(split)) == split and str(parse_action("sip:stop")) == "sip:stop"
     for bad, message in [
-        (HandOutSplit(((1, 3), (2, 1))), r"more than the sips left to hand out \(3\)"),
+        (HandOutSplit(((1, 3), (2, 1))), "hands out 4 sips, and only 3 are left to hand out"),
         (HandOutSplit(((0, 1),)), "seat 0 cannot take a sip"),
-        (HandOutSplit(((1, 1), (1, 1))), "each seat once with at least one sip"),
-        (HandOutSplit(((1, 0),)), "each seat once with at least one sip"),
-        (HandOutSplit(()), "each seat once with at least one sip"),
+        (HandOutSplit(((1, 1), (1, 1))), "names each player once, with a sip at least"),
+        (HandOutSplit(((1, 0),)), "names each player once, with a sip at least"),
+        (HandOutSplit(()), "names each player once, with a sip at least"),
     ]:
         with pytest.raises(IllegalActionError, match=message):
             apply(s, bad)

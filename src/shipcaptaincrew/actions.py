@@ -12,6 +12,8 @@ messages carry plain strings.
 True
 >>> parse_action("reroll:keep5") == RerollCargo(keep=5)
 True
+>>> parse_action("leave:2")
+Leave(seat=2)
 >>> parse_action("roll:65331")
 Roll(faces=(6, 5, 3, 3, 1))
 """
@@ -29,6 +31,7 @@ __all__ = [
     "HandOut",
     "HandOutSplit",
     "InvalidActionError",
+    "Leave",
     "NextRound",
     "RerollCargo",
     "Roll",
@@ -145,8 +148,33 @@ class StopMatch:
         return "stop"
 
 
+@dataclass(frozen=True, order=True)
+class Leave:
+    """The player in seat ``seat`` leaves the match once the round being played ends.
+
+    Not a choice of the player to act (no :func:`~shipcaptaincrew.engine.legal_actions`
+    lists it): the table makes it for someone who has gone, at any point of a round.  From
+    the next round on the seat plays no more and cannot win the match
+    (:func:`~shipcaptaincrew.match.leave`).
+    """
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"leave:{self.seat}"
+
+
 Action = (
-    Roll | Take | Stand | RerollCargo | HandOut | HandOutSplit | StopHandOut | NextRound | StopMatch
+    Roll
+    | Take
+    | Stand
+    | RerollCargo
+    | HandOut
+    | HandOutSplit
+    | StopHandOut
+    | NextRound
+    | StopMatch
+    | Leave
 )
 
 
@@ -189,6 +217,11 @@ def parse_action(text: str) -> Action:
             if seat < 0:
                 raise ValueError
             return HandOut(seat)
+        if t.startswith("leave:"):
+            seat = int(t[6:])
+            if seat < 0:
+                raise ValueError
+            return Leave(seat)
     except InvalidDiceError as e:
         raise InvalidActionError(N_("'{text}': {problem}"), text=text, problem=str(e)) from None
     except ValueError as e:

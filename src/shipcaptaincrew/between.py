@@ -7,6 +7,8 @@ or stop.  :mod:`.match` holds the rounds and formats they lead back into.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
 from .errors import IllegalActionError
 from .match import able, add, decide_by_totals, in_play_order, round_over, sip_amount, start_round
@@ -14,7 +16,7 @@ from .messages import N_
 from .rules import HandOutAmount
 from .state import MatchState, Phase, evolve
 
-__all__ = ["decider", "go_on", "hand_out", "hand_out_actions"]
+__all__ = ["SplitChoice", "decider", "go_on", "hand_out", "hand_out_actions", "split_choice"]
 
 
 # -- the captain's hand-out (000.24) -------------------------------------------------------------
@@ -30,6 +32,29 @@ def hand_out_actions(state: MatchState) -> tuple[Action, ...]:
     if state.rules.hand_out is HandOutAmount.UP_TO:
         acts.append(StopHandOut())
     return tuple(acts)
+
+
+class SplitChoice(NamedTuple):
+    """The split hand-out the captain may make as one move: every :class:`~.actions.HandOutSplit`
+    that names some of ``seats`` (each once, with a sip at least) and hands out at most
+    ``most`` sips in all."""
+
+    seats: tuple[int, ...]
+    most: int
+
+
+def split_choice(state: MatchState) -> SplitChoice | None:
+    """The split the captain may hand out now (None where there is none to make).
+
+    Under both ``hand_out=exact`` and ``up_to`` a split may hand out any part of the sips left
+    (under ``exact`` the rest follows in later steps); it is worth offering only with two
+    sips or more, where it saves a step.  The one description of a split that
+    :func:`hand_out` accepts, for shells that offer one.
+    """
+    if state.phase is not Phase.HAND_OUT or state.hand_out_left < 2:
+        return None
+    seats = tuple(s for s in state.round_seats if s != state.round_winner)
+    return SplitChoice(seats, state.hand_out_left) if seats else None
 
 
 def hand_out(state: MatchState, action: Action) -> MatchState:
@@ -50,9 +75,7 @@ def hand_out(state: MatchState, action: Action) -> MatchState:
         )
     seats = [seat for seat, _ in shares]
     if not shares or len(set(seats)) < len(seats) or any(n < 1 for _, n in shares):
-        raise IllegalActionError(
-            N_("{action} must name each seat once with at least one sip"), action=str(action)
-        )
+        raise IllegalActionError(N_("a split names each player once, with a sip at least"))
     for seat in seats:
         if seat == state.round_winner or seat not in state.round_seats:
             raise IllegalActionError(
@@ -62,8 +85,8 @@ def hand_out(state: MatchState, action: Action) -> MatchState:
     given = sum(n for _, n in shares)
     if given > state.hand_out_left:
         raise IllegalActionError(
-            N_("{action} hands out more than the sips left to hand out ({left})"),
-            action=str(action),
+            N_("that hands out {given} sips, and only {left} are left to hand out"),
+            given=given,
             left=state.hand_out_left,
         )
     sips, round_sips = state.sips, state.round_sips
@@ -90,7 +113,7 @@ def go_on(state: MatchState, action: Action) -> MatchState:
     if isinstance(action, NextRound):
         return start_round(state)
     if isinstance(action, StopMatch):
-        return decide_by_totals(evolve(state, phase=Phase.TURN), tuple(range(state.players)))
+        return decide_by_totals(evolve(state, phase=Phase.TURN), state.staying)
     raise IllegalActionError(
         N_("{action} is not allowed now: call another round or stop"), action=str(action)
     )

@@ -30,13 +30,13 @@ from fractions import Fraction
 from typing import Protocol, TypeVar, overload
 
 from . import turn as _turn
-from .actions import Action, NextRound, Roll, StopMatch
-from .between import decider, go_on, hand_out, hand_out_actions
+from .actions import Action, HandOutSplit, Leave, NextRound, Roll, StopMatch
+from .between import SplitChoice, decider, go_on, hand_out, hand_out_actions, split_choice
 from .dice import check_faces, roll_distribution
 from .errors import IllegalActionError, InvalidSetupError
 from .facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS, TOURNAMENT_MIN_PLAYERS
 from .formats import FormatKind
-from .match import post, rotation_step, start_round
+from .match import leave, post, rotation_step, start_round
 from .messages import N_
 from .positions import counted_rounds, match_position, post_score, turn_scores
 from .rules import Drinking, Rules, Stakes, Starter
@@ -59,8 +59,10 @@ __all__ = [
     "DiceSource",
     "IllegalActionError",
     "InvalidSetupError",
+    "SplitChoice",
     "apply",
     "chance_outcomes",
+    "check_choice",
     "check_players",
     "counted_rounds",
     "current_player",
@@ -77,6 +79,7 @@ __all__ = [
     "rotation_step",
     "sample_chance",
     "seat_to_act",
+    "split_choice",
     "turn_scores",
 ]
 
@@ -275,6 +278,32 @@ def legal_actions(state: TurnState | MatchState) -> tuple[Action, ...]:
     return ()
 
 
+def check_choice(state: MatchState, action: Action) -> None:
+    """Refuse (``IllegalActionError``) anything but a choice the player to act may make now.
+
+    A choice is one of :func:`legal_actions`, or a split hand-out (:func:`split_choice`) the
+    rules accept as one move, which :func:`legal_actions` does not list (there would be one
+    for every way of sharing the sips).  The one question a shell asks before it plays a
+    player's choice; dice are not choices.
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> from shipcaptaincrew.actions import Stand
+    >>> s = initial_state(find_rules("classic").replace(starter="chosen"), 2)
+    >>> check_choice(s, Stand())
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.errors.IllegalActionError: the dice are due: roll them first
+    """
+    if is_chance(state):
+        raise IllegalActionError(N_("the dice are due: roll them first"))
+    if action in legal_actions(state):
+        return
+    if isinstance(action, HandOutSplit) and split_choice(state) is not None:
+        hand_out(state, action)  # the rules' own check: raises with its reason
+        return
+    raise IllegalActionError(N_("{action} is not among the choices now"), action=str(action))
+
+
 def chance_outcomes(state: TurnState | MatchState) -> tuple[tuple[Roll, Fraction], ...]:
     """Exact (roll, probability) pairs at a chance node (sorted faces); empty elsewhere.
 
@@ -319,6 +348,8 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
     """
     if isinstance(state, TurnState):
         return _turn.apply(state, action)
+    if isinstance(action, Leave):  # the table's, at any point of a round: not the actor's
+        return leave(state, action.seat)
     if state.phase is Phase.MATCH_OVER:
         raise IllegalActionError(N_("{action}: the match is over"), action=str(action))
     if state.phase is Phase.TURN:

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from contextvars import ContextVar
 
 from . import turn as _turn
+from .errors import IllegalActionError
 from .formats import FormatKind
+from .messages import N_
 from .rotation import rotate, rotation_step
 from .rules import AllFail, Drinking, PotTo, Rules, Stakes, TieBreak
 from .state import Contest, MatchState, Method, Phase, Purpose, RoundResult, evolve
@@ -25,6 +27,7 @@ __all__ = [
     "after_round",
     "decide_by_totals",
     "in_play_order",
+    "leave",
     "post",
     "rotation_step",
     "round_over",
@@ -171,18 +174,45 @@ def _resolve_round(state: MatchState) -> MatchState:
 
 
 def able(state: MatchState, seats: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats that can play a round: under a pot, those who can ante (002.6, 001.16)."""
+    """The seats that can play a round: those still in the match and, under a pot, able to
+    ante (002.6, 001.16)."""
+    if state.departed:
+        seats = tuple(s for s in seats if s not in state.departed)
     if state.rules.stakes is not Stakes.POT:
         return seats
     return tuple(s for s in seats if state.chips[s] >= state.rules.ante)
 
 
+def leave(state: MatchState, seat: int) -> MatchState:
+    """A player leaves the match once the round being played ends (between rounds: the next).
+
+    Not in the sheets: a pub table goes on without someone who went home.  The round under
+    way is finished with the seat in it (its turn still counts, its drinks too, and a match
+    that ends with that round is decided as if nobody left); from the next round on
+    (:func:`start_round`) the seat plays no round and cannot win the match, and a table left
+    with one player ends with that player's win.
+    """
+    if state.is_over:
+        raise IllegalActionError(N_("the match is over: nobody can leave it now"))
+    if isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise IllegalActionError(N_("there is no seat {seat} at this table"), seat=seat)
+    if seat in state.leaving or seat in state.departed:
+        raise IllegalActionError(N_("seat {seat} is leaving the match already"), seat=seat)
+    return evolve(state, leaving=state.leaving + (seat,))
+
+
 def start_round(state: MatchState) -> MatchState:
     """Ante and open a round: of everyone, of the finalists, or of the tied (tie_break=round)."""
     rules = state.rules
+    if state.leaving:  # those who asked to leave play no more rounds from this one on
+        state = evolve(state, departed=state.departed + state.leaving, leaving=())
     tie_round = bool(state.tied)
     seats = state.tied or state.finalists or tuple(range(state.players))
     chips, pot = list(state.chips), state.pot
+    if state.departed:
+        seats = tuple(s for s in seats if s not in state.departed)
+        if len(seats) < 2 and rules.stakes is not Stakes.POT:
+            return _end_match(state, seats[0] if seats else None)  # the others left
     if rules.stakes is Stakes.POT:
         # 002.6, 001.16: everyone antes; a player who cannot ante sits this round out.
         seats = able(state, seats)
@@ -217,7 +247,9 @@ def _broke_table(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     if len(seats) == 1:
         return _end_match(state, seats[0])
     # Only those still in the match (the finalists of a tournament) can win it.
-    contenders = state.finalists or tuple(range(state.players))
+    contenders = tuple(s for s in state.finalists or state.staying if s not in state.departed)
+    if not contenders:
+        return _end_match(state, None)
     richest = _groups(contenders, tuple(state.chips[s] for s in contenders))[0]
     if len(richest) == 1:
         return _end_match(state, richest[0])
@@ -327,25 +359,25 @@ def after_round(state: MatchState) -> MatchState:
         )
     # Rounds among tied players (tie_break=round) come on top of the format's rounds.
     played = sum(1 for r in state.results if not r.tie_round)
+    staying = state.staying
     if fmt.kind is FormatKind.ROUNDS and played >= fmt.n:
-        return decide_by_totals(state, tuple(range(state.players)))
-    if fmt.kind is FormatKind.WINS and state.round_winner is not None:
+        return decide_by_totals(state, staying)
+    winner = state.round_winner
+    if fmt.kind is FormatKind.WINS and winner is not None and winner in staying:
         # A round has one winner at most, so only one player can reach N at a time.
-        if state.wins[state.round_winner] >= fmt.n:
-            return _end_match(state, state.round_winner)
-    if fmt.kind is FormatKind.FIRST_TO and max(state.totals) >= fmt.n:
+        if state.wins[winner] >= fmt.n:
+            return _end_match(state, winner)
+    if fmt.kind is FormatKind.FIRST_TO and max(state.totals[s] for s in staying) >= fmt.n:
         # 001: when several pass the mark in the same round, the highest total wins.
-        return decide_by_totals(
-            state, tuple(s for s in range(state.players) if state.totals[s] >= fmt.n)
-        )
+        return decide_by_totals(state, tuple(s for s in staying if state.totals[s] >= fmt.n))
     if fmt.kind is FormatKind.TOURNAMENT:
         if state.finalists:
             if state.round_winner is not None:
                 return _end_match(state, state.round_winner)
         elif played >= 2:
             # 002.29: after two preliminary rounds the two best totals go to the final.
-            seats = tuple(range(state.players))
-            through, straddle, free = _select(seats, state.totals, 2)
+            seats = staying
+            through, straddle, free = _select(seats, tuple(state.totals[s] for s in seats), 2)
             if straddle:
                 return _contest_again(state, Purpose.FINAL_PLACES, straddle, free, through, 0)
             return start_round(rotate(evolve(state, finalists=in_play_order(state, through))))
@@ -353,7 +385,7 @@ def after_round(state: MatchState) -> MatchState:
         # 000.17: the next round's first player calls another round or stop; a table
         # where fewer than two can ante ends at once (start_round says how).
         state = rotate(state)
-        if len(able(state, tuple(range(state.players)))) < 2:
+        if len(able(state, staying)) < 2:
             return start_round(state)
         return evolve(state, phase=Phase.ANOTHER_ROUND)
     return _next_round(state)

@@ -24,6 +24,7 @@ from .actions import (
     Action,
     HandOut,
     HandOutSplit,
+    Leave,
     NextRound,
     RerollCargo,
     Roll,
@@ -74,7 +75,14 @@ def narrate_parts(
     outcome: list[Message] = []
     seat = seat_to_act(before)
     who = names[seat] if seat is not None else ""
-    if before.phase is Phase.TURN and before.turn is not None:
+    if isinstance(action, Leave):  # the table's step, whoever is to act
+        out.append(
+            Message(
+                N_("{name} leaves the match once this round is over."),
+                {"name": names[action.seat]},
+            )
+        )
+    elif before.phase is Phase.TURN and before.turn is not None:
         out, outcome = _turn_messages(before.turn, action, who)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:
         out.append(
@@ -258,6 +266,8 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
             if sips:
                 ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
                 out.append(_counted(ids, "sips", name=names[s], sips=sips))
+    for s in after.departed[len(before.departed) :]:
+        out.append(Message(N_("{name} has left the match."), {"name": names[s]}))
     out += _contest_messages(before, after, names)
     if after.finalists and not before.finalists:
         out.append(Message(N_("Final: {names}."), {"names": _names(names, after.finalists)}))

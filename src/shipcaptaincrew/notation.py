@@ -2,8 +2,9 @@
 
 Line 1 is the header (rules in canonical text, players, starter, target, dice source);
 every other line is one event: a roll (``{"type": "roll", "seat": 0, "faces": [6, 5, 3, 3, 1]}``)
-or a choice (``{"type": "action", "seat": 0, "action": "stand"}``); a provably fair match
-ends with ``{"type": "reveal", "server_seed": "..."}``.  Replaying applies every event with the
+or a choice (``{"type": "action", "seat": 0, "action": "stand"}``), or a player leaving the
+match after the round (``{"type": "leave", "seat": 2}``, the table's step, made whoever is to
+act); a provably fair match ends with ``{"type": "reveal", "server_seed": "..."}``.  Replaying applies every event with the
 engine, checking that each was made by the seat the engine expected.
 
 >>> from shipcaptaincrew.rules import find_rules
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .actions import Action, Roll, parse_action
+from .actions import Action, Leave, Roll, parse_action
 from .engine import apply, current_player, initial_state, seat_to_act
 from .errors import GameError, os_reason
 from .messages import N_
@@ -128,7 +129,7 @@ class MatchLog:
         for no, row in enumerate(rows[1:], 2):
             if row["type"] == "reveal":
                 log.server_seed = str(row.get("server_seed", ""))
-            elif row["type"] in ("roll", "action"):
+            elif row["type"] in ("roll", "action", "leave"):
                 log.events.append(row)
             else:
                 raise LogError(
@@ -165,6 +166,8 @@ def event_for(state: MatchState, action: Action) -> dict[str, Any]:
     """The log event for applying ``action`` to ``state``."""
     if isinstance(action, Roll):
         return {"type": "roll", "seat": seat_to_act(state), "faces": list(action.faces)}
+    if isinstance(action, Leave):
+        return {"type": "leave", "seat": action.seat}
     return {"type": "action", "seat": current_player(state), "action": str(action)}
 
 
@@ -175,7 +178,15 @@ def _action_of(no: int, event: dict[str, Any]) -> Action:
             if not isinstance(faces, list) or not all(isinstance(f, int) for f in faces):
                 raise LogError(N_("event {no}: faces must be a list of integers"), no=no)
             return Roll(tuple(faces))
-        return parse_action(str(event["action"]))
+        if event["type"] == "leave":
+            seat = event["seat"]
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise LogError(N_("event {no}: the seat that leaves must be a number"), no=no)
+            return Leave(seat)
+        action = parse_action(str(event["action"]))
+        if isinstance(action, Leave):
+            raise LogError(N_("event {no}: a leave is an event of its own, not a choice"), no=no)
+        return action
     except KeyError as e:
         raise LogError(N_("event {no} lacks {field}"), no=no, field=str(e)) from None
     except ValueError as e:
@@ -209,14 +220,16 @@ def replay_events(
     for no, event in enumerate(events, start + 1):
         action = _action_of(no, event)
         who = seat_to_act(state) if current_player(state) == CHANCE else current_player(state)
-        if event.get("seat") != who:
+        if isinstance(action, Leave):
+            pass  # the table's step, made whoever is to act (the engine checks the seat)
+        elif event.get("seat") != who:
             raise LogError(
                 N_("event {no}: made by seat {seat}, expected seat {expected}"),
                 no=no,
                 seat=event.get("seat"),
                 expected=who,
             )
-        if (event["type"] == "roll") != (current_player(state) == CHANCE):
+        elif (event["type"] == "roll") != (current_player(state) == CHANCE):
             expected = N_("an action") if event["type"] == "roll" else N_("a roll")
             raise LogError(
                 N_("event {no}: the match expected {expected} here"),

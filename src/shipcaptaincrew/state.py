@@ -233,6 +233,11 @@ class MatchState:
     #: Solo practice: the score to reach.
     target: int | None = None
     results: tuple[RoundResult, ...] = ()
+    #: Seats that leave the match when the round being played (or, between rounds, the
+    #: next one) ends (:class:`~.actions.Leave`).
+    leaving: tuple[int, ...] = ()
+    #: Seats that have left the match: they play no more rounds and cannot win it.
+    departed: tuple[int, ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -245,6 +250,11 @@ class MatchState:
         if self.rules.format.kind is not FormatKind.TOURNAMENT:
             return Stage.ROUND
         return Stage.FINAL if self.finalists else Stage.PRELIM
+
+    @property
+    def staying(self) -> tuple[int, ...]:
+        """The seats still in the match (every seat unless some have left)."""
+        return tuple(s for s in range(self.players) if s not in self.departed)
 
     @property
     def posted_scores(self) -> dict[int, int]:

@@ -55,9 +55,10 @@ def test_why_each_turn_ended() -> None:
         "cargo": [],
         "score": 0,
         "complete": False,
+        "leads": False,
         "bonus": 0,
         "why": "no_crew",
-        "by_timer": False,
+        "by": None,
         "text": None,
     }
     assert said(m[2], "de")["text"] == "Anna: keine Crew, 0"

@@ -44,6 +44,9 @@ def test_create_room_and_public_view(client: Any) -> None:
             "level": None,
             "level_label": None,
             "rematch": False,
+            "played_for": False,
+            "leaving": False,
+            "left": False,
         }
     ]
     assert room["rematch"] is None  # (play again is for after the match)

@@ -312,7 +312,13 @@ class MatchRunner:
                 posted = state.posted_scores
                 if posted:
                     best = max(posted.values())
-                    self.console.print(_("To beat: {score}").format(score=best), markup=False)
+                    # Nobody has a crew yet: there is no score "to beat", any crew leads.
+                    said = (
+                        _("To beat: {score}").format(score=best)
+                        if best
+                        else _("Nobody has a crew yet: anyone with a crew leads.")
+                    )
+                    self.console.print(said, markup=False)
                 elif state.target is not None:  # solo practice: the score to reach
                     self.console.print(
                         _("To reach: {score}").format(score=state.target), markup=False

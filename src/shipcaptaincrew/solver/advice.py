@@ -126,6 +126,9 @@ def advise(
             raise SolverError("a match state has its own posted scores and players after")
         if state.phase is Phase.HAND_OUT:
             return [Choice(a, None, None, note=HAND_OUT_NOTE) for a in legal_actions(state)]
+        if state.leaving or state.departed:
+            # The solver's models seat every player for the whole match.
+            raise SolverError("the solver does not model a match that a player leaves")
         view = contest_view(state)
         turn = state.turn
         assert turn is not None

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
+from .. import facts
 from ..errors import GameError
 from ..i18n import translator
 from ..messages import Message
@@ -114,6 +115,8 @@ class RoomError(ValueError):
                 return v.render(scc)
             if isinstance(v, Label):
                 return web(v)
+            if hasattr(v, "render"):  # words of the web layer (a choice said in words)
+                return v.render(lang or facts.DEFAULT_LANG)
             return v
 
         return web(self.msgid).format(**{k: value(v) for k, v in self.params.items()})
@@ -150,7 +153,7 @@ ILLEGAL = N_("That is not allowed now: {reason}")
 NO_DICE_DUE = N_("That is not allowed now: no dice are due.")
 DICE_FIRST = N_("That is not allowed now: the dice are due first.")
 SERVER_ROLLS = N_("The server rolls every die here: send a roll request.")
-NOT_A_CHOICE = N_("That is not allowed now: {action} is not among the choices.")
+NOT_A_CHOICE = N_("That is not one of your choices now: {what}.")
 MATCH_OVER = N_("The match is over.")
 NOT_AN_ACTION = N_("That is not a choice in this game: {reason}")
 SPECTATOR = N_("Spectators can watch but not play.")
@@ -183,13 +186,21 @@ FRAME_TOO_BIG = N_(
 #: Physical dice: ``problem`` is the engine's refusal of the faces.
 BAD_FACES = N_("Type the dice again: {problem}.")
 TYPE_THE_DICE = N_("This table plays with real dice: type the faces you rolled.")
-NOT_YOUR_DICE = N_("Only the player whose dice are due, or the host, can type them.")
+NOT_YOUR_DICE = N_(
+    "Only the player whose dice are due can type them (the host types a bot's, or those of "
+    "someone away)."
+)
 NO_FACES_HERE = N_("The server rolls the dice at this table: send a roll without faces.")
 #: Rematch and seats for the next match.
 REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
 REMATCH_DONE = N_("The next match has begun already: join it at the code {code}.")
 SEATED_ALREADY = N_("You have a seat already.")
 REACTION_RATE = N_("Not so fast with the reactions.")
+#: Letting a bot play for someone away, or having them leave the match after the round.
+NOT_STEWARD = N_("Only the host can do that (or, while the host is away, anyone seated).")
+NOT_AWAY = N_("{name} is here: they play their own turns.")
+NOT_A_PERSON = N_("There is no player in seat {seat} to stand in for.")
+LEFT_ALREADY = N_("{name} is leaving the match already.")
 #: The server's edges: who may open the live table, how many rooms, for how long.
 BAD_ORIGIN = N_("This table only talks to its own pages, and this page comes from {origin}.")
 ROOMS_PER_HOUR = N_(
@@ -241,6 +252,7 @@ FIELD_COLOR = N_("Colour")
 FIELD_AVATAR = N_("Avatar")
 FIELD_TYPE = N_("Message type")
 FIELD_REQUEST = N_("Request")
+FIELD_SEAT = N_("Seat")
 
 #: What :data:`UNAVAILABLE` says is away.
 DATABASE = N_("database")

@@ -39,6 +39,7 @@ FIELDS: dict[str, str] = {
     "avatar": E.FIELD_AVATAR,
     "type": E.FIELD_TYPE,
     "rules": E.FIELD_RULES,
+    "seat": E.FIELD_SEAT,
 }
 
 #: Where a REST problem is (FastAPI's first location part), not a field.

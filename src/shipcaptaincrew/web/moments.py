@@ -18,16 +18,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Roll, Stand
+from ..actions import Action, Leave, Roll, Stand
 from ..bots import make_bot
 from ..engine import seat_to_act
-from ..state import MatchState, Phase, Purpose, RoundResult, TurnPhase
+from ..state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
 from ..turn import apply as turn_apply
 from . import texts as T
 from .podium import Tie, method_word, podium
 from .words import Reason, Text, Words
+
+if TYPE_CHECKING:
+    from .service.absence import By
 
 
 class TurnEnd(StrEnum):
@@ -40,11 +43,15 @@ class TurnEnd(StrEnum):
 
 
 def turn_end(
-    before: MatchState, action: Action, names: Sequence[str], by_timer: bool
+    before: MatchState, action: Action, names: Sequence[str], by: By | None = None
 ) -> dict[str, Any] | None:
-    """The moment of an event that ends a turn (None for any other event)."""
+    """The moment of an event that ends a turn (None for any other event).
+
+    Its one-liner celebrates a score only while it leads the contest ("Anna: 9!"); a score
+    level with the best posted or behind it says so, and who leads.
+    """
     t = before.turn
-    if before.phase is not Phase.TURN or t is None:
+    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave):
         return None
     done = turn_apply(t, action)  # the turn's own step, straight from the engine
     if done.phase is not TurnPhase.DONE:
@@ -59,7 +66,23 @@ def turn_end(
         why = TurnEnd.LAST_ROLL
     else:
         why = TurnEnd.NO_REROLLS
-    msgid = T.TURN_SCORED if done.complete else T.TURN_NO_CREW
+    others = {s: n for s, n in before.posted_scores.items() if s != seat}
+    best = max(others.values(), default=0)
+    leads = done.complete and done.score > best
+    name = names[seat]
+    if not done.complete:
+        text = Words(T.TURN_NO_CREW, {"name": name})
+    elif leads:
+        text = Words(T.TURN_SCORED, {"name": name, "score": done.score})
+    elif done.score == best:
+        level = tuple(names[s] for s, n in others.items() if n == best)
+        text = Words(T.TURN_LEVEL, {"name": name, "score": done.score, "names": level})
+    else:
+        leader = next(s for s, n in others.items() if n == best)
+        text = Words(
+            T.TURN_BEHIND,
+            {"name": name, "score": done.score, "leader": names[leader], "best": best},
+        )
     return {
         "kind": "turn_end",
         "seat": seat,
@@ -69,10 +92,47 @@ def turn_end(
         "cargo": list(done.cargo),
         "score": done.score,
         "complete": done.complete,
+        "leads": leads,
         "bonus": done.bonus,
         "why": why.value,
-        "by_timer": by_timer,
-        "text": Words(msgid, {"name": names[seat], "score": done.score}),
+        # Why a bot played this person's turn (None: the player did, or a bot seat).
+        "by": None if by is None else by.value,
+        "text": text,
+    }
+
+
+def tie_view(state: MatchState, names: Sequence[str]) -> dict[str, Any] | None:
+    """The tie being broken now, as the table shows it: who tied, with what, and how it is
+    broken (None when no tie-break is being played).  Read off the engine's contest: the
+    round's scores for a round's tie, the totals (or, a table out of chips, the chips) for
+    the match or a place in the final."""
+    c = state.contest
+    if c is None or c.purpose in (Purpose.ROUND, Purpose.STARTER):
+        return None
+    first = c.seats[0]
+    tied = tuple(names[s] for s in c.seats)
+    how = Words(T.TIE_BY_TURN if c.method is Method.TURN else T.TIE_BY_CARGO)
+    if c.depth:
+        text = Words(T.TIE_AGAIN, {"names": tied, "how": how})
+        score = None
+    elif c.purpose is Purpose.ROUND_TIE:
+        score = state.round_scores[first]
+        text = Words(T.TIE_ROUND, {"names": tied, "score": score, "how": how})
+    elif c.purpose is Purpose.FINAL_PLACES:
+        score = state.totals[first]
+        text = Words(T.TIE_FINAL, {"names": tied, "score": score, "how": how})
+    elif len({state.totals[s] for s in c.seats}) == 1:
+        score = state.totals[first]
+        text = Words(T.TIE_MATCH, {"names": tied, "score": score, "how": how})
+    else:  # a table out of chips: the richest tied
+        score = state.chips[first]
+        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "score": score, "how": how})
+    return {
+        "purpose": c.purpose.value,
+        "method": c.method.value,
+        "seats": list(c.seats),
+        "score": score,
+        "text": text,
     }
 
 
@@ -88,6 +148,12 @@ def rolloff(before: MatchState, action: Action) -> dict[str, Any] | None:
         "faces": list(action.faces),
         "purpose": "starter" if before.contest.purpose is Purpose.STARTER else "tie",
     }
+
+
+def left(action: Leave, names: Sequence[str]) -> dict[str, Any]:
+    """The moment of a player asked to leave the match after the round."""
+    name = names[action.seat]
+    return {"kind": "leave", "seat": action.seat, "text": Words(T.LEAVES, {"name": name})}
 
 
 def round_end(r: RoundResult, tie: Tie | None, names: Sequence[str]) -> dict[str, Any]:
@@ -145,7 +211,7 @@ class Story:
         action: Action,
         after: MatchState,
         names: Sequence[str],
-        by_timer: bool = False,
+        by: By | None = None,
     ) -> tuple[Story, dict[str, Any] | None]:
         """The story after one event (``after = apply(before, action)``) and its moment."""
         round_tie, match_tie = self.round_tie, self.match_tie
@@ -155,7 +221,9 @@ class Story:
                 round_tie = Tie.of(c, after)
             elif c.purpose is Purpose.MATCH_TIE and match_tie is None:
                 match_tie = Tie.of(c, after)
-        part = turn_end(before, action, names, by_timer) or rolloff(before, action)
+        if isinstance(action, Leave):
+            return Story(round_tie, match_tie, self.last_result, self.podium), left(action, names)
+        part = turn_end(before, action, names, by) or rolloff(before, action)
         # The parts of one event, shown in order: the turn's end or the roll-off, the round's
         # result, the match's end.
         parts = {"turn": _kind(part, "turn_end"), "rolloff": _kind(part, "rolloff")}
@@ -166,7 +234,7 @@ class Story:
             round_tie = None
             moment = {**ended, **parts}
         if after.is_over and not before.is_over:
-            final = podium(after, match_tie, names)
+            final = podium(after, match_tie, names, ended["why"] if ended else None)
             moment = {"kind": "match_end", **final, "round": ended, **parts}
         return Story(round_tie, match_tie, last_result, final), moment
 
@@ -189,7 +257,7 @@ def bot_explained(
 ) -> dict[str, Any] | None:
     """The moment of a move, with the reason of the bot that chose it (``bot``: its spec;
     None for a person's move, and a roll is nobody's choice)."""
-    if bot is None or isinstance(action, Roll):
+    if bot is None or isinstance(action, (Roll, Leave)):
         return moment
     seat = seat_to_act(before)
     assert seat is not None

@@ -1,8 +1,8 @@
-"""Advice and the turn timer's default move for the web table, from the solver and the bots.
+"""Advice for the web table, from the solver and the bots.
 
-The web app never re-implements a rule: the exact advice is :func:`..solver.advise`, the
+The web app never re-implements a rule: the exact advice is :func:`..solver.advise`, and the
 estimate for positions the solver does not model plays the match out with the engine and a
-base bot, and the timer's default is a base bot's choice.
+base bot.  (A person's turn played for them is a bot's: see :mod:`.service.absence`.)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..actions import Action
-from ..bots.base import TimidBot, TipBot
+from ..bots.base import TipBot
 from ..engine import (
     apply,
     current_player,
@@ -24,12 +24,6 @@ from ..engine import (
 from ..solver import PositionNotReachableError, SolverError
 from ..solver import advise as exact_advise
 from ..state import MatchState, Phase
-
-
-def safe_default(state: MatchState, rng: random.Random) -> Action:
-    """What the turn timer plays for an absent person: stand, the soundest wild assignment."""
-    return TimidBot().choose(state, rng)
-
 
 #: An advice entry as the page gets it: the choice's canonical text (``action``), how its
 #: numbers were found (``method``) and the numbers themselves, under the solver's own names.

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..formats import FormatKind
-from ..rules import Stakes
+from ..rules import Rules, Stakes
 from ..state import Contest, MatchState, Method, Stage
 from . import texts as T
 from .words import Words
@@ -29,6 +29,7 @@ class DecidedBy(StrEnum):
     TIE_BREAK = "tie_break"  #: a tie for the match, broken by a contest
     CHIPS = "chips"  #: the others could no longer ante
     ROUND = "round"  #: the one round, or the tournament's final
+    LEFT = "left"  #: everyone else left the match (``actions.Leave``)
 
 
 #: How a tie-break was played, in the core's words (``scc`` catalogue, as the narration says it).
@@ -73,6 +74,8 @@ def ran_its_course(final: MatchState) -> bool:
 
 def decided_by(final: MatchState, match_tie: Tie | None) -> DecidedBy:
     """What decided a finished match (see the module docstring)."""
+    if final.departed and len(final.staying) <= 1 and final.winner in final.staying:
+        return DecidedBy.LEFT
     if match_tie is not None:
         return DecidedBy.TIE_BREAK
     if not ran_its_course(final):
@@ -86,9 +89,10 @@ def _ranking(final: MatchState, by: DecidedBy) -> list[dict[str, Any]]:
     """Every seat, the winner first, then by what decided the match; equal ones share a place."""
 
     def key(s: int) -> tuple[int, ...]:
+        stayed = s not in final.departed  # those who left come after those who stayed
         if by is DecidedBy.CHIPS:
-            return (final.chips[s], final.totals[s])
-        return (s in final.finalists, final.totals[s])
+            return (stayed, final.chips[s], final.totals[s])
+        return (stayed, s in final.finalists, final.totals[s])
 
     order = sorted(range(final.players), key=lambda s: (s != final.winner, [-k for k in key(s)]))
     out: list[dict[str, Any]] = []
@@ -106,6 +110,7 @@ def _ranking(final: MatchState, by: DecidedBy) -> list[dict[str, Any]]:
                 "wins": final.wins[s],
                 "chips": final.chips[s],
                 "sips": final.sips[s],
+                "left": s in final.departed,
             }
         )
     return out
@@ -116,6 +121,8 @@ def _why(final: MatchState, by: DecidedBy, tie: Tie | None, names: Sequence[str]
     if w is None:
         return Words(T.WHY_NO_WINNER)
     name = names[w]
+    if by is DecidedBy.LEFT:
+        return Words(T.WHY_OTHERS_LEFT, {"name": name})
     if by is DecidedBy.TIE_BREAK:
         assert tie is not None
         tied = {"names": tuple(names[s] for s in tie.seats), "name": name}
@@ -137,12 +144,41 @@ def _why(final: MatchState, by: DecidedBy, tie: Tie | None, names: Sequence[str]
     return Words(T.WHY_TOTALS, {"name": name, "total": final.totals[w]})
 
 
-def podium(final: MatchState, match_tie: Tie | None, names: Sequence[str]) -> dict[str, Any]:
-    """The podium of a finished match: ``winner``, ``ranking``, ``why`` and ``decided_by``."""
+def podium(
+    final: MatchState,
+    match_tie: Tie | None,
+    names: Sequence[str],
+    round_tie: Words | None = None,
+) -> dict[str, Any]:
+    """The podium of a finished match: ``winner``, ``ranking``, ``why``, ``decided_by`` and
+    ``tie_break``: how the tie of the last round went, where that round decided the match
+    (``round_tie``, its result card's sentence) and the reason does not say it already."""
     by = decided_by(final, match_tie)
     return {
         "winner": final.winner,
         "ranking": _ranking(final, by),
         "why": _why(final, by, match_tie, names),
         "decided_by": by.value if final.winner is not None else None,
+        "tie_break": round_tie if by is DecidedBy.ROUND else None,
     }
+
+
+def deciding(rules: Rules) -> dict[str, Any]:
+    """What decides a match under ``rules``, for the table to show from the first round:
+    ``by`` (``totals``, ``wins`` or ``round``: the number the cards put first) and the
+    sentence; under a pot over points, a ``note`` that the chips are only the stake."""
+    fmt = rules.format
+    kind = fmt.kind
+    if kind is FormatKind.SINGLE:
+        by, text = DecidedBy.ROUND.value, Words(T.DECIDES_ROUND)
+    elif kind is FormatKind.WINS:
+        by, text = "wins", Words(T.DECIDES_WINS, {"n": fmt.n})
+    else:
+        by = DecidedBy.TOTALS.value
+        text = {
+            FormatKind.ROUNDS: Words(T.DECIDES_ROUNDS, {"n": fmt.n}),
+            FormatKind.FIRST_TO: Words(T.DECIDES_FIRST_TO, {"n": fmt.n}),
+            FormatKind.TOURNAMENT: Words(T.DECIDES_TOURNAMENT),
+        }.get(kind, Words(T.DECIDES_SESSION))
+    pot = rules.stakes is Stakes.POT and by == DecidedBy.TOTALS.value
+    return {"by": by, "text": text, "note": Words(T.POINTS_NOT_CHIPS) if pot else None}

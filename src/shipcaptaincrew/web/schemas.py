@@ -156,12 +156,31 @@ class SeatNext(_Strict):
     avatar: Avatar | None = None
 
 
+class PlayFor(_Strict):
+    """Let a bot play the turns of the person in ``seat``, who is away, until they are back
+    (the host, or anyone seated while the host is away)."""
+
+    type: Literal["play_for"]
+    seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+
+
+class RemoveAfterRound(_Strict):
+    """The person in ``seat``, who is away, leaves the match once this round is over (a bot
+    plays for them till then); who may ask: as for :class:`PlayFor`."""
+
+    type: Literal["remove_after_round"]
+    seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+    version: Version
+
+
 class Ping(_Strict):
     """Keep-alive."""
 
     type: Literal["ping"]
 
 
-Message = Hello | Act | RollDice | Advice | React | Rematch | SeatNext | Ping
+Message = (
+    Hello | Act | RollDice | Advice | React | Rematch | SeatNext | PlayFor | RemoveAfterRound | Ping
+)
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)

@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     #: Seconds the host may be offline, while someone else is at the table, before the next
     #: person online becomes host.
     host_grace: float = Field(default=30.0, ge=0)
+    #: Seconds a person may be offline before a bot plays their turns (until they are back),
+    #: so nobody who left stalls the table.
+    absent_grace: float = Field(default=30.0, ge=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
     #: Log a line for every request and WebSocket (``scc serve --access-log``).

@@ -42,9 +42,22 @@ GROUP_LABELS: dict[Group, str] = {
 }
 
 # -- moments: the one-liners a page holds on screen after a turn, a round, a match ----------
-#: A turn that ends with a full crew, and one that ends without.
+#: A turn that ends with a full crew that leads the contest, one level with the best posted,
+#: one behind it, and one that ends without a crew.
 TURN_SCORED = N_("{name}: {score}!")
+TURN_LEVEL = N_("{name}: {score}, level with {names}")
+TURN_BEHIND = N_("{name}: {score}; {leader} leads with {best}")
 TURN_NO_CREW = N_("{name}: no crew, 0")
+#: A player asked to leave the match after the round (see ``actions.Leave``).
+LEAVES = N_("{name} leaves the match once this round is over.")
+#: The tie being broken, and how (``how``: one of the two sentences after them).
+TIE_ROUND = N_("{names} tied with {score}: {how}")
+TIE_MATCH = N_("{names} tied for the match with {score} points: {how}")
+TIE_MATCH_CHIPS = N_("{names} tied for the match with {score} chips: {how}")
+TIE_FINAL = N_("{names} tied with {score} points for a place in the final: {how}")
+TIE_AGAIN = N_("{names} tied again: {how}")
+TIE_BY_TURN = N_("a tie-break turn each decides.")
+TIE_BY_CARGO = N_("the two cargo dice decide.")
 #: A round's result.
 ROUND_WON = N_("Round {n}: {name} wins with {score}.")
 ROUND_ALL_FAILED = N_("Round {n}: nobody completed a crew.")
@@ -65,9 +78,35 @@ WHY_MOST_CHIPS = N_("{name} won with the most chips once nobody could ante: {chi
 WHY_ROUND = N_("{name} won the round.")
 WHY_FINAL = N_("{name} won the final.")
 WHY_NO_WINNER = N_("The match ended without a winner.")
+WHY_OTHERS_LEFT = N_("{name} won: everyone else left the match.")
 
-#: The narration's line before a move the turn timer made for an absent person.
-TIMER_PLAYED = N_("Time is up for {name}: the turn timer plays for them.")
+# -- what decides the match, shown from the first round ----------------------------------------
+DECIDES_ROUND = N_("One round: its winner wins the match.")
+DECIDES_ROUNDS = N_("After {n} rounds the most points win.")
+DECIDES_FIRST_TO = N_("The first to {n} points wins.")
+DECIDES_TOURNAMENT = N_("Two rounds, then the two best totals play the final.")
+DECIDES_WINS = N_("The first to win {n} rounds wins.")
+DECIDES_SESSION = N_("Round after round until the table stops; then the most points win.")
+#: Beside a match over points played for a pot.
+POINTS_NOT_CHIPS = N_("Points decide, not chips: the chips are the stake.")
+
+# -- a bot plays a person's turn (the narration's line before its first move) --------------
+PLAYED_BY_TIMER = N_("Time is up for {name}: a bot plays this turn for them.")
+PLAYED_AWAY = N_("{name} is away: a bot plays their turn.")
+PLAYED_ASKED = N_("A bot plays for {name}, as the table asked.")
+
+# -- a choice in words, where a refusal names it ----------------------------------------------
+CHOICE_SIP = N_("a sip for {name}")
+CHOICE_SIPS = N_("{n} sips for {name}")
+CHOICE_REROLL = N_("rerolling the cargo")
+CHOICE_KEEP = N_("keeping {face} and rerolling the other cargo die")
+CHOICE_TAKE = N_("setting aside {faces}")
+CHOICE_LEAVE = N_("{name} leaving the match")
+CHOICE_STAND = N_("standing")
+CHOICE_STOP_SIPS = N_("stopping the hand-out")
+CHOICE_NEXT_ROUND = N_("another round")
+CHOICE_STOP = N_("stopping the match")
+CHOICE_ROLL = N_("a roll")
 
 #: Names listed in a sentence: "Anna, Bo and Cy".
 AND_LIST = N_("{names} and {last}")

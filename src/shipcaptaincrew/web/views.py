@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import dice_to_roll, is_chance, legal_actions, seat_to_act
+from ..engine import dice_to_roll, is_chance, legal_actions, seat_to_act, split_choice
 from ..state import MatchState, RoundResult
 
 
@@ -33,6 +33,11 @@ def _result(r: RoundResult) -> dict[str, Any]:
         "tie_breaks": r.tie_breaks,
         "stage": r.stage,
     }
+
+
+def _split(state: MatchState) -> dict[str, Any] | None:
+    split = split_choice(state)
+    return None if split is None else {"seats": list(split.seats), "most": split.most}
 
 
 def state_view(state: MatchState, *, results: bool = True) -> dict[str, Any]:
@@ -87,6 +92,9 @@ def state_view(state: MatchState, *, results: bool = True) -> dict[str, Any]:
         "round_sips": list(state.round_sips),
         "round_winner": state.round_winner,
         "hand_out_left": state.hand_out_left,
+        # The captain's hand-out in one move (the engine's own bounds: who may get sips, and
+        # at most how many in all), or None; its choice is written ``sip:SEATxN,SEATxN``.
+        "split": _split(state),
         "finalists": list(state.finalists),
         "winner": state.winner,
         "over": state.is_over,

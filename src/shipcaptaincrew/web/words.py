@@ -61,6 +61,18 @@ def and_list(names: Sequence[str], lang: str) -> str:
     return translator(lang, "web")(AND_LIST).format(names=", ".join(names[:-1]), last=names[-1])
 
 
+@dataclass(frozen=True)
+class Listed:
+    """Texts listed in a sentence as the language lists them ("a sip for Bo and 2 sips for
+    Cy")."""
+
+    items: tuple[Text, ...]
+
+    def render(self, lang: str) -> str:
+        """The list in ``lang``."""
+        return and_list([item.render(lang) for item in self.items], lang)
+
+
 #: One line of the table's narration: the core's (``scc``) or the server's own.
 Line = Message | Words
 

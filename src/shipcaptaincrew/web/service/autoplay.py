@@ -1,4 +1,5 @@
-"""Moves nobody sends: a bot's after its pause, a safe default when a person's turn timer runs out.
+"""Moves nobody sends: a bot's after its pause, and a person's whole turn played by a bot when
+the person is away or silent past the turn timer (see :mod:`.absence`).
 
 Scaled out, the worker that committed the last move plays the next automatic one; the others
 wait a grace period longer and play it only if that worker has gone (the failover).
@@ -13,23 +14,24 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
-from ...actions import Action
+from ...actions import Action, StopMatch
 from ...bots import make_bot
 from ...engine import is_chance, seat_to_act
-from ...state import MatchState
+from ...state import MatchState, Phase
 from ..errors import ErrorCode, RoomError
 from ..models import RoomStatus, SeatKind
-from ..players import safe_default
 from ..settings import Settings
 from ..words import Reason
+from .absence import STAND_IN, By, persons
+from .broadcast import broadcast_room
 from .cluster import Cluster, tell
 from .room import LiveRoom
 
 log = logging.getLogger("shipcaptaincrew.web")
 
-#: Plays one move in a room whose lock the caller holds (``None``: roll the dice due); the
-#: flag says the turn timer made it for an absent person, the reason is a bot's.
-Step = Callable[[LiveRoom, Action | None, bool, Reason | None], Awaitable[None]]
+#: Plays one move in a room whose lock the caller holds (``None``: roll the dice due); ``By``
+#: says why a bot made a person's move, the reason is the bot's.
+Step = Callable[[LiveRoom, Action | None, By | None, Reason | None], Awaitable[None]]
 
 
 def bot_move(spec: str, state: MatchState, rng: random.Random) -> tuple[Action, Reason]:
@@ -39,38 +41,101 @@ def bot_move(spec: str, state: MatchState, rng: random.Random) -> tuple[Action, 
 
 
 class AutoPlay:
-    """Bots and turn timers: one pending automatic move per room, as :attr:`LiveRoom.task`."""
+    """Bots and stand-ins: one pending automatic move per room, as :attr:`LiveRoom.task`."""
 
     def __init__(self, settings: Settings, cluster: Cluster, step: Step) -> None:
         self.settings, self.cluster, self.step = settings, cluster, step
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
-        """Set the next automatic move going: a bot after its pause, or the turn timer.
+        """Set the next automatic move going: a bot's after its pause, a stand-in's, or the
+        clock of a person's turn (the turn timer, or the grace of someone offline).
 
-        Replaces the move pending, if any.  ``failover``: this worker learnt of the last move
-        from another one, which plays the next automatic move itself; this one waits longer and
-        plays it only if that worker died.
+        Replaces the move pending, if any; the caller holds the room's lock (or nothing can
+        be moving: see :meth:`replan`).  ``failover``: this worker learnt of the last move
+        from another one, which plays the next automatic move itself; this one waits longer
+        and plays it only if that worker died.
         """
         current = asyncio.current_task()
         if room.task is not None and room.task is not current and not room.task.done():
             room.task.cancel()
         room.task, room.deadline = None, None
-        if room.state is None or room.state.is_over or room.status is not RoomStatus.PLAYING:
+        state = room.state
+        if state is None or state.is_over or room.status is not RoomStatus.PLAYING:
+            room.absence.turn = None
             return
-        seat = seat_to_act(room.state)
+        seat = seat_to_act(state)
         assert seat is not None
-        if is_chance(room.state) and not room.fair:
+        if room.absence.turn is not None and room.absence.turn[0] != seat:
+            room.absence.turn = None  # the turn a bot played for someone is over
+        if is_chance(state) and not room.fair:
             return  # real dice: somebody at the table rolls them and types the faces
-        if room.seats[seat].kind is SeatKind.BOT:
-            delay = self.settings.bot_delay
-        elif room.turn_timer:
-            delay = float(room.turn_timer)
-            room.deadline = time.time() + delay
-        else:
+        wait = self._wait(room, state, seat)
+        if wait is None:
             return
+        delay, by = wait
         if failover and self.settings.scaled:
             delay += self.settings.failover_grace
-        room.task = asyncio.get_running_loop().create_task(self._auto(room, room.version, delay))
+        room.task = asyncio.get_running_loop().create_task(
+            self._auto(room, room.version, delay, by)
+        )
+
+    def _wait(self, room: LiveRoom, state: MatchState, seat: int) -> tuple[float, By | None] | None:
+        """How long until the automatic move of ``seat`` and why a bot makes it for a person
+        (None: nothing automatic, the person plays)."""
+        pause = self.settings.bot_delay
+        if not room.conns and not room.remote:
+            pause = 0.0  # nobody is watching: play on at once, so the match ends cleanly
+        quick = state.phase is Phase.ROLL_OFF  # a die for the start: no choice to watch
+        if room.seats[seat].kind is SeatKind.BOT:
+            return (0.0 if quick else pause), None
+        if quick and room.quick_start:
+            return 0.0, None  # a rematch: "play again" was everyone's tap to begin
+        absence = room.absence
+        if absence.turn is not None and absence.turn[0] == seat:
+            return pause, absence.turn[1]
+        if seat in absence.asked:
+            return pause, By.ASKED
+        timer = float(room.turn_timer) if room.turn_timer else None
+        if seat not in room.presence()[0]:
+            absence.since.setdefault(seat, time.monotonic())
+            left = max(0.0, self.settings.absent_grace - (absence.away_for(seat) or 0.0))
+            if left <= 0:
+                return pause, By.AWAY
+            if timer is None or left <= timer:
+                room.deadline = time.time() + left
+                return left, By.AWAY
+        if timer is not None:  # one timeout, and a bot plays the whole turn
+            # The same turn's clock goes on when the table looks again (someone came or went):
+            # nobody restarts another player's timeout by reloading a page.
+            clock = absence.clock
+            if clock is None or clock[:3] != (room.version, seat, timer):
+                clock = absence.clock = (room.version, seat, timer, time.monotonic() + timer)
+            left = max(0.0, clock[3] - time.monotonic())
+            room.deadline = time.time() + left
+            return left, By.TIMER
+        return None
+
+    def replan(self, room: LiveRoom) -> None:
+        """Who is online changed: a person back takes their turns again, and the clock of a
+        person's turn starts or stops (under the room's lock, once it is free)."""
+        room.absence.seen(persons(room), room.presence()[0])
+        if room.status is RoomStatus.PLAYING:
+            asyncio.get_running_loop().create_task(self._replan(room))
+
+    async def _replan(self, room: LiveRoom) -> None:
+        async with room.lock:
+            state = room.state
+            if state is None or state.is_over:
+                return
+            seat = seat_to_act(state)
+            if seat is None or room.seats[seat].kind is not SeatKind.PERSON:
+                return
+            before = room.deadline
+            self.schedule(room)
+            after = room.deadline
+            moved = (before is None) != (after is None)
+            if moved or (before is not None and after is not None and abs(after - before) > 0.5):
+                await broadcast_room(room)  # the pages' countdown follows the clock
 
     async def stop(self, rooms: list[LiveRoom]) -> None:
         """Cancel every pending automatic move (the database holds the match)."""
@@ -80,11 +145,11 @@ class AutoPlay:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await room.task
 
-    async def _auto(self, room: LiveRoom, version: int, delay: float) -> None:
+    async def _auto(self, room: LiveRoom, version: int, delay: float, by: By | None) -> None:
         await asyncio.sleep(delay)
         async with room.lock:
             try:
-                await self._auto_move(room, version)
+                await self._auto_move(room, version, by)
             except RoomError as err:
                 # The database or Redis is away, or another worker moved first: try again soon
                 # (a table must never hang on a bot).
@@ -95,10 +160,10 @@ class AutoPlay:
                     and not room.state.is_over
                 ):
                     room.task = asyncio.get_running_loop().create_task(
-                        self._auto(room, room.version, max(1.0, self.settings.bot_delay))
+                        self._auto(room, room.version, max(1.0, self.settings.bot_delay), by)
                     )
 
-    async def _auto_move(self, room: LiveRoom, version: int) -> None:
+    async def _auto_move(self, room: LiveRoom, version: int, by: By | None) -> None:
         """The automatic move itself (the caller holds the lock)."""
         if self.settings.scaled:
             changed, told = await self.cluster.refresh(room)
@@ -111,13 +176,20 @@ class AutoPlay:
             return
         seat = seat_to_act(state)
         assert seat is not None
-        bot = room.seats[seat].bot
+        if by is not None:
+            room.absence.turn = (seat, by)
+        spec = room.seats[seat].bot or STAND_IN
         reason = None
         if is_chance(state):
             action: Action | None = None
-        elif bot is not None:
-            action, reason = await asyncio.to_thread(bot_move, bot, state, room.rng)
+        elif state.phase is Phase.ANOTHER_ROUND and not self._anyone(room):
+            action = StopMatch()  # a session whose people have all gone ends here
         else:
-            action = safe_default(state, room.rng)
-        # A person's move made here is the turn timer's (a bot's moves are its own).
-        await self.step(room, action, bot is None, reason)
+            action, reason = await asyncio.to_thread(bot_move, spec, state, room.rng)
+        await self.step(room, action, by, reason)
+
+    @staticmethod
+    def _anyone(room: LiveRoom) -> bool:
+        """Whether any person of the table is online."""
+        online = room.presence()[0]
+        return any(seat in online for seat in persons(room))

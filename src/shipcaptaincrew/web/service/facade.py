@@ -8,7 +8,8 @@ by replaying its events with the engine, so a restart resumes where the table wa
 the workers catch up with each other the same way (:mod:`.cluster`).
 
 The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
-:mod:`.autoplay` (bots and turn timers), :mod:`.host` (the host's role handed on when the host
+:mod:`.autoplay` (bots, turn timers, bots playing for absent people: :mod:`.absence`),
+:mod:`.picture` (what everyone sees), :mod:`.host` (the host's role handed on when the host
 stays away), :mod:`.nextmatch` (play again), :mod:`.cluster` (other workers and presence),
 :mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
 (sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
@@ -139,9 +140,11 @@ class MatchService:
         return room
 
     def _presence_changed(self, room: LiveRoom) -> None:
-        """Who is online changed: the host's clock and the rematch look again."""
+        """Who is online changed: the host's clock, the rematch and the clocks of absent
+        players look again."""
         self.host.check(room)
         self.next.check(room)
+        self.autoplay.replan(room)
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.

@@ -22,7 +22,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,6 +32,7 @@ from ...rules import Starter
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
 from ..models import Room, RoomStatus, SeatKind
+from ..party import AVATARS, COLORS, seat_avatar, seat_color
 from ..schemas import Rematch, SeatNext
 from ..settings import Settings
 from .broadcast import broadcast_room
@@ -71,13 +72,36 @@ def plan(room: LiveRoom, meta: Meta, online: frozenset[int], max_seats: int) -> 
     if any(i in online and i not in meta.rematch for i in persons):
         return None  # still waiting for someone at the table
     moves = carried(room, meta.rematch)
-    seats = [room.seats[old] for old in moves] + list(meta.next_seats)[: max_seats - len(moves)]
+    seats = _looks_kept(room, list(moves), list(meta.next_seats)[: max_seats - len(moves)])
     try:
         check_players(room.rules, len(seats))
     except InvalidSetupError:
         return None
     host = moves.get(room.host, next(new for old, new in moves.items() if old in persons))
     return Plan(seats, host, _next_starter(room, moves))
+
+
+def _looks_kept(room: LiveRoom, carried: list[int], newcomers: list[SeatInfo]) -> list[SeatInfo]:
+    """The next match's seats, each with the colour and avatar it showed at this one (a seat
+    that chose none showed one by its number, which moves when someone before it left), and
+    the newcomers with ones nobody at the table shows."""
+    seats = [
+        replace(
+            room.seats[old],
+            color=seat_color(old, room.seats[old].color),
+            avatar=seat_avatar(old, room.seats[old].avatar),
+        )
+        for old in carried
+    ]
+    for new in newcomers:
+        colors = {s.color for s in seats}
+        avatars = {s.avatar for s in seats}
+        color = new.color
+        if color is None:
+            color = next((c for c in range(COLORS) if c not in colors), len(seats) % COLORS)
+        avatar = new.avatar or next((a for a in AVATARS if a not in avatars), None)
+        seats.append(replace(new, color=color, avatar=avatar))
+    return seats
 
 
 def _next_starter(room: LiveRoom, moves: dict[int, int]) -> int | None:
@@ -190,7 +214,9 @@ class NextMatch:
         if fresh:
             assert room.next_code is not None
             log.info("next match made", extra={"room": room.code, "next": room.next_code})
-            self.schedule(self.load(room.next_code))
+            new = self.load(room.next_code)
+            new.quick_start = True  # "play again" was the tap to begin: no second one
+            self.schedule(new)
             await self.moved(room)
         await broadcast_room(room)
 

@@ -9,13 +9,14 @@ the player sends it only the commit and the sends are left.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from ...actions import Action
+from ...actions import Action, RerollCargo
 from ...engine import apply, is_chance, legal_actions, sample_chance, seat_to_act
 from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
@@ -27,9 +28,10 @@ from ..moments import explained
 from ..settings import Settings
 from ..words import Line, Reason
 from . import stats
+from .absence import By
 from .broadcast import broadcast_room, room_text
 from .cluster import Cluster
-from .room import BY_TIMER, Ahead, LiveRoom, narration
+from .room import Ahead, LiveRoom, narration, turn_goes_on
 from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
@@ -56,20 +58,63 @@ class Play:
         self,
         room: LiveRoom,
         action: Action | None,
-        by_timer: bool = False,
+        by: By | None = None,
         reason: Reason | None = None,
     ) -> None:
         """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
 
-        ``by_timer``: the turn timer plays it for an absent person (the stored event, the
-        narration and the moment say so).  ``reason``: a bot's choice, and why the bot made
-        it (on the moment, see :func:`..moments.explained`).  The caller holds the room's lock.
+        ``by``: a bot plays it for a person, and why (the stored event, the narration and the
+        moment say so).  ``reason``: a bot's choice, and why the bot made it (on the moment,
+        see :func:`..moments.explained`).  A reroll of the cargo at a table of fair dice
+        rolls at once: the rerolled dice arrive with the choice, one picture for both.  The
+        caller holds the room's lock.
         """
-        before, dice = room.state, room.dice
+        before = room.state
         assert before is not None
         if not self.cluster.up:
             # Committing now would leave the other workers' players blind: refuse instead.
             raise unavailable(E.RELAY)
+        played = await self._play(room, action, by, reason)
+        messages, moment, ahead = played
+        if (
+            isinstance(action, RerollCargo)
+            and room.dice is not None
+            and room.state is not None
+            and is_chance(room.state)
+            and seat_to_act(room.state) == seat_to_act(before)
+        ):
+            # One tap: the dice the reroll calls for are rolled with it (a failure here
+            # leaves the roll due, to be asked for like any other).
+            with contextlib.suppress(RoomError):
+                more, moment, _ = await self._play(room, None, by, None)
+                messages, ahead = messages + more, None
+                if reason is not None:
+                    seat = seat_to_act(before)
+                    assert seat is not None and action is not None
+                    moment = explained(moment, seat, action, reason)
+        self.schedule(room)
+        await self.cluster.publish(room)
+        texts = None
+        if (
+            ahead is not None
+            and ahead.texts is not None
+            and reason is None
+            and by is None
+            and room.deadline is None
+            and room.status is RoomStatus.PLAYING
+            and room.presence() == ahead.presence
+        ):
+            texts = ahead.texts  # drawn for this very moment
+        await broadcast_room(room, messages, texts, moment, by is not None)
+        self.look_ahead_soon(room)
+
+    async def _play(
+        self, room: LiveRoom, action: Action | None, by: By | None, reason: Reason | None
+    ) -> tuple[list[Line], dict[str, Any] | None, Ahead | None]:
+        """Apply, narrate and commit one event (not yet broadcast): its lines, its moment and
+        the look-ahead it came from, if any."""
+        before, dice = room.state, room.dice
+        assert before is not None
         count = dice.count if dice is not None else 0
 
         def undo() -> None:
@@ -83,7 +128,7 @@ class Play:
         ahead = room.ahead.get(action)
         if ahead is not None and not (ahead.before is before and ahead.names == room.names):
             ahead = None
-        if ahead is not None and by_timer:
+        if ahead is not None and by is not None:
             ahead = None  # (its event, narration and moment are the player's own)
         messages: list[Line] | None = None
         if ahead is not None:
@@ -99,13 +144,14 @@ class Play:
                 undo()
                 raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
             event = event_for(before, action)
-            if by_timer:
-                event = {**event, **BY_TIMER}
-            story, moment = room.story.step(before, action, after, room.names, by_timer)
+            if by is not None:
+                event = {**event, "by": by.value}
+            story, moment = room.story.step(before, action, after, room.names, by)
         if reason is not None:
             seat = seat_to_act(before)
             assert seat is not None
             moment = explained(moment, seat, action, reason)
+        first = not turn_goes_on(room.events, event)
         try:
             await self._commit(room, event, after, ahead)
         except IntegrityError:
@@ -130,24 +176,11 @@ class Play:
         room.state, room.ahead, room.story = after, {}, story
         room.events.append(event)
         if messages is None:
-            messages = narration(before, action, after, room.names, by_timer)
+            messages = narration(before, action, after, room.names, by, first)
         room.recent.append(messages)
         if after.is_over:
             room.finish()
-        self.schedule(room)
-        await self.cluster.publish(room)
-        texts = None
-        if (
-            ahead is not None
-            and ahead.texts is not None
-            and reason is None
-            and room.deadline is None
-            and room.status is RoomStatus.PLAYING
-            and room.presence() == ahead.presence
-        ):
-            texts = ahead.texts  # drawn for this very moment
-        await broadcast_room(room, messages, texts, moment, by_timer)
-        self.look_ahead_soon(room)
+        return messages, moment, ahead
 
     async def _commit(
         self, room: LiveRoom, event: dict[str, Any], after: MatchState, ahead: Ahead | None
@@ -202,7 +235,7 @@ class Play:
     def _play_ahead(self, room: LiveRoom, state: MatchState, action: Action) -> Ahead:
         """One move played out by the engine, with its picture drawn if it can be."""
         after = apply(state, action)
-        messages = narration(state, action, after, room.names, False)
+        messages = narration(state, action, after, room.names)
         story, moment = room.story.step(state, action, after, room.names)
         texts, presence = None, None
         if not after.is_over and room.turn_timer is None and not self.settings.scaled:

@@ -12,18 +12,33 @@ import logging
 
 from pydantic import ValidationError
 
-from ...actions import Action, InvalidActionError, Roll, parse_action
-from ...engine import is_chance, legal_actions, seat_to_act
+from ...actions import Action, InvalidActionError, Leave, Roll, parse_action
+from ...engine import check_choice, is_chance, seat_to_act
+from ...errors import GameError
 from ...state import MatchState
 from .. import errors as E
 from .. import texts as T
+from ..choices import choice_words
 from ..errors import ErrorCode, RoomError, unavailable
 from ..invalid import invalid
-from ..models import RoomStatus
+from ..models import RoomStatus, SeatKind
 from ..players import HAND_OUT, advise
-from ..schemas import CLIENT_MESSAGE, Act, Advice, Hello, Ping, React, Rematch, RollDice, SeatNext
+from ..schemas import (
+    CLIENT_MESSAGE,
+    Act,
+    Advice,
+    Hello,
+    Ping,
+    PlayFor,
+    React,
+    Rematch,
+    RemoveAfterRound,
+    RollDice,
+    SeatNext,
+)
 from ..settings import Settings
 from ..words import Words
+from .absence import playing_for, stewards
 from .broadcast import broadcast_room, lines
 from .cluster import Cluster
 from .nextmatch import NextMatch, carried
@@ -131,6 +146,8 @@ class Protocol:
             await self.after.confirm(room, conn, msg)
         elif isinstance(msg, SeatNext):
             await self.after.seat_next(room, conn, msg)
+        elif isinstance(msg, PlayFor | RemoveAfterRound):
+            await self._stand_in(room, conn, msg)
         else:
             await self._move(room, conn, msg)
 
@@ -153,10 +170,13 @@ class Protocol:
             if room.status is not RoomStatus.PLAYING:
                 raise RoomError(ErrorCode.OVER, E.MATCH_OVER, 409)
             typed = isinstance(msg, RollDice) and not room.fair
-            # Real dice may be typed by the player whose dice are due or by the host (for a
-            # bot, or one phone passed round the table).
+            # Real dice are typed by the player whose dice are due, or by the host for a bot
+            # or for someone a bot plays for (one phone for the whole table then).
             actor = seat_to_act(state)
-            if conn.seat not in ({actor, room.host} if typed else {actor}):
+            allowed = {actor}
+            if typed and actor is not None and self._for_host(room, actor):
+                allowed.add(room.host)
+            if conn.seat not in allowed:
                 raise RoomError(
                     ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_DICE if typed else E.NOT_YOUR_TURN, 409
                 )
@@ -165,9 +185,18 @@ class Protocol:
             action = (
                 self._roll(room, state, msg)
                 if isinstance(msg, RollDice)
-                else self._choice(state, msg)
+                else self._choice(state, msg, room.names)
             )
+            if room.absence.turn is not None and room.absence.turn[0] == conn.seat:
+                room.absence.turn = None  # the player is back at their own turn
             await self.play.step(room, action)
+
+    @staticmethod
+    def _for_host(room: LiveRoom, actor: int) -> bool:
+        """Whether the host types the dice of ``actor``: a bot, or a person a bot plays for."""
+        if room.seats[actor].kind is SeatKind.BOT:
+            return True
+        return actor in playing_for(room, room.absent_grace)
 
     def _roll(self, room: LiveRoom, state: MatchState, msg: RollDice) -> Roll | None:
         """The roll asked for: None (the server rolls fair dice), or the real dice typed in
@@ -182,8 +211,9 @@ class Protocol:
             raise RoomError(ErrorCode.BAD_DICE, E.TYPE_THE_DICE, 400)
         return Roll(tuple(msg.faces))
 
-    def _choice(self, state: MatchState, msg: Act) -> Action:
-        """The choice sent, if it is one the engine lists for this player now."""
+    def _choice(self, state: MatchState, msg: Act, names: list[str]) -> Action:
+        """The choice sent, if the engine lets this player make it now (a split hand-out
+        included); a refusal names the choice in words."""
         try:
             action = parse_action(msg.action)
         except InvalidActionError as e:
@@ -192,9 +222,51 @@ class Protocol:
             raise RoomError(ErrorCode.ILLEGAL, E.SERVER_ROLLS, 400)
         if is_chance(state):
             raise RoomError(ErrorCode.ILLEGAL, E.DICE_FIRST, 400)
-        if action not in legal_actions(state):
-            raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, action=msg.action)
+        if isinstance(action, Leave):
+            raise RoomError(
+                ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, what=choice_words(action, names)
+            )
+        try:
+            check_choice(state, action)
+        except GameError as e:
+            if msg.action.startswith("sip:") and "x" in msg.action:
+                # The rules' own reason for a split (worded without notation).
+                raise RoomError(ErrorCode.ILLEGAL, E.ILLEGAL, 400, reason=e) from None
+            what = choice_words(action, names)
+            raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, what=what) from None
         return action
+
+    async def _stand_in(
+        self, room: LiveRoom, conn: Connection, msg: PlayFor | RemoveAfterRound
+    ) -> None:
+        """Let a bot play for someone away, or have them leave the match after this round."""
+        if conn.seat is None:
+            raise RoomError(ErrorCode.SPECTATOR, E.SPECTATOR, 403)
+        async with room.lock:
+            await self.cluster.sync(room)
+            state = room.state
+            if state is None or room.status is not RoomStatus.PLAYING:
+                code = ErrorCode.NOT_STARTED if state is None else ErrorCode.OVER
+                raise RoomError(code, E.NOT_STARTED if state is None else E.MATCH_OVER, 409)
+            online = room.presence()[0]
+            if conn.seat not in stewards(room, online):
+                raise RoomError(ErrorCode.NOT_HOST, E.NOT_STEWARD, 403)
+            seat = msg.seat
+            if seat >= len(room.seats) or room.seats[seat].kind is not SeatKind.PERSON:
+                raise RoomError(ErrorCode.BAD_SEAT, E.NOT_A_PERSON, 400, seat=seat)
+            name = room.seats[seat].name
+            if seat in online:
+                raise RoomError(ErrorCode.BAD_SEAT, E.NOT_AWAY, 409, name=name)
+            if seat in state.leaving or seat in state.departed:
+                raise RoomError(ErrorCode.BAD_SEAT, E.LEFT_ALREADY, 409, name=name)
+            if isinstance(msg, RemoveAfterRound) and msg.version != room.version:
+                raise RoomError(ErrorCode.STALE, E.STALE, 409)
+            room.absence.asked.add(seat)
+            if isinstance(msg, RemoveAfterRound):
+                await self.play.step(room, Leave(seat))  # (a bot plays the round out)
+            else:
+                self.play.schedule(room)
+                await broadcast_room(room)
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
         if not room.hints:

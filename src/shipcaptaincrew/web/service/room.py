@@ -15,20 +15,21 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ...actions import Action, Roll
+from ...actions import Action, Leave, Roll
 from ...engine import initial_state, seat_to_act
 from ...fair import FairDice
 from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from ..models import DiceSource, RoomStatus, SeatKind
+from .. import texts as T
+from ..models import DiceSource, RoomStatus
 from ..moments import Story, bot_explained
-from ..party import REACTIONS, seat_avatar, seat_color
+from ..party import REACTIONS
 from ..relay import PRESENCE_TTL
-from ..texts import LEVEL_LABELS, TIMER_PLAYED
-from ..views import state_view
 from ..words import Line, Title, Words
+from .absence import Absence, By, by_of
+from .picture import picture
 from .seats import Meta, SeatInfo
 
 # (.protocol takes hash_token from here.)
@@ -37,30 +38,37 @@ from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40
-#: What a stored event made by the turn timer (for an absent person) says of itself; the
-#: engine and the event log's readers ignore the key.
-BY_TIMER = {"by": "timer"}
-
-
-def by_timer(event: dict[str, Any]) -> bool:
-    """Whether a stored event was made by the turn timer."""
-    return event.get("by") == BY_TIMER["by"]
+#: The line before the first move a bot makes in a person's turn, by why it makes it.
+PLAYED_FOR = {By.TIMER: T.PLAYED_BY_TIMER, By.AWAY: T.PLAYED_AWAY, By.ASKED: T.PLAYED_ASKED}
 
 
 def narration(
-    before: MatchState, action: Action, after: MatchState, names: list[str], timer: bool
+    before: MatchState,
+    action: Action,
+    after: MatchState,
+    names: list[str],
+    by: By | None = None,
+    first: bool = True,
 ) -> list[Line]:
-    """An event's narration; a move the turn timer made says so first."""
+    """An event's narration; the first move a bot makes in a person's turn says so first."""
     lines: list[Line] = list(narrate(before, action, after, names))
-    if timer:
+    if by is not None and first:
         seat = seat_to_act(before)
-        lines.insert(0, Words(TIMER_PLAYED, {"name": names[seat] if seat is not None else ""}))
+        lines.insert(0, Words(PLAYED_FOR[by], {"name": names[seat] if seat is not None else ""}))
     return lines
+
+
+def turn_goes_on(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
+    """Whether ``event`` goes on a turn a bot was already playing for the same person."""
+    if not events:
+        return False
+    last = events[-1]
+    return last.get("by") == event.get("by") and last.get("seat") == event.get("seat")
 
 
 class Advanced(NamedTuple):
     """What events taken in from the database tell the table: their narration, the newest
-    moment among them and whether the turn timer made one."""
+    moment among them and whether a bot made one for a person."""
 
     lines: list[Line]
     moment: dict[str, Any] | None
@@ -131,6 +139,13 @@ class LiveRoom:
     #: Scaled out: who is connected through the other workers (origin -> (when, seats,
     #: spectators)), so everyone sees everyone online whichever worker they are on.
     remote: dict[str, tuple[float, list[int], int]] = field(default_factory=dict)
+    #: Who is away and whose turn a bot plays for them (see :mod:`.absence`), and the
+    #: seconds a person may be offline before it does (``Settings.absent_grace``).
+    absence: Absence = field(default_factory=Absence)
+    absent_grace: float = 30.0
+    #: A rematch's room: everyone's die for the start is rolled at once ("play again" was
+    #: each person's tap to begin).
+    quick_start: bool = False
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.server_seed)
@@ -169,15 +184,17 @@ class LiveRoom:
         dice = 0
         choice: tuple[MatchState, Action, str] | None = None  # the newest bot's choice
         replayed = replay_events(before, events, start=len(self.events))
+        done = list(self.events)
         for (after, action), event in zip(replayed, events, strict=True):
-            timer = by_timer(event)
-            lines = narration(before, action, after, self.names, timer)
+            by = by_of(event)
+            lines = narration(before, action, after, self.names, by, not turn_goes_on(done, event))
+            done.append(event)
             self.recent.append(lines)
-            self.story, moment = self.story.step(before, action, after, self.names, timer)
-            bot = self.bot_of(before)
+            self.story, moment = self.story.step(before, action, after, self.names, by)
+            bot = None if isinstance(action, Leave) else self.bot_of(before)
             if bot is not None and not isinstance(action, Roll):
                 choice = (before, action, bot)
-            told = Advanced(told.lines + lines, moment or told.moment, told.by_timer or timer)
+            told = Advanced(told.lines + lines, moment or told.moment, told.by_timer or bool(by))
             if isinstance(action, Roll):
                 dice += len(action.faces)
             before = after
@@ -297,56 +314,10 @@ class LiveRoom:
 
     # -- the picture ----------------------------------------------------------------------
     @functools.cached_property
-    def _rules_view(self) -> tuple[str, dict[str, Any], Title]:
+    def rules_view(self) -> tuple[str, dict[str, Any], Title]:
         """The rules as text, options and human name: fixed for the room's life, so built
         once, not per move."""
         return str(self.rules), self.rules.options(), Title(self.rules)
-
-    def confirmed(self) -> list[int]:
-        """Once over, the seats that want to play again: the persons who said so, and bots."""
-        if self.status is not RoomStatus.OVER:
-            return []
-        bots = {i for i, s in enumerate(self.seats) if s.kind is SeatKind.BOT}
-        return sorted(bots | set(self.rematch))
-
-    def awaited(self, online: frozenset[int]) -> list[int]:
-        """Once over, the persons online whose "play again" the rematch still waits for."""
-        if self.status is not RoomStatus.OVER or self.next_code is not None:
-            return []
-        return [
-            i
-            for i, s in enumerate(self.seats)
-            if s.kind is SeatKind.PERSON and i in online and i not in self.rematch
-        ]
-
-    def _rematch_view(self, online: frozenset[int]) -> dict[str, Any] | None:
-        if self.status is not RoomStatus.OVER and not self.next_seats:
-            return None
-        return {
-            "confirmed": self.confirmed(),
-            "needed": self.awaited(online),
-            "next_code": self.next_code,
-            # Spectators who asked for a seat at the next match.
-            "next_seats": [
-                {"name": s.name, "color": s.color, "avatar": s.avatar} for s in self.next_seats
-            ],
-        }
-
-    def _player(self, seat: int, online: frozenset[int], confirmed: list[int]) -> dict[str, Any]:
-        s = self.seats[seat]
-        label = LEVEL_LABELS.get(s.bot) if s.bot is not None else None
-        return {
-            "seat": seat,
-            "name": s.name,
-            "kind": s.label,
-            "online": s.kind is SeatKind.BOT or seat in online,
-            "color": seat_color(seat, s.color),
-            "avatar": seat_avatar(seat, s.avatar),
-            # A bot's difficulty (or its spec, for a bot seated by name) and its name.
-            "level": s.bot,
-            "level_label": s.bot if label is None else Words(label),
-            "rematch": seat in confirmed,
-        }
 
     def public(
         self,
@@ -360,38 +331,7 @@ class LiveRoom:
         ``after`` and ``story``: the picture as it will be once this state (one event on) is
         played, which the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
         ``moment``: what the event that led here means for the table (see :mod:`..moments`;
-        None for a picture that follows no event, such as someone coming online).  The texts
-        in it are :class:`~..words.Words`, said in each connection's language when sent.
+        None for a picture that follows no event, such as someone coming online).  Drawn by
+        :func:`.picture.picture`.
         """
-        online, spectators = self.presence() if presence is None else presence
-        state = self.state if after is None else after
-        story = self.story if story is None else story
-        over = self.status is RoomStatus.OVER
-        rules, options, title = self._rules_view
-        confirmed = self.confirmed()
-        return {
-            "code": self.code,
-            "status": self.status.value,
-            "version": self.version if after is None else self.version + 1,
-            "rules": rules,
-            "title": title,
-            "options": options,
-            "lang": self.lang,
-            "hints": self.hints,
-            "turn_timer": self.turn_timer,
-            "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
-            "host": self.host,
-            "players": [self._player(i, online, confirmed) for i in range(len(self.seats))],
-            "spectators": spectators,
-            # The fair dice: the commitment now, the seed at the end (real dice have neither).
-            "dice_source": self.dice_source.value,
-            "commitment": self.commitment if self.fair else None,
-            "client_seeds": self.client_seeds if self.fair else [],
-            "server_seed": self.server_seed if over and self.fair else None,
-            # Round results travel once, with the summary; during play the totals say enough.
-            "match": None if state is None else state_view(state, results=state.is_over),
-            "moment": moment,
-            "last_result": story.last_result,
-            "podium": story.podium,
-            "rematch": self._rematch_view(online),
-        }
+        return picture(self, after, presence, story, moment)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from ...actions import Leave
 from ...engine import apply, initial_state, is_terminal, opening_chips, seat_to_act
 from ...notation import replay_events
 from ...state import MatchState, Phase
@@ -25,7 +26,7 @@ def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> 
     crews = [0] * len(room.seats)
     before = opening
     for after, action in replay_events(opening, events):
-        if before.phase is Phase.TURN and before.turn is not None:
+        if before.phase is Phase.TURN and before.turn is not None and not isinstance(action, Leave):
             turn = apply(before.turn, action)  # the turn's own step, straight from the engine
             seat = seat_to_act(before)
             if is_terminal(turn) and turn.complete and seat is not None:

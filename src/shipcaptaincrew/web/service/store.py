@@ -102,6 +102,8 @@ class Store:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
         self.fixed_server_seed = settings.fixed_server_seed
+        #: What every room loaded here is told: how long a person may be away.
+        self.absent_grace = settings.absent_grace
         sqlite = settings.sqlalchemy_url().startswith("sqlite")
         #: SQLite only (None: PostgreSQL): moves are committed on the event loop through it.
         self.appender = EventAppender(self.engine) if sqlite else None
@@ -154,6 +156,7 @@ class Store:
                 seats=_seats(row),
                 server_seed=row.server_seed,
                 dice_source=DiceSource(row.dice),
+                absent_grace=self.absent_grace,
             )
             room.apply(Meta.of(row))
         if room.status is not RoomStatus.LOBBY:

@@ -56,7 +56,20 @@ export function remember(key, value) {
   } catch (e) { /* private mode: the choice lasts for this page only */ }
 }
 
-/** The page's language: ?lang= (remembered), then the last choice, then the browser's. */
+/** The browser's own language if it is one of ours (its list in order: "de-DE" is German,
+ * "nb", "nn" and "no" Norwegian bokmål), else the default. */
+function browserLang() {
+  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+  for (const tag of wanted) {
+    const l = String(tag).slice(0, 2).toLowerCase();
+    const mapped = l === "no" || l === "nn" ? "nb" : l;
+    if (LANGS.includes(mapped)) return mapped;
+  }
+  return DEFAULT_LANG;
+}
+
+/** The page's language: ?lang=, else the one this device used last, else the browser's (then
+ * remembered on this device).  Never the table's or the host's: each phone in its own. */
 export function currentLang() {
   const asked = new URLSearchParams(location.search).get("lang");
   if (LANGS.includes(asked)) {
@@ -65,21 +78,12 @@ export function currentLang() {
   }
   const saved = stored("scc:lang");
   if (LANGS.includes(saved)) return saved;
-  const nav = (navigator.language || DEFAULT_LANG).slice(0, 2).toLowerCase();
-  if (nav === "no" || nav === "nn" || nav === "nb") return "nb";
-  return LANGS.includes(nav) ? nav : DEFAULT_LANG;
+  const found = browserLang();
+  remember("scc:lang", found);
+  return found;
 }
 
 export function lang() { return document.documentElement.lang || DEFAULT_LANG; }
-
-/** Use the table's language for someone who never chose one (the browser's guess is weaker). */
-export async function adoptLang(roomLang, onLang) {
-  if (stored("scc:lang") || !LANGS.includes(roomLang) || roomLang === lang()) return false;
-  await loadStrings(roomLang);
-  renderHeader(onLang);
-  translateStatic();
-  return true;
-}
 
 export async function loadStrings(l) {
   const given = inPage(`/api/i18n/${l}`);

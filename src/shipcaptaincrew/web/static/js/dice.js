@@ -51,6 +51,24 @@ export function slot(role, n, label) {
 
 const rand = (a, b) => a + Math.random() * (b - a);
 
+/** The dice's motion, timed so that a roll has landed (and slid into its slots) well within a
+ * second of its picture: the last of five dice lands after 4 * STAGGER + FLIGHT ms, and a slide
+ * takes SLIDE ms more. */
+export const STAGGER = 60;
+export const FLIGHT = 480;
+export const SLIDE = 240;
+
+let moving = 0;
+/** Mark the page as moving dice until ``promise`` settles (html[data-moving]): whoever looks
+ * at the page (a test, a screen reader's user) can tell a roll still in the air. */
+export function settling(promise) {
+  moving += 1;
+  document.documentElement.dataset.moving = "true";
+  const done = () => { moving -= 1; if (!moving) delete document.documentElement.dataset.moving; };
+  promise.then(done, done);
+  return promise;
+}
+
 /**
  * Tumble freshly drawn dice onto the table, one after the other; ``onLand(i)`` fires as die i
  * lands (the click of the die), and the promise resolves when the last one lies still.
@@ -61,13 +79,13 @@ export function tumble(dice, onLand = () => {}) {
   if (calm()) {
     list.forEach((d, i) => d.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 180, easing: "ease-out" }));
     onLand(list.length - 1);
-    return new Promise((r) => setTimeout(r, 200));
+    return settling(new Promise((r) => setTimeout(r, 200)));
   }
-  return Promise.all(list.map((d, i) => new Promise((resolve) => {
+  return settling(Promise.all(list.map((d, i) => new Promise((resolve) => {
     const spin = rand(300, 620) * (Math.random() < 0.5 ? -1 : 1);
     const from = `translate(${rand(-40, 40)}px, ${rand(-110, -70)}px) rotate(${spin}deg) scale(.7)`;
     const mid = `translate(${rand(-6, 6)}px, ${rand(4, 10)}px) rotate(${spin / 12}deg) scale(1.06)`;
-    const delay = i * 110;
+    const delay = i * STAGGER;
     // Mid-flight the die shows other faces (the spoken label and data-face never change).
     const real = d.querySelector("svg");
     let shown = real;
@@ -84,11 +102,11 @@ export function tumble(dice, onLand = () => {}) {
     };
     const anim = d.animate(
       [{ transform: from, opacity: 0 }, { transform: mid, opacity: 1, offset: 0.72 }, { transform: "none", opacity: 1 }],
-      { duration: 620, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
-    setTimeout(() => { stop(); onLand(i); }, delay + 450);
+      { duration: FLIGHT, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
+    setTimeout(() => { stop(); onLand(i); }, delay + FLIGHT * 0.72);
     anim.finished.then(resolve, resolve);
-    setTimeout(() => { stop(); resolve(); }, delay + 900);  // a hidden tab may never finish
-  })));
+    setTimeout(() => { stop(); resolve(); }, delay + FLIGHT + 300);  // a hidden tab may never finish
+  }))));
 }
 
 /** Slide a die from where ``from`` (a DOMRect) was into its place: the FLIP technique. */
@@ -98,7 +116,7 @@ export function slideFrom(el, from) {
   const dx = from.left - to.left, dy = from.top - to.top;
   if (!dx && !dy) return;
   el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
-    { duration: 420, easing: "cubic-bezier(.3,.8,.3,1)" });
+    { duration: SLIDE, easing: "cubic-bezier(.3,.8,.3,1)" });
 }
 
 /** A little hop for a die that changed meaning in place (a kept cargo die, a posted roll). */

@@ -129,7 +129,7 @@ export function lobbyView(ctx) {
     seatList(room, you, host, (seat) => ctx.hostCall(`/seats/${seat}`, "DELETE")),
     room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null);
   parts.push(seats);
-  if (host) parts.push(hostPanel(ctx));
+  if (host) parts.push(hostPanel(ctx), startBar(ctx));
   else if (you !== null) {
     const hostName = room.players[room.host ?? 0] ? room.players[room.host ?? 0].name : "";
     parts.splice(0, 0, h("p", { class: "panel", id: "waiting", role: "status" },
@@ -140,7 +140,6 @@ export function lobbyView(ctx) {
 }
 
 function hostPanel(ctx) {
-  const { room } = ctx;
   const levels = (options && options.bots) || [];
   const level = h("select", { id: "bot-level", "aria-label": t("Bot level") },
     levels.map((b, i) => h("option", { value: b.level, selected: i === Math.min(1, levels.length - 1) }, b.label)));
@@ -151,8 +150,15 @@ function hostPanel(ctx) {
       h("label", { for: "bot-level" }, t("Bot level")), level,
       h("button", { type: "button", class: "secondary", id: "add-bot", "data-testid": "add-bot",
         // Before the levels have come (a slow first load) the server's own default is asked for.
-        onclick: () => ctx.hostCall("/bots", "POST", level.value ? { level: level.value } : {}) }, t("Add a bot"))),
-    h("p", {}, h("button", { type: "button", class: "big", id: "start", "data-testid": "start", disabled: room.players.length < 2,
-      onclick: () => ctx.hostCall("/start", "POST") }, t("Start the match"))),
+        onclick: () => ctx.hostCall("/bots", "POST", level.value ? { level: level.value } : {}) }, t("Add a bot"))));
+}
+
+/** The host's Start, held at the bottom of the screen: in reach without scrolling past the
+ * code and the QR code. */
+function startBar(ctx) {
+  const { room } = ctx;
+  return h("div", { class: "start-bar", id: "start-bar" },
+    h("button", { type: "button", class: "big", id: "start", "data-testid": "start", disabled: room.players.length < 2,
+      onclick: () => ctx.hostCall("/start", "POST") }, t("Start the match")),
     room.players.length < 2 ? h("p", { class: "muted" }, t("At least two players are needed to start.")) : null);
 }

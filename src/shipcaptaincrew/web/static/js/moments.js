@@ -1,67 +1,23 @@
-// The table's moments: the roll that ended a turn held over the felt for about two seconds,
-// the round's result as a card, the match's podium with "play again", and reactions floating
-// up from a player's card.  What each moment says comes from the server (its `moment`,
-// `last_result`, `podium` and `rematch`); this module only stages it.
+// The table's moments, each a piece any view of the table can draw (the phone here, a shared
+// table screen too): the roll that ended a turn and the round's result in a strip beside the
+// felt (never over it), the tie being broken, the roll that decided the match held on the
+// felt before the podium, the podium with "play again", and reactions floating up from a
+// player's card.  What each says comes from the server (its `moment`, `last_result`, `tie`,
+// `podium` and `rematch`); this module only draws it.
 import { h, num, t } from "./common.js";
-import { calm, die, tumble } from "./dice.js";
+import { calm, die, slot, tumble } from "./dice.js";
 import { avatar, roleLabel } from "./table.js";
 
-const HOLD = 2000;
-const SHORT = 700;
-const STALE = 2500;
-const waiting = [];
-let running = false;
-let hurry = null;  // ends the moment on screen early (a newer one waits)
+/** How long the roll that decided the match stays on the felt once it has landed (ms). */
+export const FINAL_HOLD = 1800;
 
-function pause(ms) {
-  return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); hurry = null; resolve(); };
-    const timer = setTimeout(done, ms);
-    hurry = () => { clearTimeout(timer); setTimeout(done, SHORT); hurry = null; };
-  });
-}
-
-/**
- * Hold a moment over the felt for about two seconds.  The table does not wait for it: when a
- * newer moment comes, the one on screen gives way after a short look and only the newest
- * wait their turn, so the moments never lag behind the game.
- */
-export function holdMoment(box, build, { sounds = {}, hold = HOLD } = {}) {
-  waiting.push({ build, sounds, hold, at: Date.now() });
-  while (waiting.length > 2) waiting.shift();
-  if (hurry) hurry();
-  if (!running) run(box);
-}
-
-async function run(box) {
-  running = true;
-  while (waiting.length) {
-    const { build, sounds, hold, at } = waiting.shift();
-    if (waiting.length && Date.now() - at > STALE) continue;  // the table has moved on
-    const el = build();
-    box.replaceChildren(el);
-    await tumble(el.querySelectorAll(".die[data-face]"), () => sounds.land && sounds.land());
-    if (sounds.after) sounds.after();
-    await pause(waiting.length ? SHORT : hold);
-    el.classList.add("leaving");
-    await new Promise((r) => setTimeout(r, calm() ? 0 : 280));
-    if (el.parentNode === box) el.remove();
-  }
-  running = false;
-}
-
-/** The turn-ending roll: the dice as they lie and the server's one-liner ("Cy: no crew, 0"). */
-export function turnMoment(m) {
+/** A turn-ending roll's dice as they lie: the held dice by role, the cargo, the rest. */
+function turnDice(m, size) {
   const roles = m.roles || [];
-  const held = (m.held || []).map((f, i) => h("span", { class: "slot" }, die(f, { role: roles[i], size: "mid" }),
-    h("span", { class: "slot-label" }, roleLabel(roles[i]))));
-  const cargo = (m.cargo || []).map((f) => h("span", { class: "slot" }, die(f, { role: "cargo", cargo: true, size: "mid" }),
-    h("span", { class: "slot-label" }, roleLabel("cargo"))));
+  const held = (m.held || []).map((f, i) => die(f, { role: roles[i], size }));
+  const cargo = (m.cargo || []).map((f) => die(f, { role: "cargo", cargo: true, size }));
   const rest = m.complete ? [] : restOf(m.faces || [], m.held || []);
-  return h("div", { class: "moment", id: "moment", role: "status" },
-    h("div", { class: "row" }, held, cargo, rest.map((f) => die(f, { size: "mid" }))),
-    h("p", { class: `line ${m.complete ? "good" : "bad"}` }, m.text || ""),
-    m.by_timer ? h("p", { class: "tag by-timer" }, t("played by the turn timer")) : null);
+  return [...held, ...cargo, ...rest.map((f) => die(f, { size }))];
 }
 
 function restOf(faces, held) {
@@ -73,16 +29,66 @@ function restOf(faces, held) {
   return left;
 }
 
-/** A roll-off die (or a cargo tie-break pair) that settled its contest: who rolled what. */
-export function rolloffMoment(m, players) {
-  const p = players[m.seat];
-  return h("div", { class: "moment", role: "status" },
-    h("div", { class: "row" }, avatar(p, { dot: false }), h("b", {}, p.name), m.faces.map((f) => die(f, { size: "mid" }))));
+/** Why a bot played a person's turn, as a tag every page shows (data-testid played-for). */
+export function playedForTag(by, name) {
+  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked") }[by] || "";
+  return h("span", { class: "tag played-for", "data-testid": "played-for" }, t("A bot plays for {name}", { name }), why ? ` (${why})` : "");
 }
 
-/** A short line over the felt (the round's winner). */
-export function lineMoment(text, good = true) {
-  return h("div", { class: "moment", role: "status" }, h("p", { class: `line ${good ? "good" : ""}` }, text));
+/**
+ * The strip beside the felt: the last moment in one compact line (whose it was, its dice, the
+ * server's one-liner), kept until a newer one replaces it and dimmed once the next roll is on
+ * the felt.  Returns null for a moment that has nothing to show here.
+ */
+export function stripMoment(moment, players) {
+  const kinds = { turn_end: moment, rolloff: moment, round_end: moment.turn || moment.rolloff || null, match_end: moment.turn || moment.rolloff || null };
+  const part = moment.kind === "leave" ? moment : kinds[moment.kind];
+  const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
+  if (!part && !round) return null;
+  const p = part ? players[part.seat] : round && round.winner !== null ? players[round.winner] : null;
+  const dice = part && part.kind === "turn_end" ? turnDice(part, "small") : part && part.kind === "rolloff" ? part.faces.map((f) => die(f, { size: "small" })) : [];
+  const lines = [];
+  if (part && part.text) lines.push(h("span", { class: `line ${part.kind === "turn_end" ? (part.leads ? "good" : part.complete ? "" : "bad") : ""}` }, part.text));
+  else if (part && part.kind === "rolloff") lines.push(h("span", { class: "line" }, p ? p.name : ""));
+  if (round && round.text) lines.push(h("span", { class: "line round" }, round.text));
+  if (part && part.by && p) lines.push(playedForTag(part.by, p.name));
+  return h("div", { class: "strip-item", role: "status", "data-kind": moment.kind },
+    p ? avatar(p, { dot: false }) : null,
+    dice.length ? h("span", { class: "strip-dice", "aria-hidden": "true" }, dice) : null,
+    h("span", { class: "strip-text" }, lines));
+}
+
+/** Put a moment into the strip; its dice tumble in (the felt's own dice are never covered). */
+export function showStrip(box, el, { land } = {}) {
+  box.replaceChildren(el);
+  box.classList.remove("old");
+  tumble(el.querySelectorAll(".die[data-face]"), () => land && land());
+}
+
+/** The roll that decided the match, on the felt where it landed, with its one-liner. */
+export function finalFelt(moment, players, contest, rolloffs) {
+  const part = moment.turn || moment.rolloff;
+  const el = h("div", { class: "felt final", id: "felt" });
+  if (part && part.kind === "turn_end") {
+    const held = ["ship", "captain", "crew"].map((role, i) => slot(role, (part.held || [])[i], roleLabel(role)));
+    const cargo = (part.cargo || []).map((f) => h("div", { class: "slot cargo" }, die(f, { role: "cargo", cargo: true }),
+      h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
+    const rest = part.complete ? [] : restOf(part.faces || [], part.held || []);
+    el.append(h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
+      h("div", { class: part.complete ? "tray score-big" : "tray", id: "tray" },
+        part.complete ? h("span", {}, String(part.score)) : rest.map((f) => die(f))));
+  } else if (part && part.kind === "rolloff") {
+    const seats = contest ? contest.seats : [part.seat];
+    el.append(h("ul", { class: "contest" }, seats.map((s) => {
+      const faces = s === part.seat ? part.faces : rolloffs[s] || [];
+      return h("li", { class: "contender", "data-seat": s }, avatar(players[s], { dot: false }),
+        h("span", { class: "name" }, players[s].name), faces.map((f) => die(f, { size: "mid" })),
+        faces.length ? h("span", { class: "sum" }, `= ${faces.reduce((a, b) => a + b, 0)}`) : null);
+    })));
+  }
+  const said = moment.round && moment.round.text ? moment.round.text : part && part.text ? part.text : "";
+  if (said) el.append(h("p", { class: "final-line", role: "status" }, said));
+  return el;
 }
 
 /** The round-result card: winner, every score, the pot moving, the sips, the tie-break and why. */
@@ -91,7 +97,7 @@ export function resultCard(r, players, { fresh = false } = {}) {
   const order = [...seats].sort((a, b) => (a === r.winner ? -1 : b === r.winner ? 1 : r.scores[b] - r.scores[a]));
   const heading = r.stage === "final" ? t("Final") : t("Round {n}", { n: r.round_no });  // before the server's words
   const sips = players.filter((p, i) => r.sips && r.sips[i] > 0);
-  const card = h("details", { class: `panel result${fresh ? " fresh" : ""}`, "data-testid": "round-result", id: "round-result", open: fresh },
+  return h("details", { class: `panel result${fresh ? " fresh" : ""}`, "data-testid": "round-result", id: "round-result", open: fresh },
     h("summary", {}, h("span", {}, r.text || heading)),
     h("ol", { "aria-label": t("Scores") }, order.map((s) => h("li", { class: s === r.winner ? "won" : "" },
       avatar(players[s], { dot: false }),
@@ -100,7 +106,6 @@ export function resultCard(r, players, { fresh = false } = {}) {
     r.pot_won ? h("p", {}, "💰 ", t("{name} takes the pot: {n}", { name: players[r.winner].name, n: num(r.pot_won) })) : null,
     sips.length ? h("p", {}, "🍺 ", t("Sips"), ": ", sips.map((p) => `${p.name} ${num(r.sips[p.seat])}`).join(" · ")) : null,
     r.why ? h("p", { class: "why" }, r.why) : r.tie_breaks ? h("p", { class: "why" }, t("Tie-breaks: {n}", { n: r.tie_breaks })) : null);
-  return card;
 }
 
 function confetti(into) {
@@ -119,7 +124,8 @@ function confetti(into) {
   setTimeout(() => box.remove(), 4200);
 }
 
-/** The match podium: places, the reason the winner won, and "play again" for the table. */
+/** The match podium: places, every player's final total (chips and sips where the stakes have
+ * them), the tie-break that decided, the reason the winner won, and "play again". */
 export function podiumView(room, you, { fresh, rematch, seatNext, extra }) {
   const players = room.players;
   const podium = room.podium || { ranking: [], why: "" };
@@ -131,21 +137,24 @@ export function podiumView(room, you, { fresh, rematch, seatNext, extra }) {
       h("div", { class: "block", "aria-hidden": "true" }, rs.length ? String(place) : ""));
   };
   const winner = room.match.winner;
+  const pot = room.options && room.options.stakes === "pot";
   const section = h("section", { class: "panel podium", "data-testid": "podium", id: "podium", "aria-labelledby": "podium-h" },
     h("h2", { id: "podium-h", tabindex: "-1" }, winner === null ? t("No winner.") : t("{name} wins the match!", { name: players[winner].name })),
     podium.why ? h("p", { class: "why", id: "podium-why" }, podium.why) : null,
+    podium.tie_break ? h("p", { class: "why", id: "podium-tie" }, podium.tie_break) : null,
     h("div", { class: "steps" }, step(2), step(1), step(3)),
-    rematchArea(room, you, rematch, seatNext),
-    h("ol", { class: "ranking", "aria-label": t("Final standings") }, podium.ranking.map((r) => h("li", {},
+    h("ol", { class: "ranking", "aria-label": t("Final standings") }, podium.ranking.map((r) => h("li", { "data-seat": r.seat },
       h("span", { class: "place" }, `${r.place}.`),
       avatar(players[r.seat], { dot: false }),
       h("span", { class: "grow" }, players[r.seat].name, r.seat === you ? ` (${t("you")})` : "",
+        r.left ? h("span", { class: "tag" }, t("left the match")) : null,
         players[r.seat].rematch ? h("span", { class: "tag" }, `✓ ${t("Play again")}`) : null),
       h("span", { class: "stats" },
-        h("span", {}, t("Total"), " ", h("b", {}, num(r.total))),
-        r.wins ? h("span", {}, t("Wins"), " ", h("b", {}, num(r.wins))) : null,
-        room.options && room.options.stakes === "pot" ? h("span", {}, t("Chips"), " ", h("b", {}, num(r.chips))) : null,
-        r.sips ? h("span", {}, t("Sips"), " ", h("b", {}, num(r.sips))) : null)))),
+        h("span", { class: "total" }, t("Total"), " ", h("b", { "data-testid": "final-score", "data-seat": r.seat }, String(r.total))),
+        r.wins ? h("span", { class: "wins" }, t("Wins"), " ", h("b", {}, num(r.wins))) : null,
+        pot ? h("span", { class: "chips" }, t("Chips"), " ", h("b", {}, num(r.chips))) : null,
+        r.sips || room.options.drinking !== "none" ? h("span", { class: "sips" }, t("Sips"), " ", h("b", {}, num(r.sips))) : null)))),
+    rematchArea(room, you, rematch, seatNext),
     extra);
   if (fresh) confetti(section);
   return section;

@@ -1,17 +1,20 @@
 // The match as one phone shows it: whose turn (a banner you cannot miss when it is yours, with
 // a countdown when a timer runs), the dice on the felt, the legal choices as big buttons at the
 // thumb, advice, typing in real dice, and the fair-dice panel.
-import { h, num, percent, t } from "./common.js";
+import { api, h, num, percent, t } from "./common.js";
 import { die } from "./dice.js";
+import { playedForTag } from "./moments.js";
 import { actionLabel, askText, avatar, stageText } from "./table.js";
 
-/** The banner: "● Your turn" (data-testid your-turn, only here) or who is playing. */
-export function banner(room, you, online) {
+/** The banner: "● Your turn" (data-testid your-turn, only here) or who is playing; a turn a
+ * bot plays for someone away says so (data-testid played-for, on every page). */
+export function banner(room, you, online, send = null) {
   const match = room.match;
   const actor = match.actor;
   const mine = !match.over && actor === you && you !== null;
   const countdown = room.deadline_ms && !match.over ? h("span", { class: "countdown", id: "countdown", role: "timer", "aria-label": t("Time left") }, "") : null;
-  if (mine) {
+  const standIn = room.played_for && room.played_for.seat === actor ? room.played_for : null;
+  if (mine && !standIn) {
     return h("div", { class: "banner yours", "data-testid": "your-turn", id: "your-turn" },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("div", { class: "grow" }, h("div", { class: "who" }, t("Your turn")), h("div", { class: "what" }, online ? askText(match) : t("Offline: reconnecting..."))),
@@ -19,8 +22,16 @@ export function banner(room, you, online) {
   }
   if (match.over || actor === null || actor === undefined) return h("div", { class: "banner", id: "banner-wait" }, h("div", { class: "who" }, t("Match over")));
   const p = room.players[actor];
+  const away = !standIn && p.online === false && room.deadline_ms;
+  // Whoever may (the host, or anyone seated while the host is away) need not wait for it.
+  const now = away && send && you !== null && (room.stewards || []).includes(you)
+    ? h("button", { type: "button", class: "secondary", "data-testid": "play-for", "data-seat": actor,
+      onclick: () => send({ type: "play_for", seat: actor }) }, t("Let a bot play for {name}", { name: p.name }))
+    : null;
   return h("div", { class: "banner", id: "banner-wait" }, avatar(p),
-    h("div", { class: "grow" }, h("div", { class: "who" }, t("{name} to play", { name: p.name })), h("div", { class: "what" }, askText(match))),
+    h("div", { class: "grow" }, h("div", { class: "who" }, t("{name} to play", { name: p.name })),
+      h("div", { class: "what" }, standIn ? playedForTag(standIn.by, p.name) : away ? t("{name} is offline: a bot plays when the time is up.", { name: p.name }) : askText(match)),
+      now),
     countdown);
 }
 
@@ -43,42 +54,49 @@ export function botSays(said, room) {
     h("span", { class: "grow" }, h("b", {}, p.name), what ? ` · ${what}` : "", h("span", { class: "why" }, said.reason)));
 }
 
-/** Real dice: tap the faces you rolled, then send them (button data-action="roll"). */
-export function facesEntry(match, players, you, send) {
+/** The faces typed so far, kept while the table redraws (someone comes online, a reaction). */
+let typing = { version: -1, faces: [] };
+
+/** Real dice: tap exactly the faces rolled, then send them (button data-action="roll"). */
+export function facesEntry(match, players, you, send, version = -1) {
   const due = match.dice_due;
-  const typed = [];
+  if (typing.version !== version) typing = { version, faces: [] };
+  const typed = typing.faces;
   const shown = h("div", { class: "typed", id: "typed", "aria-live": "polite", "aria-label": t("Faces typed") });
   const go = h("button", { type: "button", class: "primary-action", "data-action": "roll", disabled: true }, t("Enter the roll"));
+  const keys = [1, 2, 3, 4, 5, 6].map((f) =>
+    h("button", { type: "button", "aria-label": t("Add a {face}", { face: f }), onclick: () => { if (typed.length < due) { typed.push(f); redraw(); } } }, die(f)));
   const redraw = () => {
     shown.replaceChildren(...typed.map((f, i) => h("button", { type: "button", class: "ghost", "aria-label": t("Remove {face}", { face: f }),
       onclick: () => { typed.splice(i, 1); redraw(); } }, die(f, { size: "mid" }))));
     if (!typed.length) shown.append(h("span", { class: "muted" }, t("Tap the faces you rolled")));
-    go.disabled = typed.length === 0;
+    go.disabled = typed.length !== due;  // exactly the dice this roll takes
+    for (const k of keys) k.disabled = typed.length >= due;
     go.replaceChildren(t("Enter the roll"), h("small", {}, t("{n} of {due} dice", { n: typed.length, due })));
   };
-  go.addEventListener("click", () => send(typed.slice()));
-  const keys = h("div", { class: "keys", role: "group", "aria-label": t("Faces") }, [1, 2, 3, 4, 5, 6].map((f) =>
-    h("button", { type: "button", "aria-label": t("Add a {face}", { face: f }), onclick: () => { if (typed.length < 5) { typed.push(f); redraw(); } } }, die(f))));
+  go.addEventListener("click", () => { if (typed.length === due) send(typed.slice()); });
   redraw();
   const who = players[match.actor] ? players[match.actor].name : "";
   return h("div", { class: "faces-entry", "data-testid": "faces-entry", "data-due": due },
     h("p", { class: "note" }, match.actor === you ? t("Roll {n} real dice and tap what they show.", { n: due })
       : t("Roll for {name}: {n} real dice.", { name: who, n: due })),
-    keys, shown, go);
+    h("div", { class: "keys", role: "group", "aria-label": t("Faces") }, keys), shown, go);
 }
 
 /** The legal choices as buttons (data-action = the canonical text), only for the actor. */
 export function actionButtons(room, you, { online, physical, act, sendFaces, askAdvice }) {
   const match = room.match;
   const mine = !match.over && match.actor === you && you !== null;
-  // At a table with real dice the host's phone may type anyone's roll (a bot's, or one phone
-  // passed round); every other choice stays with the player to act.
-  const hostTypes = physical && you !== null && you === room.host && match.chance && match.legal.includes("roll") && !match.over;
+  // At a table with real dice the host's phone types a bot's roll, or that of someone a bot
+  // plays for; every other roll and choice stays on the acting player's own phone.
+  const actor = room.players[match.actor];
+  const forHost = actor && (actor.kind !== "human" || actor.played_for);
+  const hostTypes = physical && you !== null && you === room.host && !mine && forHost && match.chance && match.legal.includes("roll") && !match.over;
   if (!mine && !hostTypes) return [];
   const out = [];
   if (!online) out.push(h("p", { class: "note bad", id: "offline-note" }, t("No connection: your choice cannot be sent. Waiting to reconnect...")));
   for (const a of match.legal) {
-    if (a === "roll" && physical) { out.push(facesEntry(match, room.players, you, sendFaces)); continue; }
+    if (a === "roll" && physical) { out.push(facesEntry(match, room.players, you, sendFaces, room.version)); continue; }
     if (!mine) continue;
     const label = actionLabel(a, match, room.players, room.options);
     const sub = a.startsWith("take:") ? t("Set aside") : null;
@@ -98,15 +116,16 @@ export function actionButtons(room, you, { online, physical, act, sendFaces, ask
 let shares = { key: "", counts: new Map() };
 
 /**
- * The captain's hand-out in one step: a stepper per player the engine lets the captain give a
- * sip to, and one button whose data-action is the split's canonical text (``sip:1x2,2x1``,
- * seats in order).  Only when there are two sips or more and two players or more to share them
- * among; a single sip is one of the engine's own buttons.
+ * The captain's hand-out in one move: a stepper per player the server says may get sips, and
+ * one button whose data-action is the split's canonical text (``sip:1x2,2x1``, seats in
+ * order), up to the most the server says may go at once (``match.split``: the engine's own
+ * bounds).  Where there is no split to make (one sip) the engine's own buttons say it all.
  */
 function sharePicker(match, players, { online, act }) {
-  const seats = match.legal.filter((a) => /^sip:\d+$/.test(a)).map((a) => +a.slice(4));
-  const left = match.hand_out_left;
-  if (match.phase !== "hand_out" || seats.length < 2 || left < 2) return null;
+  const split = match.split;
+  if (!split || match.phase !== "hand_out") return null;
+  const seats = split.seats;
+  const left = split.most;
   const key = `${match.round_no}:${match.rounds_played}:${left}:${seats.join(",")}`;
   if (shares.key !== key) shares = { key, open: shares.open, counts: new Map(seats.map((s) => [s, 0])) };
   const counts = shares.counts;
@@ -115,8 +134,8 @@ function sharePicker(match, players, { online, act }) {
   const rows = seats.map((seat) => {
     const p = players[seat];
     const out = h("output", { class: "share-n", id: `share-${seat}`, "aria-live": "polite" });
-    const less = h("button", { type: "button", class: "step", "aria-label": t("One sip less for {name}", { name: p.name }) }, "−");
-    const more = h("button", { type: "button", class: "step", "aria-label": t("One sip more for {name}", { name: p.name }) }, "+");
+    const less = h("button", { type: "button", class: "step less", "data-seat": seat, "aria-label": t("One sip less for {name}", { name: p.name }) }, "−");
+    const more = h("button", { type: "button", class: "step more", "data-seat": seat, "aria-label": t("One sip more for {name}", { name: p.name }) }, "+");
     less.addEventListener("click", () => { counts.set(seat, Math.max(0, counts.get(seat) - 1)); sync(); });
     more.addEventListener("click", () => { if (total() < left) counts.set(seat, counts.get(seat) + 1); sync(); });
     return { seat, less, more, out, el: h("li", {}, avatar(p, { dot: false }), h("span", { class: "grow name" }, p.name), less, out, more) };
@@ -142,6 +161,29 @@ function sharePicker(match, players, { online, act }) {
     h("ul", { "aria-labelledby": "sips-share-h" }, rows.map((r) => r.el)), go);
   box.addEventListener("toggle", () => { shares.open = box.open; });
   return box;
+}
+
+/**
+ * Someone away, and what the table may do about it: for the host (or, with the host away,
+ * anyone seated: the server's ``stewards``) a button to let a bot play for them
+ * (data-testid play-for) and one to have them leave the match after this round
+ * (remove-after-round), each with the seat in data-seat.
+ */
+export function awayBox(room, you, send) {
+  const match = room.match;
+  if (!match || match.over || you === null || !(room.stewards || []).includes(you)) return null;
+  const away = room.players.filter((p) => p.seat !== you && p.kind === "human" && !p.online && !p.leaving && !p.left);
+  if (!away.length) return null;
+  return h("section", { class: "panel away", "aria-labelledby": "away-h", id: "away" },
+    h("h2", { id: "away-h" }, t("Away from the table")),
+    h("ul", {}, away.map((p) => h("li", {},
+      avatar(p),
+      h("span", { class: "grow" }, h("b", {}, p.name), " · ", h("span", { class: "muted" }, p.played_for ? t("a bot plays") : t("is offline"))),
+      h("span", { class: "row" },
+        p.played_for ? null : h("button", { type: "button", class: "secondary", "data-testid": "play-for", "data-seat": p.seat,
+          onclick: () => send({ type: "play_for", seat: p.seat }) }, t("Let a bot play for {name}", { name: p.name })),
+        h("button", { type: "button", class: "secondary", "data-testid": "remove-after-round", "data-seat": p.seat,
+          onclick: () => send({ type: "remove_after_round", seat: p.seat, version: room.version }) }, t("Remove {name} after this round", { name: p.name })))))));
 }
 
 /** A probability the server may send (null or absent when the solver gave none). */
@@ -190,17 +232,18 @@ export function adviceList(msg, room, buttons) {
       ? h("p", { class: "sr-only" }, `${t("Advice")}: ${actionLabel(msg.choices[0].action, match, players, room.options)}`) : null);
 }
 
-/** On a phone the choices sit in a bar over the bottom of the screen: scroll the felt into the
- * space above it (the banner may go up out of sight; nothing scrolls back down). */
-export function showFelt() {
+/** On a phone the choices sit in a bar over the bottom of the screen: keep the felt (the
+ * acting player's dice) whole in the space above it, scrolling up or down as little as needed. */
+export function showFelt({ smooth = false } = {}) {
   const el = document.getElementById("felt") || document.getElementById("felt-box");
   const bar = document.getElementById("actionbar");
   if (!el || !bar || getComputedStyle(bar).position !== "fixed") return;
   const space = innerHeight - bar.offsetHeight - 8;
   const r = el.getBoundingClientRect();
-  if (r.bottom <= space) return;
-  const by = Math.min(r.bottom - space, r.top - 8);
-  if (by > 0) scrollBy({ top: by, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  let by = 0;
+  if (r.top < 8) by = r.top - 8;
+  else if (r.bottom > space) by = Math.min(r.bottom - space, r.top - 8);
+  if (by) scrollBy({ top: by, behavior: smooth && !matchMedia("(prefers-reduced-motion: reduce)").matches ? "smooth" : "auto" });
 }
 
 /** Fair dice: the seed's hash from the start, the seed at the end; or that the dice were real. */
@@ -213,4 +256,37 @@ export function fairPanel(room) {
     room.client_seeds.length ? h("p", { class: "break" }, t("Client seeds"), ": ", room.client_seeds.join(", ")) : null,
     room.server_seed ? h("p", {}, t("Seed (revealed at the end)"), ": ", h("code", { class: "hash", id: "server-seed" }, room.server_seed)) : null,
     room.server_seed ? h("p", {}, h("a", { href: `/verify/${room.code}` }, t("Verify the dice"))) : null);
+}
+
+let ticking = null;
+/** The banner's countdown to the end of a turn's clock (the turn timer, or the grace of
+ * someone away), ticking in place. */
+export function countdown(room) {
+  clearInterval(ticking);
+  const el = document.getElementById("countdown");
+  if (!el || !room.deadline_ms) return;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
+    el.textContent = String(left);
+    el.classList.toggle("low", left <= 10);
+    el.setAttribute("aria-label", t("Time left: {n} s", { n: left }));
+  };
+  tick();
+  ticking = setInterval(tick, 250);
+}
+
+/** How to play: the rules text of the table's rule set, in the page's language, in a dialog. */
+export async function howToPlay(room) {
+  const $ = (id) => document.getElementById(id);
+  $("rules-dialog-h").textContent = room.title || room.rules;
+  $("rules-text").replaceChildren(h("p", {}, "…"));
+  $("rules-dialog").showModal();
+  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
+  try {
+    const text = await api(`/api/rules-text?rules=${encodeURIComponent(room.rules)}`);
+    $("rules-dialog-h").textContent = text.title || room.title || room.rules;
+    $("rules-text").replaceChildren(...markdown(text.markdown || "", { skipTitle: true }));
+  } catch (e) {
+    $("rules-text").replaceChildren(h("p", {}, h("code", { class: "break" }, room.rules)), h("p", { class: "muted" }, e.message));
+  }
 }

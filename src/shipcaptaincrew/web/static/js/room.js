@@ -1,27 +1,31 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { adoptLang, api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
-import { tumble } from "./dice.js";
+import { api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { calm, tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
-import { bubble, fly, holdMoment, lineMoment, podiumView, reactionBar, resultCard, rolloffMoment, turnMoment } from "./moments.js";
-import { actionButtons, adviceList, banner, botSays, fairPanel, showFelt, stageLine } from "./playview.js";
+import { FINAL_HOLD, bubble, finalFelt, fly, podiumView, reactionBar, resultCard, showStrip, stripMoment } from "./moments.js";
+import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, showFelt, stageLine } from "./playview.js";
 import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
 const REASON_MS = 4500;   // how long a bot's reason stays beside its move (within its round)
+/** Refusals of a move, said beside the choices (in the server's words, the page's language). */
+const MOVE_ERRORS = new Set(["illegal", "not_an_action", "stale", "not_your_turn", "bad_dice", "rate", "unavailable", "conflict"]);
+let refused = null;       // {version, message}: the last move refused, shown until the table moves on
 let you = null;           // my seat, or null when watching
 let room = null;          // the last room picture from the server
 let line = null;          // the WebSocket to the table (line.js)
 let online = false;
 let reactions = [];
-let timerHandle = null;
-let adopted = false;
 let seenVersion = -1;     // the newest picture whose moment was staged
+let stripVersion = -1;    // the picture whose moment the strip shows
+let finalRoll = null;     // {moment, contest, until}: the roll that decided the match, held on the felt
+let lastContest = null;   // the contest of the picture before (a tie-break's contenders)
 let freshResult = null;   // round number of the result card that just arrived
 let freshPodium = false;
 let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
@@ -78,7 +82,10 @@ function onMessage(msg) {
     const next = msg.room;
     queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
   } else if (msg.type === "error") {
-    personal(msg.message);
+    // A refused move is said beside the choices it was about; anything else at the top.
+    const beside = room && room.match && !room.match.over && $("actions").childElementCount && MOVE_ERRORS.has(msg.code);
+    if (beside) refused = { version: room.version, message: msg.message };
+    else personal(msg.message);
     if (room && room.match) render();
   } else if (msg.type === "advice") {
     showAdvice(msg);
@@ -107,10 +114,6 @@ function onGone() {
 async function onRoom(next, lines, history) {
   const before = room;
   room = next;
-  if (!adopted) {
-    adopted = true;
-    if (await adoptLang(room.lang, onLang)) send({ type: "hello", lang: room.lang });
-  }
   if (!history && lines.length) personal("");
   const log = $("log");
   if (history) log.replaceChildren();
@@ -126,7 +129,19 @@ async function onRoom(next, lines, history) {
   const staged = !history && room.version > seenVersion && before !== null;
   seenVersion = Math.max(seenVersion, room.version);
   if (staged) stage(room.moment, before);
+  else if (history && room.moment) stripFor(room.moment);
   render(before && before.version !== room.version ? before : null);
+  if (before && before.match && before.match.contest) lastContest = before.match.contest;
+}
+
+/** The strip beside the felt takes the moment (a roll that ended a turn, a roll-off die, a
+ * round's result, someone leaving). */
+function stripFor(moment) {
+  if (!room.match) return;
+  const el = stripMoment(moment, room.players);
+  if (!el) return;
+  stripVersion = room.version;
+  showStrip($("strip"), el, { land: sound.land });
 }
 
 /** The moment this picture brings: sounds, vibration, and what to hold on screen.  One event
@@ -142,26 +157,20 @@ function stage(moment, before) {
     botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
     setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
   }
-  const box = $("moment-box");
   const part = (kind, key) => (moment.kind === kind ? moment : moment[key] || null);
   const turnEnd = part("turn_end", "turn");
   const roll = part("rolloff", "rolloff");
   const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
-  if (turnEnd) {
-    holdMoment(box, () => turnMoment(turnEnd), { sounds: { land: sound.land, after: turnEnd.complete ? sound.good : sound.bad } });
-  }
+  stripFor(moment);
+  if (turnEnd) setTimeout(turnEnd.complete ? sound.good : sound.bad, 300);
   if (roll) {
     rolloffs[roll.seat] = roll.faces;
     rolledOff = roll.seat;
-    const c = room.match.contest;
-    if (!c || c.method === "turn") holdMoment(box, () => rolloffMoment(roll, room.players), { sounds: { land: sound.land }, hold: 1400 });
   }
   if (round) {
     freshResult = round.round_no;
     const won = round.winner !== null && round.winner === you;
-    // At the end the podium says it; in between, the round's result is held over the felt.
-    if (moment.kind !== "match_end") holdMoment(box, () => lineMoment(round.text || "", round.winner !== null), { sounds: { after: won ? sound.win : sound.good } });
-    if (won) buzz([80, 40, 80, 40, 200]);
+    if (won) { buzz([80, 40, 80, 40, 200]); setTimeout(sound.win, 500); }
     // The pot goes to the winner, the sips to those who drink (once the cards are drawn).
     setTimeout(() => {
       const from = $("felt") || $("podium-box");
@@ -171,9 +180,11 @@ function stage(moment, before) {
     if (you !== null && round.sips && round.sips[you]) setTimeout(sound.sip, 600);
   }
   if (moment.kind === "match_end") {
-    freshPodium = true;
-    setTimeout(sound.win, 400);
-    if (moment.winner === you) buzz([100, 50, 100, 50, 300]);
+    // The roll that decided it lands and stays on the felt, then the podium.
+    const hold = (calm() ? 200 : 900) + FINAL_HOLD;
+    finalRoll = (moment.turn || moment.rolloff) ? { moment, contest: before.match && before.match.contest, until: Date.now() + hold, drawn: false } : null;
+    setTimeout(() => { finalRoll = null; freshPodium = true; setTimeout(sound.win, 200); render(); }, finalRoll ? hold : 0);
+    if (moment.winner === you) setTimeout(() => buzz([100, 50, 100, 50, 300]), finalRoll ? hold : 0);
   }
 }
 
@@ -201,10 +212,11 @@ function renderPlay(before) {
   const match = room.match;
   const players = room.players;
   const mine = !match.over && match.actor === you && you !== null;
+  const final = match.over && finalRoll !== null;  // the deciding roll, before the podium
   setTitle(mine ? `● ${t("Your turn")}` : match.over ? t("Match over") : t("Table {code}", { code: room.code }));
   $("banner").replaceChildren(...(match.over ? [] : [
     you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
-    banner(room, you, online)].filter(Boolean)));
+    banner(room, you, online, send)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
   const saying = botSaid && !match.over ? `${botSaid.at}:${lang()}` : "";
@@ -212,9 +224,13 @@ function renderPlay(before) {
     $("bot-says").dataset.key = saying;
     $("bot-says").replaceChildren(...(saying ? [botSays(botSaid, room)] : []));
   }
-  renderTimer();
-  // The felt (or, at the end, the podium).
-  if (match.over) {
+  countdown(room);
+  // The strip gives way once the next roll is on the felt (it stays in its place: nothing moves).
+  const rolled = match.turn && match.turn.last_roll && match.turn.last_roll.length;
+  $("strip").classList.toggle("old", !!(rolled && room.version > stripVersion));
+  $("strip").hidden = match.over && !final;
+  // The felt; at the end the roll that decided the match, then the podium.
+  if (match.over && !final) {
     $("felt-slot").replaceChildren();
     const focusPodium = freshPodium || !$("podium");
     $("podium-box").replaceChildren(podiumView(room, you, {
@@ -228,9 +244,18 @@ function renderPlay(before) {
     }));
     if (focusPodium && !$("play-main").contains(document.activeElement)) $("podium-h").focus();
     freshPodium = false;
+  } else if (final) {
+    $("podium-box").replaceChildren();
+    if (!finalRoll.drawn) {
+      finalRoll.drawn = true;
+      const el = finalFelt(finalRoll.moment, players, finalRoll.contest || lastContest, rolloffs);
+      $("felt-slot").replaceChildren(el);
+      sound.rattle(5);
+      tumble(el.querySelectorAll(".die[data-face]"), sound.land);
+    }
   } else {
     $("podium-box").replaceChildren();
-    const view = match.turn ? felt(match, players) : { el: contestFelt(match, players, rolloffs), play: null };
+    const view = match.turn ? felt(match, players, { tie: room.tie }) : { el: contestFelt(match, players, rolloffs, room.tie), play: null };
     $("felt-slot").replaceChildren(view.el);
     if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land: sound.land });
     if (rolledOff !== null) {
@@ -239,9 +264,11 @@ function renderPlay(before) {
       rolledOff = null;
     }
   }
-  // The round-result card: fresh when its round just ended, folded later.
+  redraw($("away-box"), [awayBox(room, you, send)].filter(Boolean));
+  // The round-result card: fresh when its round just ended, folded later; put away while a
+  // tie-break is played (the tie is on the felt).
   const result = room.last_result;
-  if (result && !match.over) {
+  if (result && !match.over && !room.tie) {
     const fresh = freshResult === result.round_no;
     const was = $("round-result");
     const keepOpen = was && was.open && !fresh && was.dataset.round === String(result.round_no);
@@ -253,7 +280,7 @@ function renderPlay(before) {
       freshResult = null;
       setTimeout(() => { if (card.isConnected) card.open = false; }, 9000);
     }
-  } else if (match.over && result) {
+  } else if (match.over && result && !final) {
     $("result-box").replaceChildren(resultCard(result, players, { fresh: false }));
   } else {
     $("result-box").replaceChildren();
@@ -265,7 +292,9 @@ function renderPlay(before) {
     sendFaces: (faces) => { if (send({ type: "roll", version: room.version, faces })) lockButtons(); },
     askAdvice: () => send({ type: "advice", version: room.version }),
   });
-  $("actions").replaceChildren(...buttons);
+  if (refused && refused.version !== room.version) refused = null;  // the table moved on
+  const note = refused && buttons.length ? h("p", { class: "note bad", id: "action-note", role: "alert" }, refused.message) : null;
+  $("actions").replaceChildren(...(note ? [note] : []), ...buttons);
   $("advice-box").replaceChildren();
   if (advised && advised.version === room.version) showAdvice(advised);  // a redraw keeps it
   const bar = reactionBar(reactions, (emoji) => send({ type: "react", emoji }));
@@ -275,13 +304,18 @@ function renderPlay(before) {
   if (first && mine && (hadFocus || turnStarts)) first.focus({ preventScroll: true });
   else if (hadFocus && !first) $("actions").focus({ preventScroll: true });
   document.body.classList.toggle("has-actions", buttons.length > 0);
-  if (buttons.length && (turnStarts || !before || !before.match || before.match.legal.length !== match.legal.length)) showFelt();
-  $("scores").replaceChildren(h("div", {}, playerCards(match, players, you, { pot: room.options.stakes === "pot" }),
+  // The acting player's dice and choices stay in sight, whatever else changed on the page.
+  if (buttons.length) showFelt({ smooth: turnStarts });
+  $("scores").replaceChildren(h("div", {},
+    room.decides ? h("p", { class: "decides-note", id: "decides" }, room.decides.text, room.decides.note ? h("span", { class: "muted" }, ` ${room.decides.note}`) : null) : null,
+    playerCards(match, players, you, { pot: room.options.stakes === "pot", decides: room.decides }),
     room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null,
     you === null ? h("p", { class: "muted", id: "watching" }, t("You are watching.")) : null));
   redraw($("seat-next"), you === null && !match.over ? [seatNextForm()] : []);
   $("fair").replaceChildren(fairPanel(room));
   $("fair-box").querySelector("summary").textContent = room.dice_source === "physical" ? t("Dice") : t("Fair dice");
+  // For anyone checking what the page shows once a picture is drawn (the browser tests).
+  document.dispatchEvent(new CustomEvent("scc:drawn", { detail: { version: room.version, final } }));
 }
 
 /** Replace a box's content, keeping what the person was typing or had picked, and the focus
@@ -325,20 +359,6 @@ function seatNextForm() {
   });
 }
 
-function renderTimer() {
-  clearInterval(timerHandle);
-  const el = $("countdown");
-  if (!el || !room.deadline_ms) return;
-  const tick = () => {
-    const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
-    el.textContent = String(left);
-    el.classList.toggle("low", left <= 10);
-    el.setAttribute("aria-label", t("Time left: {n} s", { n: left }));
-  };
-  tick();
-  timerHandle = setInterval(tick, 250);
-}
-
 function showAdvice(msg) {
   if (!room || msg.version !== room.version) return;
   advised = msg;
@@ -353,35 +373,23 @@ async function hostCall(path, method, body) {
   } catch (e) { personal(e.message); }
 }
 
-async function howToPlay() {
-  const dialog = $("rules-dialog");
-  $("rules-dialog-h").textContent = room.title || room.rules;
-  $("rules-text").replaceChildren(h("p", {}, "…"));
-  dialog.showModal();
-  const { markdown } = await import("./md.js");  // only when asked: not part of the first load
-  try {
-    const text = await api(`/api/rules-text?rules=${encodeURIComponent(room.rules)}`);
-    $("rules-dialog-h").textContent = text.title || room.title || room.rules;
-    $("rules-text").replaceChildren(...markdown(text.markdown || "", { skipTitle: true }));
-  } catch (e) {
-    $("rules-text").replaceChildren(h("p", {}, h("code", { class: "break" }, room.rules)), h("p", { class: "muted" }, e.message));
-  }
-}
-
 async function onLang(chosen) {
-  send({ type: "hello", lang: chosen });
+  send({ type: "hello", lang: chosen });  // the server's words follow this page's language
   await loadOptions(true);
   if (room) render();
 }
 
-$("rules-btn").addEventListener("click", howToPlay);
+$("rules-btn").addEventListener("click", () => howToPlay(room));
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 await boot(onLang, () => [soundButton()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
-// The action bar sits fixed at the thumb on a phone: keep the page's end clear of it.
+// The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
+// acting player's dice above it when it grows (the captain's steppers unfolded, say).
 new ResizeObserver(() => {
   const bar = $("actionbar");
   const fixed = getComputedStyle(bar).position === "fixed";
   $("main").style.paddingBottom = fixed ? `${bar.offsetHeight + 16}px` : "";
+  document.documentElement.style.setProperty("--bar-h", fixed ? `${bar.offsetHeight}px` : "0px");
+  if (room && room.match && !room.match.over && room.match.actor === you && you !== null) showFelt();
 }).observe($("actionbar"));

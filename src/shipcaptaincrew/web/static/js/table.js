@@ -3,7 +3,7 @@
 // work out is only how to draw: which dice of the last roll now sit in a slot, and how to
 // move them there.
 import { h, num, t } from "./common.js";
-import { blank, die, pop, slideFrom, slot, tumble } from "./dice.js";
+import { SLIDE, blank, die, pop, settling, slideFrom, slot, tumble } from "./dice.js";
 
 const ROLES = ["ship", "captain", "crew"];
 const ROLE_LABEL = { ship: "Ship", captain: "Captain", crew: "Crew", cargo: "Cargo" };
@@ -120,9 +120,10 @@ function freeDice(turn) {
  * Returns ``{el, play}``: ``play(prev, sounds)`` animates the step from the previous picture
  * (the roll tumbling in die by die, the qualifying dice sliding into their slots).
  */
-export function felt(match, players) {
+export function felt(match, players, { tie = null } = {}) {
   const turn = match.turn;
   const el = h("div", { class: "felt", id: "felt" });
+  if (tie) el.append(tieHead(tie));
   const held = ROLES.map((role, i) => slot(role, turn.held[i], roleLabel(role)));
   const cargo = [0, 1].map((i) => turn.cargo[i]
     ? h("div", { class: "slot cargo" }, die(turn.cargo[i], { role: "cargo", cargo: true }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo")))
@@ -143,11 +144,12 @@ export function felt(match, players) {
     h("div", { class: "felt-info" },
       h("span", {}, t("Rolls left: {n}", { n: turn.rolls_left }), " ", h("span", { class: "pips-left", "aria-hidden": "true" }, left)),
       beatText(match, players)));
-  const play = (prev, sounds = {}) => animate(el, match, prev, sounds);
+  const play = (prev, sounds = {}) => settling(animate(el, match, prev, sounds));
   return { el, play };
 }
 
-/** The score to beat this round: the best posted so far (what the table is chasing). */
+/** The score to beat this round: the best posted so far (what the table is chasing); with
+ * nobody's crew posted yet, any crew leads. */
 function beatText(match, players) {
   const c = match.contest;
   if (!c || c.method !== "turn") return null;
@@ -156,7 +158,13 @@ function beatText(match, players) {
     if (best === null || score > best.score) best = { seat: +seat, score };
   }
   if (best === null) return null;
-  return h("span", {}, t("To beat: {n} ({name})", { n: best.score, name: players[best.seat].name }));
+  if (best.score === 0) return h("span", { class: "beat" }, t("Anyone with a crew leads"));
+  return h("span", { class: "beat" }, t("To beat: {n} ({name})", { n: best.score, name: players[best.seat].name }));
+}
+
+/** The tie being broken: who tied, with what, and how it is decided (the server's words). */
+export function tieHead(tie) {
+  return tie ? h("p", { class: "tie-head", "data-testid": "tie" }, tie.text) : null;
 }
 
 /** The captain's hand-out: how many sips are left to give, and who got how many so far. */
@@ -171,13 +179,13 @@ function handOutArea(match, players) {
 }
 
 /** A roll-off (one die each) or a cargo tie-break (two dice each): every contender's dice. */
-function contestArea(match, players, rolloffs = {}) {
+function contestArea(match, players, rolloffs = {}, tie = null) {
   if (match.phase === "hand_out" || match.phase === "hand_out_roll") return handOutArea(match, players);
   const c = match.contest;
   if (!c || c.method === "turn") return h("div", { class: "tray" }, Array.from({ length: DICE }, () => blank()));
   const cargo = c.method === "cargo";
   return h("div", {},
-    h("p", { class: "hint" }, cargo ? t("Tie-break: the two cargo dice decide.") : t("One die each: the highest starts.")),
+    tie ? tieHead(tie) : h("p", { class: "hint" }, cargo ? t("Tie-break: the two cargo dice decide.") : t("One die each: the highest starts.")),
     h("ul", { class: "contest", "aria-label": t("Tie-break") }, c.seats.map((s) => {
       const posted = c.posted[String(s)];
       // The dice the moments showed, while they still add up to what this contest posted.
@@ -192,8 +200,8 @@ function contestArea(match, players, rolloffs = {}) {
 }
 
 /** Redraw the roll-off area with the faces the moments told us (both cargo dice, not a sum). */
-export function contestFelt(match, players, rolloffs) {
-  return h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs));
+export function contestFelt(match, players, rolloffs, tie = null) {
+  return h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs, tie));
 }
 
 async function animate(el, match, prev, sounds) {
@@ -235,7 +243,6 @@ async function animate(el, match, prev, sounds) {
     if (sounds.rattle) sounds.rattle(order.length);
     await tumble(order, () => sounds.land && sounds.land());
   }
-  await new Promise((r) => setTimeout(r, rolled ? 160 : 40));
   const rects = temps.map((d) => d && d.getBoundingClientRect());
   temps.forEach((d) => d && d.remove());
   placed.forEach((d, i) => {
@@ -245,12 +252,14 @@ async function animate(el, match, prev, sounds) {
   });
   if (turn.complete) {
     tray.replaceChildren(...resting);
-    if (placed.length) setTimeout(() => placed.forEach(pop), 430);
+    if (placed.length) setTimeout(() => placed.forEach(pop), SLIDE);
   }
 }
 
-/** Every player as a card: colour or emoji, online dot, this round's number, total, chips, sips. */
-export function playerCards(match, players, you, { pot = false } = {}) {
+/** Every player as a card: colour or emoji, online dot, this round's number, and what decides
+ * the match first (points, or rounds won), then chips and sips. */
+export function playerCards(match, players, you, { pot = false, decides = null } = {}) {
+  const by = decides ? decides.by : "totals";
   return h("ul", { class: "cards", id: "cards" }, players.map((p, i) => {
     const c = match.contest;
     const posted = c && c.posted[String(i)] !== undefined ? c.posted[String(i)] : match.round_scores ? match.round_scores[i] : null;
@@ -258,15 +267,19 @@ export function playerCards(match, players, you, { pot = false } = {}) {
     const level = botLevel(p);
     const label = [p.name, i === you ? t("you") : null, level, p.online === false ? t("offline") : null, match.actor === i && !match.over ? t("to play") : null]
       .filter(Boolean).join(", ");
-    return h("li", { class: `pcard ${playerColor(p)}${match.actor === i && !match.over ? " actor" : ""}${playing ? "" : " out"}`, "aria-label": label, "data-seat": i },
+    const total = h("span", { class: by === "totals" ? "decides" : "" }, t("Total"), " ", h("b", {}, num(match.totals[i])));
+    const wins = match.wins[i] || by === "wins" ? h("span", { class: by === "wins" ? "decides" : "" }, t("Wins"), " ", h("b", {}, num(match.wins[i]))) : null;
+    return h("li", { class: `pcard ${playerColor(p)}${match.actor === i && !match.over ? " actor" : ""}${playing && !p.left ? "" : " out"}`, "aria-label": label, "data-seat": i },
       avatar(p),
       h("span", { class: "name" }, p.name, i === you ? h("span", { class: "muted" }, ` (${t("you")})`) : null,
-        p.online === false ? h("span", { class: "tag off" }, t("offline")) : null),
+        p.online === false ? h("span", { class: "tag off" }, t("offline")) : null,
+        p.played_for ? h("span", { class: "tag off" }, t("a bot plays")) : null,
+        p.leaving ? h("span", { class: "tag off" }, t("leaves after this round")) : null,
+        p.left ? h("span", { class: "tag off" }, t("left the match")) : null),
       h("span", { class: "posted", title: t("Posted this round") }, posted === null || posted === undefined ? "" : String(posted)),
       h("span", { class: "sub" },
         level ? h("span", {}, level) : null,
-        h("span", {}, t("Total"), " ", h("b", {}, num(match.totals[i]))),
-        match.wins[i] ? h("span", {}, t("Wins"), " ", h("b", {}, num(match.wins[i]))) : null,
+        by === "wins" ? [wins, total] : [total, wins],
         pot ? h("span", {}, t("Chips"), " ", h("b", {}, num(match.chips[i]))) : null,
         match.sips[i] ? h("span", {}, t("Sips"), " ", h("b", {}, num(match.sips[i]))) : null));
   }));
