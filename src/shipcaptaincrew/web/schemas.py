@@ -105,6 +105,9 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Token | None = None
     lang: Lang = DEFAULT_LANG
+    #: A table screen (the big screen everyone at the table watches): a spectator that the
+    #: table lets in past its limits on spectators (up to ``Settings.max_screens``).
+    screen: bool = False
 
 
 class Act(_Strict):

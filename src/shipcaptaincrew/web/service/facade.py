@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..limits import Doorman
 from ..models import RoomStatus
 from ..relay import Relay
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
@@ -36,6 +37,7 @@ from .host import HostWatch
 from .lobby import Lobby
 from .nextmatch import NextMatch
 from .play import Play
+from .presence import PresenceBoard
 from .protocol import Protocol
 from .room import LiveRoom
 from .store import Store
@@ -62,10 +64,14 @@ class MatchService:
         self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
-        self.protocol = Protocol(settings, self.cluster, self.play, self.next)
+        self.presence = PresenceBoard(self.cluster, settings.presence_seconds)
+        self.protocol = Protocol(settings, self.cluster, self.play, self.next, self.presence)
+        #: The live table's connections per client network, in this process (see ..limits).
+        self.doorman = Doorman(settings.max_connections_per_address)
         self.host = HostWatch(settings, self.store, self.cluster)
         self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room)
         self.cluster.presence_changed = self._presence_changed
+        self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved
 
     @property

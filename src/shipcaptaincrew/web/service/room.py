@@ -12,6 +12,7 @@ import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -81,7 +82,7 @@ class Ahead:
     story: Story
     moment: dict[str, Any] | None
     #: The broadcast of ``after`` per language, drawn for this presence (None: not drawn).
-    texts: dict[str, str] | None = None
+    texts: Mapping[str, str] | None = None
     presence: tuple[frozenset[int], int] | None = None
     #: Columns of the event's row already converted for SQLite (see EventAppender.stored).
     ready: dict[str, Any] | None = None

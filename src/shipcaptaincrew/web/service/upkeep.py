@@ -30,7 +30,6 @@ from ..models import Event, Result, Room, RoomStatus, Seat
 from ..settings import Settings
 from .room import LiveRoom
 from .store import Store, guarded
-from .transport import Closable
 
 log = logging.getLogger("shipcaptaincrew.web")
 
@@ -147,10 +146,6 @@ class Upkeep:
         await self.stop_room(room)
         err = RoomError(ErrorCode.EXPIRED, E.EXPIRED, 410)
         for conn in list(room.conns):
-            with contextlib.suppress(Exception):
-                await conn.send(err.message(conn.lang))
-            conn.open = False
-            if isinstance(conn.ws, Closable):
-                with contextlib.suppress(Exception):
-                    await conn.ws.close(code=EXPIRED_CLOSE)
+            await conn.send(err.message(conn.lang))
+            conn.close(EXPIRED_CLOSE, flush=True)
         room.conns.clear()
