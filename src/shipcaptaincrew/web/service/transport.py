@@ -170,12 +170,12 @@ class Connection:
         """
         if not self.open:
             return
-        behind = self.full_since is not None
-        if behind or len(self.queue) >= SEND_QUEUE:
+        since = self.full_since
+        if since is not None or len(self.queue) >= SEND_QUEUE:
             now = time.monotonic()
-            if not behind:
+            if since is None:
                 self.full_since = now
-            elif now - self.full_since > SEND_STALL:  # type: ignore[operator]
+            elif now - since > SEND_STALL:
                 self.close(SLOW_CLOSE)
                 return
             if fleeting:
