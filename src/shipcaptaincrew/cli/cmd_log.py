@@ -10,7 +10,7 @@ import typer
 
 from ..engine import check_players
 from ..facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
-from ..fair import verify_fair_rolls
+from ..fair import seed_format, verify_fair_rolls
 from ..narrate import transcript
 from ..notation import LogError, MatchLog, replay_states
 from .app import app
@@ -108,6 +108,7 @@ def verify(
         str(m.dice.get("commitment")),
         list(m.dice.get("client_seeds", [])),
         m.rolls(),
+        seed_format(m.dice),
     )
     if problems:
         for p in problems:

@@ -26,6 +26,7 @@ from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ...fair import SeedFormat
 from ...rules import Rules
 from ...state import MatchState
 from .. import errors as E
@@ -154,6 +155,7 @@ class Store:
                 seats=_seats(row),
                 server_seed=row.server_seed,
                 dice_source=DiceSource(row.dice),
+                seed_format=SeedFormat(row.client_seed_format or SeedFormat.JOINED),
             )
             room.apply(Meta.of(row))
         if room.status is not RoomStatus.LOBBY:
@@ -201,6 +203,7 @@ class Store:
             revealed=False,
             dice=table.dice.value,
             host=host,
+            client_seed_format=SeedFormat.PREFIXED.value,
         )
         room.seats.extend(_seat_row(i, seat) for i, seat in enumerate(seats))
         db.add(room)
