@@ -128,8 +128,10 @@ class Settings(BaseSettings):
 
     @property
     def sweep_seconds(self) -> float:
-        """How often idle rooms are looked for: a quarter of the idle time, at most 10 min."""
-        return min(max(self.room_idle_seconds / 4, 0.05), 600.0)
+        """How often idle rooms are looked for: a quarter of the shorter of the idle and the
+        unattended time, at most 10 min."""
+        windows = [w for w in (self.room_idle_seconds, self.room_unattended_seconds) if w]
+        return min(max(min(windows, default=600.0) / 4, 0.05), 600.0)
 
     @property
     def scaled(self) -> bool:
