@@ -47,7 +47,7 @@ SECURITY_HEADERS = {
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new application on the configured database (migrated to the newest schema)."""
     settings = settings or Settings()
-    sessions = open_database(settings.sqlalchemy_url())
+    sessions = open_database(settings.sqlalchemy_url(), settings.sqlite_synchronous)
     service = MatchService(settings, sessions)
 
     @asynccontextmanager
