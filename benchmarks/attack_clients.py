@@ -58,6 +58,11 @@ class StalledPeer:
                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
             ).encode()
         )
+        answer = b""
+        while b"\r\n\r\n" not in answer:  # the handshake's answer: the last thing it reads
+            answer += self.sock.recv(1)
+        if not answer.startswith(b"HTTP/1.1 101"):
+            raise ConnectionError(answer.decode(errors="replace"))
         self.sock.sendall(_masked(json.dumps({"type": "hello"}).encode()))
 
     @property

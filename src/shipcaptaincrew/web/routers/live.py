@@ -24,7 +24,7 @@ from ..limits import Visit, network
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import LiveRoom, MatchService
 from ..service.protocol import screens
-from ..service.transport import dumps
+from ..service.transport import dumps, small_buffers
 from ..settings import Settings
 
 router = APIRouter(tags=["live"])
@@ -108,6 +108,7 @@ async def table(ws: WebSocket, code: str) -> None:
     """
     service: MatchService = ws.app.state.service
     await ws.accept()
+    small_buffers(ws, service.settings.send_buffer_bytes)
     try:
         room = service.room(code)
     except RoomError as err:

@@ -78,6 +78,7 @@ class Protocol:
             token_hash=token_hash,
             token=hello.token,
             reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
+            stall=self.settings.send_stall_seconds,
         )
         async with room.lock:
             await self.cluster.sync(room)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -31,7 +32,8 @@ log = logging.getLogger("shipcaptaincrew.web")
 #: Messages a connection may have waiting; once this many wait, the peer is behind until
 #: its queue is empty again (see the module).
 SEND_QUEUE = 16
-#: Seconds a peer may stay behind before the connection is closed.
+#: Seconds a peer may stay behind before the connection is closed (the default of
+#: ``Settings.send_stall_seconds``).
 SEND_STALL = 5.0
 #: A full queue also holds the answers to the peer's own requests (errors, pongs), which are
 #: never merged or dropped; a peer that asks this many times more than the queue holds, while
@@ -155,8 +157,10 @@ class Connection:
     #: Messages waiting, oldest first, and the task writing them (None while there are none).
     queue: deque[str] = field(default_factory=deque, repr=False)
     writer: asyncio.Task[None] | None = field(default=None, repr=False)
-    #: Since when (``time.monotonic()``) the peer has been behind, if it is (see the module).
+    #: Since when (``time.monotonic()``) the peer has been behind, if it is (see the module),
+    #: and how long it may be (``Settings.send_stall_seconds``).
     full_since: float | None = None
+    stall: float = SEND_STALL
 
     async def send(self, payload: dict[str, Any] | str) -> None:
         """Queue a message (in this connection's language); returns at once."""
@@ -175,7 +179,7 @@ class Connection:
             now = time.monotonic()
             if since is None:
                 self.full_since = now
-            elif now - since > SEND_STALL:
+            elif now - since > self.stall:
                 self.close(SLOW_CLOSE)
                 return
             if fleeting:
@@ -255,18 +259,49 @@ class Connection:
             cut(ws)
 
 
+def _transport(ws: object) -> object:
+    """The network transport under a WebSocket (None if it cannot be found).
+
+    Starlette's WebSocket keeps the server's receive callable, which under uvicorn is a method
+    of the connection's protocol object, whose transport this is.  Under another server this
+    finds nothing, and what needs it (:func:`cut`, :func:`small_buffers`) does nothing.
+    """
+    receive = getattr(ws, "_receive", None)
+    return getattr(getattr(receive, "__self__", None), "transport", None)
+
+
+def small_buffers(ws: object, size: int) -> bool:
+    """Let at most about ``size`` bytes of this peer's messages wait below the queue: in the
+    kernel's send buffer, and in the transport's (whether it could be done).
+
+    By default the kernel grows a socket's send buffer to megabytes: a peer that stops reading
+    would hide some two thousand room pictures there before its writer ever waited, stale
+    ones that no newer picture can replace, and an attacker's five such sockets would hold
+    some twenty megabytes.  Kept small, what such a peer cannot take waits in its queue,
+    where only the newest picture is kept (see the module); a picture of a few kilobytes a
+    move is far below what even a slow phone takes.
+    """
+    transport = _transport(ws)
+    sock = getattr(transport, "get_extra_info", lambda name: None)("socket")
+    limits = getattr(transport, "set_write_buffer_limits", None)
+    if sock is None or not callable(limits):
+        return False
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+        limits(high=size)
+        return True
+    return False
+
+
 def cut(ws: object) -> bool:
     """Abort the TCP connection under a WebSocket at once; whether it could be done.
 
     A peer that never reads keeps its socket's buffers full: neither a message nor the closing
     frame can reach it, and the server would keep the socket (and its handler) until the peer
-    goes away.  Starlette's WebSocket keeps the server's receive callable, which under uvicorn
-    is a method of the connection's protocol object; its transport is aborted.  Under another
-    server this finds nothing and the socket stays until the server's own keep-alive gives up.
+    goes away.  Its transport (see :func:`_transport`) is aborted instead; under another
+    server the socket stays until the server's own keep-alive gives up.
     """
-    receive = getattr(ws, "_receive", None)
-    transport = getattr(getattr(receive, "__self__", None), "transport", None)
-    abort = getattr(transport, "abort", None)
+    abort = getattr(_transport(ws), "abort", None)
     if not callable(abort):
         return False
     with contextlib.suppress(Exception):
