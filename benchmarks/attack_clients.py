@@ -65,10 +65,6 @@ class StalledPeer:
             raise ConnectionError(answer.decode(errors="replace"))
         self.sock.sendall(_masked(json.dumps({"type": "hello"}).encode()))
 
-    @property
-    def buffer(self) -> int:
-        return int(self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF))
-
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.close()

@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -61,6 +62,10 @@ SETUPS: dict[str, Callable[..., contextlib.AbstractContextManager[Served]]] = {
 }
 
 
+#: The stalled peers' receive buffers as the kernel set them (asked: 1 KB).
+BUFFERS: set[int] = set()
+
+
 def ms(x: float) -> str:
     return f"{1000 * x:8.2f}"
 
@@ -81,6 +86,7 @@ async def slow_run(served: Served, stalled: int, seconds: float) -> tuple[Race, 
         while time.monotonic() < until:
             peers = [StalledPeer(served.ws(opened + i), code) for i in range(stalled)]
             opened += len(peers)
+            BUFFERS.update(p.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) for p in peers)
             await asyncio.sleep(min(6.0, max(0.0, until - time.monotonic())))
             for p in peers:
                 p.close()
@@ -117,7 +123,12 @@ def slow(setup: str, seconds: float) -> None:
             print(
                 f"{served.name:<28} {stalled:>7} {len(lat):>6} {len(lat) / seconds:>6.0f} "
                 f"{ms(percentile(lat, 50))} {ms(percentile(lat, 99))} {ms(max(lat, default=0))} "
-                f"{r.refused:>7} {came:>5}" + (f"  ({opened} stalled sockets)" if opened else "")
+                f"{r.refused:>7} {came:>5}"
+                + (
+                    f"  ({opened} stalled sockets, receive buffer {max(BUFFERS)} B)"
+                    if opened
+                    else ""
+                )
             )
         if rows[0] and rows[1]:
             ratio = percentile(rows[1], 99) / percentile(rows[0], 99)

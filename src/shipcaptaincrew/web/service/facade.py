@@ -161,8 +161,12 @@ class MatchService:
     async def create_room(self, req: CreateRoom, address: str | None = None) -> tuple[str, str]:
         """A new room with its host in seat 0; returns (join code, host's seat token).
 
-        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`)."""
-        return self.lobby.create_room(req, self.upkeep.admit(address))
+        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`).  Refused
+        on the event loop (from memory, mostly: a flood costs little), made off it: a commit
+        waits for the disk (SQLite's synchronous=FULL), and people opening tables must not
+        hold up the moves of the tables already playing."""
+        opener = self.upkeep.admit(address)
+        return await asyncio.to_thread(self.lobby.create_room, req, opener)
 
     async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""
