@@ -84,7 +84,14 @@ async def slow_run(served: Served, stalled: int, seconds: float) -> tuple[Race, 
     async def stall() -> None:
         nonlocal opened
         while time.monotonic() < until:
-            peers = [StalledPeer(served.ws(opened + i), code) for i in range(stalled)]
+            # (Opened in threads: a blocking connect here would stall the players' own loop
+            # and be counted as the server's latency.)
+            peers = await asyncio.gather(
+                *(
+                    asyncio.to_thread(StalledPeer, served.ws(opened + i), code)
+                    for i in range(stalled)
+                )
+            )
             opened += len(peers)
             BUFFERS.update(p.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) for p in peers)
             await asyncio.sleep(min(6.0, max(0.0, until - time.monotonic())))

@@ -169,3 +169,25 @@ def test_scc_serve_trusts_forwarded_headers_only_when_told(sqlite_url: str) -> N
         finally:
             server.stop()
         assert [r.status_code for r in got] == expected, args
+
+
+def test_a_burst_of_new_rooms_cannot_slip_past_the_limit(make_client: Any) -> None:
+    """Rooms are made off the event loop: requests arriving together while the first ones are
+    being made are counted with them."""
+    import asyncio
+
+    from shipcaptaincrew.web.errors import RoomError
+    from shipcaptaincrew.web.schemas import CreateRoom
+
+    client = make_client(rooms_per_hour=2)
+    service = client.app.state.service
+
+    async def burst() -> list[bool]:
+        made = await asyncio.gather(
+            *(service.create_room(CreateRoom(name="A"), "192.0.2.50") for _ in range(6)),
+            return_exceptions=True,
+        )
+        assert all(not isinstance(m, BaseException) or isinstance(m, RoomError) for m in made)
+        return [not isinstance(m, BaseException) for m in made]
+
+    assert sum(client.portal.call(burst)) == 2

@@ -166,7 +166,15 @@ class MatchService:
         waits for the disk (SQLite's synchronous=FULL), and people opening tables must not
         hold up the moves of the tables already playing."""
         opener = self.upkeep.admit(address)
-        return await asyncio.to_thread(self.lobby.create_room, req, opener)
+        if opener is None:
+            return await asyncio.to_thread(self.lobby.create_room, req, opener)
+        self.upkeep.opening[opener] += 1
+        try:
+            return await asyncio.to_thread(self.lobby.create_room, req, opener)
+        finally:
+            self.upkeep.opening[opener] -= 1
+            if self.upkeep.opening[opener] <= 0:
+                del self.upkeep.opening[opener]
 
     async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""

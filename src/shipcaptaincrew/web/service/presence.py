@@ -28,8 +28,9 @@ from .room import LiveRoom
 
 log = logging.getLogger("shipcaptaincrew.web")
 
-#: Messages a second that telling one room who is online may cost at most (see the module).
-BUDGET = 2000.0
+#: Messages a second that telling one room who is online may cost at most (see the module):
+#: a thousand watchers are told every two seconds.
+BUDGET = 500.0
 
 
 @dataclass
