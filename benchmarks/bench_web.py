@@ -20,8 +20,14 @@ figures measure the server rather than the two processes' fight over one core.  
 in for what a real deployment has anyway: the players are on other machines.  Both the table
 and the floor run under the same placement.
 
+The server's SQLite syncs its write-ahead log at every commit (``synchronous=FULL``, so a
+power cut loses no move anyone saw); the same run measures it once more with
+``synchronous=NORMAL`` (the setting before, which may lose the last moves to a power cut) and
+prints what the sync costs.
+
     .venv/bin/python benchmarks/bench_web.py                 # N = 100 and 500, 20 s each
     .venv/bin/python benchmarks/bench_web.py -n 100 -s 10
+    .venv/bin/python benchmarks/bench_web.py --sync full     # FULL only
 
 Prints p50 / p99 latency, throughput and errors; it asserts nothing.
 """
@@ -380,6 +386,11 @@ def main() -> None:
         "SCC_ECHO_ENDPOINT=true and a high SCC_RATE_*), e.g. under a profiler",
     )
     ap.add_argument(
+        "--sync",
+        default="full,normal",
+        help="SQLite synchronous settings to measure, in one run (default: full,normal)",
+    )
+    ap.add_argument(
         "--no-pin",
         dest="pin",
         action="store_false",
@@ -396,9 +407,24 @@ def main() -> None:
         for n in args.players or [100, 500]:
             asyncio.run(run(args.url.rstrip("/"), n, args.seconds, args.think))
         return
-    with server(args.port, args.pin) as url:
+    figures: dict[tuple[str, int], dict[str, float]] = {}
+    modes = [m.strip().lower() for m in args.sync.split(",") if m.strip()]
+    for mode in modes:
+        print(f"\n### SQLite synchronous={mode.upper()}")
+        with server(args.port, args.pin, env={"SCC_SQLITE_SYNCHRONOUS": mode}) as url:
+            for n in args.players or [100, 500]:
+                figures[mode, n] = asyncio.run(run(url, n, args.seconds, args.think))
+    if {"full", "normal"} <= set(modes):
+        print("\nWhat synchronous=FULL costs against NORMAL, the same load in the same run:")
         for n in args.players or [100, 500]:
-            asyncio.run(run(url, n, args.seconds, args.think))
+            full, normal = figures["full", n], figures["normal", n]
+            print(
+                f"N = {n}: p50 {1000 * full['table p50']:.2f} ms vs "
+                f"{1000 * normal['table p50']:.2f} ms ({full['table p50'] / normal['table p50']:.2f}x), "
+                f"p99 {1000 * full['table p99']:.2f} ms vs {1000 * normal['table p99']:.2f} ms "
+                f"({full['table p99'] / normal['table p99']:.2f}x), actions/s "
+                f"{full['table per s']:.0f} vs {normal['table per s']:.0f}"
+            )
 
 
 if __name__ == "__main__":

@@ -18,10 +18,12 @@ SCC = "import sys; from shipcaptaincrew.cli import main; sys.argv[0] = 'scc'; ma
 
 
 @contextlib.contextmanager
-def server(port: int, pin: bool = True, src: Path | None = None) -> Iterator[str]:
+def server(
+    port: int, pin: bool = True, src: Path | None = None, env: dict[str, str] | None = None
+) -> Iterator[str]:
     """``scc serve`` on a temporary SQLite database, pinned to a core of its own if it can be;
     yields its URL.  ``src``: run the package from this source tree instead (another
-    revision, for a comparison: see ``bench_web_compare.py``).
+    revision, for a comparison: see ``bench_web_compare.py``); ``env``: more settings.
 
     On a machine with two or more cores the server gets the last core and this process the
     others (see ``bench_web.py`` for why), until the server stops."""
@@ -33,6 +35,7 @@ def server(port: int, pin: bool = True, src: Path | None = None) -> Iterator[str
             "SCC_RATE_PER_SECOND": "1000",
             # Every table comes from this one address (servers without the limit ignore it).
             "SCC_ROOMS_PER_HOUR": "0",
+            **(env or {}),
         }
         if src is not None:
             env["PYTHONPATH"] = str(src)

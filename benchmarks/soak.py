@@ -41,7 +41,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shipcaptaincrew.fair import verify_fair_rolls  # noqa: E402
+from shipcaptaincrew.fair import seed_format, verify_fair_rolls  # noqa: E402
 from shipcaptaincrew.i18n import translator  # noqa: E402
 from shipcaptaincrew.narrate import narrate  # noqa: E402
 from shipcaptaincrew.notation import MatchLog, replay_states  # noqa: E402
@@ -178,7 +178,11 @@ class Soak:
         states = replay_states(log)  # raises on an event the engine refuses
         dice = log.dice or {}
         if log.server_seed is None or verify_fair_rolls(
-            log.server_seed, dice.get("commitment", ""), dice.get("client_seeds", []), log.rolls()
+            log.server_seed,
+            dice.get("commitment", ""),
+            dice.get("client_seeds", []),
+            log.rolls(),
+            seed_format(dice),
         ):
             self.fig.problems.append(f"{code}: the dice do not verify against the revealed seed")
         self.fig.events += len(log.events)

@@ -221,6 +221,23 @@ def test_demo_log_replays_and_fair_dice_verify(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "MISMATCH roll 1" in bad.stdout
 
 
+def test_verify_reads_a_log_from_before_the_length_prefix(tmp_path: Path) -> None:
+    """A log written before client seeds were length-prefixed (by that version's ``scc demo
+    --fair``) names no seed format: its seeds were joined with "|", and it verifies as it
+    did; told it is length-prefixed, the same dice do not."""
+    old = Path(__file__).parent / "logs" / "fair-before-length-prefix.jsonl"
+    assert "client_seed_format" not in old.read_text()
+    ok = scc("verify", str(old))
+    assert ok.returncode == 0 and ok.stdout.startswith("OK"), ok.stdout + ok.stderr
+    lines = old.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["dice"]["client_seed_format"] = "length-prefixed"
+    relabelled = tmp_path / "relabelled.jsonl"
+    relabelled.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    bad = scc("verify", str(relabelled))
+    assert bad.returncode == 1 and "MISMATCH roll" in bad.stdout
+
+
 def test_replay_refuses_a_corrupt_log(tmp_path: Path) -> None:
     log = tmp_path / "bad.jsonl"
     log.write_text('{"type": "match"}\n')

@@ -7,7 +7,16 @@ import hmac
 
 import pytest
 
-from shipcaptaincrew.fair import FairDice, FairnessError, _KeyedHmac, fair_die
+from shipcaptaincrew.fair import (
+    FairDice,
+    FairnessError,
+    SeedFormat,
+    _KeyedHmac,
+    bot_seed,
+    client_input,
+    fair_die,
+    verify_fair_rolls,
+)
 
 
 def reference_die(server_seed: bytes, client_seed: str, index: int) -> int:
@@ -34,7 +43,39 @@ def test_each_die_is_the_published_hmac_construction() -> None:
 def test_dice_continue_the_counter() -> None:
     dice = FairDice(bytes(32), ["x"])
     faces = dice.roll(5) + dice.roll(3)
-    assert faces == tuple(reference_die(bytes(32), "x", i) for i in range(8))
+    assert faces == tuple(reference_die(bytes(32), "1:x", i) for i in range(8))
+
+
+def test_client_seeds_are_written_unambiguously() -> None:
+    """Each seed goes in with its length: a seed with a "|" in it is not two seeds, nor are
+    two seeds one.  (The first logs joined them with "|": the same input for both.)"""
+    assert client_input(["a|b"]) == "3:a|b" and client_input(["a", "b"]) == "1:a1:b"
+    assert client_input(["é", ""]) == "2:é0:"  # (bytes of UTF-8)
+    one, two = FairDice(bytes(32), ["a|b"]), FairDice(bytes(32), ["a", "b"])
+    assert one.roll(30) != two.roll(30)
+    joined = [FairDice(bytes(32), seeds, SeedFormat.JOINED) for seeds in (["a|b"], ["a", "b"])]
+    assert joined[0].roll(30) == joined[1].roll(30)
+    # No client seeds: both forms are the empty input, the same dice.
+    assert FairDice(bytes(32)).roll(30) == FairDice(bytes(32), [], SeedFormat.JOINED).roll(30)
+
+
+def test_a_log_is_verified_in_the_form_its_header_names() -> None:
+    seed = bytes(range(32))
+    for form in SeedFormat:
+        dice = FairDice(seed, ["anna", "b|o"], form)
+        rolls = [list(dice.roll(n)) for n in (5, 3, 1)]
+        header = dice.describe()
+        assert header["client_seed_format"] == form.value
+        assert verify_fair_rolls(seed.hex(), dice.commitment, ["anna", "b|o"], rolls, form) == []
+        other = next(f for f in SeedFormat if f is not form)
+        assert verify_fair_rolls(seed.hex(), dice.commitment, ["anna", "b|o"], rolls, other)
+
+
+def test_the_bots_seed_is_the_servers_seed_one_way() -> None:
+    seed = bytes(range(32))
+    assert bot_seed(seed) == bot_seed(bytes(range(32))) and len(bot_seed(seed)) == 32
+    assert bot_seed(seed) != seed and bot_seed(seed) != bot_seed(bytes(32))
+    assert bot_seed(seed) == hmac.new(seed, b"shipcaptaincrew bots", hashlib.sha256).digest()
 
 
 def test_keyed_hmac_is_hmac_for_every_key_length() -> None:
@@ -68,7 +109,7 @@ def test_client_seed_added_after_prepare_is_not_ignored() -> None:
     early = FairDice(bytes(32))
     early.prepare()
     early.add_client_seed("carol")
-    assert early.roll(5) == tuple(reference_die(bytes(32), "carol", i) for i in range(5))
+    assert early.roll(5) == tuple(reference_die(bytes(32), "5:carol", i) for i in range(5))
 
 
 def test_no_dice_after_the_reveal() -> None:

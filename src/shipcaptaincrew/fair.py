@@ -4,20 +4,33 @@ Every source has ``roll(n) -> faces`` (the engine's :class:`~.engine.DiceSource`
 ``describe()`` for the event log's header.
 
 **Provably fair** (:class:`FairDice`): before the match the server picks a secret 32-byte seed
-and publishes ``commitment = SHA-256(seed)``.  Players may add seeds of their own.  Die number
-``k`` (counting from 0 over the whole match) is derived from
-``HMAC-SHA256(key=seed, msg=f"{client_seed}:{k}:{block}")``: each digest byte ``b < 252`` gives
-the face ``b % 6 + 1`` and bytes ``>= 252`` are skipped (252 is the largest multiple of 6 not
-above 256, so there is no modulo bias); a digest without a usable byte moves on to the next
-block.  At the end the seed is revealed and anyone can recompute every die
+and publishes ``commitment = SHA-256(seed)``.  Players may add seeds of their own; they are
+written one after another as ``<length>:<seed>``, the length in UTF-8 bytes (so ``["a|b"]``
+and ``["a", "b"]`` are different inputs: ``3:a|b`` and ``1:a1:b``).  Die number ``k``
+(counting from 0 over the whole match) is derived from
+``HMAC-SHA256(key=seed, msg=f"{client_input}:{k}:{block}")``: each digest byte ``b < 252``
+gives the face ``b % 6 + 1`` and bytes ``>= 252`` are skipped (252 is the largest multiple of
+6 not above 256, so there is no modulo bias); a digest without a usable byte moves on to the
+next block.  At the end the seed is revealed and anyone can recompute every die
 (:func:`verify_fair_rolls`, ``scc verify LOG``).
+
+The log's header says how its client seeds were written (``client_seed_format``); logs from
+before the length prefix have no such key and joined their seeds with ``|``
+(:attr:`SeedFormat.JOINED`), which is how they are still read.  Without client seeds the two
+agree: the input is empty.
 
 >>> d = FairDice(bytes(32), client_seeds=["anna", "bo"])
 >>> d.commitment[:16]
 '66687aadf862bd77'
+>>> client_input(["anna", "bo"])
+'4:anna2:bo'
 >>> d.roll(5)
-(5, 2, 2, 3, 2)
->>> verify_fair_rolls(bytes(32).hex(), d.commitment, ["anna", "bo"], [[5, 2, 2, 3, 2]])
+(6, 4, 3, 4, 5)
+>>> verify_fair_rolls(bytes(32).hex(), d.commitment, ["anna", "bo"], [[6, 4, 3, 4, 5]])
+[]
+>>> old = verify_fair_rolls(bytes(32).hex(), d.commitment, ["anna", "bo"], [[5, 2, 2, 3, 2]],
+...                         SeedFormat.JOINED)  # a log from before the prefix
+>>> old
 []
 """
 
@@ -27,7 +40,8 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from .dice import check_faces
@@ -35,9 +49,13 @@ from .dice import check_faces
 __all__ = [
     "FairDice",
     "FairnessError",
+    "SeedFormat",
     "SeededDice",
     "TypedDice",
+    "bot_seed",
+    "client_input",
     "fair_die",
+    "seed_format",
     "source_from_description",
     "verify_fair_rolls",
 ]
@@ -63,8 +81,36 @@ class SeededDice:
         return {"source": "seeded", "seed": self.seed}
 
 
-def _combined(client_seeds: Iterable[str]) -> str:
-    return "|".join(client_seeds)
+class SeedFormat(StrEnum):
+    """How the client seeds are written into each die's input (the log header's
+    ``client_seed_format``)."""
+
+    #: Each seed as ``<length in UTF-8 bytes>:<seed>``, one after another: unambiguous.
+    PREFIXED = "length-prefixed"
+    #: The first logs' way, seeds joined with ``|`` (``["a|b"]`` and ``["a", "b"]`` alike);
+    #: read for those logs only.
+    JOINED = "joined"
+
+
+def client_input(client_seeds: Iterable[str], form: SeedFormat = SeedFormat.PREFIXED) -> str:
+    """The client seeds as each die's input carries them (see the module docstring)."""
+    if form is SeedFormat.JOINED:
+        return "|".join(client_seeds)
+    return "".join(f"{len(s.encode())}:{s}" for s in client_seeds)
+
+
+def seed_format(dice: Mapping[str, Any]) -> SeedFormat:
+    """The client seeds' format a log header's dice entry names (a log without the key is
+    from before it: :attr:`SeedFormat.JOINED`)."""
+    return SeedFormat(dice.get("client_seed_format", SeedFormat.JOINED))
+
+
+def bot_seed(server_seed: bytes) -> bytes:
+    """The seed of a server's own choices (its bots, a turn timer's default) for a match whose
+    fair dice come from ``server_seed``: derived one way (HMAC-SHA256), so the choices, which
+    everyone sees, reveal nothing about the dice's seed, and the same server seed still
+    plays the same match."""
+    return hmac.digest(server_seed, b"shipcaptaincrew bots", "sha256")
 
 
 def _face(mac: Callable[[bytes], bytes], client_seed: str, index: int) -> int:
@@ -110,9 +156,17 @@ class _KeyedHmac:
 class FairDice:
     """Provably fair dice: the seed is committed by its hash before the match, revealed after."""
 
-    def __init__(self, server_seed: bytes | None = None, client_seeds: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        server_seed: bytes | None = None,
+        client_seeds: Sequence[str] = (),
+        seed_format: SeedFormat = SeedFormat.PREFIXED,
+    ) -> None:
         self._seed = server_seed if server_seed is not None else secrets.token_bytes(32)
         self.client_seeds = list(client_seeds)
+        #: How the client seeds enter each die (a match begun before the length prefix
+        #: goes on as it began).
+        self.seed_format = seed_format
         self.commitment = hashlib.sha256(self._seed).hexdigest()
         #: Dice rolled so far: the index of the next die.  A caller that could not use a roll
         #: (its move was refused) sets it back, and the same dice come again.
@@ -132,7 +186,7 @@ class FairDice:
     def _die(self, index: int) -> int:
         face = self._ahead.get(index)
         if face is None:
-            face = _face(self._mac, _combined(self.client_seeds), index)
+            face = _face(self._mac, client_input(self.client_seeds, self.seed_format), index)
         return face
 
     def prepare(self, n: int = 5) -> None:
@@ -164,7 +218,12 @@ class FairDice:
 
     def describe(self) -> dict[str, Any]:
         """The log header entry: the commitment and the client seeds (the seed comes at the end)."""
-        return {"source": "fair", "commitment": self.commitment, "client_seeds": self.client_seeds}
+        return {
+            "source": "fair",
+            "commitment": self.commitment,
+            "client_seeds": self.client_seeds,
+            "client_seed_format": self.seed_format.value,
+        }
 
 
 class TypedDice:
@@ -189,8 +248,12 @@ def verify_fair_rolls(
     commitment: str,
     client_seeds: Sequence[str],
     rolls: Sequence[Sequence[int]],
+    seed_format: SeedFormat = SeedFormat.PREFIXED,
 ) -> list[str]:
-    """Recompute every die of a match; returns the problems found (empty = all fair)."""
+    """Recompute every die of a match; returns the problems found (empty = all fair).
+
+    ``seed_format``: how the match wrote its client seeds (:func:`seed_format` of its log
+    header)."""
     try:
         seed = bytes.fromhex(server_seed_hex)
     except ValueError:
@@ -199,7 +262,7 @@ def verify_fair_rolls(
         return ["the revealed seed does not match the commitment published before the match"]
     problems = []
     index = 0
-    combined = _combined(client_seeds)
+    combined = client_input(client_seeds, seed_format)
     mac = _KeyedHmac(seed)
     for r, faces in enumerate(rolls, 1):
         expected = [_face(mac, combined, index + i) for i in range(len(faces))]

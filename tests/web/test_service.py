@@ -35,10 +35,12 @@ class Quick:
 
 
 class Stuck(Quick):
+    """A peer that reads nothing: its first message never leaves."""
+
     closed: int | None = None
 
     async def send_text(self, data: str) -> None:
-        await asyncio.sleep(3600)
+        await asyncio.Event().wait()
 
     async def close(self, code: int = 1000) -> None:
         self.closed = code
@@ -56,39 +58,83 @@ async def two_seat_room(path: Path) -> tuple[MatchService, str, str]:
 def test_a_stuck_peer_does_not_hold_up_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transport, "SEND_TIMEOUT", 0.05)
+    """A peer that reads nothing costs the table nothing: every move returns at once, the
+    player's pictures go out, and the stuck peer's queue never grows past its bound; once it
+    has been full longer than the stall limit (on a clock the test sets), it is closed with
+    the "too slow" code, to reconnect and catch up."""
+    now = [100.0]
+    monkeypatch.setattr(transport, "time", SimpleNamespace(monotonic=lambda: now[0]))
 
     async def scenario() -> None:
-        svc, code, host = await two_seat_room(tmp_path / "db.sqlite3")
+        s = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0, rate_burst=1000)
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        match = ["starter=chosen", "format=rounds:50"]
+        code, host = await svc.create_room(CreateRoom(name="Anna", settings=match))
+        _, guest = await svc.join(code, JoinRoom(name="Bo"))
         room = svc.room(code)
         quick, stuck = Quick(), Stuck()
-        await svc.connect(room, quick, Hello(type="hello", token=host))
+        seats = [
+            await svc.connect(room, quick, Hello(type="hello", token=host)),
+            await svc.connect(room, Quick(), Hello(type="hello", token=guest)),
+        ]
         conn = await svc.connect(room, stuck, Hello(type="hello"))
-        assert not conn.open and stuck.closed == 1013  # dropped, told to reconnect
-        # Were the stuck peer still waited for, these would never return (its send sleeps an hour).
         await svc.start(code, host)
-        await svc.receive(
-            room, next(c for c in room.conns if c.seat == 0), '{"type":"roll","version":0}'
-        )
-        assert room.version == 1 and json.loads(quick.got[-1])["room"]["version"] == 1
+        for _ in range(3 * transport.SEND_QUEUE):
+            state = room.state
+            assert state is not None and not state.is_over
+            move, seat = legal(state)[0], seat_to_act(state)
+            assert seat is not None
+            msg = {"type": "roll"} if move == "roll" else {"type": "act", "action": move}
+            await svc.receive(room, seats[seat], json.dumps({**msg, "version": room.version}))
+            await seats[0].drained()
+            assert json.loads(quick.got[-1])["room"]["version"] == room.version
+            assert len(conn.queue) <= transport.SEND_QUEUE and conn.open
+        assert room.version == 3 * transport.SEND_QUEUE and stuck.got == []
+        # Behind (its queue filled up long ago), and now for longer than the limit: the next
+        # message closes it.
+        assert conn.full_since is not None
+        now[0] += transport.SEND_STALL + 1
+        conn.post("one more")
+        await asyncio.sleep(0)  # (the hang-up runs as a task of its own)
+        assert not conn.open and stuck.closed == transport.SLOW_CLOSE and not conn.queue
         await svc.shutdown()
 
     asyncio.run(scenario())
 
 
-def test_a_stuck_peer_in_a_broadcast_costs_only_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One timeout covers a whole broadcast: the peer it catches is dropped, and the peers after
-    it in the same batch still get the message."""
-    monkeypatch.setattr(transport, "SEND_TIMEOUT", 0.05)
+def test_a_full_queue_keeps_the_newest_picture_and_every_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once a peer's queue has filled up, a new picture replaces the pictures waiting (their
+    lines travel with it, in order), other messages wait in turn, reactions are dropped; the
+    peers that read get everything as it was sent."""
+    now = [100.0]
+    monkeypatch.setattr(transport, "time", SimpleNamespace(monotonic=lambda: now[0]))
 
     async def scenario() -> None:
-        first, stuck, last = Quick(), Stuck(), Quick()
-        conns = [Connection(ws, None, "en", RateLimiter(1, 1)) for ws in (first, stuck, last)]
-        await transport.send_all([(c, "hi") for c in conns])
-        assert first.got == ["hi"] and last.got == ["hi"]
-        assert [c.open for c in conns] == [True, False, True] and stuck.closed == 1013
-        await transport.send_all([(c, "again") for c in conns])  # the dropped one is skipped
-        assert first.got == last.got == ["hi", "again"]
+        quick, stuck = Quick(), Stuck()
+        conns = [Connection(ws, None, "en", RateLimiter(1, 1)) for ws in (quick, stuck)]
+        slow = conns[1]
+        pictures = [transport.Picture(f'{{"version":{v}}}', (f"line {v}",)) for v in range(40)]
+        for v, picture in enumerate(pictures):
+            await transport.send_all([(c, picture) for c in conns])
+            if v == 30:
+                await transport.send_all([(c, "a reaction") for c in conns], fleeting=True)
+                await transport.send_all([(c, "an error") for c in conns])
+            await asyncio.sleep(0)  # (the writers run between broadcasts, as at a table)
+        assert quick.got == [*pictures[:31], "a reaction", "an error", *pictures[31:]]
+        # The stuck peer's writer holds the first picture; since its queue filled up, one
+        # picture waits (the newest, with every line since), and the error.
+        waiting = list(slow.queue)
+        assert slow.open and len(waiting) == 2 and "an error" in waiting
+        newest = waiting[-1]
+        assert isinstance(newest, transport.Picture) and newest.room == '{"version":39}'
+        assert newest.lines == tuple(f"line {v}" for v in range(1, 40))  # each once, in order
+        assert json.loads(newest)["lines"][-1] == "line 39"
+        # A peer stuck this long is closed; the others go on.
+        now[0] += transport.SEND_STALL + 1
+        await transport.send_all([(c, pictures[0]) for c in conns])
+        assert not slow.open and conns[0].open
 
     asyncio.run(scenario())
 
@@ -139,12 +185,14 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                     ahead.action: Ahead(fake, room.names, ahead.action, fake, {}, [], Story(), None)
                 }
                 await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
+                await conns[0].drained()
                 assert room.events[-1] == ahead.event and room.state == ahead.after
                 used += 1
             elif legal(state) == ["roll"] and used == 4:
                 # Someone starts watching after the look-ahead drew the picture: it is redrawn.
                 await svc.connect(room, Quick(), Hello(type="hello"))
                 await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
+                await conns[0].drained()
                 assert json.loads(quick.got[-1])["room"]["spectators"] == 1
                 used += 1
             elif legal(state) == ["roll"]:
@@ -153,6 +201,7 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                 # The picture is drawn ahead unless the roll ends the match (the seed is shown).
                 assert (ahead.texts is None) == ahead.after.is_over
                 await svc.receive(room, conn, json.dumps({"type": "roll", "version": room.version}))
+                await conns[0].drained()
                 assert room.events[-1] is ahead.event and room.state is ahead.after
                 if ahead.texts is not None:  # sent as drawn, not drawn again
                     assert quick.got[-1] is ahead.texts["en"]
@@ -176,6 +225,7 @@ def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
                     conn,
                     json.dumps({"type": "act", "action": legal(state)[0], "version": room.version}),
                 )
+                await conns[0].drained()
                 assert room.events[-1] is ahead.event and room.state is ahead.after
                 chosen += 1
             last = json.loads(quick.got[-1])
@@ -236,6 +286,7 @@ def test_an_outside_write_lock_refuses_the_move_and_loses_nothing(
         outside.execute("BEGIN IMMEDIATE")  # holds the write lock
         try:
             await svc.receive(room, conn, '{"type":"roll","version":0}')
+            await conn.drained()
             refusal = json.loads(quick.got[-1])
             assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
             assert "database" in refusal["message"] and room.version == 0
@@ -422,6 +473,7 @@ def test_statistics_of_a_scripted_match(tmp_path: Path) -> None:
             assert seat is not None
             msg = {"type": "act", "action": choice} if choice != "roll" else {"type": "roll"}
             await svc.receive(room, conns[seat], json.dumps({**msg, "version": room.version}))
+        await conns[0].drained()
         said = [line for text in watcher.got for line in json.loads(text).get("lines", [])]
         # The narration tells the same story (the statistics do not read it).
         full = [line for line in said if line.startswith("Full crew")]

@@ -10,7 +10,7 @@ import typer
 
 from ..engine import check_players
 from ..facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
-from ..fair import verify_fair_rolls
+from ..fair import seed_format, verify_fair_rolls
 from ..i18n import _, active_lang
 from ..messages import N_
 from ..narrate import transcript
@@ -142,6 +142,7 @@ def verify(log: LogArg, lang: LangOpt = None) -> None:
         str(m.dice.get("commitment")),
         list(m.dice.get("client_seeds", [])),
         m.rolls(),
+        seed_format(m.dice),
     )
     if problems:
         for p in problems:

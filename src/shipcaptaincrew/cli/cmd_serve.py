@@ -101,6 +101,15 @@ def serve(
             ),
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Reverse proxies (addresses or networks, comma-separated; '*' for any) whose "
+            "X-Forwarded-For names the client; env SCC_FORWARDED_ALLOW_IPS (a JSON list). "
+            "Default: none, the header is ignored.",
+        ),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """The web app on uvicorn: one process, or ``--workers`` on PostgreSQL and Redis."""
@@ -120,6 +129,10 @@ def serve(
         overrides["access_log"] = access_log
     if allow_origin:
         overrides["allowed_origins"] = allow_origin
+    if forwarded_allow_ips is not None:
+        overrides["forwarded_allow_ips"] = [
+            ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()
+        ]
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValueError as e:
@@ -182,6 +195,10 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=settings.shutdown_grace,
+        # The app reads forwarded headers itself, from the proxies it is told of only
+        # (Settings.forwarded_allow_ips); uvicorn's own default would believe any process
+        # on this machine that sends X-Forwarded-For.
+        proxy_headers=False,
     )
     if workers > 1:
         # uvicorn starts each worker from an import string; they read the same settings from

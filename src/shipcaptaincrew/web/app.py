@@ -46,7 +46,7 @@ SECURITY_HEADERS = {
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new application on the configured database (migrated to the newest schema)."""
     settings = settings or Settings()
-    sessions = open_database(settings.sqlalchemy_url())
+    sessions = open_database(settings.sqlalchemy_url(), settings.sqlite_synchronous)
     service = MatchService(settings, sessions)
 
     @asynccontextmanager
@@ -133,7 +133,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers.setdefault(k, v)
         return response
 
-    app.add_middleware(HeadAsGet)  # outermost: a HEAD gets the very headers a GET gets
+    app.add_middleware(HeadAsGet)  # a HEAD gets the very headers a GET gets
+    if settings.forwarded_allow_ips:
+        # Outermost: behind the proxies named, every route sees the client the proxy names
+        # (its address counts for the limits, its scheme for the links).  From anyone else
+        # X-Forwarded-For is an ordinary header and means nothing (scc serve tells uvicorn
+        # to trust nobody itself, where its default trusts loopback).
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     for module in (rooms, matches, stats, meta, live, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -16,8 +16,16 @@ from sqlalchemy.pool import ConnectionPoolEntry
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def make_engine(url: str) -> Engine:
-    """An engine; SQLite gets WAL and foreign keys (events must not outlive their room)."""
+def make_engine(url: str, synchronous: str = "full") -> Engine:
+    """An engine; SQLite gets WAL and foreign keys (events must not outlive their room).
+
+    ``synchronous`` (SQLite only): ``full`` (the default) syncs the write-ahead log to disk at
+    every commit, so a move the players saw survives a power cut, not only a crash of the
+    process; ``normal`` leaves the sync to the checkpoints (faster; a power cut may lose the
+    last moves).  See ``Settings.sqlite_synchronous`` and docs/deployment.md.
+    """
+    if synchronous not in ("full", "normal"):
+        raise ValueError(f"synchronous must be full or normal, not {synchronous!r}")
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
@@ -25,7 +33,7 @@ def make_engine(url: str) -> Engine:
         def _pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={synchronous.upper()}")
             # Checkpoints (which fsync) are run by the server's checkpointer in the background,
             # not by whichever move happens to fill the WAL (see service.sqlite.checkpoints).
             cur.execute("PRAGMA wal_autocheckpoint=0")
@@ -51,8 +59,9 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-def open_database(url: str) -> sessionmaker[Session]:
-    """Connect, migrate, and return the session factory."""
-    engine = make_engine(url)
+def open_database(url: str, synchronous: str = "full") -> sessionmaker[Session]:
+    """Connect, migrate, and return the session factory (``synchronous``: see
+    :func:`make_engine`)."""
+    engine = make_engine(url, synchronous)
     upgrade(engine)
     return sessionmaker(engine, expire_on_commit=False)

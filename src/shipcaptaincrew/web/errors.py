@@ -63,6 +63,9 @@ class ErrorCode(StrEnum):
     ROOM_LIMIT = "room_limit"
     #: The table was idle too long and is gone (see ``Settings.room_idle_seconds``).
     EXPIRED = "expired"
+    #: No room for this connection: the table's spectators, the seat's connections or the
+    #: client network's connections are at their limit.
+    CROWDED = "crowded"
 
 
 def N_(msgid: str) -> str:
@@ -208,6 +211,16 @@ ROOMS_PER_HOUR = N_(
 )
 OPEN_ROOMS = N_("The server holds as many open tables as it can ({n}): try again later.")
 EXPIRED = N_("Nothing happened at this table for too long, so it was closed.")
+#: The live table's limits on connections (a table's players always get in).
+TOO_MANY_WATCHING = N_("This table has as many spectators as it takes ({n}): try again later.")
+SEAT_CONNECTIONS = N_("Your seat is open in {n} places already: close one of them, then try again.")
+TOO_MANY_CONNECTIONS = N_(
+    "Too many connections from your network (at most {n} spectators): close some, then try again."
+)
+#: A name whose confusable skeleton (Unicode TR 39) is a seated player's.
+NAME_LOOKALIKE = N_(
+    "The name {name} looks too much like {other}, who is already at this table: choose another."
+)
 
 # -- refusals of a message that does not fit its form (pydantic's checks, one sentence each) --
 # ``field``: the field's name (one of the labels below, or the raw key of an unknown field);

@@ -98,6 +98,12 @@ class Room(Base):
     #: Who opened the room, as a hash of the client's address: what the hourly limit on new
     #: rooms counts, kept only for that hour (None: older, or a rematch's room).
     created_by: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: When someone was last seen connected to the room (by the worker's sweep): an unfinished
+    #: room nobody has been at for ``room_unattended_seconds`` expires (None: never yet).
+    attended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: How the client seeds enter the fair dice (a ``fair.SeedFormat`` value; None: a room
+    #: made before the length prefix, whose seeds are joined with "|").
+    client_seed_format: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"

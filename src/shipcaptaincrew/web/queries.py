@@ -70,7 +70,9 @@ def verify_view(room: LiveRoom, lang: str) -> dict[str, Any]:
             "rolls": rolls,
             "dice": sum(len(r) for r in rolls),
         }
-    problems = verify_fair_rolls(room.server_seed, room.commitment, room.client_seeds, rolls)
+    problems = verify_fair_rolls(
+        room.server_seed, room.commitment, room.client_seeds, rolls, room.seed_format
+    )
     return {
         "code": room.code,
         "dice_source": room.dice_source.value,
@@ -78,6 +80,7 @@ def verify_view(room: LiveRoom, lang: str) -> dict[str, Any]:
         "commitment": room.commitment,
         "server_seed": room.server_seed,
         "client_seeds": room.client_seeds,
+        "client_seed_format": room.seed_format.value,
         "rolls": rolls,
         "dice": sum(len(r) for r in rolls),
         "problems": problems,

@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    TypeAdapter,
+)
 
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from .invalid import blank, one_of
@@ -105,6 +113,9 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Token | None = None
     lang: Lang = DEFAULT_LANG
+    #: A table screen (the big screen everyone at the table watches): a spectator that the
+    #: table lets in past its limits on spectators (up to ``Settings.max_screens``).
+    screen: bool = False
 
 
 class Act(_Strict):
@@ -121,9 +132,10 @@ class RollDice(_Strict):
 
     type: Literal["roll"]
     version: Version
-    #: Real dice only: the faces rolled, in any order.  The engine checks their count and
-    #: faces (the length cap only bounds the message).
-    faces: list[int] | None = Field(default=None, max_length=16)
+    #: Real dice only: the faces rolled, in any order, as JSON integers (not ``"6"``, ``6.0``
+    #: or ``true``).  The engine checks their count and that each is a face, 1..6 (the length
+    #: cap only bounds the message).
+    faces: list[StrictInt] | None = Field(default=None, max_length=16)
 
 
 class Advice(_Strict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -80,6 +81,39 @@ class Settings(BaseSettings):
     #: Seconds an unfinished room may go without a move (a lobby: since it was opened) before
     #: it expires and is deleted; finished matches and their logs are kept (0 = never).
     room_idle_seconds: float = Field(default=86400.0, ge=0)
+    #: Seconds an unfinished room may have nobody connected (through any worker) before it
+    #: expires like an idle one (0 = never).
+    room_unattended_seconds: float = Field(default=1800.0, ge=0)
+    #: Spectators one table takes (through every worker; 0 = no limit).  Its players and up
+    #: to ``max_screens`` table screens always get in.
+    max_spectators: int = Field(default=500, ge=0)
+    #: Table screens (``hello`` with ``"screen": true``) a table lets in past the spectators'
+    #: limit (and the network's, below); more count as spectators.
+    max_screens: int = Field(default=4, ge=0)
+    #: Connections one seat may hold at once (a phone and a tablet, say; 0 = no limit).
+    max_seat_connections: int = Field(default=4, ge=0)
+    #: Spectators' connections one client network (an IPv4 address, an IPv6 /64) may hold on
+    #: one server process at once, and as many again still to say hello (0 = no limit).
+    max_connections_per_address: int = Field(default=200, ge=0)
+    #: Proxies (addresses or networks, ``*`` for any) whose ``X-Forwarded-For`` and
+    #: ``X-Forwarded-Proto`` headers name the client; from anyone else they are ignored.
+    #: Empty (the default): the server faces the clients itself (``scc serve
+    #: --forwarded-allow-ips``).
+    forwarded_allow_ips: list[str] = Field(default_factory=list)
+    #: Seconds a connection may stay behind (its outgoing queue filled up and not yet empty
+    #: again) before it is closed with 4408, to reconnect and catch up (see
+    #: ``service.transport``).
+    send_stall_seconds: float = Field(default=5.0, ge=0)
+    #: Bytes of a connection's messages that may wait in the kernel's and the transport's
+    #: buffers below its queue (see ``service.transport.small_buffers``).
+    send_buffer_bytes: int = Field(default=65536, ge=4096)
+    #: Seconds between two pictures that only tell who is online, at least (see
+    #: ``service.presence``).
+    presence_seconds: float = Field(default=0.5, ge=0)
+    #: SQLite's ``synchronous`` setting: ``full`` makes each move durable on disk before anyone
+    #: sees it (a power cut loses nothing shown); ``normal`` is faster and may lose the last
+    #: moves on a power cut (never on a crash of the process alone).
+    sqlite_synchronous: Literal["full", "normal"] = "full"
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;
@@ -104,8 +138,10 @@ class Settings(BaseSettings):
 
     @property
     def sweep_seconds(self) -> float:
-        """How often idle rooms are looked for: a quarter of the idle time, at most 10 min."""
-        return min(max(self.room_idle_seconds / 4, 0.05), 600.0)
+        """How often idle rooms are looked for: a quarter of the shorter of the idle and the
+        unattended time, at most 10 min."""
+        windows = [w for w in (self.room_idle_seconds, self.room_unattended_seconds) if w]
+        return min(max(min(windows, default=600.0) / 4, 0.05), 600.0)
 
     @property
     def scaled(self) -> bool:

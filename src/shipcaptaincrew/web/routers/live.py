@@ -20,9 +20,11 @@ from ...facts import DEFAULT_LANG
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
 from ..invalid import invalid
+from ..limits import Visit, network
 from ..schemas import CLIENT_MESSAGE, Hello
-from ..service import MatchService
-from ..service.transport import dumps
+from ..service import LiveRoom, MatchService
+from ..service.protocol import screens
+from ..service.transport import dumps, small_buffers
 from ..settings import Settings
 
 router = APIRouter(tags=["live"])
@@ -92,11 +94,21 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+#: WebSocket close code of a refusal, by its HTTP status (4000-4999: the application's own).
+CLOSE_CODES = {403: 4403, 429: 4429}
+
+
 @router.websocket("/ws/rooms/{code}")
 async def table(ws: WebSocket, code: str) -> None:
-    """One player's or spectator's connection to a table."""
+    """One player's or spectator's connection to a table.
+
+    Each client network may have ``max_connections_per_address`` sockets waiting to say hello
+    and as many spectators connected (see :mod:`..limits`); past that a socket is refused at
+    once, and a hello in the language it names.  Seats and table screens are let in past it.
+    """
     service: MatchService = ws.app.state.service
     await ws.accept()
+    small_buffers(ws, service.settings.send_buffer_bytes)
     try:
         room = service.room(code)
     except RoomError as err:
@@ -109,6 +121,21 @@ async def table(ws: WebSocket, code: str) -> None:
         await _error(ws, bad, room.lang)
         await ws.close(code=4403)
         return
+    most = service.settings.max_connections_per_address
+    visit = service.doorman.knock(network(ws.client.host if ws.client else None))
+    if visit is None:  # no hello yet: the table's language
+        crowded = RoomError(ErrorCode.CROWDED, E.TOO_MANY_CONNECTIONS, 429, n=most)
+        await _error(ws, crowded, room.lang)
+        await ws.close(code=4429)
+        return
+    try:
+        await _visit(ws, service, room, visit)
+    finally:
+        visit.leave()
+
+
+async def _visit(ws: WebSocket, service: MatchService, room: LiveRoom, visit: Visit) -> None:
+    """The socket's hello, then its messages until it goes."""
     limit = service.settings.max_frame_bytes
     # Until a hello names its language the table's own is used; a refused hello that names
     # one (a wrong token, a full table) is answered in it.
@@ -128,6 +155,12 @@ async def table(ws: WebSocket, code: str) -> None:
         if not isinstance(hello, Hello):
             raise RoomError(ErrorCode.HELLO_FIRST, E.HELLO_FIRST, 400)
         lang = hello.lang
+        exempt = room.seat_of(hello.token) is not None or (
+            hello.screen and screens(room) < service.settings.max_screens
+        )
+        if not visit.hello(exempt):
+            most = service.settings.max_connections_per_address
+            raise RoomError(ErrorCode.CROWDED, E.TOO_MANY_CONNECTIONS, 429, n=most)
         conn = await service.connect(room, ws, hello)
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
@@ -140,15 +173,19 @@ async def table(ws: WebSocket, code: str) -> None:
         return
     except RoomError as err:
         await _error(ws, err, lang)
-        await ws.close(code=4403 if err.status == 403 else 4400)
+        await ws.close(code=CLOSE_CODES.get(err.status, 4400))
         return
     try:
         while True:
             try:
                 raw = await _frame(ws, limit)
             except Unreadable as bad:
-                if await _unreadable(ws, bad, conn.lang):
+                await conn.send(bad.err.message(conn.lang))
+                if not bad.close:
                     continue
+                closing = conn.close(1009, flush=True)  # the refusal first, then the close
+                if closing is not None:
+                    await closing
                 break
             await service.receive(room, conn, raw)
     except WebSocketDisconnect:

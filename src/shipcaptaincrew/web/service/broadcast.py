@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...i18n import translator
 from ..words import Line, say_line
 from .room import LiveRoom
-from .transport import Connection, dumps, send_all
+from .transport import Picture, dumps
 
 
 def translate(lang: str, domain: str = "web") -> Callable[[str], str]:
@@ -23,42 +23,46 @@ def lines(messages: list[Line], lang: str) -> list[str]:
 
 def room_text(
     picture: dict[str, Any], messages: list[Line] | None, lang: str, by_timer: bool = False
-) -> str:
+) -> Picture:
     """The "room" message everyone at the table gets, in one language.
 
     ``by_timer``: the event was played by the turn timer for an absent person (its lines say
     so too), not by the player."""
-    return dumps(
-        {
-            "type": "room",
-            "room": picture,
-            "lines": lines(messages, lang) if messages else [],
-            "by_timer": by_timer,
-        },
-        lang,
-    )
+    said = tuple(lines(messages, lang)) if messages else ()
+    return Picture(dumps(picture, lang), said, by_timer)
 
 
 async def broadcast_room(
     room: LiveRoom,
     messages: list[Line] | None = None,
-    made: dict[str, str] | None = None,
+    made: Mapping[str, str] | None = None,
     moment: dict[str, Any] | None = None,
     by_timer: bool = False,
 ) -> None:
-    """Send the room to everyone (one JSON text per language, built once).
+    """Send the room to everyone (see :func:`post_room`; an awaitable for the callers that
+    were written when sending waited for the peers)."""
+    post_room(room, messages, made, moment, by_timer)
+
+
+def post_room(
+    room: LiveRoom,
+    messages: list[Line] | None = None,
+    made: Mapping[str, str] | None = None,
+    moment: dict[str, Any] | None = None,
+    by_timer: bool = False,
+) -> None:
+    """Send the room to everyone (one JSON text per language, built once), queued for each
+    connection (see :mod:`.transport`): it never waits for a peer.
 
     ``made``: texts already drawn for this very moment (by the look-ahead), per language;
     ``moment``: what the event just played means for the table (see :mod:`..moments`).
     """
-    texts = dict(made or {})
+    texts: dict[str, str] = dict(made or {})
     public = None
-    batch: list[tuple[Connection, str]] = []
     for c in list(room.conns):
         text = texts.get(c.lang)
         if text is None:
             if public is None:
                 public = room.public(moment=moment)
             text = texts[c.lang] = room_text(public, messages, c.lang, by_timer)
-        batch.append((c, text))
-    await send_all(batch)
+        c.post(text)

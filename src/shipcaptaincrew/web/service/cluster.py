@@ -62,6 +62,9 @@ class Cluster:
         #: Called when who is online may have changed (the host's absence is watched, and
         #: the rematch waits for those online only).
         self.presence_changed: Callable[[LiveRoom], None] = lambda room: None
+        #: Called when another worker reports who is connected there (``False``: not here),
+        #: to tell the table in time (see .presence).
+        self.presence_reported: Callable[[LiveRoom, bool], None] = lambda room, local: None
         #: Called when the next match of a room was made by another worker (see .nextmatch).
         self.next_match: Callable[[LiveRoom], Awaitable[None]] = _nothing
         self.relay: Relay | None = None
@@ -147,7 +150,7 @@ class Cluster:
 
     async def _show_reaction(self, room: LiveRoom, seat: int | None, emoji: str) -> None:
         text = dumps({"type": "reaction", "seat": seat, "emoji": emoji})
-        await send_all([(c, text) for c in list(room.conns)])
+        await send_all([(c, text) for c in list(room.conns)], fleeting=True)
 
     async def publish_meta(self, room: LiveRoom) -> None:
         """Scaled out: tell the other workers the room's host or rematch changed (committed)."""
@@ -198,8 +201,7 @@ class Cluster:
             if newcomer and room.conns:  # a worker new to this room: tell it who is here
                 await self.announce(room)
             if room.presence() != before:
-                self.presence_changed(room)
-                await broadcast_room(room)
+                self.presence_reported(room, False)
             return
         async with room.lock:
             if note.kind is NoteKind.META:

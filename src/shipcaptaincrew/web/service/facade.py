@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..limits import Doorman
 from ..models import RoomStatus
 from ..relay import Relay
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
@@ -37,6 +38,7 @@ from .host import HostWatch
 from .lobby import Lobby
 from .nextmatch import NextMatch
 from .play import Play
+from .presence import PresenceBoard
 from .protocol import Protocol
 from .room import LiveRoom
 from .store import Store
@@ -63,10 +65,14 @@ class MatchService:
         self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
-        self.protocol = Protocol(settings, self.cluster, self.play, self.next)
+        self.presence = PresenceBoard(self.cluster, settings.presence_seconds)
+        self.protocol = Protocol(settings, self.cluster, self.play, self.next, self.presence)
+        #: The live table's connections per client network, in this process (see ..limits).
+        self.doorman = Doorman(settings.max_connections_per_address)
         self.host = HostWatch(settings, self.store, self.cluster)
         self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room)
         self.cluster.presence_changed = self._presence_changed
+        self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved
 
     @property
@@ -158,8 +164,20 @@ class MatchService:
     async def create_room(self, req: CreateRoom, address: str | None = None) -> tuple[str, str]:
         """A new room with its host in seat 0; returns (join code, host's seat token).
 
-        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`)."""
-        return self.lobby.create_room(req, self.upkeep.admit(address))
+        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`).  Refused
+        on the event loop (from memory, mostly: a flood costs little), made off it: a commit
+        waits for the disk (SQLite's synchronous=FULL), and people opening tables must not
+        hold up the moves of the tables already playing."""
+        opener = self.upkeep.admit(address)
+        if opener is None:
+            return await asyncio.to_thread(self.lobby.create_room, req, opener)
+        self.upkeep.opening[opener] += 1
+        try:
+            return await asyncio.to_thread(self.lobby.create_room, req, opener)
+        finally:
+            self.upkeep.opening[opener] -= 1
+            if self.upkeep.opening[opener] <= 0:
+                del self.upkeep.opening[opener]
 
     async def join(self, code: str, req: JoinRoom) -> tuple[int, str]:
         """Take the next free seat; returns (seat, seat token)."""

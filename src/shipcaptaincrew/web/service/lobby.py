@@ -14,6 +14,7 @@ from ...rules import InvalidRulesError, find_rules
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
 from ..models import RoomStatus, SeatKind
+from ..names import check_name, skeleton
 from ..schemas import AddBot, CreateRoom, JoinRoom
 from ..settings import Settings
 from .broadcast import broadcast_room
@@ -74,9 +75,9 @@ class Lobby:
                     level=req.level,
                     levels=", ".join(DIFFICULTIES),
                 ) from None
-            taken = {s.name for s in room.seats}
+            taken = {skeleton(s.name) for s in room.seats}  # (nor a name like a person's)
             n = 1
-            while f"Bot {n}" in taken:
+            while skeleton(f"Bot {n}") in taken:
                 n += 1
             return await self._add_seat(room, SeatInfo(f"Bot {n}", SeatKind.BOT, None, req.level))
 
@@ -150,8 +151,7 @@ class Lobby:
             raise RoomError(ErrorCode.FULL, E.FULL, 409, n=self.settings.max_seats)
 
     async def _add_seat(self, room: LiveRoom, seat: SeatInfo, client_seed: str = "") -> int:
-        if any(s.name.casefold() == seat.name.casefold() for s in room.seats):
-            raise RoomError(ErrorCode.NAME_TAKEN, E.NAME_TAKEN, 409, name=seat.name)
+        check_name(seat.name, (s.name for s in room.seats))
         seeds = [*room.client_seeds, client_seed] if client_seed else None
         self.store.add_seat(room, seat, seeds)
         room.seats.append(seat)

@@ -32,6 +32,7 @@ from ...rules import Starter
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
 from ..models import Room, RoomStatus, SeatKind
+from ..names import check_name
 from ..party import AVATARS, COLORS, seat_avatar, seat_color
 from ..schemas import Rematch, SeatNext
 from ..settings import Settings
@@ -159,9 +160,7 @@ class NextMatch:
             await self.cluster.sync(room)
             if room.status is RoomStatus.LOBBY:
                 raise RoomError(ErrorCode.NO_REMATCH, E.NOT_STARTED, 409)
-            taken = {s.name.casefold() for s in (*room.seats, *room.next_seats)}
-            if msg.name.casefold() in taken:
-                raise RoomError(ErrorCode.NAME_TAKEN, E.NAME_TAKEN, 409, name=msg.name)
+            check_name(msg.name, (s.name for s in (*room.seats, *room.next_seats)))
             if len(room.seats) + len(room.next_seats) >= self.settings.max_seats:
                 raise RoomError(ErrorCode.FULL, E.FULL, 409, n=self.settings.max_seats)
             await self._change(room, lambda m: Meta(m.host, m.rematch, (*m.next_seats, seat)))

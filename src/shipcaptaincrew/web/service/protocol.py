@@ -43,19 +43,34 @@ from .broadcast import broadcast_room, lines
 from .cluster import Cluster
 from .nextmatch import NextMatch, carried
 from .play import Play
+from .presence import PresenceBoard
 from .room import LiveRoom, hash_token
-from .transport import Connection, RateLimiter, Sender
+from .transport import Connection, Picture, RateLimiter, Sender, dumps
 
 log = logging.getLogger("shipcaptaincrew.web")
+
+
+def screens(room: LiveRoom) -> int:
+    """The table screens connected to this room here."""
+    return sum(1 for c in room.conns if c.open and c.screen)
 
 
 class Protocol:
     """One connection's conversation with its table."""
 
-    def __init__(self, settings: Settings, cluster: Cluster, play: Play, after: NextMatch) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        cluster: Cluster,
+        play: Play,
+        after: NextMatch,
+        presence: PresenceBoard,
+    ) -> None:
         self.settings, self.cluster, self.play = settings, cluster, play
         #: Play again and seats for the next match.
         self.after = after
+        #: Tells the table who is online, at most a few times a second.
+        self.presence = presence
 
     async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
         """Register a connection after its hello; a bad token is refused, no token = spectator.
@@ -78,38 +93,55 @@ class Protocol:
             token_hash=token_hash,
             token=hello.token,
             reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
+            stall=self.settings.send_stall_seconds,
         )
         async with room.lock:
             await self.cluster.sync(room)
             conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)
             if token_hash is not None and conn.seat is None:
                 raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
+            self._admit(room, conn, hello)
             await conn.send(room.welcome(conn.seat))
             online, spectators = room.presence()  # as it is once this connection is in
             if conn.seat is None:
                 spectators += 1
             else:
                 online |= {conn.seat}
-            picture = room.public(presence=(online, spectators))
-            history = [line for msgs in room.recent for line in lines(msgs, conn.lang)]
-            await conn.send({"type": "room", "room": picture, "lines": history, "history": True})
+            picture = dumps(room.public(presence=(online, spectators)), conn.lang)
+            history = tuple(line for msgs in room.recent for line in lines(msgs, conn.lang))
+            conn.post(Picture(picture, history, history=True))
             room.conns.add(conn)
         # Who is online changed: the other workers and everyone here are told (a picture with
-        # no narration, so it may go out outside the lock; the relay's publish may take long).
-        await self.cluster.announce(room)
-        self.cluster.presence_changed(room)
+        # no narration, so it may go out outside the lock; see .presence).
+        self.presence.changed(room)
         if room.next_code is not None and conn.seat in carried(room, room.rematch):
             await self.after.moved(room, conn)  # back after the next match was made: on to it
-        await broadcast_room(room)
         return conn
+
+    def _admit(self, room: LiveRoom, conn: Connection, hello: Hello) -> None:
+        """Let a connection in, or refuse it (in its language) if its kind is full here.
+
+        A seat takes up to ``max_seat_connections`` connections (a phone and a tablet, say)
+        and is never refused for a crowd; up to ``max_screens`` table screens come in
+        whatever the crowd; every other watcher counts against ``max_spectators`` (through
+        every worker).  The caller holds the room's lock.
+        """
+        here = [c for c in room.conns if c.open]
+        if conn.seat is not None:
+            most = self.settings.max_seat_connections
+            if most and sum(1 for c in here if c.seat == conn.seat) >= most:
+                raise RoomError(ErrorCode.CROWDED, E.SEAT_CONNECTIONS, 429, n=most)
+            return
+        conn.screen = hello.screen and screens(room) < self.settings.max_screens
+        most = self.settings.max_spectators
+        if not conn.screen and most and room.presence()[1] - screens(room) >= most:
+            raise RoomError(ErrorCode.CROWDED, E.TOO_MANY_WATCHING, 429, n=most)
 
     async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
         """Forget a connection (the seat stays; its token brings the player back)."""
         conn.open = False
         room.conns.discard(conn)
-        await self.cluster.announce(room)
-        self.cluster.presence_changed(room)
-        await broadcast_room(room)
+        self.presence.changed(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
         """Tell one connection (only) why its message was refused."""

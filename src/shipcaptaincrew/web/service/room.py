@@ -12,12 +12,13 @@ import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ...actions import Action, Leave, Roll
 from ...engine import initial_state, seat_to_act
-from ...fair import FairDice
+from ...fair import FairDice, SeedFormat, bot_seed
 from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
@@ -89,7 +90,7 @@ class Ahead:
     story: Story
     moment: dict[str, Any] | None
     #: The broadcast of ``after`` per language, drawn for this presence (None: not drawn).
-    texts: dict[str, str] | None = None
+    texts: Mapping[str, str] | None = None
     presence: tuple[frozenset[int], int] | None = None
     #: Columns of the event's row already converted for SQLite (see EventAppender.stored).
     ready: dict[str, Any] | None = None
@@ -120,6 +121,8 @@ class LiveRoom:
     next_code: str | None = None
     #: Fair dice rolled here, or real dice whose faces the players type.
     dice_source: DiceSource = DiceSource.FAIR
+    #: How the client seeds enter the fair dice (rooms made before the length prefix: joined).
+    seed_format: SeedFormat = SeedFormat.PREFIXED
     state: MatchState | None = None
     #: What the table remembers beyond the engine's state: ties, the last round, the podium.
     story: Story = field(default_factory=Story)
@@ -132,7 +135,8 @@ class LiveRoom:
     deadline: float | None = None
     #: The clock that hands the host's role on while the host is away (see :mod:`.host`).
     host_task: asyncio.Task[None] | None = None
-    #: Bots choose with a generator seeded from the secret seed: a match is reproducible.
+    #: Bots choose with a generator of their own, seeded one way from the secret seed: a
+    #: match is reproducible, and their choices tell nothing about the dice to come.
     rng: random.Random = field(init=False, repr=False)
     #: The next moves worked out while the player thinks, by action (for that state only).
     ahead: dict[Action, Ahead] = field(default_factory=dict)
@@ -148,7 +152,7 @@ class LiveRoom:
     quick_start: bool = False
 
     def __post_init__(self) -> None:
-        self.rng = random.Random(self.server_seed)
+        self.rng = random.Random(bot_seed(bytes.fromhex(self.server_seed)))
 
     def apply(self, meta: Meta) -> bool:
         """Take in the host and "play again" as the database has them; whether they changed."""
@@ -168,7 +172,9 @@ class LiveRoom:
         state = initial_state(self.rules, len(self.seats), starter=self.first_seat())
         self.status, self.state = RoomStatus.PLAYING, state
         if self.dice_source is DiceSource.FAIR:
-            self.dice = FairDice(bytes.fromhex(self.server_seed), self.client_seeds)
+            self.dice = FairDice(
+                bytes.fromhex(self.server_seed), self.client_seeds, self.seed_format
+            )
 
     def advance(self, events: list[dict[str, Any]]) -> Advanced:
         """Play committed events on, as the engine replays them; returns what to tell the table.
@@ -257,6 +263,7 @@ class LiveRoom:
                 "source": "fair",
                 "commitment": self.commitment,
                 "client_seeds": self.client_seeds,
+                "client_seed_format": self.seed_format.value,
             }
             if self.fair
             else {"source": "typed"},

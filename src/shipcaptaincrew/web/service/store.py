@@ -1,12 +1,14 @@
 """Every row the match service reads or writes: rooms, seats, events and results.
 
 Where a move is committed depends on the database.  PostgreSQL is a network round trip away:
-moves go to writer threads so that the event loop serves other tables meanwhile.  SQLite
-commits on the event loop itself: in WAL mode with synchronous=NORMAL a commit appends to the
-log without an fsync (the checkpointer fsyncs in the background, see :func:`.sqlite.checkpoints`)
-and takes a fraction of a millisecond, about what handing it to a thread and back costs
-(benchmarks/bench_web.py at 500 players: the same p99 either way).  On the loop, it is the only
-SQLite writer, so writers never collide and back off, and a move needs no thread at all.
+moves go to writer threads so that the event loop serves other tables meanwhile.  SQLite in WAL
+mode with ``synchronous=FULL`` (the default) waits for the disk at every commit, so its moves
+go to one writer thread that commits every move waiting in one transaction, one fsync
+(:class:`.sqlite.GroupCommit`).  With ``synchronous=NORMAL`` a commit appends to the log
+without an fsync (the checkpointer fsyncs in the background, see
+:func:`.sqlite.checkpoints`) and takes a fraction of a millisecond, about what handing it to a
+thread and back costs, so it is made on the event loop itself: the only SQLite writer, never
+colliding with another.  ``benchmarks/bench_web.py`` measures both in one run.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ...fair import SeedFormat
 from ...rules import Rules
 from ...state import MatchState
 from .. import errors as E
@@ -35,7 +38,7 @@ from ..schemas import CreateRoom
 from ..settings import Settings
 from .room import LiveRoom
 from .seats import Meta, SeatInfo
-from .sqlite import EventAppender, checkpoints
+from .sqlite import EventAppender, GroupCommit, checkpoints
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -105,8 +108,11 @@ class Store:
         #: What every room loaded here is told: how long a person may be away.
         self.absent_grace = settings.absent_grace
         sqlite = settings.sqlalchemy_url().startswith("sqlite")
-        #: SQLite only (None: PostgreSQL): moves are committed on the event loop through it.
+        #: SQLite only (None: PostgreSQL): moves are committed through it, on the event loop
+        #: or, when each commit waits for the disk, by the writer thread of ``group``.
         self.appender = EventAppender(self.engine) if sqlite else None
+        durable = settings.sqlite_synchronous == "full"
+        self.group = GroupCommit(self.appender) if self.appender and durable else None
         self.writer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="scc-db-writer")
         self._checkpointer: asyncio.Task[None] | None = None
 
@@ -122,6 +128,8 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpointer
         self.writer.shutdown(wait=True)
+        if self.group is not None:
+            self.group.close()
         if self.appender is not None:
             self.appender.close()
 
@@ -157,6 +165,7 @@ class Store:
                 server_seed=row.server_seed,
                 dice_source=DiceSource(row.dice),
                 absent_grace=self.absent_grace,
+                seed_format=SeedFormat(row.client_seed_format or SeedFormat.JOINED),
             )
             room.apply(Meta.of(row))
         if room.status is not RoomStatus.LOBBY:
@@ -204,6 +213,7 @@ class Store:
             revealed=False,
             dice=table.dice.value,
             host=host,
+            client_seed_format=SeedFormat.PREFIXED.value,
         )
         room.seats.extend(_seat_row(i, seat) for i, seat in enumerate(seats))
         db.add(room)
@@ -293,12 +303,19 @@ class Store:
         ready: dict[str, Any] | None,
     ) -> None:
         """Commit one event (see the module docstring for where); raises SQLAlchemy's errors."""
-        if self.appender is not None:
+        if self.group is not None and not after.is_over:
+            await self.group.append(self._row(room, event), ready)
+        elif self.appender is not None and self.group is None:
             self._persist(room, event, after, results, ready)
         else:
             await asyncio.get_running_loop().run_in_executor(
                 self.writer, self._persist, room, event, after, results
             )
+
+    @staticmethod
+    def _row(room: LiveRoom, event: dict[str, Any]) -> dict[str, Any]:
+        """The event's row (its number is the count of the room's events so far)."""
+        return {"room_id": room.id, "seq": len(room.events), "payload": event, "created_at": _now()}
 
     def _persist(
         self,
@@ -311,12 +328,7 @@ class Store:
         """Commit one event; the last one together with the room's end and ``results``.
 
         ``ready``: columns of the row already converted (SQLite; see EventAppender.stored)."""
-        values = {
-            "room_id": room.id,
-            "seq": len(room.events),
-            "payload": event,
-            "created_at": _now(),
-        }
+        values = self._row(room, event)
         if not after.is_over:
             if self.appender is not None:
                 self.appender.append(values, ready)

@@ -1,16 +1,23 @@
 """The server's limits over time: how many rooms may be opened, and how long an idle one lives.
 
-Opening a room costs the server a little memory and a row; nothing else stops one address (a
-script) from opening thousands.  So an address may open ``rooms_per_hour`` rooms an hour, and
-the server holds at most ``max_open_rooms`` unfinished ones in all; both are counted in the
-database, so every worker of a scaled-out server counts the same rooms.  The address is kept
-as a hash, and only for the hour the limit needs it.
+Opening a room costs the server a little memory and a row; nothing else stops one client (a
+script) from opening thousands.  So a client network -- an IPv4 address, an IPv6 /64, see
+:func:`..limits.network` -- may open ``rooms_per_hour`` rooms an hour, and the server holds at
+most ``max_open_rooms`` unfinished ones in all; both are counted in the database, so every
+worker of a scaled-out server counts the same rooms.  The network is kept as a hash, and only
+for the hour the limit needs it.  A network that has used its hour is refused from memory for
+a minute after the database said so, so a flood of requests costs a query a minute, not one
+each.
 
-A room nobody plays in (a lobby left behind, a match abandoned) would be kept for ever: after
-``room_idle_seconds`` without a move (a lobby: since it was opened) it expires -- its rows
-are deleted, and whoever is still connected is told and disconnected.  Finished matches and
-their logs are kept.  Every worker sweeps; the deletions are idempotent, and each worker
-forgets the rooms of its own memory whose rows are gone, whoever deleted them.
+A room nobody is at (a lobby left behind, a match abandoned) expires -- its rows are deleted,
+and whoever is still connected is told and disconnected -- once nobody has been connected to
+it, through any worker, for ``room_unattended_seconds`` (each worker marks the rooms it has
+connections to at every sweep), or once it has gone ``room_idle_seconds`` without a move (a
+lobby: since it was opened).  Finished matches and their logs are kept.  Every worker sweeps;
+the deletions are idempotent, and each worker forgets the rooms of its own memory whose rows
+are gone, whoever deleted them.  An unfinished room therefore lives minutes once everyone has
+gone, and one network's rooms stay far below the server's cap: at most ``rooms_per_hour``
+that nobody attends.
 """
 
 from __future__ import annotations
@@ -19,23 +26,27 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, exists, func, select, update
+from sqlalchemy import and_, delete, exists, func, or_, select, update
 
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
+from ..limits import network
 from ..models import Event, Result, Room, RoomStatus, Seat
 from ..settings import Settings
 from .room import LiveRoom
 from .store import Store, guarded
-from .transport import Closable
 
 log = logging.getLogger("shipcaptaincrew.web")
 
-#: The window of the limit on new rooms per address.
+#: The window of the limit on new rooms per network.
 HOUR = timedelta(hours=1)
+#: Seconds a refusal of new rooms is remembered without asking the database again.
+REFUSAL_MEMORY = 60.0
 #: Close code of a connection whose table expired (4000-4999: the application's own).
 EXPIRED_CLOSE = 4410
 #: Stops a room's clocks (its bot, turn timer and host watch) before it is forgotten.
@@ -43,8 +54,10 @@ StopRoom = Callable[[LiveRoom], Awaitable[None]]
 
 
 def address_key(address: str) -> str:
-    """The form in which a client's address is kept (a hash, never the address itself)."""
-    return hashlib.sha256(b"scc-room-limit\0" + address.encode()).hexdigest()
+    """The form in which a client's network is kept (a hash of :func:`..limits.network`,
+    never the address itself)."""
+    net = network(address) or address
+    return hashlib.sha256(b"scc-room-limit\0" + net.encode()).hexdigest()
 
 
 class Upkeep:
@@ -56,6 +69,13 @@ class Upkeep:
         self.settings, self.store, self.rooms = settings, store, rooms
         self.stop_room = stop
         self._task: asyncio.Task[None] | None = None
+        #: Networks (by key) refused lately: until when (``time.monotonic()``) the refusal
+        #: stands without asking the database, and what it says (message id, status, the
+        #: limit).
+        self._refused: dict[str, tuple[float, str, int, int]] = {}
+        #: Rooms admitted here and being made (off the event loop), by network: counted with
+        #: the database's, so a burst of requests cannot slip past the limit meanwhile.
+        self.opening: Counter[str] = Counter()
 
     # -- new rooms ------------------------------------------------------------------------
     def admit(self, address: str | None) -> str | None:
@@ -63,6 +83,8 @@ class Upkeep:
         returns what the room stores as its opener."""
         key = None if address is None else address_key(address)
         hourly, most = self.settings.rooms_per_hour, self.settings.max_open_rooms
+        if key is not None:
+            self._recall(key)
         with guarded(), self.store.sessions() as db:
             if most:
                 open_ = db.scalar(
@@ -77,14 +99,29 @@ class Upkeep:
                     .select_from(Room)
                     .where(Room.created_by == key, Room.created_at >= since)
                 )
-                if (mine or 0) >= hourly:
-                    raise RoomError(ErrorCode.ROOM_LIMIT, E.ROOMS_PER_HOUR, 429, n=hourly)
+                if (mine or 0) + self.opening[key] >= hourly:
+                    if len(self._refused) >= 10_000:  # (the oldest refusal is forgotten)
+                        del self._refused[next(iter(self._refused))]
+                    until = time.monotonic() + REFUSAL_MEMORY
+                    self._refused[key] = (until, E.ROOMS_PER_HOUR, 429, hourly)
+                    self._recall(key)
         return key
+
+    def _recall(self, key: str) -> None:
+        """Refuse again, from memory, a network refused lately."""
+        remembered = self._refused.get(key)
+        if remembered is None:
+            return
+        until, msgid, status, n = remembered
+        if until <= time.monotonic():
+            del self._refused[key]
+            return
+        raise RoomError(ErrorCode.ROOM_LIMIT, msgid, status, n=n)
 
     # -- idle rooms -----------------------------------------------------------------------
     def start(self) -> None:
         """Sweep now and then (on the running loop), if rooms expire at all."""
-        if self.settings.room_idle_seconds:
+        if self.settings.room_idle_seconds or self.settings.room_unattended_seconds:
             self._task = asyncio.get_running_loop().create_task(self._sweeping())
 
     async def stop(self) -> None:
@@ -103,11 +140,18 @@ class Upkeep:
                 log.warning("idle rooms not swept", exc_info=True)
 
     async def sweep(self, now: datetime | None = None) -> list[str]:
-        """Delete the unfinished rooms idle since before ``now - room_idle_seconds``, forget
-        the address hashes older than the hour and every room of this worker's memory whose
-        rows are gone; returns the codes this sweep deleted."""
+        """Mark the rooms this worker has connections to as attended now; delete the unfinished
+        rooms idle since before ``now - room_idle_seconds`` or unattended since before ``now -
+        room_unattended_seconds``; forget the network hashes older than the hour and every room
+        of this worker's memory whose rows are gone; returns the codes this sweep deleted."""
         now = now or datetime.now(UTC)
-        gone = await asyncio.to_thread(self._expire, now)
+        here = [
+            c
+            for c, r in self.rooms.items()
+            if r.status is not RoomStatus.OVER and any(conn.open for conn in r.conns)
+        ]
+        gone = await asyncio.to_thread(self._expire, now, here)
+        self._refused.clear()  # (the hour may be over: the database says)
         loaded = [c for c, r in self.rooms.items() if r.status is not RoomStatus.OVER]
         kept = set(await asyncio.to_thread(self._existing, loaded)) if loaded else set()
         for code in loaded:
@@ -117,16 +161,27 @@ class Upkeep:
             log.info("idle rooms expired", extra={"rooms": len(gone)})
         return gone
 
-    def _expire(self, now: datetime) -> list[str]:
-        cutoff = now - timedelta(seconds=self.settings.room_idle_seconds)
-        moved = exists().where(Event.room_id == Room.id, Event.created_at >= cutoff)
+    def _expire(self, now: datetime, here: list[str]) -> list[str]:
+        idle, unattended = self.settings.room_idle_seconds, self.settings.room_unattended_seconds
+        stale = []
+        if idle:
+            cutoff = now - timedelta(seconds=idle)
+            moved = exists().where(Event.room_id == Room.id, Event.created_at >= cutoff)
+            stale.append(and_(Room.created_at < cutoff, ~moved))
+        if unattended:
+            seen = func.coalesce(Room.attended_at, Room.created_at)
+            stale.append(seen < now - timedelta(seconds=unattended))
         with guarded(), self.store.sessions() as db, db.begin():
-            idle = db.execute(
-                select(Room.id, Room.code).where(
-                    Room.status != RoomStatus.OVER, Room.created_at < cutoff, ~moved
-                )
-            ).all()
-            ids = [i for i, _ in idle]
+            if here:
+                db.execute(update(Room).where(Room.code.in_(here)).values(attended_at=now))
+            idle_rooms = (
+                db.execute(
+                    select(Room.id, Room.code).where(Room.status != RoomStatus.OVER, or_(*stale))
+                ).all()
+                if stale
+                else []
+            )
+            ids = [i for i, _ in idle_rooms]
             if ids:
                 for table in (Event, Seat, Result):
                     db.execute(delete(table).where(table.room_id.in_(ids)))
@@ -136,7 +191,7 @@ class Upkeep:
                 .where(Room.created_by.is_not(None), Room.created_at < now - HOUR)
                 .values(created_by=None)
             )
-            return [code for _, code in idle]
+            return [code for _, code in idle_rooms]
 
     def _existing(self, codes: list[str]) -> list[str]:
         with self.store.sessions() as db:
@@ -147,10 +202,6 @@ class Upkeep:
         await self.stop_room(room)
         err = RoomError(ErrorCode.EXPIRED, E.EXPIRED, 410)
         for conn in list(room.conns):
-            with contextlib.suppress(Exception):
-                await conn.send(err.message(conn.lang))
-            conn.open = False
-            if isinstance(conn.ws, Closable):
-                with contextlib.suppress(Exception):
-                    await conn.ws.close(code=EXPIRED_CLOSE)
+            await conn.send(err.message(conn.lang))
+            conn.close(EXPIRED_CLOSE, flush=True)
         room.conns.clear()

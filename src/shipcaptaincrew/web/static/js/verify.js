@@ -12,7 +12,9 @@ async function recompute(v) {
   const seed = unhex(v.server_seed);
   if (hex(await crypto.subtle.digest("SHA-256", seed)) !== v.commitment) return "commitment";
   const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const client = v.client_seeds.join("|");
+  // The client seeds as each die's input carries them (shipcaptaincrew.fair.client_input).
+  const client = v.client_seed_format === "joined" ? v.client_seeds.join("|")
+    : v.client_seeds.map((s) => `${enc.encode(s).length}:${s}`).join("");
   let index = 0;
   for (const [r, faces] of v.rolls.entries()) {
     for (const face of faces) {

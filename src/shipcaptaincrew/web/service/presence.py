@@ -1,0 +1,85 @@
+"""Who is online, told to the table at most a few times a second, whatever the crowd does.
+
+Someone arriving or leaving changes only the seats online and the count of spectators, yet the
+table learns it from a room picture.  Drawn for every arrival and every departure, a crowd of
+N watchers coming and going costs N pictures each time, N^2 in all (a thousand watchers on one
+table once made half a million messages).  So a change is told at once when the room has been
+quiet, and the changes after it are gathered and told together once the room's interval is
+over (leading edge, then trailing edge); a move's picture in between carries the count anyway.
+The interval is :attr:`PresenceBoard.every` seconds, longer for a crowd: a room of C
+connections is told every ``C / BUDGET`` seconds at most, so what its presence costs a second
+stays under ``BUDGET`` messages however large the crowd grows -- the messages of a crowd
+coming and going grow with its size, not its square.
+
+Scaled out, the other workers hear this worker's connections only when it tells them (one
+Redis message per telling, see :meth:`.cluster.Cluster.announce`), and their reports come in
+here through the same gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from .broadcast import post_room
+from .cluster import Cluster
+from .room import LiveRoom
+
+log = logging.getLogger("shipcaptaincrew.web")
+
+#: Messages a second that telling one room who is online may cost at most (see the module):
+#: a thousand watchers are told every two seconds.
+BUDGET = 500.0
+
+
+@dataclass
+class _Pending:
+    """A room in its interval: whether a change came meanwhile, and whether it was here."""
+
+    changed: bool = False
+    local: bool = False
+
+
+class PresenceBoard:
+    """Tells each room who is online: at once after a quiet interval, gathered within one."""
+
+    def __init__(self, cluster: Cluster, every: float) -> None:
+        self.cluster, self.every = cluster, every
+        #: Rooms within their interval, by code.
+        self._cooling: dict[str, _Pending] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def interval(self, room: LiveRoom) -> float:
+        """Seconds between two tellings of this room."""
+        return max(self.every, len(room.conns) / BUDGET)
+
+    def changed(self, room: LiveRoom, local: bool = True) -> None:
+        """Who is online in ``room`` may have changed (``local``: a connection of this worker
+        came or went, so the other workers are told too)."""
+        pending = self._cooling.get(room.code)
+        if pending is not None:
+            pending.changed = True
+            pending.local |= local
+            return
+        self._tell(room, local)
+
+    def _tell(self, room: LiveRoom, local: bool) -> None:
+        """Tell everyone here now (and, for a change here, the other workers)."""
+        loop = asyncio.get_running_loop()
+        self._cooling[room.code] = _Pending()
+        loop.call_later(self.interval(room), self._cooled, room)
+        try:
+            self.cluster.presence_changed(room)
+            post_room(room)
+        except Exception:  # a telling that fails must not cost anything else
+            log.exception("presence not told", extra={"room": room.code})
+        if local and self.cluster.relay is not None:
+            task = loop.create_task(self.cluster.announce(room))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _cooled(self, room: LiveRoom) -> None:
+        pending = self._cooling.pop(room.code, None)
+        if pending is not None and pending.changed:
+            self._tell(room, pending.local)
