@@ -105,9 +105,12 @@ def serve(
         str | None,
         typer.Option(
             "--forwarded-allow-ips",
-            help="Reverse proxies (addresses or networks, comma-separated; '*' for any) whose "
-            "X-Forwarded-For names the client; env SCC_FORWARDED_ALLOW_IPS (a JSON list). "
-            "Default: none, the header is ignored.",
+            metavar=N_("ADDRESSES"),
+            help=N_(
+                "Reverse proxies (addresses or networks, comma-separated; * for any) whose "
+                "X-Forwarded-For header names the client (env SCC_FORWARDED_ALLOW_IPS, a JSON "
+                "list; without it: the header is ignored)."
+            ),
         ),
     ] = None,
     lang: LangOpt = None,

@@ -20,6 +20,7 @@ from ...engine import is_chance, seat_to_act
 from ...state import MatchState, Phase
 from ..errors import ErrorCode, RoomError
 from ..models import RoomStatus, SeatKind
+from ..relay import PRESENCE_EVERY
 from ..settings import Settings
 from ..words import Reason
 from .absence import STAND_IN, By, persons
@@ -96,7 +97,7 @@ class AutoPlay:
         if seat in absence.asked:
             return pause, By.ASKED
         timer = float(room.turn_timer) if room.turn_timer else None
-        if seat not in room.presence()[0]:
+        if seat not in room.presence()[0] and self._heard_everyone(room):
             absence.since.setdefault(seat, time.monotonic())
             left = max(0.0, self.settings.absent_grace - (absence.away_for(seat) or 0.0))
             if left <= 0:
@@ -114,6 +115,13 @@ class AutoPlay:
             room.deadline = time.time() + left
             return left, By.TIMER
         return None
+
+    def _heard_everyone(self, room: LiveRoom) -> bool:
+        """Whether this worker can tell an absent person from one connected elsewhere: alone,
+        always; scaled out, once every other worker had its chance to announce who is connected
+        through it (a worker that just loaded the room would otherwise start an absent
+        person's clock, and show it on every page, for someone playing through another)."""
+        return not self.settings.scaled or time.monotonic() - room.loaded_at >= PRESENCE_EVERY
 
     def replan(self, room: LiveRoom) -> None:
         """Who is online changed: a person back takes their turns again, and the clock of a

@@ -143,6 +143,9 @@ class LiveRoom:
     #: Scaled out: who is connected through the other workers (origin -> (when, seats,
     #: spectators)), so everyone sees everyone online whichever worker they are on.
     remote: dict[str, tuple[float, list[int], int]] = field(default_factory=dict)
+    #: When this worker loaded the room (monotonic): scaled out, who is connected through the
+    #: other workers is known only once each has announced (at least every ``PRESENCE_EVERY``).
+    loaded_at: float = field(default_factory=time.monotonic)
     #: Who is away and whose turn a bot plays for them (see :mod:`.absence`), and the
     #: seconds a person may be offline before it does (``Settings.absent_grace``).
     absence: Absence = field(default_factory=Absence)
