@@ -1,11 +1,13 @@
 """The fixed facts of the game and of the project, each stated once.
 
 Every shell (terminal, web, simulator, environments) imports these instead of typing its own
-copy: how many players a table seats, how many dice and rolls a turn has, which faces a die
-shows, which roles are collected, which languages the catalogues speak.
+copy: how many players a table seats, how many dice a turn has, which faces a die shows, which
+roles are collected, which languages the catalogues speak.  What a rule set may change -- the
+rolls of a turn, the faces the roles need, the cargo's dice and its rerolls -- is the turn's
+shape, read from :class:`~shipcaptaincrew.rules.Rules` instead.
 
->>> MIN_PLAYERS, MAX_PLAYERS, DICE, ROLLS
-(2, 8, 5, 3)
+>>> MIN_PLAYERS, MAX_PLAYERS, DICE
+(2, 8, 5)
 >>> PLAYER_COUNTS
 (2, 3, 4, 5, 6, 7, 8)
 >>> LANGUAGES
@@ -15,7 +17,6 @@ shows, which roles are collected, which languages the catalogues speak.
 from __future__ import annotations
 
 __all__ = [
-    "CARGO_DICE",
     "DEFAULT_LANG",
     "DICE",
     "FACES",
@@ -25,7 +26,6 @@ __all__ = [
     "MIN_PLAYERS",
     "PLAYER_COUNTS",
     "ROLES",
-    "ROLLS",
     "SESSION_ROUNDS",
     "SOLO_PLAYERS",
     "TOURNAMENT_MIN_PLAYERS",
@@ -47,13 +47,11 @@ TOURNAMENT_MIN_PLAYERS = 3
 #: many rounds unless told otherwise.
 SESSION_ROUNDS = 5
 
-#: Five ordinary dice (000.1, 001.1, 002.5) and up to three rolls a turn (000.1, 001.4, 002.8).
+#: Five ordinary dice (000.1, 001.1, 002.5); how often they are rolled is the rule set's
+#: (:attr:`.rules.Rules.rolls`).
 DICE = 5
-ROLLS = 3
 #: The faces of a six-sided die.
 FACES = (1, 2, 3, 4, 5, 6)
-#: Dice left over as cargo once ship, captain and crew are held (000.3, 001.11, 002.13).
-CARGO_DICE = 2
 #: The roles, in the order they must be collected (000.2, 001.5-001.7, 002.10-002.12).
 ROLES = ("ship", "captain", "crew")
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidRulesError
+from .facts import DICE, FACES, ROLES
 from .formats import FormatKind, MatchFormat
 from .messages import N_, Message
 from .options import (
@@ -61,7 +62,9 @@ __all__ = [
     "Rules",
     "Stakes",
     "Starter",
+    "TURN_LIMITS",
     "TieBreak",
+    "TurnLimits",
     "find_rules",
     "name_parts",
     "option_names",
@@ -195,21 +198,37 @@ class Rules:
         other, needed = requires
         return OPTIONS[other].text(getattr(self, other)) == needed
 
-    # -- derived facts ----------------------------------------------------------------------
+    # -- the turn's shape: what every shell reads instead of writing a number -----------------
+    @property
+    def rolls(self) -> int:
+        """The most rolls a turn has: three (000.1, 001.4, 002.8)."""
+        return 3
+
     @property
     def required_faces(self) -> tuple[int, int, int]:
         """The faces of ship, captain and crew, in the order they must be collected."""
         return (1, 2, 3) if self.bow_to_stern else (6, 5, 4)
 
     @property
+    def cargo_dice(self) -> int:
+        """The dice left as cargo once the roles are held (000.3, 001.11, 002.13): two."""
+        return DICE - len(ROLES)
+
+    @property
     def max_cargo_rerolls(self) -> int:
-        """The most cargo rerolls a turn can have (two: a crew on the first roll, then two)."""
-        return 2 if self.cargo_rerolls is None else self.cargo_rerolls
+        """The most cargo rerolls a turn can have: every roll after the first under free
+        rerolls (a crew on the first roll, then each roll left), else the limit.
+
+        >>> Rules().max_cargo_rerolls, Rules(cargo_rerolls=1).max_cargo_rerolls
+        (2, 1)
+        """
+        free = self.rolls - 1
+        return free if self.cargo_rerolls is None else min(free, self.cargo_rerolls)
 
     @property
     def max_score(self) -> int:
-        """Highest possible turn score: two sixes of cargo plus the same-roll bonus."""
-        return 12 + self.same_roll_bonus
+        """Highest possible turn score: the cargo all sixes plus the same-roll bonus."""
+        return self.cargo_dice * max(FACES) + self.same_roll_bonus
 
     # -- construction -----------------------------------------------------------------------
     def replace(self, **changes: Any) -> Rules:
@@ -272,6 +291,28 @@ def _json(value: Any) -> Any:
 OPTION_DOCS: dict[str, str] = {
     name: f"{', '.join(o.sources)}: {o.help}" for name, o in OPTIONS.items()
 }
+
+
+@dataclass(frozen=True)
+class TurnLimits:
+    """The most of the turn's shape that any rule set allows.
+
+    For the shells whose encoding must fit every rule set at once: an observation space, the
+    columns of an export, a bound on a game's moves.  Each is drawn from the option table, so
+    widening an option's bounds widens them too.
+    """
+
+    rolls: int
+    cargo_dice: int
+    cargo_rerolls: int
+
+
+#: The turn's shape at its widest (see :class:`TurnLimits`).
+TURN_LIMITS = TurnLimits(
+    rolls=Rules().rolls,
+    cargo_dice=DICE - len(ROLES),
+    cargo_rerolls=OPTIONS["cargo_rerolls"].bounds[1],
+)
 
 
 # -- presets ------------------------------------------------------------------------------------

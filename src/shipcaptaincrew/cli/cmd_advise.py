@@ -106,7 +106,10 @@ def advise(
     ],
     roll: Annotated[str, typer.Option("--roll", help="Faces rolled now, e.g. 6531 or 6,5,3.")],
     rolls_used: Annotated[
-        int, typer.Option("--rolls-used", help="Rolls used, this one included (1..3).")
+        int,
+        typer.Option(
+            "--rolls-used", help="Rolls used, this one included (1 up to the rules' rolls)."
+        ),
     ],
     rules: RulesOpt = "classic",
     settings: SetOpt = None,

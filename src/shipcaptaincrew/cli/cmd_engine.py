@@ -11,7 +11,6 @@ from ..actions import RerollCargo, Roll, Stand
 from ..bots.base import best_take
 from ..dice import InvalidDiceError, parse_faces
 from ..engine import apply, dice_to_roll, initial_turn, legal_actions
-from ..facts import CARGO_DICE, ROLLS
 from ..messages import N_, NP_
 from ..rules import Rules
 from ..state import TurnPhase, TurnState
@@ -28,8 +27,10 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
     t = initial_turn(rules)
     for i, faces in enumerate(rolls, 1):
         if t.phase is TurnPhase.DONE:
-            if t.rolls_used >= ROLLS:
-                raise IllegalActionError(N_("roll {i}: a turn has at most {n} rolls"), i=i, n=ROLLS)
+            if t.rolls_used >= rules.rolls:
+                raise IllegalActionError(
+                    N_("roll {i}: a turn has at most {n} rolls"), i=i, n=rules.rolls
+                )
             if t.complete:
                 raise IllegalActionError(
                     N_("roll {i}: cargo_rerolls={n} forbids another cargo reroll"),
@@ -38,7 +39,7 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 )
             raise IllegalActionError(N_("roll {i}: the turn is over"), i=i)
         if t.phase is TurnPhase.DECIDE:
-            if len(faces) == CARGO_DICE:
+            if len(faces) == rules.cargo_dice:
                 t = apply(t, RerollCargo())
             elif len(faces) == 1 and rules.half_cargo:
                 t = apply(t, RerollCargo(keep=max(t.cargo)))

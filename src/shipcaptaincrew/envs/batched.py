@@ -24,7 +24,7 @@ advances every table by one decision; ``num_envs`` environment steps per call.  
 turn ends is dealt a new turn at once (Gymnasium's same-step autoreset): ``terminated`` says
 so, ``reward`` is the finished turn's, and the observation is the new turn's first decision.
 As in :mod:`.common`, a turn's start is no decision, and a turn in which the agent has nothing
-to decide (no crew in three rolls, a crew on the last roll) is played out and another dealt;
+to decide (no crew in all its rolls, a crew on the last roll) is played out and another dealt;
 ``info["undecided_rewards"]`` and ``info["undecided_scores"]`` list those turns, so a mean
 over every turn dealt can add them back.
 

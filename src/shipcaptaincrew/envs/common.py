@@ -8,7 +8,7 @@ inside ``step`` from the environment's seeded generator.  A turn's start is no s
 is nothing to choose there, and a stop where every id means "roll" would only add a step
 whose value equals the next state's and whose uniform choice inflates a policy's entropy.
 
-So a seat may go through a turn, or a whole episode, without a stop: three rolls without a
+So a seat may go through a turn, or a whole episode, without a stop: every roll without a
 crew, or a crew on the last roll, leave nothing to decide.  PettingZoo's AEC loop handles that
 as it is (an episode can end before an agent's first step).  A Gymnasium episode needs a first
 observation at a decision, so its ``reset`` plays an episode the agent has nothing to decide

@@ -227,13 +227,16 @@ def position_after_roll(
     """The turn state after rolling ``faces`` with ``held_roles`` roles held before the roll.
 
     ``rolls_used`` counts this roll.  The position is found among the states play can reach
-    (so an impossible one -- a held role before the first roll, a fourth roll -- is refused
-    with a clear error), and the roll is applied by the engine.
+    (so an impossible one -- a held role before the first roll, a roll past the rule set's
+    last -- is refused with a clear error), and the roll is applied by the engine.
     """
-    if not 0 <= held_roles <= 3:
-        raise SolverError(f"0..3 roles can be held, got {held_roles}")
-    if not 1 <= rolls_used <= 3:
-        raise SolverError(f"rolls used must be 1..3 (this roll included), got {rolls_used}")
+    roles = len(ROLE_NAMES)
+    if not 0 <= held_roles <= roles:
+        raise SolverError(f"0..{roles} roles can be held, got {held_roles}")
+    if not 1 <= rolls_used <= rules.rolls:
+        raise SolverError(
+            f"rolls used must be 1..{rules.rolls} (this roll included), got {rolls_used}"
+        )
     graph = turn_graph(rules)
     candidates = [
         s
@@ -252,7 +255,7 @@ def position_after_roll(
                 if rolls_used == 1
                 else " (the cargo is rerolled only while rolls remain and the cargo_rerolls "
                 f"limit allows: cargo_rerolls={rules.cargo_rerolls})"
-                if held_roles == 3
+                if held_roles == roles
                 else ""
             )
         )
@@ -260,7 +263,8 @@ def position_after_roll(
     try:
         check_faces(tuple(faces), need)
     except InvalidDiceError as e:
-        what = "the cargo dice" if held_roles == 3 else "the free dice"
+        what = "the cargo dice" if held_roles == roles else "the free dice"
+
         raise InvalidDiceError(f"{e} ({what})") from None
     # Candidates differ only in what the past left behind (which faces fill the roles, the
     # old cargo); the engine's answer for the roll is taken from the first, and any of them
