@@ -26,6 +26,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidRulesError",
     "InvalidSetupError",
+    "UnmodelledRulesError",
 ]
 
 
@@ -72,3 +73,8 @@ class InvalidRulesError(GameError):
 
 class InvalidSetupError(GameError):
     """A match that cannot be set up (player count, solo target, starter seat, stakes)."""
+
+
+class UnmodelledRulesError(InvalidRulesError):
+    """A rule set that a fast path modelling the rules itself does not model: it names the
+    option (see :mod:`.options.modelled`); the engine and the shells that ask it play it."""

@@ -113,6 +113,10 @@ class CompiledTurn:
         kind = np.array([int(k) for k in graph.kind], dtype=np.int8)
         self.chance = kind == CHANCE_NODE
         self.decision = kind == DECISION_NODE
+        if not self.decision.any():
+            # Every turn would be played out and another dealt, for ever.
+            raise ValueError(f"under {rules} a turn has nothing to decide: no agent can play it")
+
         self.final = kind == FINAL_NODE
         self.node_score = np.array(
             [graph.score[i] if self.final[i] else -1 for i in range(n)], dtype=np.int16

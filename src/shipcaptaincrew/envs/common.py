@@ -48,7 +48,7 @@ from ..engine import (
 from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Drinking, Rules, Stakes, Starter, find_rules
 from ..state import MatchState, Phase
-from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
+from .encoding import NUM_ACTIONS, action_index, check_encoded, decision_mask, index_action
 
 __all__ = [
     "ILLEGALS",
@@ -134,10 +134,11 @@ def make_rules(
             raise TypeError(
                 f"format must be a MatchFormat or its text, got {type(match_format).__name__}"
             )
-        return rules.replace(format=match_format)
+        return check_encoded(rules.replace(format=match_format))
+
     if not match and rules.format.kind is not FormatKind.SINGLE:
         rules = rules.replace(format=MatchFormat(FormatKind.SINGLE))
-    return rules
+    return check_encoded(rules)
 
 
 def player_count(rules: Rules, players: Any) -> int:

@@ -73,6 +73,7 @@ from .encoding import (
     action_index,
     action_label,
     chance_index,
+    check_encoded,
     index_action,
 )
 from .finite import AFTER_ROUND_MOVES, at_cap, draw_returns, max_moves, turn_moves
@@ -148,7 +149,7 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         # load_game passes every parameter; a game built directly may leave some out.
         params = {**parameter_specification(), **(params or {})}
-        self.rules = rules_from_parameters(params)
+        self.rules = check_encoded(rules_from_parameters(params))
         self.players = check_players(self.rules, params["players"])
         self.session_rounds = check_session_rounds(params["session_rounds"])
         self.replay_cap = replay_cap_from(params["replay_cap"])

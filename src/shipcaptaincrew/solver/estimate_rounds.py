@@ -26,12 +26,18 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..formats import FormatKind
+from ..messages import N_
+from ..options.modelled import Modelled
 from ..rules import Rules
 from .graph import turn_graph
+from .match_model import MODELLED as MATCH_MODELLED
 from .round_pass import _after
-from .rounds import Equilibrium, equilibrium
+from .rounds import Equilibrium, NotModelledError, equilibrium
 
 __all__ = [
+    "ESTIMATED_FORMATS",
+    "MODELLED",
     "canonical",
     "estimate_ahead",
     "estimate_rounds_batch",
@@ -43,11 +49,24 @@ __all__ = [
 #: Turns worked out together at most (the arrays are turns x scores x totals wide).
 CHUNK = 2048
 
+#: The formats the estimate covers (the others have no match positions, or one round).
+ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS, FormatKind.TOURNAMENT)
+
+#: What the match estimate states itself: the match solver's rules (it plays where that
+#: solver's table would be too large, :data:`.match_model.MODELLED`), in its own formats.
+MODELLED = Modelled(
+    N_("the match estimate"),
+    MATCH_MODELLED.groups,
+    {**MATCH_MODELLED.values, "format": ESTIMATED_FORMATS},
+)
+
 
 @lru_cache(maxsize=64)
 def optimal_round_eq(rules: Rules, n: int) -> Equilibrium:
     """The round equilibrium of ``n`` players the estimate plays the round by, kept per
-    process (the one-turn and the batched estimate ask it at every turn)."""
+    process (the one-turn and the batched estimate ask it at every turn, and every estimate
+    starts here, so the estimate's refusal of rules it does not model is here too)."""
+    MODELLED.check(rules, NotModelledError)
     return equilibrium(rules, n, "optimal")
 
 

@@ -2,12 +2,15 @@
 
 What this is
 ------------
-Like :mod:`.rounds` for a round, this is a second description of the engine's own rules
+Like :mod:`.rounds` for a round, this mirrors the engine's own match rules
 (``match._resolve_round``, ``_finish_round``, ``after_round``, ``decide_by_totals``,
-``rotation.rotate``), restated over arrays so that every position of a match can be solved at once:
+``rotation.rotate``) over arrays, so that every position of a match can be solved at once:
 walking the engine itself costs about 40 microseconds per posted score, which for the
-two-player ``first_to:50`` match alone (850,000 lines of scores) is half a minute.  It is
-checked against the engine's own matches, walked exactly, in ``tests/test_solver_match.py``.
+two-player ``first_to:50`` match alone (850,000 lines of scores) is half a minute.  It mirrors
+them for the options and values it declares (:data:`MODELLED`) and refuses any other rule set
+with a :class:`~.rounds.NotModelledError` naming the option.  Each declared value is checked
+against the engine's own matches, walked exactly (``tests/test_solver_match_exact.py``,
+``tests/test_solver_match.py``), rather than trusted.
 
 Positions
 ---------
@@ -35,9 +38,9 @@ of the lowest scores under ``rotation=loser``).
 
 Where it stops
 --------------
-Stakes other than points (chips decide who can ante) and ``tie_break=round`` (rounds among the
-tied, which count towards the totals) are refused with a :class:`~.rounds.SolverError` naming
-the option.  A session's positions are those of ``rounds:N`` too, with the caller's stop
+Stakes other than points (chips decide who can ante), ``tie_break=round`` (rounds among the
+tied, which count towards the totals) and any option or value outside :data:`MODELLED` are
+refused with a :class:`~.rounds.SolverError` naming the option.  A session's positions are those of ``rounds:N`` too, with the caller's stop
 (:mod:`.match_session`).  The tournament's preliminaries are
 positions of ``rounds:2`` whose last round ends in the selection and the final
 (:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
@@ -50,13 +53,24 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formats import FormatKind
-from ..rules import AllFail, Rotation, Rules, Stakes, TieBreak
+from ..messages import N_
+from ..options.modelled import Modelled
+from ..rules import AllFail, Rotation, Rules, Stakes, Starter, TieBreak
 from .graph import turn_graph
 from .match_play import score_lines, tie_shares
 from .policies import Policy
-from .rounds import SolverError
+from .rounds import MODELLED as ROUND_MODELLED
+from .rounds import NotModelledError, SolverError
 
-__all__ = ["MAX_WORK", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
+__all__ = [
+    "MAX_WORK",
+    "MODELLED",
+    "BeyondExact",
+    "Branch",
+    "MatchModel",
+    "Resolution",
+    "period_of",
+]
 
 #: The most (positions x lines of scores) the exact solver takes on: every line of every
 #: position is resolved once per policy round, and a bot solves on its first decision.  Three
@@ -68,6 +82,25 @@ MAX_WORK = 6_000_000
 
 #: The formats whose positions the model describes.
 MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
+
+#: What the match model states itself: the round model's rules (:data:`.rounds.MODELLED`), but
+#: no tie round (its rounds count towards the totals), points only (the chips decide who can
+#: ante), the starters whose first round it opens, and the formats whose positions it knows:
+#: those of :data:`MODEL_FORMATS` here, the tournament and the session in their subclasses
+#: (:mod:`.match_tournament`, :mod:`.match_session`).  Each is checked against the engine's own
+#: matches, walked exactly, in ``tests/test_solver_match_exact.py``; the drinking decides
+#: nothing of who wins the match.
+MODELLED = Modelled(
+    N_("the match solver"),
+    ROUND_MODELLED.groups,
+    {
+        **ROUND_MODELLED.values,
+        "tie_break": (TieBreak.REPLAY, TieBreak.CARGO_ROLLOFF, TieBreak.NO_WINNER),
+        "starter": (Starter.ROLLOFF, Starter.CHOSEN),
+        "stakes": (Stakes.POINTS,),
+        "format": (*MODEL_FORMATS, FormatKind.TOURNAMENT, FormatKind.SESSION),
+    },
+)
 
 
 class BeyondExact(SolverError):
@@ -129,6 +162,8 @@ class MatchModel:
                 "tie_break=round: the rounds among the tied count towards the totals, which "
                 "the match model does not follow"
             )
+        MODELLED.check(rules, NotModelledError)
+
         self.rules = rules
         self.policies = policies
         self.n = n = len(policies)
