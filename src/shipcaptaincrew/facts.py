@@ -17,6 +17,7 @@ shape, read from :class:`~shipcaptaincrew.rules.Rules` instead.
 from __future__ import annotations
 
 __all__ = [
+    "DECIMAL_SIGNS",
     "DEFAULT_LANG",
     "DICE",
     "FACES",
@@ -30,6 +31,7 @@ __all__ = [
     "SOLO_PLAYERS",
     "TOURNAMENT_MIN_PLAYERS",
 ]
+
 
 #: A table seats two to eight players (001.1); one seat is solo practice against a target.
 MIN_PLAYERS = 2
@@ -60,3 +62,5 @@ LANGUAGES = ("en", "de", "nb")
 DEFAULT_LANG = "en"
 #: Each language's name in that language, for language pickers.
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nb": "Norsk bokmål"}
+#: Each language's decimal sign (German and Norwegian write 39,7).
+DECIMAL_SIGNS = {"en": ".", "de": ",", "nb": ","}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..facts import PLAYER_COUNTS
 from ..rules import AllFail, Rules, TieBreak, find_rules
 from ..state import TurnPhase
 from .decisions import policy_choices
@@ -149,10 +150,10 @@ def strategy_findings() -> StrategyFindings:
         six_average_8=six_average,
         three_first_9=three_first,
         weak_tables=_weak_tables(classic),
-        seat_odds={n: equilibrium(classic, n).seat_win_probability for n in range(2, 9)},
+        seat_odds={n: equilibrium(classic, n).seat_win_probability for n in PLAYER_COUNTS},
         fixed_policy_deviation=max(
             abs(p - 1 / n)
-            for n in range(2, 9)
+            for n in PLAYER_COUNTS
             for pol in ("ev", "threshold:7")
             for p in equilibrium(classic, n, pol).seat_win_probability
         ),

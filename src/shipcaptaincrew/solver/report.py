@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..facts import MAX_PLAYERS
 from .findings import StrategyFindings
 
 __all__ = ["FIGURES", "strategy_markdown"]
@@ -273,9 +274,14 @@ def _seats(f: StrategyFindings) -> list[str]:
         "",
     ]
     md += _table(
-        ["players", *(f"seat {i}" for i in range(1, 9)), "last vs first"],
+        ["players", *(f"seat {i}" for i in range(1, MAX_PLAYERS + 1)), "last vs first"],
         [
-            [n, *(f"{p:.4f}" for p in w), *([""] * (8 - n)), f"{(w[-1] - w[0]) / (1 / n):+.1%}"]
+            [
+                n,
+                *(f"{p:.4f}" for p in w),
+                *([""] * (MAX_PLAYERS - n)),
+                f"{(w[-1] - w[0]) / (1 / n):+.1%}",
+            ]
             for n, w in sorted(f.seat_odds.items())
         ],
     )
