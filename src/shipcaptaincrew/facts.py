@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_LANG",
     "DICE",
     "FACES",
+    "HOUSE_RULE",
     "LANGUAGES",
     "LANGUAGE_NAMES",
     "MAX_PLAYERS",
@@ -30,6 +31,7 @@ __all__ = [
     "SESSION_ROUNDS",
     "SOLO_PLAYERS",
     "TOURNAMENT_MIN_PLAYERS",
+    "house_rule",
 ]
 
 
@@ -56,6 +58,20 @@ DICE = 5
 FACES = (1, 2, 3, 4, 5, 6)
 #: The roles, in the order they must be collected (000.2, 001.5-001.7, 002.10-002.12).
 ROLES = ("ship", "captain", "crew")
+
+#: How a source that is no sheet sentence reads: a house rule, and where tables play it
+#: (:func:`house_rule`).  Every other source is a sheet sentence, ``000.25``.
+HOUSE_RULE = "house rule: "
+
+
+def house_rule(where: str) -> str:
+    """The source of a rule no sheet has: where tables play it.
+
+    >>> house_rule("tables that count round wins")
+    'house rule: tables that count round wins'
+    """
+    return HOUSE_RULE + where
+
 
 #: The catalogue languages, English first (its message ids are the English text).
 LANGUAGES = ("en", "de", "nb")
