@@ -101,7 +101,9 @@ def _points(rules: Rules, step: int) -> list[tuple[int, int, tuple[int, int], in
     if fmt.kind is FormatKind.ROUNDS:
         big = max(turn_graph(rules).scores)
         out = []
-        for played in range(n):
+        # Past ten rounds, every tenth of the match (and its last round) keeps it readable.
+        every = max(1, n // 10)
+        for played in sorted({*range(0, n, every), n - 1}):
             reach = min(played * big, 12)
             for lead in range(-reach, reach + 1, step):
                 out.append((n - played, lead, (max(lead, 0), max(-lead, 0)), played))
