@@ -273,13 +273,20 @@ def test_rules_are_frozen_and_hashable(rules: Rules) -> None:
     ("settings_", "message"),
     [
         # unknown option / malformed
-        (["colour=red"], r"unknown option 'colour'; known: half_cargo, "),
+        (["colour=red"], r"unknown option 'colour'; known: rolls, half_cargo, "),
         (["name=classic"], r"unknown option 'name'"),
         (["half_cargo"], r"option 'half_cargo' must look like KEY=VALUE"),
         # bad values
         (["half_cargo=maybe"], r"half_cargo must be true or false, got 'maybe'"),
-        (["cargo_rerolls=3"], r"cargo_rerolls must be 0, 1, 2 or none, got 3"),
-        (["cargo_rerolls=-1"], r"cargo_rerolls must be 0, 1, 2 or none, got -1"),
+        (["cargo_rerolls=5"], r"cargo_rerolls must be 0, 1, 2, 3, 4 or none, got 5"),
+        (["cargo_rerolls=-1"], r"cargo_rerolls must be 0, 1, 2, 3, 4 or none, got -1"),
+        (["rolls=1"], r"rolls must be 2..5, got 1"),
+        (["rolls=6"], r"rolls must be 2..5, got 6"),
+        (
+            ["cargo_rerolls=3"],
+            r"cargo_rerolls=3 is more than a turn of 3 rolls allows \(at most 2\)",
+        ),
+        (["rolls=2", "cargo_rerolls=2"], r"a turn of 2 rolls allows \(at most 1\)"),
         (["cargo_rerolls=x"], r"cargo_rerolls must be an integer, got 'x'"),
         (["wild_face=7"], r"wild_face must be a face 1..6, got 7"),
         (["wild_face=0"], r"wild_face must be a face 1..6, got 0"),
@@ -337,7 +344,7 @@ def test_every_refusal_names_the_problem(settings_: list[str], message: str) -> 
     [
         ({"half_cargo": 1}, "half_cargo must be true or false"),
         ({"failed_double": "yes"}, "failed_double must be true or false"),
-        ({"cargo_rerolls": True}, "cargo_rerolls must be 0, 1, 2 or none, got True"),
+        ({"cargo_rerolls": True}, "cargo_rerolls must be 0, 1, 2, 3, 4 or none, got True"),
         ({"wild_face": "1"}, "wild_face must be an integer, got '1'"),
         ({"same_roll_bonus": True}, "same_roll_bonus must be an integer, got True"),
         ({"starting_chips": None}, "starting_chips must be an integer, got None"),

@@ -99,6 +99,7 @@ class Rules:
     #: Preset this rule set started from (its options are printed relative to it).
     name: str = "classic"
     # -- the turn ---------------------------------------------------------------------------
+    rolls: int = field(default=_default("rolls"))
     half_cargo: bool = field(default=_default("half_cargo"))
     bow_to_stern: bool = field(default=_default("bow_to_stern"))
     wild_captain: bool = field(default=_default("wild_captain"))
@@ -174,6 +175,16 @@ class Rules:
                 chips=self.starting_chips,
                 ante=self.ante,
             )
+        if self.cargo_rerolls is not None and self.cargo_rerolls >= self.rolls:
+            # A crew on the first roll leaves every other roll for the cargo, and no more.
+            raise InvalidRulesError(
+                N_(
+                    "cargo_rerolls={n} is more than a turn of {rolls} rolls allows (at most {most})"
+                ),
+                n=self.cargo_rerolls,
+                rolls=self.rolls,
+                most=self.rolls - 1,
+            )
         if self.failed_double and self.drinking is Drinking.NONE:
             raise InvalidRulesError(N_("failed_double needs a drinking mode (drinking=none)"))
         for name, option in OPTIONS.items():
@@ -200,11 +211,6 @@ class Rules:
 
     # -- the turn's shape: what every shell reads instead of writing a number -----------------
     @property
-    def rolls(self) -> int:
-        """The most rolls a turn has: three (000.1, 001.4, 002.8)."""
-        return 3
-
-    @property
     def required_faces(self) -> tuple[int, int, int]:
         """The faces of ship, captain and crew, in the order they must be collected."""
         return (1, 2, 3) if self.bow_to_stern else (6, 5, 4)
@@ -221,9 +227,10 @@ class Rules:
 
         >>> Rules().max_cargo_rerolls, Rules(cargo_rerolls=1).max_cargo_rerolls
         (2, 1)
+        >>> Rules(rolls=5).max_cargo_rerolls, Rules(rolls=2, cargo_rerolls=1).max_cargo_rerolls
+        (4, 1)
         """
-        free = self.rolls - 1
-        return free if self.cargo_rerolls is None else min(free, self.cargo_rerolls)
+        return self.rolls - 1 if self.cargo_rerolls is None else self.cargo_rerolls
 
     @property
     def max_score(self) -> int:
@@ -309,7 +316,7 @@ class TurnLimits:
 
 #: The turn's shape at its widest (see :class:`TurnLimits`).
 TURN_LIMITS = TurnLimits(
-    rolls=Rules().rolls,
+    rolls=OPTIONS["rolls"].bounds[1],
     cargo_dice=DICE - len(ROLES),
     cargo_rerolls=OPTIONS["cargo_rerolls"].bounds[1],
 )

@@ -83,7 +83,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     >>> parse_assignment("colour=red")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
+    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: rolls, half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
     """
     if "=" not in text:
         raise InvalidRulesError(N_("option '{text}' must look like KEY=VALUE"), text=text)
