@@ -39,24 +39,36 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 )
             raise IllegalActionError(N_("roll {i}: the turn is over"), i=i)
         if t.phase is TurnPhase.DECIDE:
-            if len(faces) == rules.cargo_dice:
+            cargo, half = rules.cargo_dice, rules.cargo_dice - 1  # half cargo keeps one die
+            if len(faces) == cargo:
                 t = apply(t, RerollCargo())
-            elif len(faces) == 1 and rules.half_cargo:
+            elif len(faces) == half and rules.half_cargo:
                 t = apply(t, RerollCargo(keep=max(t.cargo)))
-            elif len(faces) == 1:
+            elif len(faces) == half:
                 raise InvalidDiceError(
-                    N_("roll {i}: rerolling one cargo die needs half_cargo; give two faces"), i=i
+                    N_("roll {i}: keeping a cargo die needs half_cargo; give {cargo} faces"),
+                    i=i,
+                    cargo=cargo,
                 )
             elif rules.half_cargo:
                 raise InvalidDiceError(
-                    N_("roll {i}: a cargo reroll takes 2 dice (or 1 under half_cargo), got {n}"),
+                    N_(
+                        "roll {i}: a cargo reroll takes {cargo} dice (or {half} under "
+                        "half_cargo), got {n}"
+                    ),
                     i=i,
+                    cargo=cargo,
+                    half=half,
                     n=len(faces),
                 )
             else:
                 raise InvalidDiceError(
-                    N_("roll {i}: a cargo reroll takes 2 dice, got {n}"), i=i, n=len(faces)
+                    N_("roll {i}: a cargo reroll takes {cargo} dice, got {n}"),
+                    i=i,
+                    cargo=cargo,
+                    n=len(faces),
                 )
+
         n = dice_to_roll(t)
         if len(faces) != n:
             raise InvalidDiceError(
