@@ -75,6 +75,10 @@ __all__ = [
 PRESET_NAMES = ("classic", "schiff-kapitaen-crew", "skip-kaptein-mannskap", "ship-captain-crew")
 
 
+#: The dice left over once every role is held (read at every roll: computed once).
+_CARGO_DICE = DICE - len(ROLES)
+
+
 def _default(name: str) -> Any:
     return OPTIONS[name].default
 
@@ -218,7 +222,7 @@ class Rules:
     @property
     def cargo_dice(self) -> int:
         """The dice left as cargo once the roles are held (000.3, 001.11, 002.13): two."""
-        return DICE - len(ROLES)
+        return _CARGO_DICE
 
     @property
     def max_cargo_rerolls(self) -> int:
@@ -317,7 +321,7 @@ class TurnLimits:
 #: The turn's shape at its widest (see :class:`TurnLimits`).
 TURN_LIMITS = TurnLimits(
     rolls=OPTIONS["rolls"].bounds[1],
-    cargo_dice=DICE - len(ROLES),
+    cargo_dice=_CARGO_DICE,
     cargo_rerolls=OPTIONS["cargo_rerolls"].bounds[1],
 )
 

@@ -38,6 +38,7 @@ TERMINAL = -2
 
 #: The three roles, in the order they must be collected (all sheets; :data:`.facts.ROLES`).
 ROLE_NAMES = ROLES
+_ROLE_COUNT = len(ROLES)  # read at every step of every turn
 
 
 class TurnPhase(str, Enum):
@@ -76,7 +77,7 @@ class TurnState:
     @property
     def complete(self) -> bool:
         """Ship, captain and crew are all held."""
-        return len(self.held) == len(ROLES)
+        return len(self.held) == _ROLE_COUNT
 
     @property
     def score(self) -> int:

@@ -41,6 +41,8 @@ __all__ = [
     "new_turn",
 ]
 
+_ROLE_COUNT = len(ROLES)  # read at every step of every turn
+
 
 def new_turn(rules: Rules) -> TurnState:
     """A fresh turn: five dice, the rule set's rolls, nothing held."""
@@ -212,9 +214,9 @@ def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
 def _take(turn: TurnState, taken: tuple[int, ...], faces: tuple[int, ...]) -> TurnState:
     held = turn.held + taken
     rest = remove_faces(faces, taken)
-    if len(held) == len(ROLES):
+    if len(held) == _ROLE_COUNT:
         # The two other dice of the completing roll are the cargo (all sheets).
-        bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == len(ROLES) else 0
+        bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == _ROLE_COUNT else 0
         done = evolve(turn, held=held, cargo=rest, pending=(), bonus=bonus)
         return evolve(done, phase=TurnPhase.DECIDE if can_reroll_cargo(done) else TurnPhase.DONE)
     # No full crew once the rolls are used up scores 0 (all sheets: after the third).
