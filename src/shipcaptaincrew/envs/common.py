@@ -48,7 +48,8 @@ from ..engine import (
 from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Drinking, Rules, Stakes, Starter, find_rules
 from ..state import MatchState, Phase
-from .encoding import NUM_ACTIONS, action_index, check_encoded, decision_mask, index_action
+from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
+from .modelled import check_encoded
 
 __all__ = [
     "ILLEGALS",

@@ -62,18 +62,14 @@ from ..actions import (
     Take,
 )
 from ..engine import legal_actions, seat_to_act
-from ..errors import UnmodelledRulesError
 from ..facts import DICE, FACES, MAX_PLAYERS, ROLES
 from ..formats import FORMAT_KINDS, FormatKind
-from ..messages import N_
-from ..options import OPTIONS, Group
-from ..options.modelled import EVERY_VALUE, Modelled
-from ..rules import TURN_LIMITS, Drinking, HandOutAmount, Rules
+from ..options import OPTIONS
+from ..rules import TURN_LIMITS, Rules
 from ..state import MatchState, Phase, Purpose, TurnPhase, TurnState
 
 __all__ = [
     "CHANCE_OUTCOMES",
-    "ENCODED",
     "FORMAT_CODES",
     "MAX_PLAYERS",
     "NUM_ACTIONS",
@@ -86,7 +82,6 @@ __all__ = [
     "action_index",
     "action_label",
     "chance_index",
-    "check_encoded",
     "decision_mask",
     "index_action",
     "legal_actions_of",
@@ -166,56 +161,6 @@ _TOP = max(FACES)
 
 class IllegalIndexError(ValueError):
     """An action id that is out of range or names no legal action in this state."""
-
-
-#: What the ids and the observation take for granted.  The turn's decisions are the engine's
-#: (stand, reroll, keep a face, a wild assignment by pattern) and its shape is read from
-#: ``Rules`` at its widest (:data:`~shipcaptaincrew.rules.TURN_LIMITS`), so every turn option
-#: is played.  The decisions between turns have ids of their own: the captain's sips (one per
-#: seat, and the stop under ``hand_out=up_to``) and a session's call; so the drinking modes,
-#: the hand-out amounts and the format kinds are listed, and a new one is refused until it has
-#: its ids.  The other options change what the engine does, never what an agent is asked.
-ENCODED = Modelled(
-    N_("the learning environments' encoding"),
-    (Group.TURN,),
-    {
-        **dict.fromkeys(
-            (
-                "tie_break",
-                "all_fail",
-                "starter",
-                "rotation",
-                "stakes",
-                "ante",
-                "starting_chips",
-                "pot_to",
-                "failed_double",
-            ),
-            EVERY_VALUE,
-        ),
-        "drinking": (
-            Drinking.NONE,
-            Drinking.ALL_BUT_WINNER,
-            Drinking.LAST_DRINKS,
-            Drinking.CAPTAIN_HANDS_OUT,
-        ),
-        "hand_out": (HandOutAmount.EXACT, HandOutAmount.UP_TO),
-        "format": (
-            FormatKind.SINGLE,
-            FormatKind.ROUNDS,
-            FormatKind.FIRST_TO,
-            FormatKind.TOURNAMENT,
-            FormatKind.WINS,
-            FormatKind.SESSION,
-        ),
-    },
-)
-
-
-def check_encoded(rules: Rules) -> Rules:
-    """``rules`` if the encoding plays it (:data:`ENCODED`), else its refusal naming the option."""
-    ENCODED.check(rules, UnmodelledRulesError)
-    return rules
 
 
 def turn_of(state: TurnState | MatchState) -> TurnState | None:

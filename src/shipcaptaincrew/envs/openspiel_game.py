@@ -73,10 +73,10 @@ from .encoding import (
     action_index,
     action_label,
     chance_index,
-    check_encoded,
     index_action,
 )
 from .finite import AFTER_ROUND_MOVES, at_cap, draw_returns, max_moves, turn_moves
+from .modelled import check_encoded
 from .openspiel_params import (
     UNLIMITED,
     from_game_string,

@@ -26,12 +26,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..messages import N_
-from ..options.modelled import Modelled
 from ..rules import Rules
 from .graph import turn_graph
-from .match_model import MODELLED as MATCH_MODELLED
+from .modelled import ESTIMATE, ESTIMATED_FORMATS
 from .round_pass import _after
 from .rounds import Equilibrium, NotModelledError, equilibrium
 
@@ -49,16 +46,8 @@ __all__ = [
 #: Turns worked out together at most (the arrays are turns x scores x totals wide).
 CHUNK = 2048
 
-#: The formats the estimate covers (the others have no match positions, or one round).
-ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS, FormatKind.TOURNAMENT)
-
-#: What the match estimate states itself: the match solver's rules (it plays where that
-#: solver's table would be too large, :data:`.match_model.MODELLED`), in its own formats.
-MODELLED = Modelled(
-    N_("the match estimate"),
-    MATCH_MODELLED.groups,
-    {**MATCH_MODELLED.values, "format": ESTIMATED_FORMATS},
-)
+#: What the match estimate states itself (see :mod:`.modelled`).
+MODELLED = ESTIMATE
 
 
 @lru_cache(maxsize=64)

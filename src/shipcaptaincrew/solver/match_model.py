@@ -4,13 +4,11 @@ What this is
 ------------
 Like :mod:`.rounds` for a round, this mirrors the engine's own match rules
 (``match._resolve_round``, ``_finish_round``, ``after_round``, ``decide_by_totals``,
-``rotation.rotate``) over arrays, so that every position of a match can be solved at once:
-walking the engine itself costs about 40 microseconds per posted score, which for the
-two-player ``first_to:50`` match alone (850,000 lines of scores) is half a minute.  It mirrors
-them for the options and values it declares (:data:`MODELLED`) and refuses any other rule set
-with a :class:`~.rounds.NotModelledError` naming the option.  Each declared value is checked
-against the engine's own matches, walked exactly (``tests/test_solver_match_exact.py``,
-``tests/test_solver_match.py``), rather than trusted.
+``rotation.rotate``) over arrays, so that every position of a match is solved at once (walking
+the engine costs about 40 microseconds per posted score: half a minute for the two-player
+``first_to:50`` match alone).  It mirrors them for the rules it declares (:data:`MODELLED`),
+refuses any other rule set naming the option, and is checked against the engine's own
+matches, walked exactly (``tests/test_solver_match_exact.py``, ``test_solver_match.py``).
 
 Positions
 ---------
@@ -40,10 +38,10 @@ Where it stops
 --------------
 Stakes other than points (chips decide who can ante), ``tie_break=round`` (rounds among the
 tied, which count towards the totals) and any option or value outside :data:`MODELLED` are
-refused with a :class:`~.rounds.SolverError` naming the option.  A session's positions are those of ``rounds:N`` too, with the caller's stop
-(:mod:`.match_session`).  The tournament's preliminaries are
-positions of ``rounds:2`` whose last round ends in the selection and the final
-(:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
+refused with a :class:`~.rounds.SolverError` naming the option.  A session's positions are
+those of ``rounds:N``, with the caller's stop (:mod:`.match_session`); the tournament's
+preliminaries are positions of ``rounds:2`` whose last round ends in the selection and the
+final (:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
 """
 
 from __future__ import annotations
@@ -53,24 +51,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formats import FormatKind
-from ..messages import N_
-from ..options.modelled import Modelled
-from ..rules import AllFail, Rotation, Rules, Stakes, Starter, TieBreak
+from ..rules import AllFail, Rotation, Rules, Stakes, TieBreak
 from .graph import turn_graph
 from .match_play import score_lines, tie_shares
+from .modelled import MATCH, MODEL_FORMATS
 from .policies import Policy
-from .rounds import MODELLED as ROUND_MODELLED
 from .rounds import NotModelledError, SolverError
 
-__all__ = [
-    "MAX_WORK",
-    "MODELLED",
-    "BeyondExact",
-    "Branch",
-    "MatchModel",
-    "Resolution",
-    "period_of",
-]
+__all__ = ["MAX_WORK", "MODELLED", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
 
 #: The most (positions x lines of scores) the exact solver takes on: every line of every
 #: position is resolved once per policy round, and a bot solves on its first decision.  Three
@@ -80,27 +68,8 @@ __all__ = [
 #: every seat's turn to open counts, 3 x 1,752,192 = 5.3 million), which the findings solve.
 MAX_WORK = 6_000_000
 
-#: The formats whose positions the model describes.
-MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
-
-#: What the match model states itself: the round model's rules (:data:`.rounds.MODELLED`), but
-#: no tie round (its rounds count towards the totals), points only (the chips decide who can
-#: ante), the starters whose first round it opens, and the formats whose positions it knows:
-#: those of :data:`MODEL_FORMATS` here, the tournament and the session in their subclasses
-#: (:mod:`.match_tournament`, :mod:`.match_session`).  Each is checked against the engine's own
-#: matches, walked exactly, in ``tests/test_solver_match_exact.py``; the drinking decides
-#: nothing of who wins the match.
-MODELLED = Modelled(
-    N_("the match solver"),
-    ROUND_MODELLED.groups,
-    {
-        **ROUND_MODELLED.values,
-        "tie_break": (TieBreak.REPLAY, TieBreak.CARGO_ROLLOFF, TieBreak.NO_WINNER),
-        "starter": (Starter.ROLLOFF, Starter.CHOSEN),
-        "stakes": (Stakes.POINTS,),
-        "format": (*MODEL_FORMATS, FormatKind.TOURNAMENT, FormatKind.SESSION),
-    },
-)
+#: What the match model states itself (see :mod:`.modelled`).
+MODELLED = MATCH
 
 
 class BeyondExact(SolverError):

@@ -99,11 +99,9 @@ from typing import Any
 
 from ..errors import UnmodelledRulesError
 from ..facts import MAX_PLAYERS
-from ..messages import N_
-from ..options import Group
-from ..options.modelled import EVERY_VALUE, Modelled
-from ..rules import AllFail, Rotation, Rules, TieBreak
+from ..rules import AllFail, Rules, TieBreak
 from .graph import turn_graph
+from .modelled import ROUND
 from .policies import Policy, PolicyKind, parse_policy
 from .round_pass import TableValues, play, sweep, table_reach
 from .round_start import affine_fixed_point, starter_shift, tie_shift
@@ -136,35 +134,8 @@ class NotModelledError(SolverError, UnmodelledRulesError):
     the player's language): see :data:`MODELLED` and :mod:`shipcaptaincrew.options.modelled`."""
 
 
-#: What the round model states itself.  The turn is the engine's (the turn graph), so every
-#: turn option is played.  The tie-breaks, all-fail rules and rotations are the model's own
-#: equations, each value written for and checked against the engine's rounds in
-#: ``tests/test_solver_rounds_exact.py``; a new value is refused until it is.  Who starts the
-#: first round, the stakes, the drinking and the match format decide nothing of who wins a
-#: round (the broke table aside, see *Where it stops*), so every value of theirs is played.
-MODELLED = Modelled(
-    N_("the round solver"),
-    (Group.TURN,),
-    {
-        "tie_break": (TieBreak.REPLAY, TieBreak.CARGO_ROLLOFF, TieBreak.ROUND, TieBreak.NO_WINNER),
-        "all_fail": (AllFail.REPLAY, AllFail.CARRY_POT),
-        "rotation": (Rotation.NEXT, Rotation.PREVIOUS, Rotation.NONE, Rotation.LOSER),
-        **dict.fromkeys(
-            (
-                "starter",
-                "stakes",
-                "ante",
-                "starting_chips",
-                "pot_to",
-                "drinking",
-                "hand_out",
-                "failed_double",
-                "format",
-            ),
-            EVERY_VALUE,
-        ),
-    },
-)
+#: What the round model states itself (see :mod:`.modelled`).
+MODELLED = ROUND
 
 
 @dataclass
