@@ -19,4 +19,6 @@ echo "== mypy --strict"; .venv/bin/mypy
 echo "== vulture (dead code)"; .venv/bin/vulture
 echo "== docs site (mkdocs --strict: guides and the API reference)"; .venv/bin/mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 echo "== pytest"; .venv/bin/pytest -p no:playwright "$@"
+echo "== every option at its extremes through every shell"; .venv/bin/python scripts/extremes.py
+
 echo "== pytest (browser: Chromium end to end)"; .venv/bin/pytest tests/web -m browser "$@"

@@ -1,14 +1,15 @@
-"""Hypothesis strategies for valid rule sets, match set-ups and dice.
+"""Hypothesis strategies for valid rule sets, match set-ups and dice, drawn from the option table.
 
-Other test modules import these (``from tests.strategies import rule_sets``).  The strategies
-only produce what :class:`~shipcaptaincrew.rules.Rules` accepts, by construction rather than by
-filtering, so hypothesis wastes no examples:
-
-* a wild face is drawn from the faces that are *not* required (``wild_captain`` with a wild face
-  that is also ship, captain or crew is refused by ``Rules``);
-* under ``stakes=pot`` the starting stack is at least the ante;
-* ``failed_double`` only comes with a drinking mode;
-* ``pot_to=match`` only under ``stakes=pot``, ``hand_out=up_to`` only when the captain hands out.
+Other test modules import these (``from tests.strategies import rule_sets``).  Every option of
+the table is drawn over the values it takes -- a flag either way, a number within its bounds
+(or ``none`` where it allows no limit), any of its choices, any match format kind within its
+bounds -- so an option added to the table is drawn too, with no change here.  The strategies
+only produce what :class:`~shipcaptaincrew.rules.Rules` accepts, by construction rather than
+by filtering, so hypothesis wastes no examples: the drawn values are set one option at a time
+in the table's order, and a value the rule set refuses with the ones before it (a wild face
+that is also a required face, fewer chips than the ante under ``stakes=pot``,
+``failed_double`` without drinking, an option whose ``requires`` is not met) is left at its
+default, which every rule set accepts.
 
 :func:`rule_sets` covers every option over its whole accepted range (for the rule-text tests);
 :func:`playable_rule_sets` keeps the numbers small enough that whole matches finish quickly (for
@@ -24,18 +25,26 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from shipcaptaincrew.errors import InvalidRulesError
+from shipcaptaincrew.facts import (
+    DICE,
+    FACES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SOLO_PLAYERS,
+    TOURNAMENT_MIN_PLAYERS,
+)
+from shipcaptaincrew.formats import FORMAT_KINDS, FormatKind, MatchFormat
+from shipcaptaincrew.options import OPTIONS, Group, Option, OptionType, options_in
+from shipcaptaincrew.positions import turn_scores
 from shipcaptaincrew.rules import (
     PRESET_NAMES,
-    AllFail,
     Drinking,
     HandOutAmount,
-    MatchFormat,
     PotTo,
-    Rotation,
     Rules,
     Stakes,
     Starter,
-    TieBreak,
 )
 
 __all__ = [
@@ -43,6 +52,7 @@ __all__ = [
     "dice",
     "match_formats",
     "match_setups",
+    "option_values",
     "playable_rule_sets",
     "player_counts",
     "random_rules",
@@ -50,87 +60,67 @@ __all__ = [
     "rule_sets",
 ]
 
+#: How far above its lowest bound a number of a playable rule set goes (bonus, ante, chips...).
+PLAYABLE_SPAN = 12
+#: The largest N of a playable match format (rounds, wins, points to reach).
+PLAYABLE_N = 5
 
-def match_formats(
-    *, max_rounds: int = 1000, max_first_to: int = 10000
-) -> st.SearchStrategy[MatchFormat]:
-    """Every match format kind, N bounded by the limits (Rules accepts up to 1000 / 10000)."""
-    return st.one_of(
-        st.just(MatchFormat("single")),
-        st.just(MatchFormat("tournament")),
-        st.just(MatchFormat("session")),
-        st.builds(MatchFormat, st.just("rounds"), st.integers(1, max_rounds)),
-        st.builds(MatchFormat, st.just("wins"), st.integers(1, max_rounds)),
-        st.builds(MatchFormat, st.just("first_to"), st.integers(1, max_first_to)),
-    )
+
+def match_formats(*, max_n: int | None = None) -> st.SearchStrategy[MatchFormat]:
+    """Every match format kind of the format table, N within its bounds (and ``max_n``)."""
+    kinds = []
+    for kind, spec in FORMAT_KINDS.items():
+        if spec.bounds is None:
+            kinds.append(st.just(MatchFormat(kind)))
+        else:
+            lo, hi = spec.bounds
+            top = hi if max_n is None else min(hi, max_n)
+            kinds.append(st.builds(MatchFormat, st.just(kind), st.integers(lo, top)))
+    return st.one_of(*kinds)
+
+
+def option_values(option: Option, *, span: int | None = None) -> st.SearchStrategy[Any]:
+    """Every value ``option`` takes (a number at most ``span`` above its lowest bound)."""
+    if option.kind is OptionType.FLAG:
+        return st.booleans()
+    if option.kind is OptionType.NUMBER:
+        lo, hi = option.bounds
+        numbers = st.integers(lo, hi if span is None else min(hi, lo + span))
+        return st.one_of(st.none(), numbers) if option.unlimited else numbers
+    if option.kind is OptionType.CHOICE:
+        return st.sampled_from([c.value for c in option.choices])
+    return match_formats(max_n=None if span is None else PLAYABLE_N)
+
+
+def _settle(rules: Rules, drawn: dict[str, Any]) -> Rules:
+    """``rules`` with each drawn value set in the table's order, unless it is refused there."""
+    for name, value in drawn.items():
+        try:
+            rules = rules.replace(**{name: value})
+        except InvalidRulesError:
+            pass  # refused with the values before it: the default stays
+    return rules
 
 
 @st.composite
-def _rules(
-    draw: st.DrawFn,
-    *,
-    max_bonus: int,
-    max_ante: int,
-    max_chips: int,
-    formats: st.SearchStrategy[MatchFormat],
-) -> Rules:
-    bow_to_stern = draw(st.booleans())
-    wild_captain = draw(st.booleans())
-    required = (1, 2, 3) if bow_to_stern else (6, 5, 4)
-    # Any face is fine as long as the wild captain is off; with it on, only non-required faces.
-    face_pool = [f for f in range(1, 7) if not (wild_captain and f in required)]
-    wild_face = draw(st.sampled_from(face_pool))
-    stakes = draw(st.sampled_from(list(Stakes)))
-    ante = draw(st.integers(1, max_ante))
-    low_chips = ante if stakes is Stakes.POT else 0
-    starting_chips = draw(st.integers(low_chips, max(low_chips, max_chips)))
-    drinking = draw(st.sampled_from(list(Drinking)))
-    failed_double = drinking is not Drinking.NONE and draw(st.booleans())
-    return Rules(
-        name=draw(st.sampled_from(PRESET_NAMES)),
-        half_cargo=draw(st.booleans()),
-        bow_to_stern=bow_to_stern,
-        wild_captain=wild_captain,
-        wild_face=wild_face,
-        cargo_rerolls=draw(st.sampled_from([None, 0, 1, 2])),
-        same_roll_bonus=draw(st.one_of(st.just(0), st.integers(0, max_bonus))),
-        tie_break=draw(st.sampled_from(list(TieBreak))),
-        all_fail=draw(st.sampled_from(list(AllFail))),
-        starter=draw(st.sampled_from(list(Starter))),
-        rotation=draw(st.sampled_from(list(Rotation))),
-        stakes=stakes,
-        ante=ante,
-        starting_chips=starting_chips,
-        pot_to=draw(st.sampled_from(list(PotTo))) if stakes is Stakes.POT else PotTo.ROUND,
-        drinking=drinking,
-        hand_out=(
-            draw(st.sampled_from(list(HandOutAmount)))
-            if drinking is Drinking.CAPTAIN_HANDS_OUT
-            else HandOutAmount.EXACT
-        ),
-        failed_double=failed_double,
-        format=draw(formats),
-    )
+def _rules(draw: st.DrawFn, *, span: int | None) -> Rules:
+    drawn = {name: draw(option_values(o, span=span)) for name, o in OPTIONS.items()}
+    return _settle(Rules(name=draw(st.sampled_from(PRESET_NAMES))), drawn)
 
 
 def rule_sets() -> st.SearchStrategy[Rules]:
     """Any valid rule set: every option over the full range ``Rules`` accepts."""
-    return _rules(max_bonus=100, max_ante=1000, max_chips=1_000_000, formats=match_formats())
+    return _rules(span=None)
 
 
 def playable_rule_sets() -> st.SearchStrategy[Rules]:
-    """Valid rule sets whose matches end quickly: short formats, small antes and stacks."""
-    return _rules(
-        max_bonus=5,
-        max_ante=3,
-        max_chips=12,
-        formats=match_formats(max_rounds=4, max_first_to=25),
-    )
+    """Valid rule sets whose matches end quickly: short formats, small numbers."""
+    return _rules(span=PLAYABLE_SPAN)
 
 
 def player_counts(*, solo: bool = False) -> st.SearchStrategy[int]:
-    """Seats at the table: 2..8 (001), or 1..8 when solo practice is allowed."""
-    return st.integers(1 if solo else 2, 8)
+    """Seats at the table (001.1), or from one when solo practice is allowed."""
+    return st.integers(SOLO_PLAYERS if solo else MIN_PLAYERS, MAX_PLAYERS)
 
 
 @dataclass(frozen=True)
@@ -155,9 +145,9 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
     (no pot, no drinking) in a single or rounds:N format against a target of 2..max_score.
     """
     rules = draw(playable_rule_sets())
-    low = 3 if rules.format.kind == "tournament" else 2
-    solo_ok = solo and rules.format.kind in ("single", "rounds")
-    players = draw(st.integers(1 if solo_ok else low, 8))
+    low = TOURNAMENT_MIN_PLAYERS if rules.format.kind is FormatKind.TOURNAMENT else MIN_PLAYERS
+    solo_ok = solo and rules.format.kind in (FormatKind.SINGLE, FormatKind.ROUNDS)
+    players = draw(st.integers(SOLO_PLAYERS if solo_ok else low, MAX_PLAYERS))
     if players == 1:
         rules = rules.replace(
             stakes=Stakes.POINTS,
@@ -166,7 +156,8 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
             hand_out=HandOutAmount.EXACT,
             failed_double=False,
         )
-        target = draw(st.integers(2, rules.max_score))
+        lowest = min(s for s in turn_scores(rules) if s > 0)
+        target = draw(st.integers(lowest, rules.max_score))
         return MatchSetup(rules, 1, None, target)
     starter = draw(st.integers(0, players - 1)) if rules.starter is Starter.CHOSEN else None
     return MatchSetup(rules, players, starter, None)
@@ -174,29 +165,28 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
 
 def dice(n: int) -> st.SearchStrategy[tuple[int, ...]]:
     """Faces of ``n`` dice, in the order rolled (not sorted)."""
-    return st.tuples(*[st.integers(1, 6) for _ in range(n)])
+    return st.tuples(*[st.sampled_from(FACES) for _ in range(n)])
 
 
 def roll_faces() -> st.SearchStrategy[tuple[int, ...]]:
-    """Faces of a roll of 1..5 dice (any count a turn can ask for)."""
-    return st.integers(1, 5).flatmap(dice)
+    """Faces of a roll of one to all the dice (any count a turn can ask for)."""
+    return st.integers(1, DICE).flatmap(dice)
 
 
 def random_rules(rng: random.Random) -> Rules:
     """A valid rule set drawn with a plain ``random.Random`` (for the many-turns test).
 
-    Only the turn options vary (the round options do not affect a single turn).
+    Only the turn's options vary (the others do not affect a single turn), each over the
+    values the table gives it, numbers at most :data:`PLAYABLE_SPAN` above their lowest bound.
     """
-    bow_to_stern = rng.random() < 0.5
-    wild_captain = rng.random() < 0.5
-    required = (1, 2, 3) if bow_to_stern else (6, 5, 4)
-    wild_face = rng.choice([f for f in range(1, 7) if not (wild_captain and f in required)])
-    return Rules(
-        name=rng.choice(PRESET_NAMES),
-        half_cargo=rng.random() < 0.5,
-        bow_to_stern=bow_to_stern,
-        wild_captain=wild_captain,
-        wild_face=wild_face,
-        cargo_rerolls=rng.choice([None, 0, 1, 2]),
-        same_roll_bonus=rng.choice([0, 0, 1, 3, 10]),
-    )
+    drawn: dict[str, Any] = {}
+    for option in options_in(Group.TURN):
+        if option.kind is OptionType.FLAG:
+            drawn[option.name] = rng.random() < 0.5
+        elif option.kind is OptionType.NUMBER:
+            lo, hi = option.bounds
+            values: list[Any] = list(range(lo, min(hi, lo + PLAYABLE_SPAN) + 1))
+            drawn[option.name] = rng.choice(values + ([None] if option.unlimited else []))
+        elif option.kind is OptionType.CHOICE:
+            drawn[option.name] = rng.choice(option.choices).value
+    return _settle(Rules(name=rng.choice(PRESET_NAMES)), drawn)

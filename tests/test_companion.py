@@ -6,9 +6,19 @@ from pathlib import Path
 
 import pexpect
 
+from shipcaptaincrew.facts import MAX_PLAYERS, MIN_PLAYERS
 from shipcaptaincrew.notation import MatchLog, replay
+from shipcaptaincrew.rules import find_rules
 
-from .tui_driver import OPTIONS_MENU, menu_number, spawn
+from .tui_driver import (
+    OPTIONS_MENU,
+    PRESET_HINT,
+    format_hint,
+    menu_number,
+    menu_options,
+    options_hint,
+    spawn,
+)
 
 END = "Replay it with: scc replay"
 
@@ -172,7 +182,7 @@ def test_wild_captain_choice_with_real_dice(tmp_path: Path) -> None:
 def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     log = tmp_path / "nb.jsonl"
     child = spawn(["companion", "--log", str(log)], lang="nb_NO.UTF-8")
-    child.expect(r"Hvor mange spillere\? \[2-8, Enter = 2\] ")
+    child.expect(rf"Hvor mange spillere\? \[{MIN_PLAYERS}-{MAX_PLAYERS}, Enter = 2\] ")
     child.sendline("")
     child.expect(r"Navn på spiller 1 \(Enter = Spiller 1\): ")
     child.sendline("Kari")
@@ -180,17 +190,18 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendline("bot:hard")
     child.expect("bordhjelperen er for folk med ekte terninger: ingen boter")
     child.sendline("Ola")
-    child.expect(r"Regelsett \[1-4, Enter = 1\] ")
+    child.expect(r"Regelsett " + PRESET_HINT)
     child.sendline("3")  # skip-kaptein-mannskap
     child.expect("Regler: Skip, kaptein og mannskap")
-    child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
+    skip = find_rules("skip")
+    child.expect(r"Valg som skal endres " + options_hint(skip))
     # 001.2: the preset writes points down (a pot of chips is one option away).
     assert "Partiformat: først til 50" in child.before and "Spilles om: bare poeng" in child.before
     child.sendline(menu_number(child.before, "Partiformat:"))
-    child.expect(r"Partiformat \[1-6, Enter = 3\] ")  # the preset's first_to:N
+    child.expect(r"Partiformat " + format_hint(3))  # the preset's first_to:N
     child.sendline(menu_number(child.before, "én runde (single)", whole=True))
     child.expect(r"Regler: Skip, kaptein og mannskap · én runde")
-    child.expect(r"Valg som skal endres \[1-16, Enter = start\] ")
+    child.expect(r"Valg som skal endres " + options_hint(skip.replace(format="single")))
     child.sendline("")
     child.expect("Kast om start: høyeste terning starter")
     child.expect("Kari: kast én terning om hvem som starter, og skriv øyetallet: ")
@@ -243,11 +254,14 @@ def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> No
 def test_a_given_starter_is_not_asked_again(tmp_path: Path) -> None:
     log = tmp_path / "starter.jsonl"
     child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--starter", "Bo", "--log", str(log)])
-    child.expect(r"Preset \[1-4, Enter = 1\] ")
+    child.expect(r"Preset " + PRESET_HINT)
     child.sendline("")
     child.expect("Rules: Classic 6-5-4 · chosen starter")
-    child.expect(OPTIONS_MENU)  # fifteen options: who starts is decided by --starter
-    assert "Who starts:" not in child.before and "15  Next round's starter" in child.before
+    child.expect(OPTIONS_MENU)  # who starts is decided by --starter: not on the menu
+    shown = menu_options(find_rules("classic").replace(starter="chosen"), fixed=("starter",))
+    rotation = shown.index("rotation") + 1
+    assert "Who starts:" not in child.before
+    assert f"{rotation}  Next round's starter" in child.before
     child.sendline("")
     child.expect("Bo starts round 1.")
     child.expect("Bo: roll all 5 dice and type the faces: ")

@@ -36,6 +36,8 @@ from shipcaptaincrew.state import MatchState  # noqa: E402
 #: One setting per non-default value of each option of classic (plus the pot preset's
 #: options on top of pot stakes, which they need).
 SETTINGS = [
+    "rolls=2",
+    "rolls=5,cargo_rerolls=4",
     "half_cargo=true",
     "bow_to_stern=true",
     "wild_captain=true",

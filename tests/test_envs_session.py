@@ -204,10 +204,11 @@ def test_openspiel_session_stops_at_its_cap_and_keeps_it_in_the_string() -> None
 def test_the_game_length_bound_covers_the_longest_capped_session() -> None:
     bounds = FORMAT_KINDS[FormatKind.ROUNDS].bounds
     assert bounds is not None
-    longest = openspiel_game.ROUND_MOVES * bounds[1] + MAX_PLAYERS  # and the starter roll-off
-    assert openspiel_game.MAX_GAME_LENGTH >= longest
     game = openspiel_game.load(8, "classic(format=session)", session_rounds=bounds[1])
-    assert game.max_game_length() == openspiel_game.MAX_GAME_LENGTH
+    # A round of eight turns of the rule set's rolls, then the hand-out; and the roll-off.
+    longest = openspiel_game.round_moves(game.rules) * bounds[1] + MAX_PLAYERS
+    assert game.max_game_length() >= max(longest, openspiel_game.MAX_GAME_LENGTH)
+    assert openspiel_game.round_moves(game.rules) == 8 * 3 * game.rules.rolls + 9
 
 
 @pytest.mark.parametrize("bad", [0, 1001, True, 2.0, "3"])

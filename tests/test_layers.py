@@ -20,6 +20,7 @@ CORE = {
     "formats",
     "options",
     "rules",
+    "presets",
     "dice",
     "actions",
     "state",

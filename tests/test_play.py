@@ -18,7 +18,8 @@ from shipcaptaincrew.actions import HandOut, RerollCargo, Take
 from shipcaptaincrew.cli.option_words import option_line
 from shipcaptaincrew.engine import check_players
 from shipcaptaincrew.errors import GameError
-from shipcaptaincrew.formats import FORMAT_KINDS, MatchFormat
+from shipcaptaincrew.facts import MAX_PLAYERS, MIN_PLAYERS
+from shipcaptaincrew.formats import FORMAT_KINDS, FormatKind, MatchFormat
 from shipcaptaincrew.i18n import translator
 from shipcaptaincrew.i18n.rules_text import rules_title
 from shipcaptaincrew.notation import MatchLog, replay
@@ -28,10 +29,14 @@ from shipcaptaincrew.state import TurnPhase
 
 from .tui_driver import (
     OPTIONS_MENU,
+    PRESET_HINT,
     answer_menus,
     find_seed,
+    format_hint,
     human_decisions,
     menu_number,
+    number_hint,
+    options_hint,
     play_offline,
     set_option,
     spawn,
@@ -309,11 +314,12 @@ def test_each_language(tmp_path: Path, how: tuple[str, str], words: list[str]) -
 def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> None:
     log = tmp_path / "dialogue.jsonl"
     child = spawn(["play", "--seed", "4", "--fast", "--log", str(log)])
-    child.expect(r"How many players\? \[2-8, Enter = 3\] ")
+    lo, hi = MIN_PLAYERS, MAX_PLAYERS
+    child.expect(rf"How many players\? \[{lo}-{hi}, Enter = 3\] ")
     child.sendline("lots")
-    child.expect("Please type a whole number from 2 to 8.")
-    child.sendline("12")
-    child.expect("12 is out of range: type a number from 2 to 8.")
+    child.expect(f"Please type a whole number from {lo} to {hi}.")
+    child.sendline(str(hi + 4))
+    child.expect(f"{hi + 4} is out of range: type a number from {lo} to {hi}.")
     child.sendline("2")
     child.expect(r"Name of player 1 .*: ")
     child.sendline("Anna")
@@ -323,41 +329,51 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.sendline("bot:grandmaster")
     child.expect("unknown bot 'grandmaster'")
     child.sendline("Robo=bot:medium")
-    child.expect(r"Preset \[1-4, Enter = 1\] ")
+    child.expect(r"Preset " + PRESET_HINT)
     child.sendline("")
     child.expect("Rules: Classic 6-5-4")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Match format:"))
-    child.expect(r"Match format \[1-6, Enter = 1\] ")
+    child.expect(r"Match format " + format_hint(1))
     child.sendline(menu_number(child.before, "tournament: "))  # two players: refused
     child.expect("the tournament \\(002.29\\) needs at least 3 players for a final of two")
-    child.expect(r"Match format \[1-6, Enter = 1\] ")
+    child.expect(r"Match format " + format_hint(1))
     child.sendline(menu_number(child.before, "a number of rounds"))
-    child.expect(r"a number of rounds, highest total wins: N \[1-1000, Enter = 3\] ")
+    rounds = FORMAT_KINDS[FormatKind.ROUNDS].bounds
+    assert rounds is not None
+    child.expect(
+        rf"a number of rounds, highest total wins: N \[{rounds[0]}-{rounds[1]}, Enter = 3\] "
+    )
     child.sendline("three")
-    child.expect("Please type a whole number from 1 to 1000.")
+    child.expect(f"Please type a whole number from {rounds[0]} to {rounds[1]}.")
     child.sendline("3")
     child.expect("Rules: Classic 6-5-4 · 3 rounds")
     set_option(child, OPTIONS["stakes"], "pot")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Ante:"))
-    child.expect(r"Ante \[1-1000, Enter = 1\] ")
-    child.sendline("0")
-    child.expect("0 is out of range: type a number from 1 to 1000.")
+    ante = OPTIONS["ante"]
+    child.expect(r"Ante " + number_hint(ante, "1"))
+    child.sendline(str(ante.bounds[0] - 1))
+    child.expect(
+        f"{ante.bounds[0] - 1} is out of range: type a number from {ante.bounds[0]} to "
+        f"{ante.bounds[1]}."
+    )
     child.sendline("2")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Starting chips:"))
-    child.expect(r"Starting chips \[0-1000000, Enter = 10\] ")
+    chips = number_hint(OPTIONS["starting_chips"], "10")
+    child.expect(r"Starting chips " + chips)
     child.sendline("1")  # fewer chips than the ante: the rule set refuses, the question stays
     child.expect("starting_chips=1 is less than ante=2: nobody could ante the first round")
-    child.expect(r"Starting chips \[0-1000000, Enter = 10\] ")
+    child.expect(r"Starting chips " + chips)
     child.sendline("")
     set_option(child, OPTIONS["drinking"], "all_but_winner")
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Cargo rerolls:"))
-    child.expect(r"Cargo rerolls \[0-2 or no limit, Enter = no limit\] ")
+    rerolls = OPTIONS["cargo_rerolls"]
+    child.expect(r"Cargo rerolls " + number_hint(rerolls, "none"))
     child.sendline("maybe")
-    child.expect("Please type a whole number from 0 to 2.")
+    child.expect(f"Please type a whole number from {rerolls.bounds[0]} to {rerolls.bounds[1]}.")
     child.sendline("1")
     child.expect(
         "Rules: Classic 6-5-4 · 3 rounds · pot · ante 2 · all but the winner sip · "
@@ -431,7 +447,7 @@ def test_the_dialogue_reaches_every_option_of_the_table(tmp_path: Path) -> None:
     assert {o.name for o, _value in steps} == set(OPTIONS)
     log = tmp_path / "every.jsonl"
     child = spawn(["play", "-p", "Anna", "-p", "Bo", "--seed", "1", "--fast", "--log", str(log)])
-    child.expect(r"Preset \[1-4, Enter = 1\] ")
+    child.expect(r"Preset " + PRESET_HINT)
     child.sendline("1")
     for option, value in steps:
         set_option(child, option, value)
@@ -461,12 +477,12 @@ def test_a_refused_combination_is_said_in_the_language_and_asked_again(
     child = spawn(
         ["play", "-p", "Anna", "-p", "Bo", "--lang", lang, "--log", str(tmp_path / "r.jsonl")]
     )
-    child.expect(re.escape(tr("Preset")) + r" \[1-4, Enter = 1\] ")
+    child.expect(re.escape(tr("Preset")) + " " + PRESET_HINT)
     child.sendline("")
     wild = OPTIONS["wild_captain"]
     question = re.escape(tr(wild.label)) + r" \[1-2, Enter = 2\] "
     for option in (OPTIONS["bow_to_stern"], wild):
-        child.expect(r"\[1-16, Enter = " + re.escape(tr("start")) + r"\] ")
+        child.expect(options_hint(find_rules("classic"), tr("start")))
         child.sendline(menu_number(child.before, tr(option.label) + ":"))
         child.expect(re.escape(tr(option.label)) + r" \[1-2, Enter = 2\] ")
         child.sendline(menu_number(child.before, tr("yes"), whole=True))
@@ -474,7 +490,7 @@ def test_a_refused_combination_is_said_in_the_language_and_asked_again(
     child.expect(question)  # the same question again; Enter keeps it off
     child.sendline("")
     child.expect(re.escape(tr("Rules: {rules}").format(rules="")))
-    child.expect(r"\[1-16, Enter = " + re.escape(tr("start")) + r"\] ")
+    child.expect(options_hint(find_rules("classic"), tr("start")))
     assert tr("Wild captain") + ": " + tr("no") in child.before
     child.sendline("q")
     child.expect(pexpect.EOF)

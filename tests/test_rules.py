@@ -7,12 +7,16 @@ translation of 000 (``docs/sources.md``).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
+from shipcaptaincrew.facts import HOUSE_RULE
+from shipcaptaincrew.formats import FORMAT_KINDS
+from shipcaptaincrew.options import OPTIONS
 from shipcaptaincrew.rules import (
     ALIASES,
     OPTION_DOCS,
@@ -119,14 +123,30 @@ def test_unknown_preset_is_refused_naming_it_and_the_known_ones() -> None:
         Rules(name="foo")
 
 
-def test_every_option_cites_a_sheet() -> None:
-    """Every option's doc names the sheet (000..003) it comes from, or says what it is."""
+#: A sheet sentence as the sources cite it (``000.25``: sheet 000, sentence 25).
+SHEET_SENTENCE = re.compile(r"00[0-3]\.[1-9]\d*")
+
+
+def _cited(sources: tuple[str, ...]) -> bool:
+    """Sources are sheet sentences, or a house rule that says where tables play it."""
+    return bool(sources) and all(
+        SHEET_SENTENCE.fullmatch(s) or (s.startswith(HOUSE_RULE) and len(s) > len(HOUSE_RULE) + 10)
+        for s in sources
+    )
+
+
+def test_every_option_choice_and_format_cites_a_sheet_or_where_tables_play_it() -> None:
+    """CONTRIBUTING's rule: every option, every choice and every match format kind cites the
+    sheet sentences it comes from, or, a house rule no sheet has, says where tables play it."""
     assert set(OPTION_DOCS) == set(option_names())
-    for name, doc in OPTION_DOCS.items():
-        assert doc, name
-    sheets = ("000", "001", "002", "003")
-    uncited = [n for n, d in OPTION_DOCS.items() if not any(s in d for s in sheets)]
+    uncited = [o.name for o in OPTIONS.values() if not _cited(o.sources)]
+    uncited += [
+        f"{o.name}={c.value}" for o in OPTIONS.values() for c in o.choices if not _cited(c.sources)
+    ]
+    uncited += [f"format={k.value}" for k, spec in FORMAT_KINDS.items() if not _cited(spec.sources)]
     assert uncited == []
+    # The sheets are the source of truth: a rule that cites no sheet at all must say so.
+    assert not _cited(()) and not _cited(("house rule: ",)) and not _cited(("002",))
 
 
 # -- options ----------------------------------------------------------------------------------
@@ -253,13 +273,20 @@ def test_rules_are_frozen_and_hashable(rules: Rules) -> None:
     ("settings_", "message"),
     [
         # unknown option / malformed
-        (["colour=red"], r"unknown option 'colour'; known: half_cargo, "),
+        (["colour=red"], r"unknown option 'colour'; known: rolls, half_cargo, "),
         (["name=classic"], r"unknown option 'name'"),
         (["half_cargo"], r"option 'half_cargo' must look like KEY=VALUE"),
         # bad values
         (["half_cargo=maybe"], r"half_cargo must be true or false, got 'maybe'"),
-        (["cargo_rerolls=3"], r"cargo_rerolls must be 0, 1, 2 or none, got 3"),
-        (["cargo_rerolls=-1"], r"cargo_rerolls must be 0, 1, 2 or none, got -1"),
+        (["cargo_rerolls=5"], r"cargo_rerolls must be 0, 1, 2, 3, 4 or none, got 5"),
+        (["cargo_rerolls=-1"], r"cargo_rerolls must be 0, 1, 2, 3, 4 or none, got -1"),
+        (["rolls=1"], r"rolls must be 2..5, got 1"),
+        (["rolls=6"], r"rolls must be 2..5, got 6"),
+        (
+            ["cargo_rerolls=3"],
+            r"cargo_rerolls=3 is more than a turn of 3 rolls allows \(at most 2\)",
+        ),
+        (["rolls=2", "cargo_rerolls=2"], r"a turn of 2 rolls allows \(at most 1\)"),
         (["cargo_rerolls=x"], r"cargo_rerolls must be an integer, got 'x'"),
         (["wild_face=7"], r"wild_face must be a face 1..6, got 7"),
         (["wild_face=0"], r"wild_face must be a face 1..6, got 0"),
@@ -317,7 +344,7 @@ def test_every_refusal_names_the_problem(settings_: list[str], message: str) -> 
     [
         ({"half_cargo": 1}, "half_cargo must be true or false"),
         ({"failed_double": "yes"}, "failed_double must be true or false"),
-        ({"cargo_rerolls": True}, "cargo_rerolls must be 0, 1, 2 or none, got True"),
+        ({"cargo_rerolls": True}, "cargo_rerolls must be 0, 1, 2, 3, 4 or none, got True"),
         ({"wild_face": "1"}, "wild_face must be an integer, got '1'"),
         ({"same_roll_bonus": True}, "same_roll_bonus must be an integer, got True"),
         ({"starting_chips": None}, "starting_chips must be an integer, got None"),

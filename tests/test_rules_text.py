@@ -25,7 +25,10 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
     text = rules_text(find_rules("classic"))
     for part in (
         "a ship (6), a captain (5) and a crew (4)",
-        "three rolls",
+        "up to 3 rolls",
+        "Without a full crew after 3 rolls you score 0",
+        "cargo. Your score is their sum, from 2 to 12.",
+        "With 1 roll left you could gamble on the cargo.",
         "cargo",
         "score 0",
         "only the tied players play new full turns",
@@ -132,22 +135,28 @@ def test_the_solver_notes_come_from_the_solver() -> None:
     # Best expected score: with one roll left a cargo below the mean of two dice (7) is worth
     # rerolling; with two left the option value lifts the bar to 7 (E = 7 + 35/36 > 7).
     notes = solver_notes(find_rules("classic"))
-    assert notes == SolverNotes(6, 7)
+    assert notes == SolverNotes(((1, 6), (2, 7)))
     text = rules_text(find_rules("classic"), None, notes)
-    assert "The solver disagrees in part" in text and "of 7 or less with two rolls left" in text
-    agree = rules_text(find_rules("classic"), None, SolverNotes(6, 6))
+    assert "The solver disagrees in part" in text
+    assert "with 1 roll left it rerolls a cargo of 6 or less; with 2 rolls left it" in text
+    agree = rules_text(find_rules("classic"), None, SolverNotes(((1, 6), (2, 6))))
     assert "The solver agrees: for the best average score it rerolls a cargo of 6" in agree
 
 
 @pytest.mark.parametrize(
     ("notes", "expected"),
     [
-        (SolverNotes(None, None), "it never rerolls the cargo under these rules"),
+        (SolverNotes(((1, None), (2, None))), "it never rerolls the cargo under these rules"),
         (
-            SolverNotes(None, 8),
-            "never rerolls the cargo with one roll left, and rerolls a cargo of 8",
+            SolverNotes(((1, None), (2, 8))),
+            "with 1 roll left it never rerolls the cargo; with 2 rolls left it rerolls a "
+            "cargo of 8 or less.",
         ),
-        (SolverNotes(9, None), "of 9 or less with one roll left, and never rerolls it with two"),
+        (
+            SolverNotes(((1, 9), (2, None))),
+            "with 1 roll left it rerolls a cargo of 9 or less; with 2 rolls left it never "
+            "rerolls the cargo.",
+        ),
     ],
 )
 def test_a_solver_that_never_rerolls_is_said_in_whole_sentences(
@@ -164,8 +173,8 @@ def test_same_roll_bonus_positions_still_get_the_solvers_verdict() -> None:
     # The two-rolls-left position always carries the same-roll bonus; skipping such positions
     # made the note claim the solver never rerolls with two rolls left.
     notes = solver_notes(find_rules("classic").with_settings(["same_roll_bonus=2"]))
-    assert notes is not None and notes.reroll_up_to_1 is not None
-    assert notes.reroll_up_to_2 is not None
+    assert notes is not None and [left for left, _ in notes.reroll_up_to] == [1, 2]
+    assert all(cargo is not None for _, cargo in notes.reroll_up_to)
 
 
 def test_without_cargo_rerolls_the_reroll_tips_do_not_apply() -> None:

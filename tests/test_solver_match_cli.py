@@ -132,3 +132,17 @@ def test_strategy_prints_and_plots_the_match_tables(cache: Path, tmp_path: Path)
     assert png.stat().st_size > 10_000 and "rounds left" in r.stdout
     bad = scc(cache, "strategy", "--format", "rounds:3", "--players", "3")
     assert bad.returncode == 2 and "two players" in bad.stderr
+
+
+def test_the_match_tables_read_the_faces_the_roles_need(cache: Path) -> None:
+    # The table's turns are the engine's own: under bow to stern a crew is 1-2-3, and the rows
+    # cover every number of rolls a crew can be completed with (once an IndexError, because
+    # the table rolled 6-5-4 itself and found no decision).
+    data = ok_json(cache, "strategy", "--format", "rounds:3", "--set", "bow_to_stern=true")
+    assert {r["rolls_left"] for r in data["rows"]} == {1, 2}
+    last = {
+        r["other"]: r["stand_from"]
+        for r in data["rows"]
+        if r["mine"] == 1 and r["posted"] is None and r["rolls_left"] == 1
+    }
+    assert last[-12] == 12 and last[10] < last[0]

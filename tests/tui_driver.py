@@ -24,8 +24,8 @@ from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.fair import SeededDice
 from shipcaptaincrew.formats import FORMAT_KINDS
 from shipcaptaincrew.game import Game
-from shipcaptaincrew.options import Option, OptionType
-from shipcaptaincrew.rules import Rules
+from shipcaptaincrew.options import Group, Option, OptionType, options_in
+from shipcaptaincrew.rules import PRESET_NAMES, Rules
 
 SCC = str(Path(sys.executable).parent / "scc")
 
@@ -33,6 +33,33 @@ SCC = str(Path(sys.executable).parent / "scc")
 MENU = re.compile(r"\[1-(\d)(?:, \?)?(?:, Enter = \d+)?\] ")
 #: The set-up dialogue's menu of every option (English), Enter starting the match.
 OPTIONS_MENU = re.compile(r"Option to change \[1-\d+, Enter = start\] ")
+#: The preset question's hint: one line per preset, the first by default.
+PRESET_HINT = rf"\[1-{len(PRESET_NAMES)}, Enter = 1\] "
+
+
+def menu_options(rules: Rules, fixed: tuple[str, ...] = ()) -> list[str]:
+    """The options the set-up menu lists under ``rules``, in its order (by group, then as the
+    table lists them): those that mean something (``Rules.says``), less those ``fixed`` by flags.
+    """
+    shown = [o.name for g in Group for o in options_in(g) if rules.says(o.name)]
+    return [name for name in shown if name not in fixed]
+
+
+def options_hint(rules: Rules, enter: str = "start", fixed: tuple[str, ...] = ()) -> str:
+    """The options menu's bracketed hint under ``rules`` (a regular expression)."""
+    return rf"\[1-{len(menu_options(rules, fixed))}, Enter = {re.escape(enter)}\] "
+
+
+def format_hint(default: int) -> str:
+    """The match format question's hint: one line per format kind (a regular expression)."""
+    return rf"\[1-{len(FORMAT_KINDS)}, Enter = {default}\] "
+
+
+def number_hint(option: Option, default: str) -> str:
+    """A number question's hint from the option's bounds (a regular expression)."""
+    lo, hi = option.bounds
+    more = " or none" if option.unlimited else ""
+    return rf"\[{lo}-{hi}{more}, Enter = {re.escape(default)}\] "
 
 
 def spawn(

@@ -261,7 +261,9 @@ def dice_to_roll(state: TurnState | MatchState) -> int:
     if state.phase is Phase.TURN:
         assert state.turn is not None
         return _turn.dice_to_roll(state.turn)
-    return {Phase.ROLL_OFF: 1, Phase.HAND_OUT_ROLL: 1, Phase.CARGO_ROLL_OFF: 2}.get(state.phase, 0)
+    if state.phase is Phase.CARGO_ROLL_OFF:
+        return state.rules.cargo_dice
+    return {Phase.ROLL_OFF: 1, Phase.HAND_OUT_ROLL: 1}.get(state.phase, 0)
 
 
 def legal_actions(state: TurnState | MatchState) -> tuple[Action, ...]:

@@ -27,6 +27,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidRulesError",
     "InvalidSetupError",
+    "UnmodelledRulesError",
     "os_reason",
 ]
 
@@ -74,6 +75,11 @@ class InvalidRulesError(GameError):
 
 class InvalidSetupError(GameError):
     """A match that cannot be set up (player count, solo target, starter seat, stakes)."""
+
+
+class UnmodelledRulesError(InvalidRulesError):
+    """A rule set that a fast path modelling the rules itself does not model: it names the
+    option (see :mod:`.options.modelled`); the engine and the shells that ask it play it."""
 
 
 #: What the system says about a file, by error number, as catalogue messages.

@@ -1,11 +1,13 @@
 """The fixed facts of the game and of the project, each stated once.
 
 Every shell (terminal, web, simulator, environments) imports these instead of typing its own
-copy: how many players a table seats, how many dice and rolls a turn has, which faces a die
-shows, which roles are collected, which languages the catalogues speak.
+copy: how many players a table seats, how many dice a turn has, which faces a die shows, which
+roles are collected, which languages the catalogues speak.  What a rule set may change -- the
+rolls of a turn, the faces the roles need, the cargo's dice and its rerolls -- is the turn's
+shape, read from :class:`~shipcaptaincrew.rules.Rules` instead.
 
->>> MIN_PLAYERS, MAX_PLAYERS, DICE, ROLLS
-(2, 8, 5, 3)
+>>> MIN_PLAYERS, MAX_PLAYERS, DICE
+(2, 8, 5)
 >>> PLAYER_COUNTS
 (2, 3, 4, 5, 6, 7, 8)
 >>> LANGUAGES
@@ -15,21 +17,24 @@ shows, which roles are collected, which languages the catalogues speak.
 from __future__ import annotations
 
 __all__ = [
-    "CARGO_DICE",
+    "DECIMAL_SIGNS",
     "DEFAULT_LANG",
     "DICE",
     "FACES",
+    "HOUSE_RULE",
     "LANGUAGES",
     "LANGUAGE_NAMES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PLAYER_COUNTS",
     "ROLES",
-    "ROLLS",
+    "THOUSANDS_SEPARATORS",
     "SESSION_ROUNDS",
     "SOLO_PLAYERS",
     "TOURNAMENT_MIN_PLAYERS",
+    "house_rule",
 ]
+
 
 #: A table seats two to eight players (001.1); one seat is solo practice against a target.
 MIN_PLAYERS = 2
@@ -47,18 +52,34 @@ TOURNAMENT_MIN_PLAYERS = 3
 #: many rounds unless told otherwise.
 SESSION_ROUNDS = 5
 
-#: Five ordinary dice (000.1, 001.1, 002.5) and up to three rolls a turn (000.1, 001.4, 002.8).
+#: Five ordinary dice (000.1, 001.1, 002.5); how often they are rolled is the rule set's
+#: (:attr:`.rules.Rules.rolls`).
 DICE = 5
-ROLLS = 3
 #: The faces of a six-sided die.
 FACES = (1, 2, 3, 4, 5, 6)
-#: Dice left over as cargo once ship, captain and crew are held (000.3, 001.11, 002.13).
-CARGO_DICE = 2
 #: The roles, in the order they must be collected (000.2, 001.5-001.7, 002.10-002.12).
 ROLES = ("ship", "captain", "crew")
+
+#: How a source that is no sheet sentence reads: a house rule, and where tables play it
+#: (:func:`house_rule`).  Every other source is a sheet sentence, ``000.25``.
+HOUSE_RULE = "house rule: "
+
+
+def house_rule(where: str) -> str:
+    """The source of a rule no sheet has: where tables play it.
+
+    >>> house_rule("tables that count round wins")
+    'house rule: tables that count round wins'
+    """
+    return HOUSE_RULE + where
+
 
 #: The catalogue languages, English first (its message ids are the English text).
 LANGUAGES = ("en", "de", "nb")
 DEFAULT_LANG = "en"
 #: Each language's name in that language, for language pickers.
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nb": "Norsk bokmål"}
+#: Each language's decimal sign (German and Norwegian write 39,7).
+DECIMAL_SIGNS = {"en": ".", "de": ",", "nb": ","}
+#: Each language's thousands separator (a no-break space in Norwegian).
+THOUSANDS_SEPARATORS = {"en": ",", "de": ".", "nb": "\u00a0"}

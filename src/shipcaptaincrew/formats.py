@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import InvalidRulesError
+from .facts import house_rule
 from .messages import N_, NP_, Plural
 
 __all__ = ["FORMAT_KINDS", "FormatKind", "KindSpec", "MatchFormat"]
@@ -120,7 +121,6 @@ FORMAT_KINDS: dict[FormatKind, KindSpec] = {
                 "of it (002.30)."
             ),
         ),
-        # Not in the sheets: a common way to play a match.
         KindSpec(
             FormatKind.WINS,
             N_("rounds until someone has won a number of them"),
@@ -130,7 +130,7 @@ FORMAT_KINDS: dict[FormatKind, KindSpec] = {
                 "- The first player to win a round wins the match (not in the sheets).",
                 "- The first player to win {n} rounds wins the match (not in the sheets).",
             ),
-            (),
+            (house_rule("tables that play to a number of round wins, as many pub dice games do"),),
             (1, 1000),
             3,
         ),

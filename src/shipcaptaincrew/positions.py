@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from . import turn as _turn
 from .errors import IllegalActionError
+from .facts import FACES
 from .formats import FormatKind
 from .match import ROUND_END, after_round, post
 from .messages import N_
@@ -65,7 +66,7 @@ def turn_scores(rules: Rules) -> tuple[int, ...]:
     >>> turn_scores(Rules(same_roll_bonus=10))[-3:]
     (20, 21, 22)
     """
-    cargo = set(range(2, 13))
+    cargo = set(range(rules.cargo_dice * min(FACES), rules.cargo_dice * max(FACES) + 1))
     return tuple(sorted({0} | cargo | {c + rules.same_roll_bonus for c in cargo}))
 
 

@@ -5,8 +5,10 @@ are described once, in the table of :mod:`.options`; a :class:`Rules` value hold
 for each and checks every value (and every combination) through that table.  Options combine
 freely, so a rule set is a single frozen dataclass rather than a subclass per variant
 (python-chess needs subclasses because its variants change move generation wholesale; ours
-are independent switches).  Presets are named rule sets found by name or alias with
-:func:`find_rules`, and every rule set has a canonical text form that round-trips:
+are independent switches).  Presets are named rule sets (built in :mod:`.presets`, named here
+too) found by name or alias with :func:`find_rules`, and every rule set has a canonical text
+form that round-trips:
+
 
 >>> r = find_rules("ship-captain-crew").replace(wild_captain=True, cargo_rerolls=1)
 >>> str(r)
@@ -25,10 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidRulesError
+from .facts import DICE, FACES, ROLES
 from .formats import FormatKind, MatchFormat
 from .messages import N_, Message
 from .options import (
     OPTIONS,
+    TURN_LIMITS,
     AllFail,
     Drinking,
     Group,
@@ -38,6 +42,7 @@ from .options import (
     Stakes,
     Starter,
     TieBreak,
+    TurnLimits,
     option_names,
     parse_assignment,
     unknown_option,
@@ -61,7 +66,9 @@ __all__ = [
     "Rules",
     "Stakes",
     "Starter",
+    "TURN_LIMITS",
     "TieBreak",
+    "TurnLimits",
     "find_rules",
     "name_parts",
     "option_names",
@@ -70,6 +77,10 @@ __all__ = [
 
 #: The presets, in the order they are listed (their rule sets are built at the end of the module).
 PRESET_NAMES = ("classic", "schiff-kapitaen-crew", "skip-kaptein-mannskap", "ship-captain-crew")
+
+
+#: The dice left over once every role is held (read at every roll: computed once).
+_CARGO_DICE = DICE - len(ROLES)
 
 
 def _default(name: str) -> Any:
@@ -96,6 +107,7 @@ class Rules:
     #: Preset this rule set started from (its options are printed relative to it).
     name: str = "classic"
     # -- the turn ---------------------------------------------------------------------------
+    rolls: int = field(default=_default("rolls"))
     half_cargo: bool = field(default=_default("half_cargo"))
     bow_to_stern: bool = field(default=_default("bow_to_stern"))
     wild_captain: bool = field(default=_default("wild_captain"))
@@ -171,6 +183,16 @@ class Rules:
                 chips=self.starting_chips,
                 ante=self.ante,
             )
+        if self.cargo_rerolls is not None and self.cargo_rerolls >= self.rolls:
+            # A crew on the first roll leaves every other roll for the cargo, and no more.
+            raise InvalidRulesError(
+                N_(
+                    "cargo_rerolls={n} is more than a turn of {rolls} rolls allows (at most {most})"
+                ),
+                n=self.cargo_rerolls,
+                rolls=self.rolls,
+                most=self.rolls - 1,
+            )
         if self.failed_double and self.drinking is Drinking.NONE:
             raise InvalidRulesError(N_("failed_double needs a drinking mode (drinking=none)"))
         for name, option in OPTIONS.items():
@@ -195,21 +217,33 @@ class Rules:
         other, needed = requires
         return OPTIONS[other].text(getattr(self, other)) == needed
 
-    # -- derived facts ----------------------------------------------------------------------
+    # -- the turn's shape: what every shell reads instead of writing a number -----------------
     @property
     def required_faces(self) -> tuple[int, int, int]:
         """The faces of ship, captain and crew, in the order they must be collected."""
         return (1, 2, 3) if self.bow_to_stern else (6, 5, 4)
 
     @property
+    def cargo_dice(self) -> int:
+        """The dice left as cargo once the roles are held (000.3, 001.11, 002.13): two."""
+        return _CARGO_DICE
+
+    @property
     def max_cargo_rerolls(self) -> int:
-        """The most cargo rerolls a turn can have (two: a crew on the first roll, then two)."""
-        return 2 if self.cargo_rerolls is None else self.cargo_rerolls
+        """The most cargo rerolls a turn can have: every roll after the first under free
+        rerolls (a crew on the first roll, then each roll left), else the limit.
+
+        >>> Rules().max_cargo_rerolls, Rules(cargo_rerolls=1).max_cargo_rerolls
+        (2, 1)
+        >>> Rules(rolls=5).max_cargo_rerolls, Rules(rolls=2, cargo_rerolls=1).max_cargo_rerolls
+        (4, 1)
+        """
+        return self.rolls - 1 if self.cargo_rerolls is None else self.cargo_rerolls
 
     @property
     def max_score(self) -> int:
-        """Highest possible turn score: two sixes of cargo plus the same-roll bonus."""
-        return 12 + self.same_roll_bonus
+        """Highest possible turn score: the cargo all sixes plus the same-roll bonus."""
+        return self.cargo_dice * max(FACES) + self.same_roll_bonus
 
     # -- construction -----------------------------------------------------------------------
     def replace(self, **changes: Any) -> Rules:
@@ -274,104 +308,6 @@ OPTION_DOCS: dict[str, str] = {
 }
 
 
-# -- presets ------------------------------------------------------------------------------------
-
-PRESETS: dict[str, Rules] = {}
-#: Preset -> its name for people (a message id: what the lobby, the table and headers show).
-PRESET_TITLES: dict[str, str] = {}
-#: Preset -> one sentence saying which sheet it follows and how (a message id).
-PRESET_DESCRIPTIONS: dict[str, str] = {}
-
-
-def _register(rules: Rules, title: str, description: str) -> None:
-    PRESETS[rules.name] = rules
-    PRESET_TITLES[rules.name] = title
-    PRESET_DESCRIPTIONS[rules.name] = description
-
-
-_register(
-    Rules(),
-    N_("Classic 6-5-4"),
-    N_(
-        "What all four sheets agree on: five dice, three rolls, 6-5-4 in order, cargo 2-12, "
-        "free cargo rerolls, ties replayed, one round for points."
-    ),
-)
-_register(
-    # 000.17 speaks of the next round, so the table plays on until it stops.
-    Rules(
-        name="schiff-kapitaen-crew",
-        rotation=Rotation.PREVIOUS,
-        drinking=Drinking.ALL_BUT_WINNER,
-        format=MatchFormat(FormatKind.SESSION),
-    ),
-    N_("Schiff, Kapitän & Crew"),
-    N_(
-        "The German sheet 000 and its English translation 003: a roll-off decides who starts, "
-        "tied players roll again, every loser sips, the start passes to the right-hand "
-        "neighbour, and rounds go on until the table stops."
-    ),
-)
-_register(
-    # 001.2 offers points or chips: the preset writes points down; stakes=pot plays for chips.
-    Rules(name="skip-kaptein-mannskap", format=MatchFormat(FormatKind.FIRST_TO, 50)),
-    N_("Skip, kaptein og mannskap"),
-    N_(
-        "The Norwegian sheet 001: two to eight players, points written down (or chips into a "
-        "pot every round with stakes=pot), ties replayed among the tied, first to 50 points."
-    ),
-)
-_register(
-    Rules(
-        name="ship-captain-crew",
-        tie_break=TieBreak.CARGO_ROLLOFF,
-        stakes=Stakes.POT,
-        all_fail=AllFail.CARRY_POT,
-    ),
-    N_("Ship Captain Crew"),
-    N_(
-        "The English sheet 002: a chip from everyone into the pot, the best cargo takes it, "
-        "ties settled by rolling both cargo dice, and a round nobody completes leaves the pot "
-        "for the next."
-    ),
-)
-
-ALIASES: dict[str, str] = {
-    "classic": "classic",
-    "6-5-4": "classic",
-    "654": "classic",
-    "destroyer": "classic",
-    "clickety-clack": "classic",
-    "schiff-kapitaen-crew": "schiff-kapitaen-crew",
-    "schiff-kapitän-crew": "schiff-kapitaen-crew",
-    "schiff": "schiff-kapitaen-crew",
-    "skip-kaptein-mannskap": "skip-kaptein-mannskap",
-    "skip": "skip-kaptein-mannskap",
-    "ship-captain-crew": "ship-captain-crew",
-    "ship-captain-and-crew": "ship-captain-crew",
-    "ship-of-fools": "ship-captain-crew",
-    "captain-cook": "ship-captain-crew",
-}
-
-
-def find_rules(name: str) -> Rules:
-    """Find a preset by name or alias (case and ``_``/space insensitive).
-
-    >>> find_rules("Ship of Fools").name
-    'ship-captain-crew'
-    >>> find_rules("yahtzee")
-    Traceback (most recent call last):
-    ...
-    shipcaptaincrew.errors.InvalidRulesError: unknown preset 'yahtzee'; known: classic, schiff-kapitaen-crew, skip-kaptein-mannskap, ship-captain-crew
-    """
-    key = re.sub(r"[\s_]+", "-", name.strip().lower())
-    if key in ALIASES:
-        return PRESETS[ALIASES[key]]
-    if "(" in name:
-        return Rules.from_str(name)
-    raise _unknown_preset(name)
-
-
 def name_parts(rules: Rules) -> tuple[Message, ...]:
     """A rule set's human name, part by part: the preset's title, then what differs from it.
 
@@ -400,3 +336,8 @@ def _unknown_preset(name: str) -> InvalidRulesError:
     return InvalidRulesError(
         N_("unknown preset '{name}'; known: {known}"), name=name, known=", ".join(PRESET_NAMES)
     )
+
+
+# The presets are rule sets, so they are built once Rules exists, in their own module; their
+# names are re-exported here, where every caller has always found them.
+from .presets import ALIASES, PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, find_rules  # noqa: E402

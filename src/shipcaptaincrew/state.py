@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
-from .facts import DICE, ROLES, ROLLS
+from .facts import DICE, ROLES
 from .formats import FormatKind
 from .rules import Rules
 
@@ -38,6 +38,7 @@ TERMINAL = -2
 
 #: The three roles, in the order they must be collected (all sheets; :data:`.facts.ROLES`).
 ROLE_NAMES = ROLES
+_ROLE_COUNT = len(ROLES)  # read at every step of every turn
 
 
 class TurnPhase(str, Enum):
@@ -76,7 +77,7 @@ class TurnState:
     @property
     def complete(self) -> bool:
         """Ship, captain and crew are all held."""
-        return len(self.held) == 3
+        return len(self.held) == _ROLE_COUNT
 
     @property
     def score(self) -> int:
@@ -85,8 +86,8 @@ class TurnState:
 
     @property
     def rolls_left(self) -> int:
-        """Rolls still available this turn (three in all)."""
-        return ROLLS - self.rolls_used
+        """Rolls still available this turn (:attr:`.rules.Rules.rolls` in all)."""
+        return self.rules.rolls - self.rolls_used
 
     @property
     def held_roles(self) -> tuple[str, ...]:

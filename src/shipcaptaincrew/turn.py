@@ -25,6 +25,7 @@ from functools import lru_cache
 from .actions import Action, RerollCargo, Roll, Stand, Take
 from .dice import check_faces, remove_faces, roll_distribution
 from .errors import IllegalActionError
+from .facts import DICE, ROLES
 from .messages import N_
 from .rules import Rules
 from .state import TurnPhase, TurnState, evolve
@@ -40,29 +41,31 @@ __all__ = [
     "new_turn",
 ]
 
+_ROLE_COUNT = len(ROLES)  # read at every step of every turn
+
 
 def new_turn(rules: Rules) -> TurnState:
-    """A fresh turn: five dice, three rolls, nothing held."""
+    """A fresh turn: five dice, the rule set's rolls, nothing held."""
     return TurnState(rules)
 
 
 def dice_to_roll(turn: TurnState) -> int:
     """How many dice the next roll uses (0 when the turn is not waiting for dice).
 
-    Held dice are never rolled again (002.56, 002.57); a cargo reroll rolls both cargo dice, or
-    one under half cargo (000.25).
+    Held dice are never rolled again (002.56, 002.57); a cargo reroll rolls every cargo die, or
+    all but one under half cargo (000.25).
     """
     if turn.phase is not TurnPhase.ROLL:
         return 0
     if turn.complete:
-        return 1 if turn.keep is not None else 2
-    return 5 - len(turn.held)
+        return turn.rules.cargo_dice - (turn.keep is not None)
+    return DICE - len(turn.held)
 
 
 def can_reroll_cargo(turn: TurnState) -> bool:
     """Rolls remain and the cargo reroll limit (001 house rule) is not reached."""
     limit = turn.rules.cargo_rerolls
-    return turn.rolls_used < 3 and (limit is None or turn.cargo_rerolls < limit)
+    return turn.rolls_used < turn.rules.rolls and (limit is None or turn.cargo_rerolls < limit)
 
 
 @lru_cache(maxsize=4096)
@@ -211,11 +214,11 @@ def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
 def _take(turn: TurnState, taken: tuple[int, ...], faces: tuple[int, ...]) -> TurnState:
     held = turn.held + taken
     rest = remove_faces(faces, taken)
-    if len(held) == 3:
+    if len(held) == _ROLE_COUNT:
         # The two other dice of the completing roll are the cargo (all sheets).
-        bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == 3 else 0
+        bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == _ROLE_COUNT else 0
         done = evolve(turn, held=held, cargo=rest, pending=(), bonus=bonus)
         return evolve(done, phase=TurnPhase.DECIDE if can_reroll_cargo(done) else TurnPhase.DONE)
-    # No full crew after three rolls scores 0 (all sheets).
-    phase = TurnPhase.DONE if turn.rolls_used >= 3 else TurnPhase.ROLL
+    # No full crew once the rolls are used up scores 0 (all sheets: after the third).
+    phase = TurnPhase.DONE if turn.rolls_used >= turn.rules.rolls else TurnPhase.ROLL
     return evolve(turn, held=held, pending=(), phase=phase)

@@ -133,7 +133,7 @@ def advise(
         typer.Option(
             "--rolls-used",
             metavar=N_("N"),
-            help=N_("The rolls used so far, this one included."),
+            help=N_("The rolls used so far, this one included (1 up to the rule set's rolls)."),
         ),
     ],
     rules: RulesOpt = "classic",

@@ -11,7 +11,6 @@ from ..actions import RerollCargo, Roll, Stand
 from ..bots.base import best_take
 from ..dice import InvalidDiceError, parse_faces
 from ..engine import apply, dice_to_roll, initial_turn, legal_actions
-from ..facts import CARGO_DICE, ROLLS
 from ..messages import N_, NP_
 from ..rules import Rules
 from ..state import TurnPhase, TurnState
@@ -28,8 +27,10 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
     t = initial_turn(rules)
     for i, faces in enumerate(rolls, 1):
         if t.phase is TurnPhase.DONE:
-            if t.rolls_used >= ROLLS:
-                raise IllegalActionError(N_("roll {i}: a turn has at most {n} rolls"), i=i, n=ROLLS)
+            if t.rolls_used >= rules.rolls:
+                raise IllegalActionError(
+                    N_("roll {i}: a turn has at most {n} rolls"), i=i, n=rules.rolls
+                )
             if t.complete:
                 raise IllegalActionError(
                     N_("roll {i}: cargo_rerolls={n} forbids another cargo reroll"),
@@ -38,24 +39,36 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 )
             raise IllegalActionError(N_("roll {i}: the turn is over"), i=i)
         if t.phase is TurnPhase.DECIDE:
-            if len(faces) == CARGO_DICE:
+            cargo, half = rules.cargo_dice, rules.cargo_dice - 1  # half cargo keeps one die
+            if len(faces) == cargo:
                 t = apply(t, RerollCargo())
-            elif len(faces) == 1 and rules.half_cargo:
+            elif len(faces) == half and rules.half_cargo:
                 t = apply(t, RerollCargo(keep=max(t.cargo)))
-            elif len(faces) == 1:
+            elif len(faces) == half:
                 raise InvalidDiceError(
-                    N_("roll {i}: rerolling one cargo die needs half_cargo; give two faces"), i=i
+                    N_("roll {i}: keeping a cargo die needs half_cargo; give {cargo} faces"),
+                    i=i,
+                    cargo=cargo,
                 )
             elif rules.half_cargo:
                 raise InvalidDiceError(
-                    N_("roll {i}: a cargo reroll takes 2 dice (or 1 under half_cargo), got {n}"),
+                    N_(
+                        "roll {i}: a cargo reroll takes {cargo} dice (or {half} under "
+                        "half_cargo), got {n}"
+                    ),
                     i=i,
+                    cargo=cargo,
+                    half=half,
                     n=len(faces),
                 )
             else:
                 raise InvalidDiceError(
-                    N_("roll {i}: a cargo reroll takes 2 dice, got {n}"), i=i, n=len(faces)
+                    N_("roll {i}: a cargo reroll takes {cargo} dice, got {n}"),
+                    i=i,
+                    cargo=cargo,
+                    n=len(faces),
                 )
+
         n = dice_to_roll(t)
         if len(faces) != n:
             raise InvalidDiceError(

@@ -12,47 +12,15 @@ from .common import LangOpt, SetOpt, load_rules
 
 
 def solver_notes(rules: Any) -> Any:
-    """What the solver's best-expected-score player rerolls (None if the solver is missing).
-
-    The positions are reached through the engine (a first roll holding ship and captain, then
-    a roll completing the crew with the given cargo), so nothing about the rules is assumed.
-    Under a same-roll bonus the two-rolls-left position necessarily carries the bonus; it is
-    still the cargo the solver decides on, so such positions count too (skipping them made
-    the text claim the solver "never" rerolls there).
-    """
-    from ..actions import RerollCargo, Roll
-    from ..engine import apply, initial_turn
+    """What the solver's best-expected-score player rerolls (None if the solver is missing):
+    the turns it decides on are the engine's own, walked by the solver's turn graph."""
     from ..i18n.rules_text import SolverNotes
-    from ..state import TurnPhase
 
     try:
-        from ..solver.decisions import ev_action
+        from ..solver.table import ev_reroll_limits
     except ImportError:
         return None
-    ship, captain, crew = rules.required_faces
-    wild = rules.wild_face if rules.wild_captain else None
-    plain = [f for f in range(1, 7) if f not in rules.required_faces and f != wild]
-    highest: dict[int, int | None] = {1: None, 2: None}
-    for a in range(1, 7):
-        for b in range(a, 7):
-            if wild in (a, b):
-                continue
-            for left in (1, 2):
-                t = initial_turn(rules)
-                try:
-                    if left == 2:
-                        t = apply(t, Roll((ship, captain, crew, a, b)))
-                    else:
-                        t = apply(t, Roll((ship, captain, plain[0], plain[0], plain[-1])))
-                        t = apply(t, Roll((crew, a, b)))
-                except ValueError:
-                    continue
-                if t.phase is not TurnPhase.DECIDE or t.rolls_left != left:
-                    continue
-                if isinstance(ev_action(rules, t), RerollCargo):
-                    cur = highest[left]
-                    highest[left] = a + b if cur is None else max(cur, a + b)
-    return SolverNotes(highest[1], highest[2])
+    return SolverNotes(ev_reroll_limits(rules))
 
 
 @app.command(

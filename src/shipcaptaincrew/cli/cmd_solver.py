@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..facts import MAX_PLAYERS, MIN_PLAYERS, ROLLS
+from ..facts import MAX_PLAYERS, MIN_PLAYERS
 from ..i18n import _, active_lang, translator
 from ..messages import N_, NP_
 from .app import SccGroup, SccTyper, app
@@ -117,7 +117,7 @@ def odds(
     for i, p in enumerate(data["p_complete_by_roll"], 1):
         t.add_row(_("crew completed on roll {i}").format(i=i), show(p))
     t.add_row(
-        plural(NP_("crew completed in one roll", "crew completed within {n} rolls"), ROLLS),
+        plural(NP_("crew completed in one roll", "crew completed within {n} rolls"), r.rolls),
         show(data["p_complete"]),
     )
     t.add_row(_("expected score"), show(data["expected_score"]))

@@ -24,7 +24,7 @@ advances every table by one decision; ``num_envs`` environment steps per call.  
 turn ends is dealt a new turn at once (Gymnasium's same-step autoreset): ``terminated`` says
 so, ``reward`` is the finished turn's, and the observation is the new turn's first decision.
 As in :mod:`.common`, a turn's start is no decision, and a turn in which the agent has nothing
-to decide (no crew in three rolls, a crew on the last roll) is played out and another dealt;
+to decide (no crew in all its rolls, a crew on the last roll) is played out and another dealt;
 ``info["undecided_rewards"]`` and ``info["undecided_scores"]`` list those turns, so a mean
 over every turn dealt can add them back.
 
@@ -113,6 +113,10 @@ class CompiledTurn:
         kind = np.array([int(k) for k in graph.kind], dtype=np.int8)
         self.chance = kind == CHANCE_NODE
         self.decision = kind == DECISION_NODE
+        if not self.decision.any():
+            # Every turn would be played out and another dealt, for ever.
+            raise ValueError(f"under {rules} a turn has nothing to decide: no agent can play it")
+
         self.final = kind == FINAL_NODE
         self.node_score = np.array(
             [graph.score[i] if self.final[i] else -1 for i in range(n)], dtype=np.int16

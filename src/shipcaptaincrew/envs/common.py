@@ -8,7 +8,7 @@ inside ``step`` from the environment's seeded generator.  A turn's start is no s
 is nothing to choose there, and a stop where every id means "roll" would only add a step
 whose value equals the next state's and whose uniform choice inflates a policy's entropy.
 
-So a seat may go through a turn, or a whole episode, without a stop: three rolls without a
+So a seat may go through a turn, or a whole episode, without a stop: every roll without a
 crew, or a crew on the last roll, leave nothing to decide.  PettingZoo's AEC loop handles that
 as it is (an episode can end before an agent's first step).  A Gymnasium episode needs a first
 observation at a decision, so its ``reset`` plays an episode the agent has nothing to decide
@@ -49,6 +49,7 @@ from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Drinking, Rules, Stakes, Starter, find_rules
 from ..state import MatchState, Phase
 from .encoding import NUM_ACTIONS, action_index, decision_mask, index_action
+from .modelled import check_encoded
 
 __all__ = [
     "ILLEGALS",
@@ -134,10 +135,11 @@ def make_rules(
             raise TypeError(
                 f"format must be a MatchFormat or its text, got {type(match_format).__name__}"
             )
-        return rules.replace(format=match_format)
+        return check_encoded(rules.replace(format=match_format))
+
     if not match and rules.format.kind is not FormatKind.SINGLE:
         rules = rules.replace(format=MatchFormat(FormatKind.SINGLE))
-    return rules
+    return check_encoded(rules)
 
 
 def player_count(rules: Rules, players: Any) -> int:

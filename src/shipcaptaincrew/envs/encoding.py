@@ -62,10 +62,10 @@ from ..actions import (
     Take,
 )
 from ..engine import legal_actions, seat_to_act
-from ..facts import CARGO_DICE, DICE, FACES, MAX_PLAYERS, ROLES, ROLLS
+from ..facts import DICE, FACES, MAX_PLAYERS, ROLES
 from ..formats import FORMAT_KINDS, FormatKind
 from ..options import OPTIONS
-from ..rules import Rules
+from ..rules import TURN_LIMITS, Rules
 from ..state import MatchState, Phase, Purpose, TurnPhase, TurnState
 
 __all__ = [
@@ -261,10 +261,10 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "phase": (1, 0, len(OBS_PHASES) - 1),
         "contest": (1, 0, len(_PURPOSES) - 1),
         "held": (len(ROLES), 0, _TOP),
-        "cargo": (CARGO_DICE, 0, _TOP),
+        "cargo": (TURN_LIMITS.cargo_dice, 0, _TOP),
         "pending": (DICE, 0, _TOP),
-        "rolls_used": (1, 0, ROLLS),
-        "cargo_rerolls": (1, 0, OPTIONS["cargo_rerolls"].bounds[1]),
+        "rolls_used": (1, 0, TURN_LIMITS.rolls),
+        "cargo_rerolls": (1, 0, TURN_LIMITS.cargo_rerolls),
         "bonus": (1, 0, OPTIONS["same_roll_bonus"].bounds[1]),
         "players_after": (1, 0, MAX_PLAYERS - 1),
         "hand_out_left": (1, 0, _TOP),  # the captain's die says how many
@@ -288,7 +288,7 @@ def turn_fields(turn: TurnState | None) -> dict[str, Any]:
     """The turn's part of :func:`observation`: its dice (padded with 0) and its counters."""
     return {
         "held": _pad(turn.held if turn else (), len(ROLES)),
-        "cargo": _pad(turn.cargo if turn else (), CARGO_DICE),
+        "cargo": _pad(turn.cargo if turn else (), TURN_LIMITS.cargo_dice),
         "pending": _pad(turn.pending if turn else (), DICE),
         "rolls_used": turn.rolls_used if turn else 0,
         "cargo_rerolls": turn.cargo_rerolls if turn else 0,

@@ -27,29 +27,39 @@ rules' game exactly.  Under the cap every repeat is bounded and so is every matc
 
 from __future__ import annotations
 
-from ..facts import FACES, ROLLS
+from ..facts import FACES
 from ..formats import FormatKind
+from ..positions import turn_scores
 from ..rules import Rules
 from ..state import MatchState, RoundResult, Stage
 
 __all__ = [
     "AFTER_ROUND_MOVES",
-    "TURN_MOVES",
     "at_cap",
     "draw_returns",
     "is_repeat",
     "max_moves",
     "repeats",
+    "turn_moves",
     "winnerless_run",
 ]
 
-#: The moves of one turn at most: per roll the dice, a wild assignment and a stand-or-reroll call.
-TURN_MOVES = ROLLS * 3
 #: After a round's turns: the captain's die, a sip per pip and the hand-out's stop, and a
 #: session's call for another round.
 AFTER_ROUND_MOVES = 1 + max(FACES) + 1 + 1
 #: The formats where every round counts towards the end, so a round without a winner is no repeat.
 _COUNTED = (FormatKind.ROUNDS, FormatKind.SESSION)
+
+
+def turn_moves(rules: Rules) -> int:
+    """The moves of one turn at most: per roll the dice, a wild assignment and a stand-or-reroll
+    call.
+
+    >>> from shipcaptaincrew.rules import find_rules
+    >>> turn_moves(find_rules("classic"))
+    9
+    """
+    return rules.rolls * 3
 
 
 def is_repeat(rules: Rules, result: RoundResult) -> bool:
@@ -105,8 +115,9 @@ def _rounds(rules: Rules, players: int, cap: int, session_rounds: int) -> int:
     elif fmt.kind is FormatKind.WINS:
         winning = players * (fmt.n - 1) + 1
     else:
-        # first_to:N: a round's winner scores at least the two cargo dice, 2.
-        winning = players * ((fmt.n - 1) // 2) + 1
+        # first_to:N: a round's winner scores at least the lowest cargo.
+        low = min(s for s in turn_scores(rules) if s > 0)
+        winning = players * ((fmt.n - 1) // low) + 1
     # At most ``cap`` repeats before each round with a winner, and the one that reaches the cap.
     return winning * (cap + 1) + cap + 1
 
@@ -117,9 +128,9 @@ def max_moves(rules: Rules, players: int, cap: int, session_rounds: int) -> int:
     The starter's roll-off and its repeats; per round every play of it (the first and the
     replays), every tie-break contest, the hand-out and a session's call; then a tie for a
     place in the final and one for the match, with their repeats.  Each contest has at most
-    ``players`` seats, each playing a turn of :data:`TURN_MOVES` at most.
+    ``players`` seats, each playing a turn of :func:`turn_moves` at most.
     """
     contests = cap + 1  # a contest, then its repeats up to the cap
-    turns = contests * players * TURN_MOVES
+    turns = contests * players * turn_moves(rules)
     per_round = 2 * turns + AFTER_ROUND_MOVES
     return contests * players + _rounds(rules, players, cap, session_rounds) * per_round + 2 * turns

@@ -273,7 +273,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal a new round (or match) and play to the agent's first decision.
 
-        An episode that ends before the agent has anything to decide (no crew in three rolls,
+        An episode that ends before the agent has anything to decide (no crew in all the rolls,
         or a crew on the last roll, and nothing else to choose) is played out here and the
         next one dealt; ``info["undecided_episodes"]`` counts them and
         ``info["undecided_reward"]`` sums their rewards, so an evaluation over episodes can

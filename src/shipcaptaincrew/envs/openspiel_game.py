@@ -62,7 +62,7 @@ from ..engine import (
     returns,
 )
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
-from ..formats import MatchFormat
+from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Rules
 from ..state import MatchState
 from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
@@ -75,7 +75,8 @@ from .encoding import (
     chance_index,
     index_action,
 )
-from .finite import AFTER_ROUND_MOVES, TURN_MOVES, at_cap, draw_returns, max_moves
+from .finite import AFTER_ROUND_MOVES, at_cap, draw_returns, max_moves, turn_moves
+from .modelled import check_encoded
 from .openspiel_params import (
     UNLIMITED,
     from_game_string,
@@ -90,25 +91,39 @@ from .views import View, check_view, position_key, view_fields, view_pieces, vie
 __all__ = [
     "GAME_NAME",
     "MAX_GAME_LENGTH",
-    "ROUND_MOVES",
     "ShipCaptainCrewGame",
     "ShipCaptainCrewState",
     "from_game_string",
     "load",
+    "round_moves",
     "to_game_string",
+    "uncapped_length",
 ]
 
 GAME_NAME = "python_ship_captain_crew"
 
-#: The moves of one round at the largest table, ties and replays aside: a turn per seat
-#: (:data:`~.finite.TURN_MOVES`), then the hand-out and a session's call.
-ROUND_MOVES = MAX_PLAYERS * TURN_MOVES + AFTER_ROUND_MOVES
-#: The bound OpenSpiel is told without ``replay_cap``.  Ties and all-fail replays can in
-#: principle go on forever, so no true bound exists; this one covers the longest capped
-#: session (``session_rounds`` at its top, :func:`~.common.check_session_rounds`) of rounds of
-#: :data:`ROUND_MOVES`, and long matches (first_to:50 with 8 players) with room to spare.
-#: With ``replay_cap`` the game is finite and is told :func:`~.finite.max_moves` instead.
+
+def round_moves(rules: Rules) -> int:
+    """The moves of one round at the largest table, ties and replays aside: a turn per seat
+    (:func:`~.finite.turn_moves`), then the hand-out and a session's call."""
+    return MAX_PLAYERS * turn_moves(rules) + AFTER_ROUND_MOVES
+
+
+#: The least bound OpenSpiel is told without ``replay_cap``.  Ties and all-fail replays can in
+#: principle go on forever, so no true bound exists; this one covers long matches (first_to:50
+#: with 8 players) with room to spare, and :func:`uncapped_length` raises it where a session
+#: needs more.  With ``replay_cap`` the game is finite and is told :func:`~.finite.max_moves`.
 MAX_GAME_LENGTH = 100_000
+
+
+def uncapped_length(rules: Rules) -> int:
+    """The bound told without ``replay_cap``: at least :data:`MAX_GAME_LENGTH`, and enough for
+    the longest capped session (``session_rounds`` at its top,
+    :func:`~.common.check_session_rounds`) of rounds of :func:`round_moves` and the roll-off."""
+    bounds = FORMAT_KINDS[FormatKind.ROUNDS].bounds
+    assert bounds is not None
+    return max(MAX_GAME_LENGTH, round_moves(rules) * bounds[1] + MAX_PLAYERS)
+
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -134,12 +149,12 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         # load_game passes every parameter; a game built directly may leave some out.
         params = {**parameter_specification(), **(params or {})}
-        self.rules = rules_from_parameters(params)
+        self.rules = check_encoded(rules_from_parameters(params))
         self.players = check_players(self.rules, params["players"])
         self.session_rounds = check_session_rounds(params["session_rounds"])
         self.replay_cap = replay_cap_from(params["replay_cap"])
         longest = (
-            MAX_GAME_LENGTH
+            uncapped_length(self.rules)
             if self.replay_cap is None
             else max_moves(self.rules, self.players, self.replay_cap, self.session_rounds)
         )

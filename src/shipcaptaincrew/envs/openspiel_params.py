@@ -29,10 +29,11 @@ This module needs no OpenSpiel; :mod:`.openspiel_game` registers the game with i
 'ship-captain-crew(half_cargo=true)'
 >>> str(rules_from_parameters({"rules": "classic[half_cargo:true]", "cargo_rerolls": 1}))
 'classic(half_cargo=true,cargo_rerolls=1)'
->>> rules_from_parameters({"cargo_rerolls": 3})
+>>> rules_from_parameters({"wild_face": 7})
 Traceback (most recent call last):
 ...
-shipcaptaincrew.errors.InvalidRulesError: cargo_rerolls must be 0, 1, 2 or none, got 3
+shipcaptaincrew.errors.InvalidRulesError: wild_face must be a face 1..6, got 7
+
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from ..facts import DEFAULT_LANG, LANGUAGES
+from ..facts import DECIMAL_SIGNS, DEFAULT_LANG, LANGUAGES, THOUSANDS_SEPARATORS
 from ..messages import N_, NP_
 
 __all__ = [
@@ -52,18 +52,17 @@ __all__ = [
 #: Where the catalogues live (inside the package, so an installed wheel carries them).
 LOCALE_DIR = Path(__file__).parent / "locales"
 
-#: Other spellings people type or have in their locale, mapped to a catalogue.  Nynorsk and the
-#: macro-language code ``no`` get bokmål, the only Norwegian the sheets (001) are written in.
+#: Other spellings people type or have in their locale, mapped to a catalogue (each catalogue's
+#: own code is its own spelling).  Nynorsk and the macro-language code ``no`` get bokmål, the
+#: only Norwegian the sheets (001) are written in.
 _ALIASES = {
-    "en": "en",
+    **{lang: lang for lang in LANGUAGES},
     "english": "en",
     "englisch": "en",
     "engelsk": "en",
-    "de": "de",
     "deutsch": "de",
     "german": "de",
     "tysk": "de",
-    "nb": "nb",
     "no": "nb",
     "nn": "nb",
     "nob": "nb",
@@ -141,12 +140,6 @@ def _translations(lang: str, domain: str) -> _gettext.NullTranslations:
     return _gettext.translation(domain, str(LOCALE_DIR), languages=[lang], fallback=True)
 
 
-#: The decimal sign of each language (German and Norwegian write 39,7).
-_DECIMAL = {"en": ".", "de": ",", "nb": ","}
-#: The thousands separator of each language (a no-break space in Norwegian).
-_THOUSANDS = {"en": ",", "de": ".", "nb": "\u00a0"}
-
-
 class Translator:
     """A language's translation function: ``tr(msgid)``, plural forms and numbers.
 
@@ -177,7 +170,7 @@ class Translator:
 
     def number(self, value: float, digits: int = 1) -> str:
         """``value`` with ``digits`` decimals and the language's decimal sign."""
-        return f"{value:.{digits}f}".replace(".", _DECIMAL.get(self.lang, "."))
+        return f"{value:.{digits}f}".replace(".", DECIMAL_SIGNS.get(self.lang, "."))
 
     def grouped(self, n: int) -> str:
         """A whole number with its thousands grouped ("6,000,000"; "6.000.000" in German).
@@ -185,7 +178,7 @@ class Translator:
         >>> translator("de").grouped(6_000_000), translator("en").grouped(1234)
         ('6.000.000', '1,234')
         """
-        return f"{n:,}".replace(",", _THOUSANDS.get(self.lang, ","))
+        return f"{n:,}".replace(",", THOUSANDS_SEPARATORS.get(self.lang, ","))
 
     def percent(self, p: float, digits: int = 1) -> str:
         """A probability as a percentage ("39.7 %"; "39,7 %" in German and Norwegian)."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..facts import FACES
 from ..formats import FORMAT_KINDS
 from ..messages import NP_, Message
 from ..options import Group, Option, OptionType, options_in
@@ -42,49 +43,56 @@ def rules_title(rules: Rules, translate: Callable[[str], str] | None = None) -> 
 
 @dataclass(frozen=True)
 class SolverNotes:
-    """What the solver's best-expected-score policy does with the cargo (None: never rerolls).
+    """What the solver's best-expected-score policy does with the cargo.
 
-    ``reroll_up_to_1`` / ``reroll_up_to_2``: the highest cargo it rerolls with one / two rolls
-    left.
+    ``reroll_up_to``: per number of rolls left (ascending), the highest cargo it rerolls
+    right after completing the crew, or None where it never rerolls.
     """
 
-    reroll_up_to_1: int | None
-    reroll_up_to_2: int | None
+    reroll_up_to: tuple[tuple[int, int | None], ...]
+
+
+#: The cargo the sheet 000 tip rerolls at most (000.28).
+_TIP_CARGO = 6
 
 
 def _sheet_tip_note(notes: SolverNotes, tr: Callable[[str], str]) -> str:
     """The solver's verdict on the sheets' reroll tips, one whole sentence per case.
 
     Whole sentences (rather than "never" slotted into "{n} or less") keep every case
-    grammatical in each language.
+    grammatical in each language; a verdict that differs by rolls left says it per number
+    of rolls left, each part a whole clause of its own.
     """
-    a, b = notes.reroll_up_to_1, notes.reroll_up_to_2
-    if a == 6 and b == 6:
+    highest = [cargo for _, cargo in notes.reroll_up_to]
+    if highest and all(c == _TIP_CARGO for c in highest):
         return tr(
-            "The solver agrees: for the best average score it rerolls a cargo of 6 or "
-            "less, whether one or two rolls are left."
-        )
-    if a is None and b is None:
+            "The solver agrees: for the best average score it rerolls a cargo of {cargo} or "
+            "less, however many rolls are left."
+        ).format(cargo=_TIP_CARGO)
+    if all(c is None for c in highest):
         return tr(
             "The solver disagrees: for the best average score it never rerolls the "
             "cargo under these rules."
         )
-    if a is None:
-        return tr(
-            "The solver disagrees in part: for the best average score it never rerolls "
-            "the cargo with one roll left, and rerolls a cargo of {two} or less with two "
-            "rolls left."
-        ).format(two=b)
-    if b is None:
-        return tr(
-            "The solver disagrees in part: for the best average score it rerolls a cargo "
-            "of {one} or less with one roll left, and never rerolls it with two rolls "
-            "left."
-        ).format(one=a)
-    return tr(
-        "The solver disagrees in part: for the best average score it rerolls a cargo "
-        "of {one} or less with one roll left, and of {two} or less with two rolls left."
-    ).format(one=a, two=b)
+    parts = [
+        Message.of(
+            NP_(
+                "with {n} roll left it never rerolls the cargo",
+                "with {n} rolls left it never rerolls the cargo",
+            )
+            if cargo is None
+            else NP_(
+                "with {n} roll left it rerolls a cargo of {cargo} or less",
+                "with {n} rolls left it rerolls a cargo of {cargo} or less",
+            ),
+            n=left,
+            cargo=cargo,
+        ).render(tr)
+        for left, cargo in notes.reroll_up_to
+    ]
+    return tr("The solver disagrees in part: for the best average score, {parts}.").format(
+        parts="; ".join(parts)
+    )
 
 
 def _params(rules: Rules) -> dict[str, Any]:
@@ -94,6 +102,9 @@ def _params(rules: Rules) -> dict[str, Any]:
         "ship": ship,
         "captain": captain,
         "crew": crew,
+        "rolls": rules.rolls,
+        "low": rules.cargo_dice * min(FACES),
+        "high": rules.cargo_dice * max(FACES),
         "wild": rules.wild_face,
         "bonus": rules.same_roll_bonus,
         "chips": rules.starting_chips,
@@ -154,10 +165,18 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
     faces = _params(rules)
     out = [tr("## Your turn"), ""]
     out += [
-        tr(
-            "You have up to three rolls. Your aim is a ship ({ship}), a captain ({captain}) "
-            "and a crew ({crew}), collected in exactly this order."
-        ).format(**faces),
+        Message.of(
+            NP_(
+                "You have one roll. Your aim is a ship ({ship}), a captain ({captain}) and a "
+                "crew ({crew}), collected in exactly this order.",
+                "You have up to {n} rolls. Your aim is a ship ({ship}), a captain ({captain}) "
+                "and a crew ({crew}), collected in exactly this order.",
+            ),
+            n=rules.rolls,
+            ship=faces["ship"],
+            captain=faces["captain"],
+            crew=faces["crew"],
+        ).render(tr),
         "",
     ]
     out += [
@@ -169,10 +188,16 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
         tr("- Only one die per role: a second {ship} is an ordinary die.").format(**faces),
         tr("- Dice that are set aside are never rolled again; roll only the free dice."),
         tr(
-            "- Once ship, captain and crew are held, the two other dice of that roll are "
-            "the cargo. Your score is their sum, from 2 to 12."
-        ),
-        tr("- Without a full crew after three rolls you score 0."),
+            "- Once ship, captain and crew are held, the other dice of that roll are the "
+            "cargo. Your score is their sum, from {low} to {high}."
+        ).format(**faces),
+        Message.of(
+            NP_(
+                "- Without a full crew after your roll you score 0.",
+                "- Without a full crew after {n} rolls you score 0.",
+            ),
+            n=rules.rolls,
+        ).render(tr),
     ]
     if rules.cargo_rerolls == 0:
         out += [tr("- The cargo may not be rerolled: the first cargo is final (house rule)."), ""]
@@ -195,26 +220,44 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
                 ).render(tr)
             ]
         out += [""]
-    out += [
-        tr(
-            "Example: you roll 6 5 3 3 1 and keep the 6 and the 5. Your second roll, with "
-            "three dice, shows 4 2 6: the 4 completes the crew and the cargo is 2 + 6 = 8. "
-            "Your third roll could gamble on the cargo."
-        )
-        if not rules.bow_to_stern
-        else tr(
-            "Example: you roll 1 2 5 5 6 and keep the 1 and the 2. Your second roll, with "
-            "three dice, shows 3 4 6: the 3 completes the crew and the cargo is 4 + 6 = 10."
-        ),
-        "",
-    ]
+    out += [_example(rules, tr), ""]
+
     variants = _sentences(Group.TURN, rules, tr)
     if variants:
         out += [tr("## Variants in play"), "", *variants, ""]
     return out
 
 
+def _example(rules: Rules, tr: Callable[[str], str]) -> str:
+    """The worked example of 000/003 (or its bow-to-stern mirror), with what the rolls it
+    leaves allow: the example completes the crew on its second roll."""
+    if rules.bow_to_stern:
+        return tr(
+            "Example: you roll 1 2 5 5 6 and keep the 1 and the 2. Your second roll, with "
+            "three dice, shows 3 4 6: the 3 completes the crew and the cargo is 4 + 6 = 10."
+        )
+    text = tr(
+        "Example: you roll 6 5 3 3 1 and keep the 6 and the 5. Your second roll, with "
+        "three dice, shows 4 2 6: the 4 completes the crew and the cargo is 2 + 6 = 8."
+    )
+    left = rules.rolls - _EXAMPLE_ROLLS
+    if left == 0:
+        then = tr("No roll is left, so the cargo stands.")
+    else:
+        gamble = NP_(
+            "With {n} roll left you could gamble on the cargo.",
+            "With {n} rolls left you could gamble on the cargo.",
+        )
+        then = Message.of(gamble, n=left).render(tr)
+    return text + " " + then
+
+
+#: The rolls the worked example takes to complete its crew.
+_EXAMPLE_ROLLS = 2
+
+
 def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
+
     out = [tr("## The round"), ""]
     first = _sentences(Group.ROUND, rules, tr, skip=("tie_break", "all_fail"))
     out += first

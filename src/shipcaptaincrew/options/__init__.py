@@ -25,9 +25,11 @@ Sources cite the rule sheets by sheet and sentence number (``docs/rules.md`` num
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidRulesError
+from ..facts import DICE, ROLES
 from ..messages import N_
 from .match import MATCH_OPTIONS
 from .round import ROUND_OPTIONS
@@ -41,6 +43,7 @@ __all__ = [
     "NONE_WORDS",
     "OPTIONS",
     "TRUE_WORDS",
+    "TURN_LIMITS",
     "AllFail",
     "Choice",
     "Drinking",
@@ -53,6 +56,7 @@ __all__ = [
     "Stakes",
     "Starter",
     "TieBreak",
+    "TurnLimits",
     "option_names",
     "options_in",
     "parse_assignment",
@@ -63,6 +67,28 @@ _OPTIONS = TURN_OPTIONS + ROUND_OPTIONS + STAKES_OPTIONS + MATCH_OPTIONS
 
 #: Every rule option by name, in the canonical order (the order ``str(rules)`` writes them).
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
+
+
+@dataclass(frozen=True)
+class TurnLimits:
+    """The most of the turn's shape that any rule set allows.
+
+    For the shells whose encoding must fit every rule set at once: an observation space, the
+    columns of an export, a bound on a game's moves.  Each is drawn from the option table, so
+    widening an option's bounds widens them too.
+    """
+
+    rolls: int
+    cargo_dice: int
+    cargo_rerolls: int
+
+
+#: The turn's shape at its widest (see :class:`TurnLimits`).
+TURN_LIMITS = TurnLimits(
+    rolls=OPTIONS["rolls"].bounds[1],
+    cargo_dice=DICE - len(ROLES),
+    cargo_rerolls=OPTIONS["cargo_rerolls"].bounds[1],
+)
 
 
 def options_in(group: Group) -> tuple[Option, ...]:
@@ -83,7 +109,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     >>> parse_assignment("colour=red")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
+    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: rolls, half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
     """
     if "=" not in text:
         raise InvalidRulesError(N_("option '{text}' must look like KEY=VALUE"), text=text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..facts import house_rule
 from ..messages import N_
 from .spec import Choice, Group, Option, OptionType
 from .values import AllFail, Rotation, Starter, TieBreak
@@ -52,7 +53,6 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                 ),
                 ("001.17",),
             ),
-            # Not in the sheets: the pub custom "one tie, all tie".
             Choice(
                 "no_winner",
                 N_("one tie, all tie: nobody wins the round"),
@@ -61,6 +61,7 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                     "- One tie, all tie: a tie at the top means nobody wins the round, and the "
                     "pot rides on to the next round (not in the sheets)."
                 ),
+                (house_rule("pub tables that call 'one tie, all tie' and let the pot ride"),),
             ),
         ),
     ),
@@ -145,6 +146,11 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                     "- Each new round is started by the next player in play order after the "
                     "previous starter: the start moves on with the cup."
                 ),
+                (
+                    house_rule(
+                        "tables that pass the start on with the cup, where 001 and 002 are silent"
+                    ),
+                ),
                 aliases=("left",),
             ),
             Choice(
@@ -164,8 +170,8 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                 N_("the same player starts every round"),
                 N_("same starter"),
                 N_("- The same player starts every round."),
+                (house_rule("tables that keep one player, often the host, starting every round"),),
             ),
-            # Not in the sheets: a common pub custom.
             Choice(
                 "loser",
                 N_("the round's loser (the lowest score) starts the next round"),
@@ -174,6 +180,7 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                     "- The lowest score of a round starts the next one; of several tied for "
                     "lowest, the one who played first in that round (not in the sheets)."
                 ),
+                (house_rule("pub tables where the round's loser picks up the cup first"),),
             ),
         ),
     ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..facts import house_rule
 from ..messages import N_, NP_
 from .spec import Group, Option, OptionType
 
@@ -14,7 +15,29 @@ def _flag(name: str, label: str, help: str, sources: tuple[str, ...], title: str
                   title_other=off, rule=rule)  # fmt: skip
 
 
+#: The rolls a turn may have: the sheets' three, or a house rule's two to five.
+ROLLS_BOUNDS = (2, 5)
+
 TURN_OPTIONS: tuple[Option, ...] = (
+    # Every sheet gives three rolls; a table may agree on fewer or more before play, as 001.21
+    # asks of every house rule.  The turn's text says the number, so no variant sentence.
+    Option(
+        "rolls",
+        OptionType.NUMBER,
+        Group.TURN,
+        3,
+        N_("Rolls per turn"),
+        N_("the most rolls in one turn (the sheets: three)"),
+        (
+            "000.1",
+            "001.4",
+            "002.8",
+            "003.1",
+            house_rule("tables that agree on a quicker or a longer turn before play (001.21)"),
+        ),
+        bounds=ROLLS_BOUNDS,
+        title=NP_("{n} roll per turn", "{n} rolls per turn"),
+    ),
     _flag(
         "half_cargo",
         N_("Half cargo"),
@@ -68,7 +91,7 @@ TURN_OPTIONS: tuple[Option, ...] = (
         N_("Cargo rerolls"),
         N_("the most cargo rerolls in one turn (none: as many as rolls remain)"),
         ("001.20",),
-        bounds=(0, 2),
+        bounds=(0, ROLLS_BOUNDS[1] - 1),
         unlimited=True,
         title=NP_("cargo rerolled at most once", "cargo rerolled at most {n} times"),
         title_other=N_("free cargo rerolls"),

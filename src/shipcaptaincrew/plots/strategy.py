@@ -76,8 +76,11 @@ def _completion(f: StrategyFindings, path: Path) -> None:
     fig, ax = _plt().subplots(figsize=(9, 4.5))
     names = [v.name for v in f.variants]
     bottom = [0.0] * len(names)
-    for i in range(3):
-        vals = [v.p_complete_by_roll[i] for v in f.variants]
+    for i in range(max(len(v.p_complete_by_roll) for v in f.variants)):
+        vals = [
+            v.p_complete_by_roll[i] if i < len(v.p_complete_by_roll) else 0.0 for v in f.variants
+        ]
+
         ax.barh(names, vals, left=bottom, label=f"on roll {i + 1}")
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_xlabel("probability of completing the crew")

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..rules import Rules
+from ..facts import FACES
+from ..rules import TURN_LIMITS, Rules
 from .keyed import uniforms
 from .match import ROUND_DTYPE, STAT_NAMES
 from .match_turns import Positions
@@ -327,10 +328,14 @@ def sample_turns(
 
 
 def dice_outcomes(dice: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The faces of a roll-off's ``dice`` (one or two) for uniforms ``u``, as one number in
-    base 6 (the outcome code of a dice node); a uniform at a turn node gives a number the
-    caller overwrites."""
-    faces: np.ndarray = np.minimum((u * 6.0 ** dice.clip(0, 2)).astype(np.int64), 35)
+    """The faces of a roll-off's ``dice`` (one die, or the cargo's dice of a cargo roll-off)
+    for uniforms ``u``, as one number in base 6 (the outcome code of a dice node); a uniform
+    at a turn node gives a number the caller overwrites."""
+    most = TURN_LIMITS.cargo_dice
+    sides = len(FACES)
+    faces: np.ndarray = np.minimum(
+        (u * float(sides) ** dice.clip(0, most)).astype(np.int64), sides**most - 1
+    )
     return faces
 
 

@@ -183,8 +183,10 @@ class MatchRunner:
                     and s.turn.phase is TurnPhase.ROLL
                     and s.turn.rolls_used == 0
                 ):
-                    seat = s.contest.seats[len(s.contest.scores)]
+                    seat = seat_to_act(s)
+                    assert seat is not None
                     score, crew = self._turn(seat, s)
+
                     turns[seat, 0] += 1
                     turns[seat, 1] += score
                     turns[seat, 2] += crew

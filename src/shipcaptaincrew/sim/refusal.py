@@ -5,11 +5,14 @@ from __future__ import annotations
 from enum import Enum
 
 from ..formats import FormatKind
-from ..rules import Drinking, Rotation, Rules, Stakes
+from ..messages import N_
+from ..options import Group
+from ..options.modelled import EVERY_VALUE, Modelled
+from ..rules import AllFail, Drinking, Rotation, Rules, Stakes, Starter, TieBreak
 from .match_turns import plays
 from .policy import MatchPolicy, make_policy
 
-__all__ = ["FastRefusal", "fast_refusal"]
+__all__ = ["MODELLED", "FastRefusal", "fast_refusal"]
 
 
 class FastRefusal(Enum):
@@ -23,6 +26,40 @@ class FastRefusal(Enum):
         "the match-optimal bot where the exact solver plays it, outside rounds:N, or at more "
         "than six players or scores too high to key its turns: its turn reads the totals"
     )
+    UNMODELLED = "an option the step tables do not model (MODELLED names what they do)"
+
+
+#: What the step tables take for granted rather than ask.  Every step is the engine's
+#: (``post_score``, ``apply``, ``after_round``), and the turn is the turn graph's, so every
+#: turn option is played; but the tables key a match by its node, the round's scores, the
+#: count of rounds and the order of the totals only, which holds for the rules below and is
+#: checked match for match against the engine loop in ``tests/test_sim_fast.py``.  Pots, the
+#: hand-out, sessions and the loser's start read more (:class:`FastRefusal`); the ante and
+#: the stack mean nothing without a pot.
+MODELLED = Modelled(
+    N_("the simulator's step tables"),
+    (Group.TURN,),
+    {
+        "tie_break": (TieBreak.REPLAY, TieBreak.CARGO_ROLLOFF, TieBreak.ROUND, TieBreak.NO_WINNER),
+        "all_fail": (AllFail.REPLAY, AllFail.CARRY_POT),
+        "starter": (Starter.ROLLOFF, Starter.CHOSEN),
+        "rotation": (Rotation.NEXT, Rotation.PREVIOUS, Rotation.NONE),
+        "stakes": (Stakes.POINTS,),
+        "ante": EVERY_VALUE,
+        "starting_chips": EVERY_VALUE,
+        "pot_to": EVERY_VALUE,
+        "drinking": (Drinking.NONE, Drinking.ALL_BUT_WINNER, Drinking.LAST_DRINKS),
+        "hand_out": EVERY_VALUE,
+        "failed_double": (False, True),
+        "format": (
+            FormatKind.SINGLE,
+            FormatKind.ROUNDS,
+            FormatKind.FIRST_TO,
+            FormatKind.TOURNAMENT,
+            FormatKind.WINS,
+        ),
+    },
+)
 
 
 def fast_refusal(rules: Rules, bots: list[str]) -> FastRefusal | None:
@@ -35,6 +72,8 @@ def fast_refusal(rules: Rules, bots: list[str]) -> FastRefusal | None:
         return FastRefusal.SESSION
     if rules.rotation is Rotation.LOSER:
         return FastRefusal.LOSER
+    if MODELLED.refusal(rules) is not None:
+        return FastRefusal.UNMODELLED
     for b in set(bots):
         policy = make_policy(b, rules, len(bots))
         if isinstance(policy, MatchPolicy) and not plays(policy, rules, len(bots)):

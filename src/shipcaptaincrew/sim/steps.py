@@ -48,13 +48,14 @@ import numpy as np
 
 from ..actions import Roll
 from ..engine import apply, counted_rounds, initial_state, post_score
+from ..facts import FACES
 from ..positions import after_round, beaten, to_round_end, turn_scores
 from ..rules import Rules
 from ..state import MatchState, evolve
 from .dense import DenseIds, SortedIds
 from .nodes import NodeKind
 from .probes import CARRIED, CountRead, Offset, Posted, Scored, ScoresRead, TotalsRead
-from .refusal import FastRefusal, fast_refusal
+from .refusal import MODELLED, FastRefusal, fast_refusal
 from .step_rows import (
     DECISION_KEYS,
     DECISION_ROWS,
@@ -84,12 +85,15 @@ class MatchTable(StepRows):
 
     def __init__(self, rules: Rules, bots: list[str], *, carry: bool = True) -> None:
         refusal = fast_refusal(rules, bots)
+        if refusal is FastRefusal.UNMODELLED:
+            MODELLED.check(rules)  # the refusal that names the option
         if refusal is not None:
             raise ValueError(f"the step tables cannot play this set-up: {refusal.value}")
         super().__init__(rules, bots, carry)
         p = self.players
         self.max_score = rules.max_score
-        self.width = max(self.max_score + 1, 36)  # a score, or up to two dice in base 6
+        # An outcome code: a score, or a roll-off's dice (up to the cargo's) in base 6.
+        self.width = max(self.max_score + 1, len(FACES) ** rules.cargo_dice)
         #: The score that stands for every score that can no longer win its round.
         self.low = min(x for x in turn_scores(rules) if x > 0)
         #: (node, outcome) code -> step id (-1: not met yet); a slot for every code of every

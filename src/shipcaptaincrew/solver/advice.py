@@ -234,14 +234,17 @@ def position_after_roll(
     """The turn state after rolling ``faces`` with ``held_roles`` roles held before the roll.
 
     ``rolls_used`` counts this roll.  The position is found among the states play can reach
-    (so an impossible one -- a held role before the first roll, a fourth roll -- is refused
-    with a clear error), and the roll is applied by the engine.
+    (so an impossible one -- a held role before the first roll, a roll past the rule set's
+    last -- is refused with a clear error), and the roll is applied by the engine.
     """
-    if not 0 <= held_roles <= 3:
-        raise SolverError(N_("0..3 roles can be held, got {n}"), n=held_roles)
-    if not 1 <= rolls_used <= 3:
+    roles = len(ROLE_NAMES)
+    if not 0 <= held_roles <= roles:
+        raise SolverError(N_("0..{most} roles can be held, got {n}"), most=roles, n=held_roles)
+    if not 1 <= rolls_used <= rules.rolls:
         raise SolverError(
-            N_("rolls used must be 1..{most} (this roll included), got {n}"), most=3, n=rolls_used
+            N_("rolls used must be 1..{most} (this roll included), got {n}"),
+            most=rules.rolls,
+            n=rolls_used,
         )
     graph = turn_graph(rules)
     candidates = [
@@ -262,7 +265,7 @@ def position_after_roll(
                 held=held,
                 n=rolls_used,
             )
-        if held_roles == 3:
+        if held_roles == roles:
             raise SolverError(
                 N_(
                     "no play holds {held} before roll {n} (the cargo is rerolled only while "
@@ -277,7 +280,7 @@ def position_after_roll(
     try:
         check_faces(tuple(faces), need)
     except InvalidDiceError as e:
-        what = N_("the cargo dice") if held_roles == 3 else N_("the free dice")
+        what = N_("the cargo dice") if held_roles == roles else N_("the free dice")
         raise InvalidDiceError(N_("{reason} ({what})"), reason=e, what=(what,)) from None
     # Candidates differ only in what the past left behind (which faces fill the roles, the
     # old cargo); the engine's answer for the roll is taken from the first, and any of them

@@ -28,10 +28,13 @@ import numpy as np
 
 from ..rules import Rules
 from .graph import turn_graph
+from .modelled import ESTIMATE, ESTIMATED_FORMATS
 from .round_pass import _after
-from .rounds import Equilibrium, equilibrium
+from .rounds import Equilibrium, NotModelledError, equilibrium
 
 __all__ = [
+    "ESTIMATED_FORMATS",
+    "MODELLED",
     "canonical",
     "estimate_ahead",
     "estimate_rounds_batch",
@@ -43,11 +46,16 @@ __all__ = [
 #: Turns worked out together at most (the arrays are turns x scores x totals wide).
 CHUNK = 2048
 
+#: What the match estimate states itself (see :mod:`.modelled`).
+MODELLED = ESTIMATE
+
 
 @lru_cache(maxsize=64)
 def optimal_round_eq(rules: Rules, n: int) -> Equilibrium:
     """The round equilibrium of ``n`` players the estimate plays the round by, kept per
-    process (the one-turn and the batched estimate ask it at every turn)."""
+    process (the one-turn and the batched estimate ask it at every turn, and every estimate
+    starts here, so the estimate's refusal of rules it does not model is here too)."""
+    MODELLED.check(rules, NotModelledError)
     return equilibrium(rules, n, "optimal")
 
 

@@ -47,7 +47,7 @@ _I, _F, _T, _B = ColumnType.INT, ColumnType.FLOAT, ColumnType.TEXT, ColumnType.B
 
 _STATE = (
     Column("state_key", _T, "the turn state, one text per distinct state"),
-    Column("rolls_used", _I, "rolls made so far this turn (0..3)"),
+    Column("rolls_used", _I, "rolls made so far this turn (0 up to the rule set's rolls)"),
     Column("rolls_left", _I, "rolls still available this turn"),
     Column("held", _T, "faces set aside as ship, captain, crew, in that order"),
     Column("cargo", _T, "the two cargo faces (empty before the crew is complete)"),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..facts import PLAYER_COUNTS
 from ..rules import AllFail, Rules, TieBreak, find_rules
 from ..state import TurnPhase
 from .decisions import policy_choices
@@ -54,7 +55,7 @@ class VariantFindings:
     name: str
     #: The variant has cargo choices (not ``cargo_rerolls=0``).
     has_cargo_choice: bool
-    p_complete_by_roll: tuple[float, float, float]
+    p_complete_by_roll: tuple[float, ...]
     p_complete: float
     expected_score: float
     #: Four players, everyone playing to win: the first and the last seat's odds.
@@ -98,7 +99,7 @@ class StrategyFindings:
 
     #: Classic, standing on the first cargo: P(crew) exactly, and by roll.
     p_complete: Fraction
-    p_complete_by_roll: tuple[Fraction, Fraction, Fraction]
+    p_complete_by_roll: tuple[Fraction, ...]
     variants: tuple[VariantFindings, ...]
     policies: tuple[PolicyFindings, ...]
     #: Rolls left -> cargo -> expected gain of rerolling both cargo dice over standing (ev).
@@ -135,11 +136,10 @@ def strategy_findings() -> StrategyFindings:
     """Solve everything the report states (a few seconds, mostly the equilibria)."""
     classic = find_rules("classic")
     exact = turn_odds(classic, "never", exact=True)
-    by_roll = exact.p_complete_by_roll
     six_first, six_average, three_first = _table_wins(classic)
     return StrategyFindings(
         p_complete=exact.p_complete,
-        p_complete_by_roll=(by_roll[0], by_roll[1], by_roll[2]),
+        p_complete_by_roll=exact.p_complete_by_roll,
         variants=tuple(_variant(name, classic.replace(**opts), opts) for name, opts in VARIANTS),
         policies=tuple(_policy(classic, p) for p in POLICIES),
         reroll_gain=_reroll_gain(classic),
@@ -150,10 +150,10 @@ def strategy_findings() -> StrategyFindings:
         six_average_8=six_average,
         three_first_9=three_first,
         weak_tables=_weak_tables(classic),
-        seat_odds={n: equilibrium(classic, n).seat_win_probability for n in range(2, 9)},
+        seat_odds={n: equilibrium(classic, n).seat_win_probability for n in PLAYER_COUNTS},
         fixed_policy_deviation=max(
             abs(p - 1 / n)
-            for n in range(2, 9)
+            for n in PLAYER_COUNTS
             for pol in ("ev", "threshold:7")
             for p in equilibrium(classic, n, pol).seat_win_probability
         ),
@@ -171,11 +171,10 @@ def _variant(name: str, rules: Rules, opts: dict[str, Any]) -> VariantFindings:
     o = turn_odds(rules, "ev")
     eq = equilibrium(rules, 4, "optimal")
     w = eq.seat_win_probability
-    r = o.p_complete_by_roll
     return VariantFindings(
         name=name,
         has_cargo_choice=opts.get("cargo_rerolls") != 0,
-        p_complete_by_roll=(r[0], r[1], r[2]),
+        p_complete_by_roll=o.p_complete_by_roll,
         p_complete=o.p_complete,
         expected_score=o.expected_score,
         first_of_four=w[0],

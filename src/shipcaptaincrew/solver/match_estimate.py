@@ -41,7 +41,13 @@ import numpy as np
 from ..formats import FormatKind
 from ..rules import Rules
 from .batch import best_play
-from .estimate_rounds import estimate_rounds_batch, later_scores, optimal_round_eq, per_round
+from .estimate_rounds import (
+    ESTIMATED_FORMATS,
+    estimate_rounds_batch,
+    later_scores,
+    optimal_round_eq,
+    per_round,
+)
 from .graph import turn_graph
 from .match_tournament import PRELIMINARIES
 from .match_view import ContestKind, MatchView
@@ -50,8 +56,6 @@ from .rounds import SolverError, equilibrium
 
 __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 
-#: The formats the estimate covers (the others have no match positions, or one round).
-ESTIMATED_FORMATS = (FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS, FormatKind.TOURNAMENT)
 
 #: Rounds of a race (``first_to:N``, ``wins:N``) followed before the rest is neglected: the
 #: chance that nobody has finished by then is below :data:`_NEGLIGIBLE` in every rule set.

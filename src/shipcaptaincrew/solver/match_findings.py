@@ -83,7 +83,7 @@ def _trailing(rules: Rules) -> tuple[float, float, bool]:
     """Round 3 of rounds:3, second to play, 11 against 14 and a posted 5, cargo 7 after one
     roll: (match chance standing, rerolling; does the round-maximiser stand?)."""
     view = MatchView.of_round(rules.format, (14, 11), (5,), played=2)
-    turn = position_after_roll(rules, 0, (6, 5, 4, 3, 4), 1)
+    turn = position_after_roll(rules, 0, (*rules.required_faces, 3, 4), 1)
     by = {c.action: c for c in advise(turn, match=view)}
     stand = by[Stand()].match_win_probability or 0.0
     reroll = max(c.match_win_probability or 0.0 for a, c in by.items() if a != Stand())

@@ -2,12 +2,13 @@
 
 What this is
 ------------
-Like :mod:`.rounds` for a round, this is a second description of the engine's own rules
+Like :mod:`.rounds` for a round, this mirrors the engine's own match rules
 (``match._resolve_round``, ``_finish_round``, ``after_round``, ``decide_by_totals``,
-``rotation.rotate``), restated over arrays so that every position of a match can be solved at once:
-walking the engine itself costs about 40 microseconds per posted score, which for the
-two-player ``first_to:50`` match alone (850,000 lines of scores) is half a minute.  It is
-checked against the engine's own matches, walked exactly, in ``tests/test_solver_match.py``.
+``rotation.rotate``) over arrays, so that every position of a match is solved at once (walking
+the engine costs about 40 microseconds per posted score: half a minute for the two-player
+``first_to:50`` match alone).  It mirrors them for the rules it declares (:data:`MODELLED`),
+refuses any other rule set naming the option, and is checked against the engine's own
+matches, walked exactly (``tests/test_solver_match_exact.py``, ``test_solver_match.py``).
 
 Positions
 ---------
@@ -35,12 +36,12 @@ of the lowest scores under ``rotation=loser``).
 
 Where it stops
 --------------
-Stakes other than points (chips decide who can ante) and ``tie_break=round`` (rounds among the
-tied, which count towards the totals) are refused with a :class:`~.rounds.SolverError` naming
-the option.  A session's positions are those of ``rounds:N`` too, with the caller's stop
-(:mod:`.match_session`).  The tournament's preliminaries are
-positions of ``rounds:2`` whose last round ends in the selection and the final
-(:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
+Stakes other than points (chips decide who can ante), ``tie_break=round`` (rounds among the
+tied, which count towards the totals) and any option or value outside :data:`MODELLED` are
+refused with a :class:`~.rounds.SolverError` naming the option.  A session's positions are
+those of ``rounds:N``, with the caller's stop (:mod:`.match_session`); the tournament's
+preliminaries are positions of ``rounds:2`` whose last round ends in the selection and the
+final (:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
 """
 
 from __future__ import annotations
@@ -54,10 +55,11 @@ from ..messages import N_, Grouped
 from ..rules import AllFail, Rotation, Rules, Stakes, TieBreak
 from .graph import turn_graph
 from .match_play import score_lines, tie_shares
+from .modelled import MATCH, MODEL_FORMATS
 from .policies import Policy
-from .rounds import SolverError
+from .rounds import NotModelledError, SolverError
 
-__all__ = ["MAX_WORK", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
+__all__ = ["MAX_WORK", "MODELLED", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
 
 #: The most (positions x lines of scores) the exact solver takes on: every line of every
 #: position is resolved once per policy round, and a bot solves on its first decision.  Three
@@ -67,8 +69,8 @@ __all__ = ["MAX_WORK", "BeyondExact", "Branch", "MatchModel", "Resolution", "per
 #: every seat's turn to open counts, 3 x 1,752,192 = 5.3 million), which the findings solve.
 MAX_WORK = 6_000_000
 
-#: The formats whose positions the model describes.
-MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
+#: What the match model states itself (see :mod:`.modelled`).
+MODELLED = MATCH
 
 
 class BeyondExact(SolverError):
@@ -138,6 +140,8 @@ class MatchModel:
                     "the match model does not follow"
                 )
             )
+        MODELLED.check(rules, NotModelledError)
+
         self.rules = rules
         self.policies = policies
         self.n = n = len(policies)

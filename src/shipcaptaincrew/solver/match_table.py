@@ -3,8 +3,8 @@
 In a single round the decision depends on the table (the score to beat, the players after);
 in a match it also depends on the match: a player far behind must gamble, one far ahead can
 stand on little.  For two players :func:`match_table` asks the match-optimal plan
-(:func:`.advice.advise` with the match view) at every crew completed with one or two rolls
-left, for the round's first player (nothing posted yet) and for the second facing a posted
+(:func:`.advice.advise` with the match view) at every crew just completed, with each number of
+rolls left the rule set allows, for the round's first player (nothing posted yet) and for the second facing a posted
 score, and reports the smallest cargo it stands on -- a row per point of the match:
 
 * ``rounds:N``: the rounds left (this one included) and the lead before the round;
@@ -23,7 +23,8 @@ from ..actions import Stand
 from ..formats import FormatKind
 from ..messages import N_
 from ..rules import Rules
-from .advice import advise, position_after_roll
+from ..state import TurnPhase, TurnState
+from .advice import advise
 from .graph import turn_graph
 from .match_advice import has_match
 from .match_view import MatchView
@@ -59,15 +60,33 @@ class MatchRow:
         }
 
 
-def _cargo_faces(c: int) -> tuple[int, int]:
-    a = max(1, c - 6)
-    return a, c - a
+def completions(rules: Rules) -> dict[int, dict[int, TurnState]]:
+    """Rolls left -> cargo -> a turn that has just completed the crew with that cargo.
+
+    The turns are the engine's own (the states of :func:`.graph.turn_graph`), so the faces the
+    roles need, the rolls and the cargo's dice are whatever the rule set says.  Of the turns
+    that share rolls left and cargo: the one without a same-roll bonus where there is one,
+    with the real faces in the roles, the lowest cargo die first.
+    """
+    found: dict[int, dict[int, TurnState]] = {}
+    for s in turn_graph(rules).states:
+        if s.phase is not TurnPhase.DECIDE or s.cargo_rerolls:
+            continue
+        row = found.setdefault(s.rolls_left, {})
+        cargo = sum(s.cargo)
+        old = row.get(cargo)
+        if old is None or _rank(rules, s) < _rank(rules, old):
+            row[cargo] = s
+    return {left: dict(sorted(row.items())) for left, row in sorted(found.items())}
 
 
-def _stand_from(rules: Rules, view: MatchView, rolls_left: int) -> int | None:
+def _rank(rules: Rules, s: TurnState) -> tuple[int, bool, tuple[int, ...]]:
+    return s.bonus, s.held != rules.required_faces, s.cargo
+
+
+def _stand_from(turns: dict[int, TurnState], view: MatchView) -> int | None:
     first: int | None = None
-    for c in range(2, 13):
-        turn = position_after_roll(rules, 0, (6, 5, 4, *_cargo_faces(c)), 3 - rolls_left)
+    for c, turn in turns.items():
         stands = advise(turn, match=view)[0].action == Stand()
         if stands and first is None:
             first = c
@@ -83,7 +102,9 @@ def _points(rules: Rules, step: int) -> list[tuple[int, int, tuple[int, int], in
     if fmt.kind is FormatKind.ROUNDS:
         big = max(turn_graph(rules).scores)
         out = []
-        for played in range(n):
+        # Past ten rounds, every tenth of the match (and its last round) keeps it readable.
+        every = max(1, n // 10)
+        for played in sorted({*range(0, n, every), n - 1}):
             reach = min(played * big, 12)
             for lead in range(-reach, reach + 1, step):
                 out.append((n - played, lead, (max(lead, 0), max(-lead, 0)), played))
@@ -103,6 +124,7 @@ def match_table(rules: Rules, *, step: int = 0) -> list[MatchRow]:
         )
     fmt = rules.format
     step = step or (2 if fmt.kind is FormatKind.ROUNDS else max(1, (fmt.n or 1) // 10))
+    turns = completions(rules)
     rows = []
     for mine, other, (me, them), played in _points(rules, step):
         for posted in (None, *POSTED):
@@ -113,7 +135,8 @@ def match_table(rules: Rules, *, step: int = 0) -> list[MatchRow]:
                 totals, scores = (them, me), (posted,)
             wins = totals if fmt.kind is FormatKind.WINS else None
             view = MatchView.of_round(fmt, totals, scores, played=played, wins=wins)
-            for rolls_left in (1, 2):
-                stand = _stand_from(rules, view, rolls_left)
+            for rolls_left, cargo in turns.items():
+                stand = _stand_from(cargo, view)
                 rows.append(MatchRow(mine, other, rolls_left, posted, stand))
+
     return rows

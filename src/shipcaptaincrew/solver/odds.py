@@ -25,9 +25,9 @@ class TurnOdds:
 
     rules: Rules
     policy: str
-    #: P(the crew is completed on roll 1), on roll 2, on roll 3.
-    p_complete_by_roll: tuple[Any, Any, Any]
-    #: P(the crew is completed within the three rolls).
+    #: P(the crew is completed on roll 1), on roll 2, ... up to the rule set's last roll.
+    p_complete_by_roll: tuple[Any, ...]
+    #: P(the crew is completed within the turn's rolls).
     p_complete: Any
     #: Final score -> probability (scores that cannot happen are left out; 0 = no crew).
     distribution: dict[int, Any]
@@ -71,11 +71,7 @@ def turn_odds(rules: Rules, policy: str | Policy = "ev", exact: bool = False) ->
     return TurnOdds(
         rules=rules,
         policy=odds.policy,
-        p_complete_by_roll=(
-            float(odds.p_complete_by_roll[0]),
-            float(odds.p_complete_by_roll[1]),
-            float(odds.p_complete_by_roll[2]),
-        ),
+        p_complete_by_roll=tuple(float(p) for p in odds.p_complete_by_roll),
         p_complete=float(odds.p_complete),
         distribution={k: float(v) for k, v in odds.distribution.items()},
         expected_score=float(odds.expected_score),
@@ -94,7 +90,7 @@ def _solve(rules: Rules, policy: Policy) -> TurnOdds:
     choice = fixed_choices(rules, policy)
     reach, total = graph.reach_counts(choice)
     dice, _, counts = graph._integer_plan()
-    by_roll = [0] * 3
+    by_roll = [0] * rules.rolls
     dist: dict[int, int] = {}
     kind, kids, states = graph.kind, graph.kids, graph.states
     for i, r in enumerate(reach):
@@ -121,7 +117,7 @@ def _solve(rules: Rules, policy: Policy) -> TurnOdds:
     return TurnOdds(
         rules=rules,
         policy=str(policy),
-        p_complete_by_roll=(rolls[0], rolls[1], rolls[2]),
+        p_complete_by_roll=rolls,
         p_complete=Fraction(sum(by_roll), total),
         distribution=exact,
         expected_score=Fraction(sum(x * v for x, v in dist.items()), total),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..facts import MAX_PLAYERS
 from .findings import StrategyFindings
 
 __all__ = ["FIGURES", "strategy_markdown"]
@@ -103,15 +104,16 @@ def _figure(alt: str, name: str) -> list[str]:
 
 def _completion(f: StrategyFindings) -> list[str]:
     by_roll = ", ".join(f"roll {i}: {p} ({_pct(p)})" for i, p in enumerate(f.p_complete_by_roll, 1))
+    rolls = len(f.p_complete_by_roll)
     md = [
         "## Completing ship, captain and crew",
         "",
-        f"Classic rules: P(crew within 3 rolls) = {f.p_complete} = "
+        f"Classic rules: P(crew within {rolls} rolls) = {f.p_complete} = "
         f"{float(f.p_complete):.6f}.  By roll: " + by_roll + ".",
         "",
     ]
     md += _table(
-        ["rules", "roll 1", "roll 2", "roll 3", "within 3 rolls"],
+        ["rules", *(f"roll {i}" for i in range(1, rolls + 1)), f"within {rolls} rolls"],
         [
             [v.name, *(_pct(p) for p in v.p_complete_by_roll), _pct(v.p_complete)]
             for v in f.variants
@@ -204,6 +206,7 @@ def _table_tips(f: StrategyFindings) -> list[str]:
 
 def _weak_tables(f: StrategyFindings) -> list[str]:
     rows = f.weak_tables
+    lefts = sorted({left for r in rows for left in r.stand_from})
     md = [
         '**"Stand on 9 or better if a weak opponent already posted a low score" (002).**  '
         "The lowest cargo the win-maximising player stands on when the best posted score is "
@@ -217,8 +220,7 @@ def _weak_tables(f: StrategyFindings) -> list[str]:
             "players",
             "players after",
             "score to beat",
-            "stand from (1 roll left)",
-            "stand from (2 rolls left)",
+            *(f"stand from ({n} roll{'' if n == 1 else 's'} left)" for n in lefts),
             "P(win) best",
             "P(win) tip",
             "loss (points)",
@@ -230,7 +232,7 @@ def _weak_tables(f: StrategyFindings) -> list[str]:
                 r.score_to_beat,
                 *(
                     "never" if r.stand_from.get(left) is None else r.stand_from[left]
-                    for left in (1, 2)
+                    for left in lefts
                 ),
                 _pct(r.p_win_best),
                 _pct(r.p_win_tip),
@@ -272,9 +274,14 @@ def _seats(f: StrategyFindings) -> list[str]:
         "",
     ]
     md += _table(
-        ["players", *(f"seat {i}" for i in range(1, 9)), "last vs first"],
+        ["players", *(f"seat {i}" for i in range(1, MAX_PLAYERS + 1)), "last vs first"],
         [
-            [n, *(f"{p:.4f}" for p in w), *([""] * (8 - n)), f"{(w[-1] - w[0]) / (1 / n):+.1%}"]
+            [
+                n,
+                *(f"{p:.4f}" for p in w),
+                *([""] * (MAX_PLAYERS - n)),
+                f"{(w[-1] - w[0]) / (1 / n):+.1%}",
+            ]
             for n, w in sorted(f.seat_odds.items())
         ],
     )

@@ -7,10 +7,13 @@ Single turns are the engine's own (:func:`.graph.turn_graph` walks ``legal_actio
 engine means one copy of the turn for every table a player can meet, and the fixed points of
 replayed rounds on top.  Instead this module is a model, in closed form, of what the engine
 does once every seat has posted: the highest score wins, a tie goes to the rules' tie-break,
-everyone failing replays the round or carries the pot to the next, rotated round.  Those are
-statements about the engine's round resolution (``_resolve_round``, ``_contest_again``,
-``_finish_round``), re-stated here as equations -- a second description of the same rules, which
-is why it is checked against the engine rather than trusted (see *How it is checked*).
+everyone failing replays the round or carries the pot to the next, rotated round.  The model
+mirrors the engine's round resolution (``match._resolve_round``, ``_contest_again``,
+``_finish_round``) as equations for the options and values it declares (:data:`MODELLED`: the
+turn's options, which it asks of the engine, and the tie-breaks, all-fail rules and rotations
+whose equations are below), and refuses any other rule set with a :class:`NotModelledError`
+naming the option.  Because the equations restate what the engine decides, they are checked
+against the engine's own rounds, value by value (see *How it is checked*), never trusted.
 
 The model
 ---------
@@ -94,22 +97,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameError
+from ..errors import GameError, UnmodelledRulesError
 from ..facts import MAX_PLAYERS
 from ..messages import N_
-from ..rules import (
-    AllFail,
-    Rules,
-    TieBreak,
-)
+from ..rules import AllFail, Rules, TieBreak
 from .graph import turn_graph
+from .modelled import ROUND
 from .policies import Policy, PolicyKind, parse_policy
 from .round_pass import TableValues, play, sweep, table_reach
 from .round_start import affine_fixed_point, starter_shift, tie_shift
 
 __all__ = [
     "MAX_ITERATIONS",
+    "MODELLED",
     "Equilibrium",
+    "NotModelledError",
     "SolverError",
     "cache_dir",
     "clear_memory_cache",
@@ -131,6 +133,15 @@ class SolverError(GameError):
     command line and the web say it in the reader's language; a fault that only a bug can
     cause keeps its English text.
     """
+
+
+class NotModelledError(SolverError, UnmodelledRulesError):
+    """A rule set outside what a model of the solver states itself (it names the option, in
+    the player's language): see :data:`MODELLED` and :mod:`shipcaptaincrew.options.modelled`."""
+
+
+#: What the round model states itself (see :mod:`.modelled`).
+MODELLED = ROUND
 
 
 @dataclass
@@ -279,6 +290,8 @@ def equilibrium(
     hit = _MEMORY.get(key)
     if hit is not None:
         return hit
+    MODELLED.check(rules, NotModelledError)
+
     eq = _load(rules, players, name, sub) if use_disk else None
     if eq is None:
         eq = _solve(rules, players, pol, sub, use_disk)

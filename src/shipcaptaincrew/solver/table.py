@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..actions import RerollCargo
 from ..rules import Rules
 from ..state import TurnPhase
 from .decisions import ContestView, optimal_choices, policy_choices
 from .graph import turn_graph
 
-__all__ = ["DecisionRow", "decision_table", "stand_from"]
+__all__ = ["DecisionRow", "decision_table", "ev_reroll_limits", "stand_from"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,28 @@ def _rows_for(rules: Rules, choices: list[int]) -> dict[int, dict[int, str]]:
     for (left, cargo), (_, acts) in sorted(found.items()):
         out.setdefault(left, {})[cargo] = "/".join(sorted(acts))
     return out
+
+
+def ev_reroll_limits(rules: Rules) -> tuple[tuple[int, int | None], ...]:
+    """Per number of rolls left (ascending): the highest cargo the best-expected-score player
+    rerolls right after completing the crew, or None where it always stands.
+
+    Every such turn of the graph counts, a same-roll bonus included (with the most rolls
+    left every crew is completed in one roll, so it carries the bonus when there is one).
+
+    >>> ev_reroll_limits(Rules())
+    ((1, 6), (2, 7))
+    """
+    graph = turn_graph(rules)
+    choices = policy_choices(rules, "ev")
+    out: dict[int, int | None] = {}
+    for i, s in enumerate(graph.states):
+        if s.phase is not TurnPhase.DECIDE or s.cargo_rerolls:
+            continue
+        cur = out.setdefault(s.rolls_left, None)
+        if isinstance(graph.actions[i][choices[i]], RerollCargo):
+            out[s.rolls_left] = sum(s.cargo) if cur is None else max(cur, sum(s.cargo))
+    return tuple(sorted(out.items()))
 
 
 def decision_table(rules: Rules, *, objective: str = "win", players: int = 2) -> list[DecisionRow]:
