@@ -314,20 +314,19 @@ def flood(setup: str, seconds: float) -> None:
             f"{'met' if len(lat) == t['others'] and t['flood_ok'] == 30 else 'NOT met'}  "
             f"(load {load()})"
         )
-    if setup == "one":
-        with one_process(limit, ("--forwarded-allow-ips", "127.0.0.1")) as served:
-            got = [
-                httpx.post(
-                    served.url(0) + "/api/rooms",
-                    json={"name": "X"},
-                    headers={"X-Forwarded-For": f"198.51.100.{i}"},
-                ).status_code
-                for i in range(40)
-            ]
-        print(
-            f"  told 127.0.0.1 is its proxy (--forwarded-allow-ips), the server takes the "
-            f"header's word: {got.count(201)} of 40 requests naming 40 clients got a room"
-        )
+    with SETUPS[setup](limit, ("--forwarded-allow-ips", "127.0.0.1")) as served:
+        got = [
+            httpx.post(
+                served.url(i) + "/api/rooms",
+                json={"name": "X"},
+                headers={"X-Forwarded-For": f"198.51.100.{i}"},
+            ).status_code
+            for i in range(40)
+        ]
+    print(
+        f"  told 127.0.0.1 is its proxy (--forwarded-allow-ips), the server takes the "
+        f"header's word: {got.count(201)} of 40 requests naming 40 clients got a room"
+    )
 
 
 def main() -> None:

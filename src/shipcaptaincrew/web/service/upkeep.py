@@ -34,11 +34,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from typing import TYPE_CHECKING
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, delete, exists, func, or_, select, update
 
