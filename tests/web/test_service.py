@@ -189,6 +189,27 @@ def test_a_peer_that_is_behind_costs_a_move_no_picture_text(
     asyncio.run(scenario())
 
 
+def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: Path) -> None:
+    """Scaled out, a table is told who is online as seldom as its whole crowd asks: with 999
+    spectators and Bo reported by another worker and one spectator here, this worker tells
+    its own every two seconds, as one process holding the thousand would -- not every half
+    second, as its own share alone would have it."""
+    import time
+
+    from shipcaptaincrew.web.service import presence
+
+    async def scenario() -> None:
+        svc, code, _ = await two_seat_room(tmp_path / "db.sqlite3")
+        room = svc.room(code)
+        await svc.connect(room, Quick(), Hello(type="hello"))
+        assert svc.presence.interval(room) == svc.settings.presence_seconds == 0.5
+        room.remote["another worker"] = (time.monotonic(), [1], 999)
+        assert svc.presence.interval(room) == (1 + 999 + 1) / presence.BUDGET
+        await svc.shutdown()
+
+    asyncio.run(scenario())
+
+
 def test_the_look_ahead_is_the_engine_s_own_move(tmp_path: Path) -> None:
     """Each roll (and each choice) is played out while the player thinks and then used, and the
     match it makes is the one the engine makes from the logged dice, which the revealed seed
