@@ -41,29 +41,49 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class StalledPeer:
-    """A spectator that never reads: its receive buffer is tiny and nothing drains it."""
+    """A spectator that never reads: its receive buffer is tiny and nothing drains it.
 
-    def __init__(self, ws_url: str, code: str, forwarded: str | None = None) -> None:
+    Opened on the event loop (:meth:`open`, non-blocking socket calls): a peer opened in a
+    thread, reading its handshake's answer a byte at a time, took the interpreter's lock from
+    the loop that times the players' moves hundreds of times a reconnection, and the
+    benchmark counted its own stalls as the server's.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    @classmethod
+    async def open(cls, ws_url: str, code: str, forwarded: str | None = None) -> StalledPeer:
+        loop = asyncio.get_running_loop()
         parts = urlsplit(ws_url)
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, STALLED_RCVBUF)
-        self.sock.settimeout(10)
-        self.sock.connect((parts.hostname or "127.0.0.1", parts.port or 80))
-        key = base64.b64encode(os.urandom(16)).decode()
-        extra = f"X-Forwarded-For: {forwarded}\r\n" if forwarded else ""
-        self.sock.sendall(
-            (
-                f"GET /ws/rooms/{code} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
-                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
-            ).encode()
-        )
-        answer = b""
-        while b"\r\n\r\n" not in answer:  # the handshake's answer: the last thing it reads
-            answer += self.sock.recv(1)
-        if not answer.startswith(b"HTTP/1.1 101"):
-            raise ConnectionError(answer.decode(errors="replace"))
-        self.sock.sendall(_masked(json.dumps({"type": "hello"}).encode()))
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, STALLED_RCVBUF)
+        sock.setblocking(False)
+        try:
+            async with asyncio.timeout(10):
+                await loop.sock_connect(sock, (parts.hostname or "127.0.0.1", parts.port or 80))
+                key = base64.b64encode(os.urandom(16)).decode()
+                extra = f"X-Forwarded-For: {forwarded}\r\n" if forwarded else ""
+                request = (
+                    f"GET /ws/rooms/{code} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                    f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
+                )
+                await loop.sock_sendall(sock, request.encode())
+                answer = b""
+                # (Nothing follows the handshake's answer before the hello: read it whole.)
+                while b"\r\n\r\n" not in answer:
+                    chunk = await loop.sock_recv(sock, 4096)
+                    if not chunk:
+                        break
+                    answer += chunk
+                if not answer.startswith(b"HTTP/1.1 101"):
+                    raise ConnectionError(answer.decode(errors="replace"))
+                await loop.sock_sendall(sock, _masked(json.dumps({"type": "hello"}).encode()))
+        except BaseException:
+            sock.close()
+            raise
+        return cls(sock)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

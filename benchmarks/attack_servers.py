@@ -160,6 +160,17 @@ def _start_with_args(worker: Worker, args: tuple[str, ...]) -> None:
     _wait(worker.url, worker.proc, worker.log)
 
 
+def cpu_seconds(served: Served) -> float:
+    """CPU time the server's processes have used so far (user and system, from /proc): what
+    an attack costs the server, whatever else runs on the machine meanwhile."""
+    total = 0
+    for proc in served.procs:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def load() -> str:
     """The machine's load averages, as ``uptime`` says them."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())

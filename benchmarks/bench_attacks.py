@@ -4,10 +4,11 @@ Each part attacks a fresh server, once as one ``scc serve`` process on SQLite an
 worker processes on PostgreSQL and Redis (started here, on loopback), and prints its figures:
 
 - ``slow``: two players move as fast as they can for ``--seconds`` while spectators come and
-  go (one every 50 ms), first alone, then with five stalled spectators (1 KB receive buffer,
-  never reading a byte, reconnected every 6 s as an attacker would); the players' move
-  latency (send until both pages show the move): p99 with the stalled peers at most twice
-  the p99 without, and no move over a second.
+  go (one every 50 ms), alone and with five stalled spectators (1 KB receive buffer, never
+  reading a byte, reconnected every 6 s as an attacker would) in turns of ``--phase``
+  seconds; the players' move latency (send until both pages show the move): p99 with the
+  stalled peers at most twice the p99 without (over all phases; each pair's ratio printed
+  too), and no move over a second.
 - ``crowd``: 100, 300 and 1,000 spectators join one table and leave again; the messages and
   bytes everyone at that table received (growing with the crowd, not its square), and the
   round trips of pings at five other tables meanwhile (p99 under 100 ms).
@@ -32,6 +33,7 @@ import asyncio
 import contextlib
 import random
 import socket
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -54,7 +56,7 @@ from attack_clients import (
     race,
 )
 from attack_durability import durability
-from attack_servers import Served, load, one_process, three_workers
+from attack_servers import Served, cpu_seconds, load, one_process, three_workers
 
 SETUPS: dict[str, Callable[..., contextlib.AbstractContextManager[Served]]] = {
     "one": one_process,
@@ -84,13 +86,8 @@ async def slow_run(served: Served, stalled: int, seconds: float) -> tuple[Race, 
     async def stall() -> None:
         nonlocal opened
         while time.monotonic() < until:
-            # (Opened in threads: a blocking connect here would stall the players' own loop
-            # and be counted as the server's latency.)
             peers = await asyncio.gather(
-                *(
-                    asyncio.to_thread(StalledPeer, served.ws(opened + i), code)
-                    for i in range(stalled)
-                )
+                *(StalledPeer.open(served.ws(opened + i), code) for i in range(stalled))
             )
             opened += len(peers)
             BUFFERS.update(p.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) for p in peers)
@@ -108,44 +105,66 @@ async def slow_run(served: Served, stalled: int, seconds: float) -> tuple[Race, 
     return result, came, opened
 
 
-def slow(setup: str, seconds: float) -> None:
+def slow(setup: str, seconds: float, phase: float) -> None:
+    """Alone and stalled in turns (``phase`` seconds each, ``seconds`` of each in all, in the
+    order alone, stalled, stalled, alone, ...): whatever else loads the machine meanwhile
+    weighs on both alike, and each pair of phases gives a ratio of its own."""
+    pairs = max(1, round(seconds / phase))
     print(
-        f"\n== slow readers: two players as fast as they can, {seconds:.0f} s, spectators "
-        "coming and going; without, then with 5 stalled spectators (load "
-        f"{load()})"
+        f"\n== slow readers: two players as fast as they can, spectators coming and going; "
+        f"{pairs} pairs of {phase:.0f} s phases without and with 5 stalled spectators, in "
+        f"turns ({pairs * phase:.0f} s of each; load {load()})"
     )
     with SETUPS[setup]({}) as served:
         print(
-            f"{'setup':<28} {'stalled':>7} {'moves':>6} {'per s':>6} {'p50 ms':>8} "
-            f"{'p99 ms':>8} {'max ms':>8} {'refused':>7} {'churn':>5}"
+            f"{'setup':<28} {'phase':>5} {'stalled':>7} {'moves':>6} {'per s':>6} "
+            f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'cpu/move':>8} {'refused':>7} "
+            f"{'churn':>5}"
         )
         # Unmeasured first: SQLite's write-ahead log grows to its size in use (a sync of a
         # growing file costs several times one of a file whose pages are reused).
         asyncio.run(slow_run(served, 0, min(10.0, seconds)))
-        rows = []
-        for stalled in (0, 5):
-            r, came, opened = asyncio.run(slow_run(served, stalled, seconds))
-            lat = r.latencies
-            rows.append(lat)
-            print(
-                f"{served.name:<28} {stalled:>7} {len(lat):>6} {len(lat) / seconds:>6.0f} "
-                f"{ms(percentile(lat, 50))} {ms(percentile(lat, 99))} {ms(max(lat, default=0))} "
-                f"{r.refused:>7} {came:>5}"
-                + (
-                    f"  ({opened} stalled sockets, receive buffer {max(BUFFERS)} B)"
-                    if opened
-                    else ""
+        pooled: dict[int, list[float]] = {0: [], 5: []}
+        cpu: dict[int, list[float]] = {0: [], 5: []}
+        ratios: list[float] = []
+        for k in range(pairs):
+            p99: dict[int, float] = {}
+            for stalled in (0, 5) if k % 2 == 0 else (5, 0):
+                used = cpu_seconds(served)
+                r, came, opened = asyncio.run(slow_run(served, stalled, phase))
+                used = cpu_seconds(served) - used
+                lat = r.latencies
+                pooled[stalled] += lat
+                cpu[stalled] += [used, len(lat)]
+                p99[stalled] = percentile(lat, 99)
+                print(
+                    f"{served.name:<28} {k + 1:>5} {stalled:>7} {len(lat):>6} "
+                    f"{len(lat) / phase:>6.0f} {ms(percentile(lat, 50))} {ms(p99[stalled])} "
+                    f"{ms(max(lat, default=0))} {ms(used / max(1, len(lat)))} "
+                    f"{r.refused:>7} {came:>5}"
+                    + (f"  ({opened} stalled sockets)" if opened else "")
                 )
-            )
-        if rows[0] and rows[1]:
-            ratio = percentile(rows[1], 99) / percentile(rows[0], 99)
-            worst = max(rows[1])
-            met = ratio <= 2 and worst <= 1.0
-            print(
-                f"  p99 with / without stalled peers: {ratio:.2f}x (target <= 2x); slowest move "
-                f"{1000 * worst:.0f} ms (target <= 1000 ms): {'met' if met else 'NOT met'}  "
-                f"(load {load()})"
-            )
+            ratios.append(p99[5] / p99[0])
+        alone, stalled_ = pooled[0], pooled[5]
+        if not (alone and stalled_):
+            return
+        ratio = percentile(stalled_, 99) / percentile(alone, 99)
+        worst = max(stalled_)
+        met = ratio <= 2 and worst <= 1.0
+        print(
+            f"  all phases: p99 {1000 * percentile(alone, 99):.2f} ms alone, "
+            f"{1000 * percentile(stalled_, 99):.2f} ms with 5 stalled peers (receive buffer "
+            f"{max(BUFFERS)} B): {ratio:.2f}x (target <= 2x); pairs' ratios median "
+            f"{statistics.median(ratios):.2f}x, from {min(ratios):.2f}x to {max(ratios):.2f}x; "
+            f"slowest move {1000 * max(alone):.0f} ms alone, {1000 * worst:.0f} ms stalled "
+            f"(target <= 1000 ms): {'met' if met else 'NOT met'}  (load {load()})"
+        )
+        per_move = {k: sum(v[::2]) / max(1, sum(v[1::2])) for k, v in cpu.items()}
+        print(
+            f"  the server's CPU time per move (the whole process: moves, churn, attackers): "
+            f"{1000 * per_move[0]:.2f} ms alone, {1000 * per_move[5]:.2f} ms stalled "
+            f"({per_move[5] / per_move[0]:.2f}x)"
+        )
 
 
 # -- the crowd ---------------------------------------------------------------------------------
@@ -295,20 +314,19 @@ def flood(setup: str, seconds: float) -> None:
             f"{'met' if len(lat) == t['others'] and t['flood_ok'] == 30 else 'NOT met'}  "
             f"(load {load()})"
         )
-    if setup == "one":
-        with one_process(limit, ("--forwarded-allow-ips", "127.0.0.1")) as served:
-            got = [
-                httpx.post(
-                    served.url(0) + "/api/rooms",
-                    json={"name": "X"},
-                    headers={"X-Forwarded-For": f"198.51.100.{i}"},
-                ).status_code
-                for i in range(40)
-            ]
-        print(
-            f"  told 127.0.0.1 is its proxy (--forwarded-allow-ips), the server takes the "
-            f"header's word: {got.count(201)} of 40 requests naming 40 clients got a room"
-        )
+    with SETUPS[setup](limit, ("--forwarded-allow-ips", "127.0.0.1")) as served:
+        got = [
+            httpx.post(
+                served.url(i) + "/api/rooms",
+                json={"name": "X"},
+                headers={"X-Forwarded-For": f"198.51.100.{i}"},
+            ).status_code
+            for i in range(40)
+        ]
+    print(
+        f"  told 127.0.0.1 is its proxy (--forwarded-allow-ips), the server takes the "
+        f"header's word: {got.count(201)} of 40 requests naming 40 clients got a room"
+    )
 
 
 def main() -> None:
@@ -317,12 +335,15 @@ def main() -> None:
     ap.add_argument("--setups", default="one,three", help="one (SQLite), three (PG+Redis)")
     ap.add_argument("-s", "--seconds", type=float, default=60.0)
     ap.add_argument("--crowd", default="100,300,1000")
+    ap.add_argument(
+        "--phase", type=float, default=10.0, help="slow: seconds of each alone or stalled phase"
+    )
     args = ap.parse_args()
     parts, setups = args.only.split(","), args.setups.split(",")
     print(f"load before: {load()}")
     for setup in setups:
         if "slow" in parts:
-            slow(setup, args.seconds)
+            slow(setup, args.seconds, args.phase)
         if "crowd" in parts:
             crowd(setup, [int(n) for n in args.crowd.split(",")])
         if "flood" in parts:

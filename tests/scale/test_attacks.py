@@ -143,3 +143,29 @@ def test_a_flood_of_rooms_from_one_address_leaves_room_for_others(make_cluster: 
         assert [
             api.post(f"{w.url}/api/rooms", json={"name": "Y"}).status_code for w in workers
         ] == [201] * 3
+
+
+def test_rooms_asked_for_at_once_through_every_worker_keep_to_the_hourly_limit(
+    make_cluster: Any,
+) -> None:
+    """Thirty requests for a room from one address at the same instant, ten to each of three
+    workers, with an hourly limit of five: exactly five rooms are made (workers that only
+    counted the database's rows each let several through at once), the others are refused
+    with the limit's code, and so is the next one."""
+    workers = make_cluster(3, SCC_ROOMS_PER_HOUR="5")
+
+    async def flood() -> list[int]:
+        async with httpx.AsyncClient(timeout=30) as api:
+            answers = await asyncio.gather(
+                *(
+                    api.post(f"{workers[i % 3].url}/api/rooms", json={"name": f"X{i}"})
+                    for i in range(30)
+                )
+            )
+        return [r.status_code for r in answers]
+
+    got = asyncio.run(flood())
+    assert sorted(got) == [201] * 5 + [429] * 25
+    with httpx.Client(timeout=30) as api:
+        refused = api.post(f"{workers[0].url}/api/rooms", json={"name": "Late"})
+        assert refused.status_code == 429 and refused.json()["code"] == "room_limit"

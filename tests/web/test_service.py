@@ -125,7 +125,7 @@ def test_a_full_queue_keeps_the_newest_picture_and_every_line(
         assert quick.got == [*pictures[:31], "a reaction", "an error", *pictures[31:]]
         # The stuck peer's writer holds the first picture; since its queue filled up, one
         # picture waits (the newest, with every line since), and the error.
-        waiting = list(slow.queue)
+        waiting = [w.text() if isinstance(w, transport.Superseded) else w for w in slow.queue]
         assert slow.open and len(waiting) == 2 and "an error" in waiting
         newest = waiting[-1]
         assert isinstance(newest, transport.Picture) and newest.room == '{"version":39}'
@@ -135,6 +135,77 @@ def test_a_full_queue_keeps_the_newest_picture_and_every_line(
         now[0] += transport.SEND_STALL + 1
         await transport.send_all([(c, pictures[0]) for c in conns])
         assert not slow.open and conns[0].open
+
+    asyncio.run(scenario())
+
+
+class Unblocked(Quick):
+    """A peer that reads nothing until it is let go, then everything."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def send_text(self, data: str) -> None:
+        await self.go.wait()
+        self.got.append(data)
+
+
+def test_a_peer_that_is_behind_costs_a_move_no_picture_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A thousand pictures to a peer that reads nothing write no JSON at all (the picture that
+    replaces them is written once, when the peer reads again), and what it then reads is the
+    newest picture with every line since it fell behind, each once, as the last
+    ``MERGED_LINES`` of a fresh start."""
+    from shipcaptaincrew.web.service import transport as module
+
+    written: list[object] = []
+    real = module.orjson.dumps
+
+    def counting(value: object, *args: object, **kwargs: object) -> bytes:
+        written.append(value)
+        return real(value, *args, **kwargs)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        peer = Unblocked()
+        conn = Connection(peer, None, "en", RateLimiter(1, 1))
+        pictures = [transport.Picture(f'{{"version":{v}}}', (f"line {v}",)) for v in range(1000)]
+        monkeypatch.setattr(module, "orjson", SimpleNamespace(dumps=counting))
+        for picture in pictures:
+            conn.post(picture)
+            await asyncio.sleep(0)
+        assert written == [] and conn.open and len(conn.queue) <= transport.SEND_QUEUE
+        peer.go.set()
+        await conn.drained()
+        # The first picture (in the writer's hands when the peer stopped reading), then one
+        # picture in place of all the rest.
+        first, last = (json.loads(text) for text in peer.got)
+        assert first["room"]["version"] == 0 and len(written) == 1
+        assert last["room"]["version"] == 999 and last["history"] is True
+        told = transport.MERGED_LINES
+        assert last["lines"] == [f"line {v}" for v in range(1000 - told, 1000)]
+
+    asyncio.run(scenario())
+
+
+def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: Path) -> None:
+    """Scaled out, a table is told who is online as seldom as its whole crowd asks: with 999
+    spectators and Bo reported by another worker and one spectator here, this worker tells
+    its own every two seconds, as one process holding the thousand would -- not every half
+    second, as its own share alone would have it."""
+    import time
+
+    from shipcaptaincrew.web.service import presence
+
+    async def scenario() -> None:
+        svc, code, _ = await two_seat_room(tmp_path / "db.sqlite3")
+        room = svc.room(code)
+        await svc.connect(room, Quick(), Hello(type="hello"))
+        assert svc.presence.interval(room) == svc.settings.presence_seconds == 0.5
+        room.remote["another worker"] = (time.monotonic(), [1], 999)
+        assert svc.presence.interval(room) == (1 + 999 + 1) / presence.BUDGET
+        await svc.shutdown()
 
     asyncio.run(scenario())
 

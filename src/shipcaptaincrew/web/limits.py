@@ -12,6 +12,12 @@ the socket comes from, or, behind a reverse proxy, the one the proxy names in
 yet (a page says hello as soon as its socket opens).  Seated players and table screens are
 let in past the count (their own limits are the room's: see :mod:`.service.protocol`), so a
 crowd on the same network never locks a player out of their own table.
+
+The count is per process, and that is the promise (docs/deployment.md says so): what it
+guards -- sockets, queues, tasks -- belongs to the process holding them, so with K workers a
+network holds at most K times the cap and no worker more than its own.  Shared through Redis,
+every hello and goodbye would wait for a round trip, and a worker killed mid-stream would
+leave its connections counted (a network locked out) until a lease expired.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ class MatchService:
         #: The live table's connections per client network, in this process (see ..limits).
         self.doorman = Doorman(settings.max_connections_per_address)
         self.host = HostWatch(settings, self.store, self.cluster)
-        self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room)
+        self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room, self.relay)
         self.cluster.presence_changed = self._presence_changed
         self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved
@@ -167,13 +167,20 @@ class MatchService:
         ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`).  Refused
         on the event loop (from memory, mostly: a flood costs little), made off it: a commit
         waits for the disk (SQLite's synchronous=FULL), and people opening tables must not
-        hold up the moves of the tables already playing."""
+        hold up the moves of the tables already playing.  Scaled out, the network's room is
+        also counted in Redis, atomically across the workers (see :meth:`.upkeep.Upkeep.claim`)."""
         opener = self.upkeep.admit(address)
         if opener is None:
             return await asyncio.to_thread(self.lobby.create_room, req, opener)
         self.upkeep.opening[opener] += 1
         try:
-            return await asyncio.to_thread(self.lobby.create_room, req, opener)
+            counter = await self.upkeep.claim(opener)
+            try:
+                return await asyncio.to_thread(self.lobby.create_room, req, opener)
+            except BaseException:
+                if counter is not None:
+                    await self.upkeep.unclaim(counter)
+                raise
         finally:
             self.upkeep.opening[opener] -= 1
             if self.upkeep.opening[opener] <= 0:

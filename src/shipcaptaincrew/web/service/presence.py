@@ -9,7 +9,10 @@ over (leading edge, then trailing edge); a move's picture in between carries the
 The interval is :attr:`PresenceBoard.every` seconds, longer for a crowd: a room of C
 connections is told every ``C / BUDGET`` seconds at most, so what its presence costs a second
 stays under ``BUDGET`` messages however large the crowd grows -- the messages of a crowd
-coming and going grow with its size, not its square.
+coming and going grow with its size, not its square.  C counts the room's connections through
+every worker: each worker tells its own share of the crowd, so the table's budget is shared
+by the workers rather than granted to each (three workers, each counting only its own third,
+once told a crowd three times as often).
 
 Scaled out, the other workers hear this worker's connections only when it tells them (one
 Redis message per telling, see :meth:`.cluster.Cluster.announce`), and their reports come in
@@ -51,8 +54,10 @@ class PresenceBoard:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def interval(self, room: LiveRoom) -> float:
-        """Seconds between two tellings of this room."""
-        return max(self.every, len(room.conns) / BUDGET)
+        """Seconds between two tellings of this room (see the module: its whole crowd, through
+        every worker, shares the budget)."""
+        online, spectators = room.presence()
+        return max(self.every, max(len(room.conns), len(online) + spectators) / BUDGET)
 
     def changed(self, room: LiveRoom, local: bool = True) -> None:
         """Who is online in ``room`` may have changed (``local``: a connection of this worker

@@ -7,11 +7,16 @@ goes on at once, lock or no lock.  A peer that reads slowly falls behind alone:
 
 - once its queue has filled up, it is *behind* until the queue is empty again; meanwhile a new
   room picture replaces every picture still waiting (their narration lines go with the
-  newest, so nothing is told twice or lost; see :class:`Picture`), so at most one picture
+  newest, so nothing is told twice or lost; see :class:`Superseded`), so at most one picture
   waits, and a reaction is dropped (fleeting by nature);
 - a peer still behind :data:`SEND_STALL` seconds after its queue filled up is closed with
   :data:`SLOW_CLOSE`: the page reconnects and catches up from the database, as after any
   other lost connection.
+
+What a peer that is behind costs a move is a few pointer moves: the picture that replaces
+the waiting ones is written out only when its writer takes it (:class:`Superseded`), so a
+peer that never reads never costs a move a merged picture's text (five stalled peers once
+cost every move five such texts of up to 200 lines each).
 """
 
 from __future__ import annotations
@@ -86,7 +91,7 @@ class Picture(str):
     writes it (or, for a fresh start, ``"history": true`` in place of ``by_timer``).  Built
     once per language and shared by every connection in that language; the parts are kept so
     that a picture still waiting for a slow peer can be merged into a newer one
-    (:meth:`after`) without drawing the room again.
+    (:class:`Superseded`) without drawing the room again.
     """
 
     room: str
@@ -103,12 +108,41 @@ class Picture(str):
         self.room, self.lines, self.by_timer, self.history = room, lines, by_timer, history
         return self
 
-    def after(self, older: Picture) -> Picture:
-        """This picture as a peer gets it in place of ``older`` and itself: this room, every
-        line of both (or a fresh start with the newest lines, past :data:`MERGED_LINES`)."""
-        lines = older.lines + self.lines
-        history = older.history or len(lines) > MERGED_LINES
-        return Picture(self.room, lines[-MERGED_LINES:], self.by_timer, history)
+
+class Superseded:
+    """The pictures a peer that is behind has not been sent yet, as the one that replaces them.
+
+    It keeps the newest picture and the narration lines of all of them (the newest
+    :data:`MERGED_LINES`: past that the page is sent a fresh start, ``history``, as after a
+    reconnection), and becomes text (:meth:`text`) only when the peer's writer takes it: a
+    peer that reads nothing costs each move an append, never a picture written anew.
+    """
+
+    __slots__ = ("count", "history", "lines", "newest")
+
+    def __init__(self) -> None:
+        self.newest: Picture | None = None
+        self.lines: deque[str] = deque(maxlen=MERGED_LINES)
+        #: Lines taken in (a fresh start once more than the page can be sent), and whether a
+        #: fresh start was among the pictures.
+        self.count = 0
+        self.history = False
+
+    def add(self, picture: Picture) -> None:
+        """``picture`` replaces the ones taken in so far (their lines stay, before its own)."""
+        self.newest = picture
+        self.lines.extend(picture.lines)
+        self.count += len(picture.lines)
+        self.history |= picture.history
+
+    def text(self) -> Picture:
+        """The picture the peer is sent: the newest room, every line since (see the class)."""
+        newest = self.newest
+        assert newest is not None
+        if self.count == len(newest.lines) and self.history == newest.history:
+            return newest  # (nothing replaced: sent as it is)
+        history = self.history or self.count > MERGED_LINES
+        return Picture(newest.room, tuple(self.lines), newest.by_timer, history)
 
 
 class RateLimiter:
@@ -155,8 +189,11 @@ class Connection:
     #: A table screen (``hello`` with ``screen``): let in past the caps on watchers.
     screen: bool = False
     #: Messages waiting, oldest first, and the task writing them (None while there are none).
-    queue: deque[str] = field(default_factory=deque, repr=False)
+    queue: deque[str | Superseded] = field(default_factory=deque, repr=False)
     writer: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: While the peer is behind: the picture waiting in the queue, which each new one
+    #: replaces (see :class:`Superseded`).
+    superseded: Superseded | None = field(default=None, repr=False)
     #: Since when (``time.monotonic()``) the peer has been behind, if it is (see the module),
     #: and how long it may be (``Settings.send_stall_seconds``).
     full_since: float | None = None
@@ -185,37 +222,53 @@ class Connection:
             if fleeting:
                 return
             if isinstance(text, Picture):
-                text = self._merged(text)
-            elif len(self.queue) >= HARD_LIMIT:
+                self._supersede(text)
+                return
+            if len(self.queue) >= HARD_LIMIT:
                 self.close(SLOW_CLOSE)
                 return
         self.queue.append(text)
         if self.writer is None:
             self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    def _merged(self, newest: Picture) -> Picture:
-        """``newest`` in place of every picture waiting, which leave the queue."""
-        kept: deque[str] = deque()
-        older: Picture | None = None
-        for waiting in self.queue:
-            if isinstance(waiting, Picture):
-                older = waiting if older is None else waiting.after(older)
-            else:
-                kept.append(waiting)
-        self.queue = kept
-        return newest if older is None else newest.after(older)
+    def _supersede(self, newest: Picture) -> None:
+        """``newest`` in place of every picture waiting, at the end of the queue."""
+        waiting = self.superseded
+        if waiting is None:
+            waiting = self.superseded = Superseded()
+            kept: deque[str | Superseded] = deque()
+            for item in self.queue:
+                if isinstance(item, Picture):
+                    waiting.add(item)
+                else:
+                    kept.append(item)
+            self.queue = kept
+        elif self.queue and self.queue[-1] is waiting:
+            self.queue.pop()
+        else:
+            self.queue.remove(waiting)  # (behind the messages queued since: moved last)
+        waiting.add(newest)
+        self.queue.append(waiting)
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
         """Write the queue out, oldest first, until it is empty (the only writer of the socket)."""
         try:
             while self.queue:  # (a merge may replace the queue while a send waits)
-                await self.ws.send_text(self.queue.popleft())
+                item = self.queue.popleft()
+                if isinstance(item, Superseded):
+                    if item is self.superseded:
+                        self.superseded = None
+                    item = item.text()
+                await self.ws.send_text(item)
             self.full_since = None  # caught up
         except asyncio.CancelledError:
             raise
         except Exception:  # the peer has gone: its handler sees the disconnect and cleans up
             self.open = False
             self.queue.clear()
+            self.superseded = None
         finally:
             self.writer = None
 
@@ -237,6 +290,7 @@ class Connection:
         self.open = False
         if not flush:
             self.queue.clear()
+            self.superseded = None
             if self.writer is not None:
                 self.writer.cancel()
                 self.writer = None

@@ -9,6 +9,14 @@ for the hour the limit needs it.  A network that has used its hour is refused fr
 a minute after the database said so, so a flood of requests costs a query a minute, not one
 each.
 
+Counting rows is not enough across workers: two workers that count a network's rooms at the
+same instant both see room for one more, and both make it.  Scaled out, each room a network
+opens is therefore also counted in Redis (:meth:`Upkeep.claim`): one atomic ``INCR`` of a
+counter that expires an hour after the network's first room, shared by every worker of the
+database, so the ``rooms_per_hour + 1``-th request is refused whichever worker it reaches and
+however many arrive at once.  Without Redis (or while it does not answer) the database's count
+stands alone.
+
 A room nobody is at (a lobby left behind, a match abandoned) expires -- its rows are deleted,
 and whoever is still connected is told and disconnected -- once nobody has been connected to
 it, through any worker, for ``room_unattended_seconds`` (each worker marks the rooms it has
@@ -30,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, delete, exists, func, or_, select, update
 
@@ -40,6 +49,9 @@ from ..models import Event, Result, Room, RoomStatus, Seat
 from ..settings import Settings
 from .room import LiveRoom
 from .store import Store, guarded
+
+if TYPE_CHECKING:
+    from ..relay import Relay
 
 log = logging.getLogger("shipcaptaincrew.web")
 
@@ -64,10 +76,19 @@ class Upkeep:
     """Limits on new rooms, and the sweep that expires idle unfinished rooms."""
 
     def __init__(
-        self, settings: Settings, store: Store, rooms: dict[str, LiveRoom], stop: StopRoom
+        self,
+        settings: Settings,
+        store: Store,
+        rooms: dict[str, LiveRoom],
+        stop: StopRoom,
+        relay: Relay | None = None,
     ) -> None:
         self.settings, self.store, self.rooms = settings, store, rooms
         self.stop_room = stop
+        #: Scaled out: the Redis every worker shares, which counts new rooms atomically.
+        self.relay = relay
+        #: The counters' namespace: the database's (one Redis may serve several servers).
+        self.space = hashlib.sha256(settings.db_url.encode()).hexdigest()[:16]
         self._task: asyncio.Task[None] | None = None
         #: Networks (by key) refused lately: until when (``time.monotonic()``) the refusal
         #: stands without asking the database, and what it says (message id, status, the
@@ -100,12 +121,48 @@ class Upkeep:
                     .where(Room.created_by == key, Room.created_at >= since)
                 )
                 if (mine or 0) + self.opening[key] >= hourly:
-                    if len(self._refused) >= 10_000:  # (the oldest refusal is forgotten)
-                        del self._refused[next(iter(self._refused))]
-                    until = time.monotonic() + REFUSAL_MEMORY
-                    self._refused[key] = (until, E.ROOMS_PER_HOUR, 429, hourly)
+                    self._remember(key, hourly)
                     self._recall(key)
         return key
+
+    async def claim(self, key: str | None) -> str | None:
+        """Scaled out: count a room the network ``key`` is about to open in Redis, or refuse it
+        if that makes more than ``rooms_per_hour`` since the counter started (see the module);
+        returns the counter to give the room back to (:meth:`unclaim`) if it is not made.
+
+        The counter is created with its hour's expiry and incremented in one transaction, so
+        every worker's request takes its own number.  Redis not answering: None, and the
+        database's count decides alone."""
+        hourly, relay = self.settings.rooms_per_hour, self.relay
+        if key is None or not hourly or relay is None:
+            return None
+        name = f"scc:{self.space}:rooms:{key}"
+        try:
+            async with relay.client.pipeline(transaction=True) as pipe:
+                pipe.set(name, 0, ex=int(HOUR.total_seconds()), nx=True)
+                pipe.incr(name)
+                _, n = await asyncio.wait_for(pipe.execute(), 1.0)
+        except Exception as e:
+            log.warning("rooms not counted in redis", extra={"error": repr(e)})
+            return None
+        if int(n) > hourly:
+            self._remember(key, hourly)
+            self._recall(key)
+        return name
+
+    async def unclaim(self, name: str) -> None:
+        """Give back a room counted by :meth:`claim` that was not made (best effort)."""
+        relay = self.relay
+        if relay is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(relay.client.decr(name), 1.0)
+
+    def _remember(self, key: str, hourly: int) -> None:
+        """Refuse the network ``key`` from memory for a while (see the module)."""
+        if len(self._refused) >= 10_000:  # (the oldest refusal is forgotten)
+            del self._refused[next(iter(self._refused))]
+        until = time.monotonic() + REFUSAL_MEMORY
+        self._refused[key] = (until, E.ROOMS_PER_HOUR, 429, hourly)
 
     def _recall(self, key: str) -> None:
         """Refuse again, from memory, a network refused lately."""
