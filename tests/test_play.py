@@ -371,7 +371,7 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, "Cargo rerolls:"))
     rerolls = OPTIONS["cargo_rerolls"]
-    child.expect(r"Cargo rerolls " + number_hint(rerolls, "none"))
+    child.expect(r"Cargo rerolls " + number_hint(rerolls, "no limit"))
     child.sendline("maybe")
     child.expect(f"Please type a whole number from {rerolls.bounds[0]} to {rerolls.bounds[1]}.")
     child.sendline("1")

@@ -58,7 +58,7 @@ def format_hint(default: int) -> str:
 def number_hint(option: Option, default: str) -> str:
     """A number question's hint from the option's bounds (a regular expression)."""
     lo, hi = option.bounds
-    more = " or none" if option.unlimited else ""
+    more = " or no limit" if option.unlimited else ""
     return rf"\[{lo}-{hi}{more}, Enter = {re.escape(default)}\] "
 
 

@@ -44,7 +44,9 @@ def _option(o: Option, defaults: dict[str, Any], tr: Any) -> dict[str, Any]:
 def option_table(lang: str) -> dict[str, Any]:
     """The answer of ``/api/options`` in one language (see the module docstring)."""
     tr, web = translator(lang, "scc"), translator(lang, "web")
-    defaults = Rules().options()
+    # The default rule set as the presets hold it: a rule set of a house rule's class (one
+    # that adds a field) answers for every option of the table, where ``Rules()`` might not.
+    defaults = PRESETS[Rules.name].options()
     return {
         "groups": [{"group": g.value, "label": web(GROUP_LABELS[g])} for g in Group],
         "options": [_option(o, defaults, tr) for o in OPTIONS.values()],
