@@ -1,9 +1,10 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { api, boot, codeFromPath, h, icon, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { calm, tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
+import { justThrown, shakeButton, shakeTarget } from "./shake.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
@@ -34,6 +35,9 @@ let advised = null;       // the advice for the picture on screen (kept while it
 let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
+let fullView = false;     // with a table screen here: the whole table anyway (the view switch)
+/** A die landing: its click, and a short buzz on the phone whose shake or tap threw it. */
+const land = () => { sound.land(); if (justThrown()) buzz(30); };
 
 const ctx = {
   get room() { return room; },
@@ -206,6 +210,11 @@ function render(before = null) {
     return;
   }
   renderPlay(before);
+  // With a table screen in the room this phone is the controller: only what is its own.
+  const screen = room.screens > 0;
+  document.body.classList.toggle("compact", screen && !fullView);
+  $("view-switch").hidden = !screen;
+  $("view-toggle").textContent = fullView ? t("Compact view") : t("Full view");
 }
 
 function renderPlay(before) {
@@ -257,7 +266,7 @@ function renderPlay(before) {
     $("podium-box").replaceChildren();
     const view = match.turn ? felt(match, players, { tie: room.tie }) : { el: contestFelt(match, players, rolloffs, room.tie), play: null };
     $("felt-slot").replaceChildren(view.el);
-    if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land: sound.land });
+    if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land });
     if (rolledOff !== null) {
       sound.rattle(2);
       tumble(view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`), sound.land);
@@ -381,7 +390,12 @@ async function onLang(chosen) {
 
 $("rules-btn").addEventListener("click", () => howToPlay(room));
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
-await boot(onLang, () => [soundButton()]);
+$("view-toggle").addEventListener("click", () => { fullView = !fullView; render(); });
+// A shake presses the Roll button the acting player has (never real dice typed in).
+shakeTarget(() => (room && room.dice_source !== "physical" ? $("actions").querySelector('button[data-action="roll"]:not([disabled])') : null), () => (room ? room.version : -1));
+const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r/${encodeURIComponent(code)}/screen`, target: "_blank",
+  "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
+await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
