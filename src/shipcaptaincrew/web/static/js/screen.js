@@ -10,7 +10,7 @@ import { keepAwake } from "./fx.js";
 import { openLine } from "./line.js";
 import { FINAL_HOLD, finalFelt, podiumView, resultCard, showStrip, stripMoment } from "./moments.js";
 import { stageLine } from "./playview.js";
-import { askText, avatar, botLevel, contestFelt, felt, playerCards, statusText } from "./table.js";
+import { askText, avatar, botLevel, contestFelt, felt, playerCards, playerColor, statusText } from "./table.js";
 
 const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
@@ -91,7 +91,7 @@ function joinPanel(big) {
 }
 
 function seats() {
-  return h("ul", { class: "tv-seats", id: "seats" }, room.players.map((p) => h("li", { class: "pcard", "data-seat": p.seat },
+  return h("ul", { class: "tv-seats", id: "seats" }, room.players.map((p) => h("li", { class: `pcard ${playerColor(p)}`, "data-seat": p.seat },
     avatar(p), h("span", { class: "name" }, p.name, botLevel(p) ? h("span", { class: "tag" }, `${t("bot")}: ${botLevel(p)}`) : null))));
 }
 
@@ -101,6 +101,7 @@ function render(before = null) {
   const playing = room.status !== "lobby";
   $("tv-lobby").hidden = playing;
   $("tv-play").hidden = !playing;
+  if (playing) $("tv-lobby").replaceChildren();  // the seats are taken: no QR code any more
   if (!playing) {
     setTitle(t("Table {code}", { code: room.code }));
     $("tv-lobby").replaceChildren(joinPanel(true),
