@@ -121,10 +121,9 @@ function renderPlay(before) {
   setTitle(match.over ? t("Match over") : t("Table {code}", { code: room.code }));
   $("tv-join").replaceChildren(joinPanel(false));
   const actor = match.over ? null : players[match.actor];
-  $("tv-who").replaceChildren(actor
-    ? h("div", { class: "banner tv-banner", id: "tv-turn", "data-seat": actor.seat }, avatar(actor),
-      h("div", { class: "grow" }, h("div", { class: "who" }, statusText(match, players, null)), h("div", { class: "what" }, askText(match))))
-    : h("div", { class: "banner tv-banner" }, h("div", { class: "who" }, statusText(match, players, null))));
+  // Whose turn it is (at the end the podium says who won).
+  $("tv-who").replaceChildren(...(actor ? [h("div", { class: "banner tv-banner", id: "tv-turn", "data-seat": actor.seat }, avatar(actor),
+    h("div", { class: "grow" }, h("div", { class: "who" }, statusText(match, players, null)), h("div", { class: "what" }, askText(match))))] : []));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   const rolled = match.turn && match.turn.last_roll && match.turn.last_roll.length;
   $("strip").classList.toggle("old", !!(rolled && room.version > stripVersion));
@@ -159,10 +158,11 @@ function renderPlay(before) {
   } else {
     $("result-box").replaceChildren();
   }
+  const watching = room.spectators - (room.screens || 0);  // people, not the screens themselves
   $("scores").replaceChildren(
     room.decides ? h("p", { class: "decides-note" }, room.decides.text) : null,
     playerCards(match, players, null, { pot: room.options.stakes === "pot", decides: room.decides }),
-    room.spectators ? h("p", { class: "muted" }, t("spectators: {n}", { n: room.spectators })) : null);
+    watching ? h("p", { class: "muted" }, t("spectators: {n}", { n: watching })) : null);
   drawn(final);
 }
 

@@ -22,6 +22,7 @@ let thrownAt = null;           // the version a shake threw at (no second throw 
 let lastJolt = null;           // {axis, sign, at}: the last jolt above the threshold
 let lastStrong = 0;            // when the motion was last strong (a shake lasts while it is)
 let thrownTime = 0;
+let stillNeeded = false;       // a shake threw: the phone must lie still before the next
 
 /** The page tells which Roll button a shake presses (null when none) and which picture is on. */
 export function shakeTarget(button, current) {
@@ -51,7 +52,7 @@ function onMotion(ev) {
   const now = Date.now();
   const size = Math.hypot(...v);
   if (size < THRESHOLD) {
-    if (now - lastStrong > QUIET) lastJolt = null;
+    if (now - lastStrong > QUIET) { lastJolt = null; stillNeeded = false; }
     return;
   }
   lastStrong = now;
@@ -59,13 +60,14 @@ function onMotion(ev) {
   const sign = Math.sign(v[axis]);
   const swung = lastJolt && lastJolt.axis === axis && lastJolt.sign !== sign && now - lastJolt.at <= SWING;
   lastJolt = { axis, sign, at: now };
-  if (!swung) return;
+  if (!swung || stillNeeded) return;
   const button = rollButton();
   if (!button || button.disabled || thrownAt === version()) return;
   // This shake has thrown: the next one needs the phone still again and a new picture.
   thrownAt = version();
   thrownTime = now;
   lastJolt = null;
+  stillNeeded = true;
   button.click();
 }
 addEventListener("devicemotion", onMotion);
