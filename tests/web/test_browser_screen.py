@@ -56,7 +56,9 @@ def screen_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
     yield from server(tmp_path_factory, SEED)
 
 
-def tv(pages: Pages, code: str, lang: str = "en", *, dark: bool = False, size: dict[str, int] = TV) -> Any:
+def tv(
+    pages: Pages, code: str, lang: str = "en", *, dark: bool = False, size: dict[str, int] = TV
+) -> Any:
     page = pages.open("", viewport=size, lang=lang, dark=dark)
     page.add_init_script(DRAWN_JS)
     page.add_init_script(FINAL_JS)
@@ -89,7 +91,9 @@ def sweep(pages: Pages, base: str, code: str, tag: str) -> None:
         for dark in (False, True):
             for size in (TV, LAPTOP) if lang == "en" else (TV,):
                 page = tv(pages, code, lang, dark=dark, size=size)
-                page.wait_for_selector("#tv-play:not([hidden]) #felt [data-testid=die], #tv-lobby:not([hidden]) [data-testid=screen-code]")
+                page.wait_for_selector(
+                    "#tv-play:not([hidden]) #felt [data-testid=die], #tv-lobby:not([hidden]) [data-testid=screen-code]"
+                )
                 page.wait_for_selector("html:not([data-moving])", state="attached")
                 name = f"screen-{tag}-{lang}-{'dark' if dark else 'light'}-{size['width']}"
                 assert page.evaluate("document.documentElement.lang") == lang
@@ -105,7 +109,9 @@ def sweep(pages: Pages, base: str, code: str, tag: str) -> None:
                 page.context.close()
 
 
-def test_three_phones_and_a_table_screen_play_a_whole_match(screen_server: LiveServer, browser: Any) -> None:
+def test_three_phones_and_a_table_screen_play_a_whole_match(
+    screen_server: LiveServer, browser: Any
+) -> None:
     base = screen_server.url
     pages = Pages(browser, base)
     try:
@@ -141,7 +147,13 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(screen_server: LiveS
             page.click("#view-toggle")
             assert not page.locator("#scores").is_visible(), name
         seats = {0: phones["en"], 1: phones["de"], 2: phones["nb"]}
-        seen: dict[str, bool] = {"tie": False, "sips": False, "result": False, "reload": False, "swept": False}
+        seen: dict[str, bool] = {
+            "tie": False,
+            "sips": False,
+            "result": False,
+            "reload": False,
+            "swept": False,
+        }
         moves = 0
         while True:
             room = picture(base, code)
@@ -157,7 +169,9 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(screen_server: LiveS
             seen["sips"] |= shown["sips"] is not None
             seen["result"] |= shown["result"]
             if shown["result"]:
-                assert screen.inner_text("#round-result summary") == phones["en"].inner_text("#round-result summary")
+                assert screen.inner_text("#round-result summary") == phones["en"].inner_text(
+                    "#round-result summary"
+                )
             if moves == 8 and not seen["reload"]:
                 # Reloaded mid-match: the same table is back within 2 s.
                 seen["reload"] = True
@@ -181,7 +195,9 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(screen_server: LiveS
             moves += 1
             while picture(base, code)["version"] == room["version"]:
                 screen.wait_for_timeout(30)
-        assert seen["tie"] and seen["sips"] and seen["result"] and seen["reload"] and seen["swept"], seen
+        assert (
+            seen["tie"] and seen["sips"] and seen["result"] and seen["reload"] and seen["swept"]
+        ), seen
         # The deciding roll held on the screen's felt, then the podium with every final total.
         final = picture(base, code)
         screen.wait_for_selector("[data-testid=podium]", timeout=15000)

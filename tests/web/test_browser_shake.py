@@ -44,7 +44,11 @@ window.__shake = (size) => {
 
 @pytest.fixture
 def shake_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    yield from table_server(tmp_path_factory, "shake", "5ba4e0000000000000000000000000000000000000000000000000000000005a")
+    yield from table_server(
+        tmp_path_factory,
+        "shake",
+        "5ba4e0000000000000000000000000000000000000000000000000000000005a",
+    )
 
 
 def phone(pages: Pages, path: str) -> Any:
@@ -62,7 +66,9 @@ def react_and_see(sender: Any, receiver: Any) -> None:
     receiver.wait_for_function(f"document.querySelectorAll('.bubble').length > {before}")
 
 
-def test_a_strong_shake_on_the_acting_phone_rolls_once(shake_server: LiveServer, browser: Any) -> None:
+def test_a_strong_shake_on_the_acting_phone_rolls_once(
+    shake_server: LiveServer, browser: Any
+) -> None:
     base = shake_server.url
     pages = Pages(browser, base)
     try:

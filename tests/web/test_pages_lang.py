@@ -27,7 +27,9 @@ def web(sqlite_url: str) -> Iterator[TestClient]:
 
 def words(html: str) -> set[str]:
     """The languages whose strings the page got inline."""
-    found = re.search(rf'<script type="application/json" id="{PRELOAD_ID}">(.*?)</script>', html, re.S)
+    found = re.search(
+        rf'<script type="application/json" id="{PRELOAD_ID}">(.*?)</script>', html, re.S
+    )
     assert found, "no start-up data in the page"
     data: dict[str, Any] = json.loads(found[1])
     return {url.rsplit("/", 1)[1] for url in data if url.startswith("/api/i18n/")}

@@ -5,6 +5,7 @@ import { api, boot, codeFromPath, h, icon, lang, saveSeatToken, seatToken, setTi
 import { calm, tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, shakeButton, shakeTarget } from "./shake.js";
+import { keepLobby, keptLobby } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
@@ -84,6 +85,7 @@ function onMessage(msg) {
     reactions = msg.reactions || reactions;
   } else if (msg.type === "room") {
     const next = msg.room;
+    keepLobby(next, you);
     queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
   } else if (msg.type === "error") {
     // A refused move is said beside the choices it was about; anything else at the top.
@@ -397,6 +399,8 @@ const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r
   "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
 await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
+const kept = keptLobby(code);  // a link opened again: its lobby at once, the live one follows
+if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], true)); }
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
 // acting player's dice above it when it grows (the captain's steppers unfolded, say).

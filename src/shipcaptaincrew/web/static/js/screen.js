@@ -7,6 +7,7 @@
 import { boot, codeFromPath, h, setTitle, t } from "./common.js";
 import { calm, tumble } from "./dice.js";
 import { keepAwake } from "./fx.js";
+import { keepLobby, keptLobby } from "./kept.js";
 import { openLine } from "./line.js";
 import { FINAL_HOLD, finalFelt, podiumView, resultCard, showStrip, stripMoment } from "./moments.js";
 import { stageLine } from "./playview.js";
@@ -28,6 +29,7 @@ let queue = Promise.resolve();
 function onMessage(msg) {
   if (msg.type !== "room") return;  // a screen has no seat: no welcome, advice or refusal to show
   const next = msg.room;
+  keepLobby(next, null, ":screen");
   queue = queue.then(() => onRoom(next, !!msg.history)).catch((e) => console.error(e));
 }
 
@@ -182,3 +184,6 @@ line = openLine(code, { message: onMessage, online: setOnline, gone: () => {
   $("tv-lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
     h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
 } }, { screen: true });
+// Opened again (a reload, the TV switched on): the lobby it showed, at once; the live follows.
+const kept = keptLobby(code, ":screen");
+if (kept && room === null) queue = queue.then(() => onRoom(kept.room, true));
