@@ -12,6 +12,7 @@ Run in its own pytest process: ``pytest tests/web/test_browser_screen.py -m brow
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -98,6 +99,7 @@ def sweep(pages: Pages, base: str, code: str, tag: str) -> None:
                 name = f"screen-{tag}-{lang}-{'dark' if dark else 'light'}-{size['width']}"
                 assert page.evaluate("document.documentElement.lang") == lang
                 check(page, name)
+                assert not re.search(r"\b(null|undefined|NaN)\b", page.inner_text("#main")), name
                 if lang != "en":
                     assert english_left(page, strings(base, lang)) == [], name
                 # The acting player's dice are read across a room: at least 6% of the height.

@@ -161,10 +161,10 @@ function renderPlay(before) {
     $("result-box").replaceChildren();
   }
   const watching = room.spectators - (room.screens || 0);  // people, not the screens themselves
-  $("scores").replaceChildren(
+  $("scores").replaceChildren(...[
     room.decides ? h("p", { class: "decides-note" }, room.decides.text) : null,
     playerCards(match, players, null, { pot: room.options.stakes === "pot", decides: room.decides }),
-    watching ? h("p", { class: "muted" }, t("spectators: {n}", { n: watching })) : null);
+    watching ? h("p", { class: "muted" }, t("spectators: {n}", { n: watching })) : null].filter(Boolean));
   drawn(final);
 }
 
