@@ -65,3 +65,11 @@ def test_a_remembered_language_comes_inline_and_the_table_s_never(web: TestClien
         web.cookies.clear()
     # The table is Norwegian, the English phone gets English only.
     assert words(web.get(f"/r/{code}", headers={"accept-language": "en-GB"}).text) == {"en"}
+
+
+def test_the_qr_code_is_kept_by_the_browser(web: TestClient) -> None:
+    """The table screen's QR code comes from the browser's cache at its next visit."""
+    code = web.post("/api/rooms", json={"name": "Kari"}).json()["code"]
+    r = web.get(f"/api/rooms/{code}/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.headers["cache-control"] == "private, max-age=86400"
