@@ -4,7 +4,7 @@
 import { api, boot, codeFromPath, h, icon, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { calm, tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
-import { justThrown, shakeButton, shakeTarget } from "./shake.js";
+import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
 import { keepLobby, keptLobby } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
@@ -353,6 +353,7 @@ function lockButtons() {
 }
 
 function act(action) {
+  if (action === "roll") markThrown();
   const sent = action === "roll" ? send({ type: "roll", version: room.version }) : send({ type: "act", action, version: room.version });
   if (sent) lockButtons();
 }

@@ -30,6 +30,9 @@ export function shakeTarget(button, current) {
   version = current;
 }
 
+/** A roll thrown from this page (a shake, or a tap on Roll): its dice buzz as they land. */
+export function markThrown() { thrownTime = Date.now(); }
+
 /** Whether a roll was thrown from this page a moment ago (its dice landing buzz). */
 export function justThrown() { return Date.now() - thrownTime < 3000; }
 
@@ -65,7 +68,6 @@ function onMotion(ev) {
   if (!button || button.disabled || thrownAt === version()) return;
   // This shake has thrown: the next one needs the phone still again and a new picture.
   thrownAt = version();
-  thrownTime = now;
   lastJolt = null;
   stillNeeded = true;
   button.click();
