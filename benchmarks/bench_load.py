@@ -15,7 +15,9 @@ the old code and the new, on hooks both have, and with every style sheet of the 
 
 * the table (``/r/CODE``, a table in its lobby, opened by a newcomer): the join form that the
   server's first room picture brings, with its button;
-* the home page (``/``): the create form with its rule presets drawn from the option table.
+* the home page (``/``): the create form with its rule presets drawn from the option table;
+* the table screen (``/r/CODE/screen``, the table in its lobby, on a TV): the join code and its
+  QR code, drawn.  Older revisions have no table screen: its row shows the new code only.
 
 The time is the page's own clock (``performance.now()`` from the start of the navigation) at
 the first animation frame where the test holds; requests and bytes (as sent over the network,
@@ -69,6 +71,12 @@ PAGES = {
         "(() => { const b = document.querySelector('[data-testid=join-table] button[type=submit]');"
         " return !!b && !b.disabled && b.offsetParent !== null; })()",
     ),
+    "screen": (
+        "/r/{code}/screen",
+        "(() => { const c = document.querySelector('[data-testid=screen-code]');"
+        " const q = document.querySelector('[data-testid=screen-qr]');"
+        " return !!c && c.offsetParent !== null && !!q && q.complete && q.naturalWidth > 0; })()",
+    ),
     "home": (
         "/",
         "(() => { const b = document.querySelector('#create-btn');"
@@ -76,6 +84,8 @@ PAGES = {
         " && b.offsetParent !== null; })()",
     ),
 }
+#: Pages the old revision does not have.
+NEW_ONLY = {"screen"}
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -208,6 +218,8 @@ def main() -> None:
                     server(args.port, pin=False, src=src) as base,
                 ):
                     for page, (path, ready) in PAGES.items():
+                        if page in NEW_ONLY and src is not None:
+                            continue  # the old code has no such page
                         for net, network in NETWORKS.items():
                             key = (page, net, label)
                             results.setdefault(key, []).append(

@@ -104,9 +104,9 @@ def test_a_first_visit_fetches_one_style_sheet_and_one_script(
         ]
         assert order == ["websocket", "done"], fetched
         assert page.evaluate("window.sccLine") is None  # taken over by line.js
-        # The page took the table's language, from the start-up data (nothing fetched).
-        assert page.evaluate("document.documentElement.lang") == "de"
-        assert page.inner_text("[data-testid=join-table] button[type=submit]") == "Beitreten"
+        # The page is in the phone's own language, never the table's (nothing fetched).
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert page.inner_text("[data-testid=join-table] button[type=submit]") == "Join"
     ctx.close()
 
 
@@ -198,8 +198,9 @@ def test_a_new_release_replaces_the_cached_files_at_the_next_visit(
         assert names != old_release and len(names) == 1
         sw = httpx.get(server.url + "/sw.js").text
         assert names[0] == "scc-" + re.search(r'const RELEASE = "(\w+)"', sw)[1]  # type: ignore[index]
+        # One joined sheet a page (style.css alone, or with the table's or the screen's own).
         css = [f for f in files if f.endswith(".css")]
-        assert len(css) == 1 and httpx.get(server.url + css[0]).text.count("#6e1746") == 1
+        assert css and all(httpx.get(server.url + f).text.count("#6e1746") == 1 for f in css)
         assert page.evaluate("window.sccBlocked") == []
         ctx.close()
     finally:

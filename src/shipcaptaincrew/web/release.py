@@ -124,15 +124,14 @@ class Body:
 @dataclass(frozen=True)
 class PageSpec:
     """A page of the app: its HTML file, its routes, the start-up data it gets inline,
-    whether the service worker keeps it from the first visit (the pages a phone opens offline:
-    the installed app's start and the table), and whether it is a table's page."""
+    and whether the service worker keeps it from the first visit (the pages a phone opens
+    offline: the installed app's start, the table and its screen)."""
 
     name: str
     file: str
     routes: tuple[str, ...]
     data: tuple[str, ...] = ()
     offline: bool = False
-    table: bool = False  # a table's page: its start-up data also in the table's language
 
 
 @dataclass(frozen=True)

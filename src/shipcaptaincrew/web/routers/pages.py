@@ -11,31 +11,28 @@ script bundle and its place in the service worker's cache follow from it (see
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
-from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from ...facts import DEFAULT_LANG, LANGUAGES
 from .. import release as rel
-from ..errors import RoomError
 from ..forms import option_table
 from ..release import IMMUTABLE, PageSpec, Release
-from ..service.store import CODE_ALPHABET, CODE_LENGTH
 from .meta import ui_strings
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 #: The pages.  ``data`` names entries of :data:`START_DATA`; ``offline``: the service worker
-#: keeps the page from the first visit (the installed app's start page and a table link);
-#: ``table``: the page is a table's (``{code}``), which takes the table's language.
+#: keeps the page from the first visit (the installed app's start page, a table link and the
+#: table screen).
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("home", "index.html", ("/",), data=("strings", "options"), offline=True),
-    PageSpec("room", "room.html", ("/r/{code}",), ("strings", "options"), offline=True, table=True),
+    PageSpec("room", "room.html", ("/r/{code}",), ("strings", "options"), offline=True),
+    PageSpec("screen", "screen.html", ("/r/{code}/screen",), data=("strings",), offline=True),
     PageSpec("verify", "verify.html", ("/verify/{code}",), data=("strings",)),
     PageSpec("history", "history.html", ("/history",), data=("strings",)),
     PageSpec("replay", "replay.html", ("/replay/{code}",), data=("strings",)),
@@ -66,27 +63,37 @@ def current(request: Request) -> Release:
     return made
 
 
+#: The cookie a page sets when this device remembers a language chosen in its menu
+#: (``remember`` in ``static/js/common.js``): the server then inlines that language's words.
+LANG_COOKIE = "scc_lang"
+
+
+def _ours(tag: str) -> str | None:
+    """One language tag as a language of ours ("de-DE" is German; "nb", "nn", "no" bokmål)."""
+    first = tag.split(";")[0].strip()[:2].lower()
+    first = "nb" if first in ("no", "nn") else first
+    return first if first in LANGUAGES else None
+
+
 def browser_lang(accept_language: str | None) -> str:
-    """The language a page will choose for a browser that never chose one: the first of its
-    languages, as ``currentLang`` in ``static/js/common.js`` reads ``navigator.language``."""
-    first = (accept_language or "").split(",")[0].split(";")[0].strip()[:2].lower()
-    if first in ("no", "nn", "nb"):
-        return "nb"
-    return first if first in LANGUAGES else DEFAULT_LANG
+    """The language a page chooses for a browser that never chose one: the first of its
+    languages that is ours, in the browser's order, as ``browserLang`` in
+    ``static/js/common.js`` walks ``navigator.languages``."""
+    for tag in (accept_language or "").split(","):
+        found = _ours(tag)
+        if found is not None:
+            return found
+    return DEFAULT_LANG
 
 
-def _langs(request: Request, spec: PageSpec) -> list[str]:
-    """The languages whose start-up data a page gets: the one it will most likely choose, and
-    at a table the table's own (a newcomer's page switches to it)."""
-    asked = request.query_params.get("lang")
-    langs = [asked if asked in LANGUAGES else browser_lang(request.headers.get("accept-language"))]
-    code = str(request.path_params.get("code", "")).strip().upper()
-    if spec.table and len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET):
-        # The table's line loads the room a moment later anyway (service.room, as live.py);
-        # a table that is not there, or a database that is not, only costs this guess.
-        with contextlib.suppress(RoomError, DBAPIError):
-            langs.append(request.app.state.service.room(code).lang)
-    return langs
+def page_lang(request: Request) -> str:
+    """The language the page will choose (``currentLang`` in ``static/js/common.js``):
+    ``?lang=``, else the one this device remembers (its cookie), else the browser's.  Never
+    the table's: each phone, and each table screen, in its own."""
+    for asked in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if asked in LANGUAGES:
+            return str(asked)
+    return browser_lang(request.headers.get("accept-language"))
 
 
 def _encoded(request: Request, body: rel.Body, headers: dict[str, str]) -> Response:
@@ -110,12 +117,12 @@ def _page_route(spec: PageSpec) -> Any:
             "Content-Security-Policy": served.policy,
             "Link": served.preload,
         }
-        langs = _langs(request, spec)
+        langs = [page_lang(request)]
         body = made.made(spec.name, langs)
         if body is None:
             body = await asyncio.to_thread(made.html, spec.name, langs)
         response = _encoded(request, body, headers)
-        response.headers["Vary"] = "Accept-Encoding, Accept-Language"
+        response.headers["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
         return response
 
     page.__name__ = f"page_{spec.name}"

@@ -81,4 +81,10 @@ async def qr_code(code: str, request: Request, service: ServiceDep) -> Response:
     segno.make(join_link(request, room.code), error="m").save(
         buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", title="QR code"
     )
-    return Response(buf.getvalue(), media_type="image/svg+xml")
+    # A code's join link never changes: the browser keeps it (a table screen opened again
+    # shows it without a round trip).
+    return Response(
+        buf.getvalue(),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "private, max-age=86400"},
+    )

@@ -50,6 +50,9 @@ function stored(key) {
 }
 
 export function remember(key, value) {
+  // The language this device keeps goes to the server too (a cookie), which then puts that
+  // language's words in the page (web/routers/pages.py): no second fetch for them.
+  if (key === "scc:lang") document.cookie = value === null ? "scc_lang=; path=/; max-age=0; samesite=lax" : `scc_lang=${value}; path=/; max-age=31536000; samesite=lax`;
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
@@ -189,6 +192,8 @@ const ICONS = {
   share: "M12 3v12M7 8l5-5l5 5M5 13v7h14v-7",
   copy: "M8 8h12v12H8zM4 16V4h12",
   back: "M15 5l-7 7l7 7",
+  shake: "M8 3h8v18H8zM11 17.5h2M4.5 8v8M2 10v4M19.5 8v8M22 10v4",
+  tv: "M3 5h18v12H3zM8 21h8M12 17v4",
 };
 
 /** A small line icon (decorative: the button around it carries the words). */
@@ -245,4 +250,8 @@ export async function boot(onLang, extras) {
 export function seatToken(code) { return stored(`scc:seat:${code}`); }
 export function saveSeatToken(code, token) { remember(`scc:seat:${code}`, token); }
 export function forgetSeatToken(code) { remember(`scc:seat:${code}`, null); }
-export function codeFromPath() { return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase(); }
+/** The table code of a page's path: /r/CODE, /r/CODE/screen, /verify/CODE, /replay/CODE. */
+export function codeFromPath() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return decodeURIComponent(parts[1] || parts[0] || "").toUpperCase();
+}

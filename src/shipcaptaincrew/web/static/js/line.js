@@ -12,9 +12,10 @@ function dialled(url) {
 
 /**
  * Open the line to table ``code``.  ``on.message(msg)`` gets every message, ``on.online(up)``
- * each change of reachability, ``on.gone()`` a table that does not exist.
+ * each change of reachability, ``on.gone()`` a table that does not exist.  A table ``screen``
+ * says so in its hello and never sends a seat token: it watches, and never holds a seat.
  */
-export function openLine(code, on) {
+export function openLine(code, on, { screen = false } = {}) {
   let ws = null;
   let retry = 0;
   let lastHeard = 0;
@@ -45,7 +46,7 @@ export function openLine(code, on) {
     const opened = () => {
       retry = 0;
       lastHeard = Date.now();
-      send({ type: "hello", token: seatToken(code) || null, lang: lang() });
+      send(screen ? { type: "hello", screen: true, lang: lang() } : { type: "hello", token: seatToken(code) || null, lang: lang() });
     };
     if (sock.readyState === WebSocket.OPEN) opened();
     else sock.addEventListener("open", opened);

@@ -85,7 +85,8 @@ export function sharePanel(room, toast, { open = true } = {}) {
       h("p", { class: "muted" }, t("Join code")),
       h("p", { class: "bigcode", id: "bigcode" }, room.code),
       h("p", { class: "break" }, h("a", { href: link, id: "join-link" }, link)),
-      shareButtons(link, room.code, toast)));
+      shareButtons(link, room.code, toast),
+      h("p", {}, h("a", { href: `/r/${room.code}/screen`, id: "screen-link-lobby", target: "_blank" }, t("Show on a big screen")))));
   if (open) {
     return h("section", { class: "panel", "aria-labelledby": "share-h" }, h("h2", { id: "share-h" }, t("Invite your friends")), body);
   }

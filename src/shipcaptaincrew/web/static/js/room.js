@@ -1,9 +1,11 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { api, boot, codeFromPath, h, icon, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { calm, tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
+import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
+import { keepLobby, keptLobby } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
@@ -34,6 +36,9 @@ let advised = null;       // the advice for the picture on screen (kept while it
 let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
+let fullView = false;     // with a table screen here: the whole table anyway (the view switch)
+/** A die landing: its click, and a short buzz on the phone whose shake or tap threw it. */
+const land = () => { sound.land(); if (justThrown()) buzz(30); };
 
 const ctx = {
   get room() { return room; },
@@ -80,6 +85,7 @@ function onMessage(msg) {
     reactions = msg.reactions || reactions;
   } else if (msg.type === "room") {
     const next = msg.room;
+    keepLobby(next, you);
     queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
   } else if (msg.type === "error") {
     // A refused move is said beside the choices it was about; anything else at the top.
@@ -206,6 +212,11 @@ function render(before = null) {
     return;
   }
   renderPlay(before);
+  // With a table screen in the room this phone is the controller: only what is its own.
+  const screen = room.screens > 0;
+  document.body.classList.toggle("compact", screen && !fullView);
+  $("view-switch").hidden = !screen;
+  $("view-toggle").textContent = fullView ? t("Compact view") : t("Full view");
 }
 
 function renderPlay(before) {
@@ -257,7 +268,7 @@ function renderPlay(before) {
     $("podium-box").replaceChildren();
     const view = match.turn ? felt(match, players, { tie: room.tie }) : { el: contestFelt(match, players, rolloffs, room.tie), play: null };
     $("felt-slot").replaceChildren(view.el);
-    if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land: sound.land });
+    if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land });
     if (rolledOff !== null) {
       sound.rattle(2);
       tumble(view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`), sound.land);
@@ -342,6 +353,7 @@ function lockButtons() {
 }
 
 function act(action) {
+  if (action === "roll") markThrown();
   const sent = action === "roll" ? send({ type: "roll", version: room.version }) : send({ type: "act", action, version: room.version });
   if (sent) lockButtons();
 }
@@ -381,8 +393,15 @@ async function onLang(chosen) {
 
 $("rules-btn").addEventListener("click", () => howToPlay(room));
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
-await boot(onLang, () => [soundButton()]);
+$("view-toggle").addEventListener("click", () => { fullView = !fullView; render(); });
+// A shake presses the Roll button the acting player has (never real dice typed in).
+shakeTarget(() => (room && room.dice_source !== "physical" ? $("actions").querySelector('button[data-action="roll"]:not([disabled])') : null), () => (room ? room.version : -1));
+const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r/${encodeURIComponent(code)}/screen`, target: "_blank",
+  "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
+await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
+const kept = keptLobby(code);  // a link opened again: its lobby at once, the live one follows
+if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], true)); }
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
 // acting player's dice above it when it grows (the captain's steppers unfolded, say).
