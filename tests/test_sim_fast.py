@@ -17,12 +17,12 @@ import pytest
 from shipcaptaincrew.facts import MAX_PLAYERS
 from shipcaptaincrew.options import OPTIONS
 from shipcaptaincrew.rules import Rules, find_rules
-from shipcaptaincrew.sim.fast import fast_matches
 from shipcaptaincrew.sim.match import ROUND_DTYPE
 from shipcaptaincrew.sim.result import SimulationResult
 from shipcaptaincrew.sim.run import _stack, simulate
-from shipcaptaincrew.sim.step_rows import DECISION_ROWS, Decision
 from shipcaptaincrew.sim.steps import FastRefusal, MatchTable, fast_refusal, match_table
+from shipcaptaincrew.sim.steps.fast import fast_matches
+from shipcaptaincrew.sim.steps.rows import DECISION_ROWS, Decision
 from shipcaptaincrew.state import Phase
 
 MIX = ["ev", "threshold:7", "optimal", "tip"]
@@ -181,7 +181,7 @@ def test_round_end_decisions_are_found_alike_in_a_bounded_table(
     one resolved step by step: the same matches with no round end in the dense table; and a
     format with thousands of round ends (``wins:N`` of four keeps the round wins in the node)
     holds at most ``DECISION_ROWS`` of them there (it took a gigabyte before the bound)."""
-    import shipcaptaincrew.sim.steps as steps_module
+    import shipcaptaincrew.sim.steps.table as steps_module
 
     def fresh(rules: Rules, bots: list[str], n: int) -> tuple[dict[str, Any], MatchTable]:
         steps_module._CACHE.clear()

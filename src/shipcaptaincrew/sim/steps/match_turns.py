@@ -30,15 +30,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..rules import Rules
-from ..solver.batch import best_play, undecided
-from ..solver.estimate_rounds import canonical, estimate_ahead
-from ..solver.graph import turn_graph
-from ..state import MatchState, Purpose
+from ...formats import FormatKind
+from ...rules import Rules
+from ...solver.batch import best_play, undecided
+from ...solver.estimate_rounds import canonical, estimate_ahead
+from ...solver.graph import turn_graph
+from ...state import MatchState, Purpose
+from ..inverse import InverseCdf
+from ..policy import MatchPolicy
 from .dense import SortedIds
-from .inverse import InverseCdf
-from .policy import MatchPolicy
 
 __all__ = ["MAX_PLAYERS", "MatchTurns", "Positions", "plays"]
 
