@@ -124,7 +124,7 @@ def play_engine_match(rules: Rules) -> None:
 def test_the_engine_and_the_solvers(house: House) -> None:
     from shipcaptaincrew.solver import equilibrium, turn_odds
     from shipcaptaincrew.solver.estimate_rounds import optimal_round_eq
-    from shipcaptaincrew.solver.match_solve import solve_match
+    from shipcaptaincrew.solver.match.solve import solve_match
     from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
     rules = house.rules

@@ -22,8 +22,8 @@ from shipcaptaincrew.sim.steps.fast import fast_matches
 from shipcaptaincrew.sim.steps.match_turns import MatchTurns, Positions, plays
 from shipcaptaincrew.solver.estimate_rounds import estimate_rounds_batch, later_scores, per_round
 from shipcaptaincrew.solver.graph import turn_graph
-from shipcaptaincrew.solver.match_estimate import estimate_rewards
-from shipcaptaincrew.solver.match_view import MatchView
+from shipcaptaincrew.solver.match.estimate import estimate_rewards
+from shipcaptaincrew.solver.match.view import MatchView
 from shipcaptaincrew.solver.rounds import equilibrium
 from shipcaptaincrew.state import evolve
 from tests.test_sim_fast import _agree

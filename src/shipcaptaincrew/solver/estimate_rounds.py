@@ -1,4 +1,4 @@
-"""The match estimate of ``rounds:N`` (:mod:`.match_estimate`) for many turns at once.
+"""The match estimate of ``rounds:N`` (:mod:`.match.estimate`) for many turns at once.
 
 The estimate of a turn is the chance of ending the last round on top of the totals, for
 each score the turn can end with: everyone's total after this round (the scores posted, the
@@ -6,7 +6,7 @@ player's own, the later players' from the round equilibrium) plus the rounds lef
 independent draw from the equilibrium's per-round score distribution.  Here that is worked
 out for a whole batch of turns of the same place in the round and the same count of rounds
 left, in a few array operations, which is what a simulator playing the match-optimal bot in
-hundreds of thousands of positions needs; :func:`.match_estimate.estimate_rewards` asks here
+hundreds of thousands of positions needs; :func:`.match.estimate.estimate_rewards` asks here
 for its one turn, so the bot, advice and the simulator play the same numbers.
 
 How: relative to the player's own total, a final total ``v`` is the turn's score ``x`` plus

@@ -2,9 +2,9 @@
 
 Why
 ---
-The exact solver (:mod:`.match_solve`) resolves every line of scores of a round at every
+The exact solver (:mod:`.solve`) resolves every line of scores of a round at every
 position: ``S**n`` lines (eleven scores under most rule sets), so four or more players of
-``rounds:N``, ``first_to:N`` or ``wins:N`` are beyond :data:`~.match_model.MAX_WORK`.  Playing
+``rounds:N``, ``first_to:N`` or ``wins:N`` are beyond :data:`~.model.MAX_WORK`.  Playing
 the round there instead throws away what the score says (a player far behind must gamble,
 one far ahead need not).  This module estimates the match chance of each final score of the
 turn being decided from exact ingredients, and the turn is then played exactly on it:
@@ -38,21 +38,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..rules import Rules
-from .batch import best_play
-from .estimate_rounds import (
+from ...formats import FormatKind
+from ...rules import Rules
+from ..batch import best_play
+from ..estimate_rounds import (
     ESTIMATED_FORMATS,
     estimate_rounds_batch,
     later_scores,
     optimal_round_eq,
     per_round,
 )
-from .graph import turn_graph
-from .match_tournament import PRELIMINARIES
-from .match_view import ContestKind, MatchView
-from .round_pass import _after
-from .rounds import SolverError, equilibrium
+from ..graph import turn_graph
+from ..round_pass import _after
+from ..rounds import SolverError, equilibrium
+from .tournament import PRELIMINARIES
+from .view import ContestKind, MatchView
 
 __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 
