@@ -38,6 +38,7 @@ __all__ = [
     "canonical",
     "estimate_ahead",
     "estimate_rounds_batch",
+    "on_top_share",
     "later_scores",
     "optimal_round_eq",
     "per_round",
@@ -221,7 +222,7 @@ def _chunk(
         for j in range(me):
             idx = np.clip(grid - ahead[:, j, None] + 1, 0, len(future) + 1)
             poly = _times(poly, kit.below[idx], kit.level[idx])
-        on_top = sum(c / (i + 1) for i, c in enumerate(poly))  # (B, V)
+        on_top = _integral(poly)  # (B, V)
         est: np.ndarray = on_top @ kit.band
         return est, rnd
     reach = scores[:, None] + np.arange(len(future))  # (S, L): the turn's score plus the rest
@@ -238,9 +239,31 @@ def _chunk(
     for q in range(me, others):
         idx = base + np.clip(reach - ahead[:, q, None, None] + 1, 0, width - 1)
         poly = _times(poly, kit.later_below[q - me][idx], kit.later_level[q - me][idx])
-    on_top = sum(c / (i + 1) for i, c in enumerate(poly))  # (B, S, L)
+    on_top = _integral(poly)  # (B, S, L)
     est = on_top @ future
     return est, rnd
+
+
+def on_top_share(below: np.ndarray, level: np.ndarray, axis: int) -> np.ndarray:
+    """The chance of being on top with ties shared evenly, given each opponent's chance of
+    ending ``below`` one's own value and ``level`` with it (opponents along ``axis``): the
+    integral over ``u`` in [0, 1] of the product of ``below + u * level``, exactly (the
+    polynomial built opponent by opponent, ``u**k`` integrating to ``1 / (k + 1)``).
+
+    >>> b, l = np.array([[0.5], [0.25]]), np.array([[0.25], [0.5]])
+    >>> float(on_top_share(b, l, axis=0)[0]) == 0.5 * 0.25 + (0.5 * 0.5 + 0.25 * 0.25) / 2 + 0.25 * 0.5 / 3
+    True
+    """
+    poly = [np.ones(np.delete(below.shape, axis))]
+    for j in range(below.shape[axis]):
+        poly = _times(poly, np.take(below, j, axis=axis), np.take(level, j, axis=axis))
+    return _integral(poly)
+
+
+def _integral(poly: list[np.ndarray]) -> np.ndarray:
+    """The integral over [0, 1] of the polynomial in ``u`` with coefficients ``poly``."""
+    out: np.ndarray = sum(c / (i + 1) for i, c in enumerate(poly))  # type: ignore[assignment]
+    return out
 
 
 def _times(poly: list[np.ndarray], below: np.ndarray, level: np.ndarray) -> list[np.ndarray]:

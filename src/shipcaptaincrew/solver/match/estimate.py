@@ -45,6 +45,7 @@ from ..estimate_rounds import (
     ESTIMATED_FORMATS,
     estimate_rounds_batch,
     later_scores,
+    on_top_share,
     optimal_round_eq,
     per_round,
 )
@@ -61,12 +62,6 @@ __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 #: chance that nobody has finished by then is below :data:`_NEGLIGIBLE` in every rule set.
 _MAX_RACE_ROUNDS = 2000
 _NEGLIGIBLE = 1e-12
-
-# Gauss-Legendre nodes on [0, 1]: exact for the polynomials of degree < 8 that the shared
-# top needs (the chance of a tie among k others is a polynomial of degree k <= 7 in u).
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(4)
-_U = (_NODES + 1.0) / 2.0
-_W = _WEIGHTS / 2.0
 
 
 def _table(posted: tuple[int, ...]) -> tuple[int, int]:
@@ -98,9 +93,7 @@ def _band(d: bytes, width: int) -> np.ndarray:
 def _on_top(mine: np.ndarray, others: np.ndarray, below: np.ndarray) -> np.ndarray:
     """Chance of being on top, ties shared evenly: ``mine`` (B, L) my chances per value,
     ``others`` (B, k, L) each other's chance of each value, ``below`` (B, k, L) of less."""
-    share = np.zeros(mine.shape)
-    for u, w in zip(_U, _W):
-        share += w * np.prod(below + u * others, axis=1)
+    share = on_top_share(below, others, axis=1)  # the same integral as rounds:N's estimate
     out: np.ndarray = (mine * share).sum(axis=-1)
     return out
 
