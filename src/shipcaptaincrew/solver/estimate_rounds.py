@@ -29,7 +29,7 @@ import numpy as np
 from ..rules import Rules
 from .graph import turn_graph
 from .modelled import ESTIMATE, ESTIMATED_FORMATS
-from .round_pass import _after
+from .round_pass import table_after
 from .rounds import Equilibrium, NotModelledError, equilibrium
 
 __all__ = [
@@ -87,7 +87,7 @@ def later_scores(rules: Rules, n: int, place: int, table: tuple[int, int]) -> np
             for x, p in zip(eq.scores, eq.tables[(q, m, t)][1]):
                 if p:
                     out[row, x] += r * p
-                    key = _after(m, t, x)
+                    key = table_after(m, t, x)
                     nxt[key] = nxt.get(key, 0.0) + r * p
         reach = nxt
     return out
@@ -172,11 +172,9 @@ def canonical(
     their places.  Clipped where an opponent can no longer be caught or catch up: the
     estimate is then exactly 0 or 1 for that opponent however far it is."""
     b, me = posted.shape
-    if me:
-        m = posted.max(axis=1)
-        t = np.where(m > 0, (posted == m[:, None]).sum(axis=1), me)
-    else:
-        m = t = np.zeros(b, dtype=np.int64)
+    m = t = np.zeros(b, dtype=np.int64)
+    for j in range(me):
+        m, t = table_after(m, t, posted[:, j])
     own = totals[:, me : me + 1]
     reach = top * (left + 1)  # what the player can add, this round included
     ahead_posted = np.sort(
@@ -230,10 +228,7 @@ def _chunk(
     for j in range(me):  # posted: their total after this round is known
         idx = np.clip(reach - ahead[:, j, None, None] + 1, 0, len(future) + 1)
         poly = _times(poly, kit.below[idx], kit.level[idx])
-    tm = np.maximum(m[:, None], scores)  # the table each score leaves
-    tt = np.where(
-        scores > m[:, None], 1, np.where(scores == m[:, None], t[:, None] + 1, t[:, None])
-    )
+    tm, tt = table_after(m[:, None], t[:, None], scores)  # the table each score leaves
     width = kit.width
     base = (kit.table_row[tm, tt] * width)[:, :, None]  # (B, S, 1)
     for q in range(me, others):

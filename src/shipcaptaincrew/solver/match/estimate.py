@@ -50,7 +50,7 @@ from ..estimate_rounds import (
     per_round,
 )
 from ..graph import turn_graph
-from ..round_pass import _after
+from ..round_pass import table_after
 from ..rounds import SolverError, equilibrium
 from .tournament import PRELIMINARIES
 from .view import ContestKind, MatchView
@@ -68,7 +68,7 @@ def _table(posted: tuple[int, ...]) -> tuple[int, int]:
     """The round model's table (best score, how many share it) after these scores."""
     m, t = 0, 0
     for x in posted:
-        m, t = _after(m, t, x)
+        m, t = table_after(m, t, x)
     return m, t
 
 
@@ -217,7 +217,7 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
     for row, x in enumerate(scores):
         a[row, me, view.totals[me] - low + x] = 1.0
         if me < n - 1:
-            later = later_scores(rules, n, me, _after(m, t, x))
+            later = later_scores(rules, n, me, table_after(m, t, x))
             for q, dist in enumerate(later, start=me + 1):
                 base = view.totals[q] - low
                 a[row, q, base : base + top + 1] = dist
