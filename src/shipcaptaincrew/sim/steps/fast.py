@@ -46,16 +46,15 @@ def _outcome_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
 
 def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray:
     """Step ids of keyed steps at their totals keys, asking the engine for the ones not met
-    before: a dense table where the keys are few (:attr:`.steps.MatchTable.by_totals`), else
-    the (step, key) combinations kept sorted (:attr:`~.steps.MatchTable.by_totals_sorted`)."""
-    if t.by_totals is not None:
-        return t.by_totals.lookup(step, key, t.n_steps, t.keyed_step)
+    before: the (step, key) combinations kept sorted (:attr:`~.table.MatchTable.by_totals`).
+    (A dense table for the few keys of two players bought nothing measurable:
+    ``benchmarks/bench_layers.py``.)"""
     space = t.key_space
 
     def resolve(new: np.ndarray, _: np.ndarray) -> np.ndarray:
         return np.array([t.keyed_step(*divmod(c, space)) for c in new.tolist()], dtype=np.int64)
 
-    return t.by_totals_sorted.lookup(step * space + key, resolve)
+    return t.by_totals.lookup(step * space + key, resolve)
 
 
 def _resolved(
@@ -122,10 +121,7 @@ def decision_step(t: MatchTable, node: int, key: int) -> int:
     if t.step_word[step] & StepBits.COUNT:
         step = t.by_count.get(step, count, t.count_step)
     if t.step_word[step] & StepBits.TOTALS:
-        if t.by_totals is not None:
-            step = t.by_totals.get(step, order, t.keyed_step)
-        else:
-            step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
+        step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
     # The engine asks whether the round's scores were 0 before it counts or compares: a step
     # resolved here reads nothing more (MatchTable.decision_kinds sends the others the long
     # way).

@@ -24,7 +24,6 @@ from .probes import CarriedScore, PostedMark, PostedScore, appended
 __all__ = [
     "DECISION_KEYS",
     "DECISION_ROWS",
-    "DENSE_KEYS",
     "Decision",
     "StepColumn",
     "RecordRows",
@@ -248,8 +247,6 @@ class StepRows(NodeTable):
         )
 
 
-#: The most totals keys a dense table of keyed steps takes (two players have 16, three 216).
-DENSE_KEYS = 64
 #: The most totals keys for which the format's decisions are looked up by count and order of
 #: the totals in one dense table (:attr:`MatchTable.by_decision`; four players have 4,096).
 DECISION_KEYS = 4096

@@ -67,7 +67,6 @@ from .refusal import MODELLED, FastRefusal, fast_refusal
 from .rows import (
     DECISION_KEYS,
     DECISION_ROWS,
-    DENSE_KEYS,
     Decision,
     StepBits,
     StepColumn,
@@ -112,9 +111,8 @@ class MatchTable(StepRows):
         self._ctx: dict[int, tuple[int | None, int | None]] = {}
         self._zero_ids: dict[tuple[int, int], int] = {}  # (step, pattern it reads) -> id
         #: Steps by the pattern of zeros among the round's scores (bit s: seat s scored);
-        #: count-keyed steps by count of finished rounds; totals-keyed steps by totals key, in
-        #: a dense table where the keys are few (two players), else as sorted
-        #: (keyed step, totals key) combinations and their step ids.
+        #: count-keyed steps by count of finished rounds (dense tables); totals-keyed steps
+        #: by totals key (:attr:`by_totals`, below).
         self.by_zeros = DenseIds(2**p)
         self.by_count = DenseIds(8)
         #: The format's decision at a round's end, by (its node, count of rounds and order of
@@ -123,8 +121,8 @@ class MatchTable(StepRows):
         #: Per round-end node: how its decision is found (:class:`Decision`; -1: not known yet).
         self.decision_at = np.full(64, -1, dtype=np.int64)
         self._dense_nodes = 0  # round-end nodes given a row of :attr:`by_decision`
-        self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
-        self.by_totals_sorted = SortedIds()  # where by_totals is None
+        #: Totals-keyed steps as sorted (keyed step, totals key) combinations and their ids.
+        self.by_totals = SortedIds()
         self._checking = False  # in :meth:`carries`, where a read score is an answer
         self.start = self._node(initial_state(rules, p))
 
