@@ -14,15 +14,18 @@ Prints figures; asserts nothing.  One set-up (classic rules, two players ``ev`` 
   1. exact scores: the nodes hold the round's scores themselves (``scores_carried=False``),
      the format's decisions found like any keyed step;
   2. + carried scores: each match carries the round's scores, the nodes mark who posted
-     (far fewer nodes and steps, :class:`~shipcaptaincrew.sim.steps.probes.PostedMark`);
-  3. + dense lookup of the format's decision at a round's end by count and order of totals
-     (``DECISION_ROWS``), the tables as :func:`~shipcaptaincrew.sim.run.simulate` plays them.
+     (far fewer nodes and steps, :class:`~shipcaptaincrew.sim.steps.probes.PostedMark`).
+     The tables as :func:`~shipcaptaincrew.sim.run.simulate` plays them.
 
-A layer that buys less than 2x at 10^5 matches goes.  Gone: a dense lookup of keyed steps by
-the order of the totals (one gather instead of a binary search, for the 16 orders of two
-players): x0.98 at 10^4, x0.82 at 10^5, x1.07 at 10^6 over the line above it, in the run
-that measured the others; its steps are now found in the sorted table like every other
-player count's.
+A layer that buys less than 2x at 10^5 matches goes.  Gone, measured in the run that
+measured the others (the first set-up here; x = over the line above it):
+
+* a dense lookup of keyed steps by the order of the totals (one gather instead of a binary
+  search, for the 16 orders of two players): x0.98 at 10^4, x0.82 at 10^5, x1.07 at 10^6;
+  its steps are found in the sorted table like every other player count's;
+* a dense lookup of the format's decision at a round's end by count and order of the totals
+  (``DECISION_ROWS``): x0.99, x1.28 and x0.79; at four players ``rounds:5`` x0.79 at 10^4
+  and x1.08 at 10^5 over carried scores; a decision is found as any keyed step.
 
 Every step-table line starts cold (its tables empty, filled by the engine as the run meets
 new steps), as a new configuration of a sweep would; what the runs share -- the solver's turn
@@ -51,17 +54,14 @@ LOOP_MEASURED = 100_000
 
 
 @contextmanager
-def layer(carried: bool, dense_decisions: bool) -> Iterator[None]:
+def layer(carried: bool) -> Iterator[None]:
     """The step tables with some layers off, cold: their cache emptied before and after."""
-    saved = table_module.DECISION_ROWS
     table_module._CACHE.clear()
-    table_module.DECISION_ROWS = saved if dense_decisions else 0
     try:
         # match_table() would pick carried scores itself where the rules allow them.
         table_module._CACHE[(RULES, tuple(BOTS))] = MatchTable(RULES, BOTS, scores_carried=carried)
         yield
     finally:
-        table_module.DECISION_ROWS = saved
         table_module._CACHE.clear()
 
 
@@ -71,10 +71,9 @@ def seconds(run: Callable[[], object]) -> float:
     return time.perf_counter() - t0
 
 
-LAYERS = [  # (name, carried scores, dense decisions)
-    ("step tables: exact scores", False, False),
-    ("  + carried scores", True, False),
-    ("  + dense decision lookup (as played)", True, True),
+LAYERS = [  # (name, carried scores)
+    ("step tables: exact scores", False),
+    ("  + carried scores (as played)", True),
 ]
 
 
@@ -95,8 +94,8 @@ def main() -> None:
             loop, note = n / loop_rate, f"estimated from {LOOP_MEASURED:,}"
         print(f"{n:>9,} matches  engine loop {loop:8.2f} s  {n / loop:9,.0f}/s  ({note})")
         above = loop
-        for name, carried, decisions in LAYERS:
-            with layer(carried, decisions):
+        for name, carried in LAYERS:
+            with layer(carried):
                 dt = seconds(lambda n=n: simulate(RULES, BOTS, n, seed=1))
             print(
                 f"{'':19}{name:38} {dt:8.2f} s  {n / dt:9,.0f}/s  x{loop / dt:6.1f}"

@@ -22,7 +22,7 @@ from ..match import ROUND_DTYPE, STAT_NAMES
 from .match_turns import Positions
 from .nodes import arg_at, due_at, seat_at
 from .rows import RecordRows, child_at
-from .table import Decision, Due, MatchTable, StepBits, StepColumn, match_table
+from .table import Due, MatchTable, StepBits, StepColumn, match_table
 
 __all__ = [
     "dice_outcomes",
@@ -91,47 +91,6 @@ def _resolved(
     raise AssertionError("a step of the tables kept asking for more than it can read")
 
 
-def _decided(
-    t: MatchTable, nodes: np.ndarray, record: np.ndarray, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The format's decision at round ends ``nodes`` of matches ``rows``: the node's one step
-    where the decision reads neither the count of rounds nor the totals, one gather of
-    :attr:`~.steps.MatchTable.by_decision` by the match's count and order of totals where it
-    reads those, :func:`_resolved` for the rest (:meth:`~.steps.MatchTable.decision_kinds`)."""
-    kinds = t.decision_kinds(nodes)
-    step = t.by_outcome[nodes * t.width]  # PLAIN: the node's step (resolved by decision_kinds)
-    long = np.flatnonzero(kinds == Decision.LONG)
-    if long.size:
-        step[long], _ = _resolved(t, nodes[long] * t.width, record, rows[long])
-    dense = np.flatnonzero(kinds == Decision.DENSE)
-    if dense.size:
-        r = rows[dense]
-        key = record[t.rec.count, r] * t.key_space + t.totals_key(record[t.rec.totals, r])
-        step[dense] = t.by_decision.lookup(nodes[dense], key, len(t.states), t.decision)
-    return step, t.step_word[step]
-
-
-def decision_step(t: MatchTable, node: int, key: int) -> int:
-    """The format's decision at round end ``node`` for a match whose count of rounds and
-    order of totals make ``key`` (:func:`_decided`): resolved as :func:`_resolved` would, one
-    pair at a time (most keys of a node share their steps: only the last round reads the
-    totals)."""
-    count, order = divmod(key, t.key_space)
-    step = int(t.by_outcome[node * t.width])  # resolved by MatchTable.decision_kinds
-    if t.step_word[step] & StepBits.COUNT:
-        step = t.by_count.get(step, count, t.count_step)
-    if t.step_word[step] & StepBits.TOTALS:
-        step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
-    # The engine asks whether the round's scores were 0 before it counts or compares: a step
-    # resolved here reads nothing more (MatchTable.decision_kinds sends the others the long
-    # way).
-    if t.step_word[step] & StepBits.KEYED:
-        raise AssertionError(
-            "a format decision asked whether the round's scores were 0 after counting or comparing"
-        )
-    return step
-
-
 def _add(
     t: MatchTable,
     step: np.ndarray,
@@ -178,7 +137,7 @@ def follow(
     ended = np.flatnonzero(sw & StepBits.ENDS)
     if ended.size:  # the format decides: a step of its own, with no random number
         at = rows[ended]
-        step2, sw2 = _decided(t, child[ended], record, at)
+        step2, sw2 = _resolved(t, child[ended] * t.width, record, at)
         pos = _add(t, step2, sw2, outcome[ended], record, at)
         touched.append((ended[pos], step2[pos]))  # positions in rows, and their steps
         child[ended] = child_at(sw2)

@@ -22,9 +22,6 @@ from .nodes import Due, NodeTable
 from .probes import CarriedScore, PostedMark, PostedScore, appended
 
 __all__ = [
-    "DECISION_KEYS",
-    "DECISION_ROWS",
-    "Decision",
     "StepColumn",
     "RecordRows",
     "StepRows",
@@ -245,20 +242,3 @@ class StepRows(NodeTable):
         return tuple(
             self.mark + r[s] if (reached >> s) & 1 else self.mark - p + r[s] for s in range(p)
         )
-
-
-#: The most totals keys for which the format's decisions are looked up by count and order of
-#: the totals in one dense table (:attr:`MatchTable.by_decision`; four players have 4,096).
-DECISION_KEYS = 4096
-#: The most round-end nodes that table holds (a row each, eight counts of rounds by the keys
-#: wide: 64 MiB at four players); a format with more keyed round ends resolves the rest as
-#: any keyed step.  Round ends whose decision reads neither take no row at all.
-DECISION_ROWS = 256
-
-
-class Decision(IntEnum):
-    """How the format's decision at a round-end node is found for a match."""
-
-    PLAIN = 0  #: it reads neither the count of rounds nor the totals: the node's one step
-    LONG = 1  #: as any keyed step (it asks whether scores were 0, or the keys are too many)
-    DENSE = 2  #: one gather by count of rounds and order of totals (``by_decision``)

@@ -65,9 +65,6 @@ from .probes import (
 )
 from .refusal import MODELLED, FastRefusal, fast_refusal
 from .rows import (
-    DECISION_KEYS,
-    DECISION_ROWS,
-    Decision,
     StepBits,
     StepColumn,
     StepRows,
@@ -75,9 +72,7 @@ from .rows import (
 )
 
 __all__ = [
-    "DECISION_KEYS",
     "StepColumn",
-    "Decision",
     "FastRefusal",
     "MatchTable",
     "Due",
@@ -115,12 +110,6 @@ class MatchTable(StepRows):
         #: by totals key (:attr:`by_totals`, below).
         self.by_zeros = DenseIds(2**p)
         self.by_count = DenseIds(8)
-        #: The format's decision at a round's end, by (its node, count of rounds and order of
-        #: totals as one key) where the keys are few (:func:`~.fast.decision_step`).
-        self.by_decision = DenseIds(8 * self.key_space if self.key_space <= DECISION_KEYS else 1)
-        #: Per round-end node: how its decision is found (:class:`Decision`; -1: not known yet).
-        self.decision_at = np.full(64, -1, dtype=np.int64)
-        self._dense_nodes = 0  # round-end nodes given a row of :attr:`by_decision`
         #: Totals-keyed steps as sorted (keyed step, totals key) combinations and their ids.
         self.by_totals = SortedIds()
         self._checking = False  # in :meth:`carries`, where a read score is an answer
@@ -247,41 +236,6 @@ class MatchTable(StepRows):
             ) from None
         assert after.totals == final, (after.totals, final)
         return self._record(node, base, after, ended, dtot)
-
-    def decision_kinds(self, nodes: np.ndarray) -> np.ndarray:
-        """Per round-end node: how its decision is found (:class:`Decision`), worked out from
-        its plain step the first time the node is met."""
-        if len(self.decision_at) < len(self.states):
-            grown = np.full(2 * len(self.states), -1, dtype=np.int64)
-            grown[: len(self.decision_at)] = self.decision_at
-            self.decision_at = grown
-        known: np.ndarray = self.decision_at[nodes]
-        if known.min() < 0:
-            for n in np.unique(nodes[known < 0]).tolist():
-                code = n * self.width
-                if self.by_outcome[code] < 0:
-                    self.by_outcome[code] = self.outcome_step(code)
-                self.decision_at[n] = self._decision_kind(
-                    int(self.step_word[self.by_outcome[code]])
-                )
-            known = self.decision_at[nodes]
-        return known
-
-    def _decision_kind(self, word: int) -> Decision:
-        if not word & StepBits.KEYED:
-            return Decision.PLAIN
-        if word & StepBits.ZEROS or self.key_space > DECISION_KEYS:
-            return Decision.LONG
-        if self._dense_nodes >= DECISION_ROWS:
-            return Decision.LONG
-        self._dense_nodes += 1
-        return Decision.DENSE
-
-    def decision(self, node: int, key: int) -> int:
-        """:func:`~.fast.decision_step`, which the tables look up by node and key."""
-        from .fast import decision_step
-
-        return decision_step(self, node, key)
 
     # -- the rule set's own check -------------------------------------------------------------
     def can_carry_scores(self) -> bool:
