@@ -46,6 +46,14 @@ for _module in ("shipcaptaincrew.envs.openspiel_game", "shipcaptaincrew.web"):
         importlib.import_module(_module)
     except ImportError:
         pass
+# So is the web's release (its pages' start-up data, the option table among them): a server
+# builds it once when it starts, from the table as it then stands.
+try:
+    from shipcaptaincrew.web.routers.pages import release as _web_release
+except ImportError:
+    pass
+else:
+    _web_release()
 
 #: What a refusal says in German ("is not modelled").
 GERMAN = "modelliert"
