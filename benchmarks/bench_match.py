@@ -30,7 +30,7 @@ import sys, time
 t0 = time.perf_counter()
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.solver.graph import turn_graph
-from shipcaptaincrew.solver.match_advice import match_solution
+from shipcaptaincrew.solver.match.advice import match_solution
 rules = find_rules("classic").replace(format=sys.argv[1])
 t1 = time.perf_counter(); turn_graph(rules); t2 = time.perf_counter()
 sol = match_solution(rules, 2)
@@ -96,7 +96,7 @@ def main() -> None:
         _, _, load, _, _, _ = _child(args.format, cache)
         print(f"  load from disk cache  {load:.3f} s")
         os.environ["SCC_CACHE_DIR"] = cache
-        from shipcaptaincrew.solver.match_advice import match_solution
+        from shipcaptaincrew.solver.match.advice import match_solution
 
         match_solution(find_rules("classic").replace(format=args.format), 2)
         t = time.perf_counter()

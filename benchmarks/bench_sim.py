@@ -8,7 +8,7 @@ Measured in one run, so the ratios compare like with like on this machine:
   (``Generator.integers(1, 7, int8)`` for E[dice per turn] x turns; target <= 3x that floor);
 * memory: ``--turns`` turns (default 10**8) in chunks of 10**6, peak RSS (target < 1 GiB);
 * matches per second of whole matches for a few formats (the engine plays every round);
-* whole matches on the step tables (:mod:`shipcaptaincrew.sim.fast`) against the engine loop
+* whole matches on the step tables (:mod:`shipcaptaincrew.sim.steps.fast`) against the engine loop
   in the same run, 4 players ``rounds:5`` (target >= 100,000/s for ``ev``/``threshold:T``,
   >= 20,000/s for ``optimal``, the match-optimal bot): the first batch (the engine fills the
   tables as steps come, and the match bot's positions are worked out as they come), the next
@@ -35,12 +35,12 @@ import time
 import numpy as np
 
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.sim.fast import fast_matches
 from shipcaptaincrew.sim.match import MatchRunner
 from shipcaptaincrew.sim.policy import make_policy
 from shipcaptaincrew.sim.reference import engine_turns
 from shipcaptaincrew.sim.run import simulate, simulate_turns
 from shipcaptaincrew.sim.steps import fast_refusal, match_table
+from shipcaptaincrew.sim.steps.fast import fast_matches
 from shipcaptaincrew.sim.tables import build_table
 from shipcaptaincrew.solver import ContestView, turn_graph
 from shipcaptaincrew.solver import graph as graph_mod

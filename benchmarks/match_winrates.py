@@ -9,8 +9,8 @@ free).  Each row prints the ``optimal`` seat's win rate with its 95 % (Wilson) i
 the fair share 1/n -- what any seat of an all-alike table wins.  ``optimal`` is at least as
 good as the table where the interval reaches the fair share or lies above it.  The "exact"
 column says how ``optimal`` plays: ``yes`` the exact match solver, ``est`` the estimate of
-:mod:`shipcaptaincrew.solver.match_estimate` (tables beyond
-:data:`~shipcaptaincrew.solver.match_model.MAX_WORK`), ``round`` one round (the match is the
+:mod:`shipcaptaincrew.solver.match.estimate` (tables beyond
+:data:`~shipcaptaincrew.solver.match.model.MAX_WORK`), ``round`` one round (the match is the
 round), ``no`` the round-maximiser (a format the match model does not follow).
 
 ``--estimate`` measures what the estimate costs where the exact player exists: one seat
@@ -41,10 +41,10 @@ from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.sim.run import simulate, wilson
 from shipcaptaincrew.solver import SolverError
 from shipcaptaincrew.solver.evaluate import evaluate
-from shipcaptaincrew.solver.match_advice import Estimate, has_match
-from shipcaptaincrew.solver.match_estimate import ESTIMATED_FORMATS
-from shipcaptaincrew.solver.match_model import BeyondExact
-from shipcaptaincrew.solver.match_tournament import model_for
+from shipcaptaincrew.solver.match.advice import Estimate, has_match
+from shipcaptaincrew.solver.match.estimate import ESTIMATED_FORMATS
+from shipcaptaincrew.solver.match.model import BeyondExact
+from shipcaptaincrew.solver.match.tournament import model_for
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
 FORMATS = ("single", "rounds:3", "first_to:21", "wins:2", "tournament", "session")

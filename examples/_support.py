@@ -29,7 +29,7 @@ from shipcaptaincrew.rules import Rules
 from shipcaptaincrew.sim.policy import make_policy
 from shipcaptaincrew.sim.tables import build_table, score_paths
 from shipcaptaincrew.solver import ContestView, advise, contest_view, parse_policy
-from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.match.solve import solve_match
 from shipcaptaincrew.solver.policies import PolicyKind
 from shipcaptaincrew.state import Method, TurnPhase
 

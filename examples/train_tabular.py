@@ -49,7 +49,7 @@ from shipcaptaincrew.actions import Action
 from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.envs.encoding import OBS_PHASES, action_index, index_action
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
-from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.match.solve import solve_match
 from shipcaptaincrew.solver.policies import PolicyKind, parse_policy
 from shipcaptaincrew.solver.walk import BEST, Choosing, Solved, exact_chances
 

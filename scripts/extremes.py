@@ -173,7 +173,7 @@ def _players(rules: Any) -> int:
 
 def _commands(case: Case, rules: Any, out_dir: str) -> dict[str, list[str]]:
     from shipcaptaincrew.facts import LANGUAGES
-    from shipcaptaincrew.solver.match_advice import has_match
+    from shipcaptaincrew.solver.match.advice import has_match
 
     n = str(_players(rules))
     # The match-optimal bot thinks about every position of a match: at hundreds of rounds

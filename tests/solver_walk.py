@@ -3,7 +3,7 @@
 ``initial_state(rules, n, starter=0)`` (or any state the engine reached) is walked outcome by
 outcome: every turn collapsed to the score distribution the solver says the seat plays there
 (read off the solution at the engine's own state through ``match_view`` and
-:func:`~shipcaptaincrew.solver.match_advice.turn_distribution`), every score posted with
+:func:`~shipcaptaincrew.solver.match.advice.turn_distribution`), every score posted with
 :func:`~shipcaptaincrew.engine.post_score`, every other chance node followed roll by roll.
 The same play on both sides, so a walk checks the model's transitions (totals, tie-breaks,
 the format's verdict, the rotation), not the play's optimality.
@@ -23,10 +23,10 @@ from collections.abc import Callable
 from shipcaptaincrew.actions import NextRound, StopMatch
 from shipcaptaincrew.engine import apply, current_player, match_position, post_score
 from shipcaptaincrew.facts import SESSION_ROUNDS
-from shipcaptaincrew.solver.match_advice import turn_distribution
-from shipcaptaincrew.solver.match_session import call_stops
-from shipcaptaincrew.solver.match_solve import MatchSolution
-from shipcaptaincrew.solver.match_view import match_view
+from shipcaptaincrew.solver.match.advice import turn_distribution
+from shipcaptaincrew.solver.match.session import call_stops
+from shipcaptaincrew.solver.match.solve import MatchSolution
+from shipcaptaincrew.solver.match.view import match_view
 from shipcaptaincrew.solver.policies import PolicyKind
 from shipcaptaincrew.solver.walk import Walk
 from shipcaptaincrew.state import MatchState, Phase

@@ -18,7 +18,7 @@ from shipcaptaincrew.solver.export_schema import SCHEMAS, TableKind
 from shipcaptaincrew.solver.export_tables import ExportSpec, build_table, decision_rows
 from shipcaptaincrew.solver.export_write import PROVENANCE_KEY, arrow_schema
 from shipcaptaincrew.solver.graph import DECISION_NODE, turn_graph
-from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.match.solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
 from .cli_run import scc

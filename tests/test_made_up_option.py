@@ -46,6 +46,14 @@ for _module in ("shipcaptaincrew.envs.openspiel_game", "shipcaptaincrew.web"):
         importlib.import_module(_module)
     except ImportError:
         pass
+# So is the web's release (its pages' start-up data, the option table among them): a server
+# builds it once when it starts, from the table as it then stands.
+try:
+    from shipcaptaincrew.web.routers.pages import release as _web_release
+except ImportError:
+    pass
+else:
+    _web_release()
 
 #: What a refusal says in German ("is not modelled").
 GERMAN = "modelliert"
@@ -124,7 +132,7 @@ def play_engine_match(rules: Rules) -> None:
 def test_the_engine_and_the_solvers(house: House) -> None:
     from shipcaptaincrew.solver import equilibrium, turn_odds
     from shipcaptaincrew.solver.estimate_rounds import optimal_round_eq
-    from shipcaptaincrew.solver.match_solve import solve_match
+    from shipcaptaincrew.solver.match.solve import solve_match
     from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
     rules = house.rules

@@ -11,9 +11,11 @@ import pytest
 
 from shipcaptaincrew.engine import initial_state
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.solver import equilibrium, match_model, match_solve
+from shipcaptaincrew.solver import equilibrium
 from shipcaptaincrew.solver.evaluate import evaluate
-from shipcaptaincrew.solver.match_play import tie_shares
+from shipcaptaincrew.solver.match import model as match_model
+from shipcaptaincrew.solver.match import solve as match_solve
+from shipcaptaincrew.solver.match.play import tie_shares
 from shipcaptaincrew.solver.policies import SEAT_KINDS, PolicyKind, parse_policy
 from shipcaptaincrew.state import Purpose
 from tests.test_match import play_round

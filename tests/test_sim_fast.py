@@ -9,20 +9,18 @@ cannot, the run says it went through the engine loop and why.  Seeded, so determ
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pytest
 
 from shipcaptaincrew.facts import MAX_PLAYERS
 from shipcaptaincrew.options import OPTIONS
-from shipcaptaincrew.rules import Rules, find_rules
-from shipcaptaincrew.sim.fast import fast_matches
+from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.sim.match import ROUND_DTYPE
 from shipcaptaincrew.sim.result import SimulationResult
 from shipcaptaincrew.sim.run import _stack, simulate
-from shipcaptaincrew.sim.step_rows import DECISION_ROWS, Decision
-from shipcaptaincrew.sim.steps import FastRefusal, MatchTable, fast_refusal, match_table
+from shipcaptaincrew.sim.steps import FastRefusal, fast_refusal, match_table
+from shipcaptaincrew.sim.steps.fast import fast_matches
 from shipcaptaincrew.state import Phase
 
 MIX = ["ev", "threshold:7", "optimal", "tip"]
@@ -172,32 +170,3 @@ def test_the_rounds_of_a_match_share_their_nodes_and_the_end_is_counted() -> Non
     # Every node holds the same unknown count, the start's: none is a copy for one round.
     in_round = [s for s in t.states if s.phase is Phase.TURN]
     assert in_round and all(s.results == t.states[t.start].results for s in in_round)
-
-
-def test_round_end_decisions_are_found_alike_in_a_bounded_table(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A format decision found by one gather (by count of rounds and order of totals) is the
-    one resolved step by step: the same matches with no round end in the dense table; and a
-    format with thousands of round ends (``wins:N`` of four keeps the round wins in the node)
-    holds at most ``DECISION_ROWS`` of them there (it took a gigabyte before the bound)."""
-    import shipcaptaincrew.sim.steps as steps_module
-
-    def fresh(rules: Rules, bots: list[str], n: int) -> tuple[dict[str, Any], MatchTable]:
-        steps_module._CACHE.clear()
-        return fast_matches(rules, bots, 4, 0, n), match_table(rules, bots)
-
-    rules, bots = find_rules("classic(format=rounds:5)"), ["ev", "tip", "threshold:7", "ev"]
-    dense, t = fresh(rules, bots, 2_000)
-    assert t.by_decision.used > 0
-    monkeypatch.setattr(steps_module, "DECISION_ROWS", 0)
-    long, t = fresh(rules, bots, 2_000)
-    assert t.by_decision.used == 0
-    for name in dense:
-        assert (np.asarray(dense[name]) == np.asarray(long[name])).all(), name
-    monkeypatch.undo()
-    _, t = fresh(find_rules("classic(format=wins:3)"), ["ev"] * 4, 2_000)
-    kinds = t.decision_at[t.decision_at >= 0]
-    assert (kinds == Decision.LONG).sum() > 0 and t.by_decision.used == DECISION_ROWS
-    assert len(t.by_decision.ids) <= DECISION_ROWS
-    steps_module._CACHE.clear()

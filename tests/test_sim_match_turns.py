@@ -1,4 +1,4 @@
-"""The match-optimal bot on the step tables (sim/match_turns.py) and the batched estimate it
+"""The match-optimal bot on the step tables (sim/steps/match_turns.py) and the batched estimate it
 draws from (solver/estimate_rounds.py).
 
 Exact where it can be: the batched estimate equals the one-turn estimate at any position;
@@ -15,15 +15,15 @@ import pytest
 
 from shipcaptaincrew.engine import counted_rounds, initial_state, post_score
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.sim.fast import fast_matches
-from shipcaptaincrew.sim.match_turns import MatchTurns, Positions, plays
 from shipcaptaincrew.sim.policy import MatchPolicy, make_policy
 from shipcaptaincrew.sim.run import simulate
 from shipcaptaincrew.sim.steps import FastRefusal, fast_refusal, match_table
+from shipcaptaincrew.sim.steps.fast import fast_matches
+from shipcaptaincrew.sim.steps.match_turns import MatchTurns, Positions, plays
 from shipcaptaincrew.solver.estimate_rounds import estimate_rounds_batch, later_scores, per_round
 from shipcaptaincrew.solver.graph import turn_graph
-from shipcaptaincrew.solver.match_estimate import estimate_rewards
-from shipcaptaincrew.solver.match_view import MatchView
+from shipcaptaincrew.solver.match.estimate import estimate_rewards
+from shipcaptaincrew.solver.match.view import MatchView
 from shipcaptaincrew.solver.rounds import equilibrium
 from shipcaptaincrew.state import evolve
 from tests.test_sim_fast import _agree

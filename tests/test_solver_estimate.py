@@ -1,5 +1,5 @@
 """The match objective where the exact solver does not reach: the estimate for large tables
-(solver/match_estimate.py), a session's call, and the sips among equal leaders.
+(solver/match/estimate.py), a session's call, and the sips among equal leaders.
 
 Checked against what is exact: the last player of the last round (nothing left to estimate)
 agrees with the exact solver wherever the match cannot end in a tie; the estimate never
@@ -29,10 +29,10 @@ from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.sim.policy import MatchPolicy, make_policy
 from shipcaptaincrew.solver import SolverError, position_after_roll, turn_graph
 from shipcaptaincrew.solver.advice import Objective, advise
-from shipcaptaincrew.solver.match_advice import Estimate, match_solution, turn_rewards
-from shipcaptaincrew.solver.match_estimate import estimate_rewards, estimated_distribution
-from shipcaptaincrew.solver.match_model import BeyondExact, MatchModel
-from shipcaptaincrew.solver.match_view import ContestKind, MatchView, match_view
+from shipcaptaincrew.solver.match.advice import Estimate, match_solution, turn_rewards
+from shipcaptaincrew.solver.match.estimate import estimate_rewards, estimated_distribution
+from shipcaptaincrew.solver.match.model import BeyondExact, MatchModel
+from shipcaptaincrew.solver.match.view import ContestKind, MatchView, match_view
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 from shipcaptaincrew.state import Phase
 

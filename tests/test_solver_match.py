@@ -1,4 +1,4 @@
-"""The match model of :mod:`shipcaptaincrew.solver.match_model` against the engine's matches.
+"""The match model of :mod:`shipcaptaincrew.solver.match.model` against the engine's matches.
 
 The solver never plays a match: it is a model of how the engine ends rounds and matches.  Here
 the engine itself is walked exactly (:class:`tests.solver_walk.EngineWalk`: every turn
@@ -16,9 +16,9 @@ import pytest
 
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.solver import SolverError, equilibrium
-from shipcaptaincrew.solver.match_model import MatchModel
-from shipcaptaincrew.solver.match_play import tie_shares
-from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.match.model import MatchModel
+from shipcaptaincrew.solver.match.play import tie_shares
+from shipcaptaincrew.solver.match.solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, Policy, parse_policy
 from tests.solver_walk import EngineWalk
 

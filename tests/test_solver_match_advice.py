@@ -23,8 +23,8 @@ from shipcaptaincrew.engine import (
 )
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.solver import HAND_OUT_NOTE, Objective, advise
-from shipcaptaincrew.solver.match_advice import match_rates, match_solution, turn_distribution
-from shipcaptaincrew.solver.match_view import locate, match_view, node_of
+from shipcaptaincrew.solver.match.advice import match_rates, match_solution, turn_distribution
+from shipcaptaincrew.solver.match.view import locate, match_view, node_of
 from shipcaptaincrew.state import MatchState, Phase
 
 CLASSIC = find_rules("classic").replace(starter="chosen")

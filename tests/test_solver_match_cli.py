@@ -9,7 +9,7 @@ import pytest
 
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.solver import equilibrium
-from shipcaptaincrew.solver.match_solve import solve_match
+from shipcaptaincrew.solver.match.solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
 from .cli_run import ok_json, scc

@@ -25,8 +25,8 @@ import pytest
 
 from shipcaptaincrew.facts import SESSION_ROUNDS
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.solver.match_solve import MatchSolution, solve_match
-from shipcaptaincrew.solver.match_view import MatchView, locate
+from shipcaptaincrew.solver.match.solve import MatchSolution, solve_match
+from shipcaptaincrew.solver.match.view import MatchView, locate
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
 
 Reward = Callable[[int], float]

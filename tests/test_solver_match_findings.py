@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.solver.match_findings import OPPONENTS, _trailing, _worth
-from shipcaptaincrew.solver.match_report import match_markdown
+from shipcaptaincrew.solver.match.findings import OPPONENTS, _trailing, _worth
+from shipcaptaincrew.solver.match.report import match_markdown
 
 
 @pytest.mark.parametrize("fmt", ["rounds:3", "wins:2"])
@@ -26,8 +26,8 @@ def test_the_trailing_example_loses_the_match_by_standing() -> None:
 
 
 def test_the_section_states_the_numbers() -> None:
-    from shipcaptaincrew.solver.match_findings import MatchFindings, Worth
-    from shipcaptaincrew.solver.match_table import match_table
+    from shipcaptaincrew.solver.match.findings import MatchFindings, Worth
+    from shipcaptaincrew.solver.match.table import match_table
 
     rules = find_rules("classic").replace(format="rounds:3")
     worth = tuple(Worth(2, "rounds:3", o, _worth(rules, 2, o)) for o in OPPONENTS)

@@ -1,4 +1,4 @@
-"""The tournament (:mod:`shipcaptaincrew.solver.match_tournament`) against the engine and first
+"""The tournament (:mod:`shipcaptaincrew.solver.match.tournament`) against the engine and first
 principles.
 
 * Two players both reach the final, so under a fixed rotation the tournament is the final --
@@ -37,9 +37,9 @@ from shipcaptaincrew.engine import (
 )
 from shipcaptaincrew.rules import Rules, find_rules
 from shipcaptaincrew.solver import SolverError
-from shipcaptaincrew.solver.match_solve import MatchSolution, solve_match
-from shipcaptaincrew.solver.match_tournament import TournamentModel, model_for
-from shipcaptaincrew.solver.match_view import locate, match_view
+from shipcaptaincrew.solver.match.solve import MatchSolution, solve_match
+from shipcaptaincrew.solver.match.tournament import TournamentModel, model_for
+from shipcaptaincrew.solver.match.view import locate, match_view
 from shipcaptaincrew.solver.policies import SEAT_KINDS, Policy, parse_policy
 from shipcaptaincrew.state import MatchState, Phase, Purpose, evolve
 from tests.solver_walk import EngineWalk

@@ -18,7 +18,7 @@ from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.engine import legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.solver import SolverError
-from shipcaptaincrew.solver.match_solve import MatchSolution, solve_match
+from shipcaptaincrew.solver.match.solve import MatchSolution, solve_match
 from shipcaptaincrew.solver.policies import PolicyKind, parse_policy
 from shipcaptaincrew.solver.walk import BEST, Choosing, Solved, exact_chances
 from shipcaptaincrew.state import MatchState

@@ -2,11 +2,11 @@
 
 The ``optimal`` bot plays for the match: it reads the match (totals, round, wins, the scores
 posted, the seats still to come) and plays the subgame-perfect match-maximising policy of
-:mod:`shipcaptaincrew.solver.match_solve` -- match chance first, then round chance, then
+:mod:`shipcaptaincrew.solver.match.solve` -- match chance first, then round chance, then
 expected score, then stand.  ``optimal:round`` keeps the round-maximiser of
 :mod:`shipcaptaincrew.solver.rounds` (round chance, then expected score, then stand).  At a
 table too large for the exact solver (four or more players of a match) ``optimal`` plays by the
-estimate of :mod:`shipcaptaincrew.solver.match_estimate`.  Where the match model has no
+estimate of :mod:`shipcaptaincrew.solver.match.estimate`.  Where the match model has no
 positions (chips, ``tie_break=round``) both play the round; in a session ``optimal`` calls
 another round or a stop as the solved session does.  In a standalone turn (no table) they
 play to complete the crew, then for the best expected score.
@@ -20,8 +20,8 @@ from ..actions import Action, StopMatch
 from ..engine import current_player, legal_actions
 from ..messages import Message
 from ..solver import Choice, Objective, SolverError, advise, policy_action, turn_graph
-from ..solver.match_advice import Estimate, match_solution
-from ..solver.match_session import call_stops
+from ..solver.match.advice import Estimate, match_solution
+from ..solver.match.session import call_stops
 from ..state import MatchState, TurnState
 from . import reasons
 from .base import (
@@ -143,7 +143,7 @@ class OptimalBot:
 
     def _stops(self, state: MatchState | TurnState) -> bool:
         """A session's call, playing for the match: what the solved session plays
-        (:func:`~shipcaptaincrew.solver.match_session.call_stops`: stop where that is worth
+        (:func:`~shipcaptaincrew.solver.match.session.call_stops`: stop where that is worth
         more than going on).  Where the session is not solved (a table too large), stop
         when this player alone has the highest total -- the totals then decide, so stopping
         wins for sure; behind, stopping loses for sure; level, another round, as every bot."""

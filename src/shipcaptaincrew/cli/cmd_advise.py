@@ -16,7 +16,7 @@ from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_n
 
 if TYPE_CHECKING:
     from ..rules import Rules
-    from ..solver.match_view import MatchView
+    from ..solver.match.view import MatchView
 
 
 def _parse_held(text: str) -> int:
@@ -72,8 +72,8 @@ def _match_view(
 ) -> MatchView | None:
     """The match around the turn (``--format``/``--round``/``--totals``), or None for a round."""
     from ..formats import FormatKind
-    from ..solver.match_advice import has_match
-    from ..solver.match_view import MatchView
+    from ..solver.match.advice import has_match
+    from ..solver.match.view import MatchView
 
     points = _parse_posted(totals, "--totals")
     if not has_match(r):

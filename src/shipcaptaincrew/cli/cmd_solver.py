@@ -286,7 +286,7 @@ def strategy(
 def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: bool) -> None:
     from ..sim.options import apply_options
     from ..solver import SolverError
-    from ..solver.match_table import match_table
+    from ..solver.match.table import match_table
     from .strategy_match import plot_match_table, print_match_table
 
     if players != 2:

@@ -1,7 +1,7 @@
 """``scc strategy --format F``: the two-player match decision tables, printed (and plotted).
 
 One table per situation (the round's opener, or the second player facing a posted score) and
-rolls left: rows are the first coordinate of :class:`~..solver.match_table.MatchRow` (rounds
+rolls left: rows are the first coordinate of :class:`~..solver.match.table.MatchRow` (rounds
 left, or the player's own total), columns the second (the lead, or the other's total), each
 cell the smallest cargo the match-optimal plan stands on ("-": it never stands).
 """
@@ -18,7 +18,7 @@ from ..formats import FormatKind
 from ..i18n import _
 from ..messages import NP_
 from ..rules import Rules
-from ..solver.match_table import MatchRow
+from ..solver.match.table import MatchRow
 from .common import plural, rules_name
 
 __all__ = ["print_match_table"]
@@ -33,7 +33,7 @@ def _axes(rules: Rules) -> tuple[str, str]:
 
 
 def print_match_table(rules: Rules, rows: Sequence[MatchRow], as_json: bool) -> None:
-    """Print the tables (or one JSON object) of :func:`~..solver.match_table.match_table`."""
+    """Print the tables (or one JSON object) of :func:`~..solver.match.table.match_table`."""
     if as_json:
         typer.echo(
             json.dumps(

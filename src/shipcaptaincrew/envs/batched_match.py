@@ -47,8 +47,9 @@ import numpy as np
 
 from ..formats import MatchFormat
 from ..rules import Rules
-from ..sim.fast import draw_outcomes, follow, new_record
-from ..sim.steps import MatchTable, NodeKind, match_table
+from ..sim.steps import Due, MatchTable, match_table
+from ..sim.steps.fast import draw_outcomes, follow, new_record
+from ..sim.steps.nodes import due_at, seat_at
 from ..solver import contest_view
 from .batched import TURN_FIELDS, CompiledTurn, check_num_envs
 from .common import make_rules
@@ -58,8 +59,8 @@ __all__ = ["MATCH_FIELDS", "BatchedMatchEnv", "match_fields"]
 
 # What is due at a match node (:meth:`BatchedMatchEnv._roles`): the tables' own node kinds
 # (dice, the end) and a turn split into the agent's and a bot's.
-_TURN, _OVER = int(NodeKind.TURN), int(NodeKind.OVER)  # dice keep their kind, NodeKind.DICE
-_MINE, _BOT = max(NodeKind) + 1, max(NodeKind) + 2  # past every kind, NodeKind.DECIDE too
+_TURN, _OVER = int(Due.TURN), int(Due.OVER)  # dice keep their kind, Due.DICE
+_MINE, _BOT = max(Due) + 1, max(Due) + 2  # past every kind, Due.DECIDE too
 
 
 def match_fields(players: int) -> tuple[tuple[str, int], ...]:
@@ -120,7 +121,7 @@ class BatchedMatchEnv:
         self._role = np.zeros(0, dtype=np.int8)  # per match node: what is due there
         self.node = np.zeros(num_envs, dtype=np.int64)  # the agent's turn node
         self.match_node = np.zeros(num_envs, dtype=np.int64)
-        #: Per table, the match's record as the step tables keep it (:func:`~shipcaptaincrew.sim.fast.new_record`):
+        #: Per table, the match's record as the step tables keep it (:func:`~shipcaptaincrew.sim.steps.fast.new_record`):
         #: the totals, the sips and the round wins by seat, the rounds of the match's own
         #: and the scores of the round being played; :attr:`totals`, :attr:`wins` and
         #: :attr:`own` are views of it.
@@ -155,7 +156,7 @@ class BatchedMatchEnv:
         t = self.table
         if len(self._role) < len(t.states):
             word = t.node_word[: len(t.states)]
-            kind, seat = word & 3, (word >> 2) & 15
+            kind, seat = due_at(word), seat_at(word)
             role = np.where(kind == _TURN, np.where(seat == self.seat, _MINE, _BOT), kind)
             self._role = role.astype(np.int8)
         roles: np.ndarray = self._role[nd]
@@ -175,7 +176,7 @@ class BatchedMatchEnv:
             role = self._roles(nd)
             over = np.flatnonzero(role == _OVER)
             if over.size:  # a new match at once, played on in this same pass
-                self._finish(rows[over], t.nodes[nd[over], 3])
+                self._finish(rows[over], t.node_winner[nd[over]])
                 nd[over] = t.start
                 role[over] = self._roles(nd[over])
             outcome = np.empty(rows.size, dtype=np.int64)

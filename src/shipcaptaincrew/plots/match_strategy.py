@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..formats import FormatKind
 from ..rules import Rules
-from ..solver.match_table import MatchRow
+from ..solver.match.table import MatchRow
 
 __all__ = ["plot_match_strategy"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from ..rules import Rules, find_rules
 from ..solver.findings import StrategyFindings, strategy_findings
-from ..solver.match_findings import match_findings
-from ..solver.match_report import match_markdown
+from ..solver.match.findings import match_findings
+from ..solver.match.report import match_markdown
 from ..solver.report import FIGURES, strategy_markdown
 from ..solver.table import DecisionRow
 from .match_strategy import plot_match_strategy
@@ -26,7 +26,7 @@ __all__ = ["draw_figures", "plot_strategy", "write_report"]
 def write_report(out: Path) -> Path:
     """Write ``strategy.md`` and ``img/strategy_*.png`` under ``out``; returns the .md path.
 
-    The round's findings first, then the match's (:mod:`~shipcaptaincrew.solver.match_report`).
+    The round's findings first, then the match's (:mod:`~shipcaptaincrew.solver.match.report`).
     """
     findings = strategy_findings()
     match = match_findings()

@@ -2,7 +2,7 @@
 
 * :mod:`.tables` -- a turn's Markov chain under a bot, folded into the solver's turn graph
   (the engine's turn, enumerated once), sampled in bulk;
-* :mod:`.steps`, :mod:`.fast` -- whole matches on step tables the engine fills once per
+* :mod:`.steps` -- whole matches on step tables the engine fills once per
   distinct (state, outcome), many matches stepping at once;
 * :mod:`.keyed` -- random numbers keyed by (seed, match, seat, draw): common random numbers;
 * :mod:`.match` -- whole matches played by the engine, fed with sampled turn scores (what the

@@ -13,7 +13,7 @@ the exact match solver plays at the match position (:class:`MatchPolicy`; the ru
 a score from it).  ``optimal:round``, and ``optimal`` where the match model has no positions
 (one round, chips, ``tie_break=round``), play the round-maximiser's table lookup; at a table
 too large for the exact solver ``optimal`` draws from the estimate of
-:mod:`shipcaptaincrew.solver.match_estimate`.
+:mod:`shipcaptaincrew.solver.match.estimate`.
 
 Bots are made by :func:`shipcaptaincrew.bots.make_bot`.  The decisions always come from the
 bot's own ``choose`` (or, for ``optimal``, the solver's table lookup
@@ -35,7 +35,7 @@ from ..solver import ContestView, SolverError, optimal_action, policy_action
 from ..state import MatchState, TurnState
 
 if TYPE_CHECKING:
-    from ..solver.match_solve import MatchSolution
+    from ..solver.match.solve import MatchSolution
 
 __all__ = [
     "MatchPolicy",
@@ -118,9 +118,9 @@ class MatchPolicy:
 
     def __init__(self, name: str, rules: Rules, players: int) -> None:
         from ..solver import turn_graph
-        from ..solver.match_advice import match_solution
-        from ..solver.match_estimate import ESTIMATED_FORMATS
-        from ..solver.match_model import BeyondExact
+        from ..solver.match.advice import match_solution
+        from ..solver.match.estimate import ESTIMATED_FORMATS
+        from ..solver.match.model import BeyondExact
 
         self.name = name
         self._rules = rules
@@ -141,9 +141,9 @@ class MatchPolicy:
 
     def cdf(self, state: MatchState) -> list[float]:
         """The cumulative score distribution (over :attr:`scores`) for the turn at ``state``."""
-        from ..solver.match_advice import turn_distribution
-        from ..solver.match_estimate import estimated_distribution
-        from ..solver.match_view import match_view
+        from ..solver.match.advice import turn_distribution
+        from ..solver.match.estimate import estimated_distribution
+        from ..solver.match.view import match_view
 
         view = match_view(state)
         hit = self._cdf.get(view)
@@ -201,7 +201,7 @@ def make_policy(spec: str, rules: Rules, players: int = 2) -> Policy:
     if bot.name == "random":
         return _UniformPolicy(bot.name)
     if bot.name == "optimal":
-        from ..solver.match_advice import has_match
+        from ..solver.match.advice import has_match
 
         if has_match(rules):
             try:

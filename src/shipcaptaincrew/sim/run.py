@@ -22,10 +22,10 @@ import numpy as np
 from ..errors import InvalidSetupError
 from ..messages import N_
 from ..rules import Rules
-from .fast import fast_matches
 from .match import ROUND_ARRAYS, MatchRunner
 from .result import SimulationResult, wilson
-from .steps import fast_refusal
+from .steps.fast import fast_matches
+from .steps.refusal import fast_refusal
 
 __all__ = [
     "CHUNK",

@@ -27,9 +27,9 @@ The round (see :mod:`.rounds` for the full model)
     :func:`equilibrium` gives ``seat_win_probability`` (position 1 first) and
     ``p_all_fail_per_round`` for ``optimal``, ``ev`` or ``threshold:T``.
 
-The match (see :mod:`.match_solve`)
-    :func:`.match_solve.solve_match` solves every position of a match (``single``,
-    ``rounds:N``, ``first_to:N``, ``wins:N``, the tournament: :mod:`.match_tournament`) for
+The match (see :mod:`.match.solve`)
+    :func:`.match.solve.solve_match` solves every position of a match (``single``,
+    ``rounds:N``, ``first_to:N``, ``wins:N``, the tournament: :mod:`.match.tournament`) for
     one policy per seat, exactly: the chance to win the match and the round at every
     position, subgame perfect.
 

@@ -4,7 +4,7 @@ Each choice carries the chance to win the **match** and the chance to win the **
 contest being played: the round, a tie-break, or the solo target), and the expected score of
 the same plan (so the numbers describe one plan, not three).  The plan is chosen by the
 objective: :attr:`Objective.MATCH` (the ``optimal`` bot: match chance, then round chance, then
-expected score, then stand -- :mod:`.match_advice`) or :attr:`Objective.ROUND` (the
+expected score, then stand -- :mod:`.match.advice`) or :attr:`Objective.ROUND` (the
 round-maximiser ``optimal:round``: round chance, then expected score, then stand --
 :mod:`.rounds`).  ``win_probability`` is the match chance whenever the format has more than
 one round and the round chance otherwise.  Where the match model has no positions (the
@@ -29,8 +29,8 @@ from ..rules import PotTo, Rules, Stakes
 from ..state import ROLE_NAMES, MatchState, Phase, TurnPhase, TurnState
 from .decisions import ContestView, contest_view, optimal_choices, win_rewards
 from .graph import CHANCE_NODE, turn_graph
-from .match_advice import Estimate, has_match, match_rates, match_solution, turn_rewards
-from .match_view import MatchView, match_view
+from .match.advice import Estimate, has_match, match_rates, match_solution, turn_rewards
+from .match.view import MatchView, match_view
 from .rounds import SolverError
 
 __all__ = [
@@ -66,7 +66,7 @@ class Choice:
     #: Why there are no numbers (a sip hand-out).
     note: Message | None = None
     #: The match chance is an estimate (a table too large for the exact solver: the
-    #: ``optimal`` bot's own advice only, see :mod:`.match_estimate`).
+    #: ``optimal`` bot's own advice only, see :mod:`.match.estimate`).
     match_estimated: bool = False
 
     def to_json(self) -> dict[str, object]:
@@ -111,7 +111,7 @@ def advise(
 ) -> list[Choice]:
     """Every legal choice, best first by the objective's order.
 
-    ``estimate``: whether match chances may come from :mod:`.match_estimate` (marked
+    ``estimate``: whether match chances may come from :mod:`.match.estimate` (marked
     ``match_estimated``): advice for people keeps to exact numbers (the default); the
     ``optimal`` bot plays by the estimate where the table is too large to solve.
 

@@ -1,4 +1,4 @@
-"""The match estimate of ``rounds:N`` (:mod:`.match_estimate`) for many turns at once.
+"""The match estimate of ``rounds:N`` (:mod:`.match.estimate`) for many turns at once.
 
 The estimate of a turn is the chance of ending the last round on top of the totals, for
 each score the turn can end with: everyone's total after this round (the scores posted, the
@@ -6,7 +6,7 @@ player's own, the later players' from the round equilibrium) plus the rounds lef
 independent draw from the equilibrium's per-round score distribution.  Here that is worked
 out for a whole batch of turns of the same place in the round and the same count of rounds
 left, in a few array operations, which is what a simulator playing the match-optimal bot in
-hundreds of thousands of positions needs; :func:`.match_estimate.estimate_rewards` asks here
+hundreds of thousands of positions needs; :func:`.match.estimate.estimate_rewards` asks here
 for its one turn, so the bot, advice and the simulator play the same numbers.
 
 How: relative to the player's own total, a final total ``v`` is the turn's score ``x`` plus
@@ -29,7 +29,7 @@ import numpy as np
 from ..rules import Rules
 from .graph import turn_graph
 from .modelled import ESTIMATE, ESTIMATED_FORMATS
-from .round_pass import _after
+from .round_pass import table_after
 from .rounds import Equilibrium, NotModelledError, equilibrium
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "canonical",
     "estimate_ahead",
     "estimate_rounds_batch",
+    "on_top_share",
     "later_scores",
     "optimal_round_eq",
     "per_round",
@@ -86,7 +87,7 @@ def later_scores(rules: Rules, n: int, place: int, table: tuple[int, int]) -> np
             for x, p in zip(eq.scores, eq.tables[(q, m, t)][1]):
                 if p:
                     out[row, x] += r * p
-                    key = _after(m, t, x)
+                    key = table_after(m, t, x)
                     nxt[key] = nxt.get(key, 0.0) + r * p
         reach = nxt
     return out
@@ -171,11 +172,9 @@ def canonical(
     their places.  Clipped where an opponent can no longer be caught or catch up: the
     estimate is then exactly 0 or 1 for that opponent however far it is."""
     b, me = posted.shape
-    if me:
-        m = posted.max(axis=1)
-        t = np.where(m > 0, (posted == m[:, None]).sum(axis=1), me)
-    else:
-        m = t = np.zeros(b, dtype=np.int64)
+    m = t = np.zeros(b, dtype=np.int64)
+    for j in range(me):
+        m, t = table_after(m, t, posted[:, j])
     own = totals[:, me : me + 1]
     reach = top * (left + 1)  # what the player can add, this round included
     ahead_posted = np.sort(
@@ -221,7 +220,7 @@ def _chunk(
         for j in range(me):
             idx = np.clip(grid - ahead[:, j, None] + 1, 0, len(future) + 1)
             poly = _times(poly, kit.below[idx], kit.level[idx])
-        on_top = sum(c / (i + 1) for i, c in enumerate(poly))  # (B, V)
+        on_top = _integral(poly)  # (B, V)
         est: np.ndarray = on_top @ kit.band
         return est, rnd
     reach = scores[:, None] + np.arange(len(future))  # (S, L): the turn's score plus the rest
@@ -229,18 +228,37 @@ def _chunk(
     for j in range(me):  # posted: their total after this round is known
         idx = np.clip(reach - ahead[:, j, None, None] + 1, 0, len(future) + 1)
         poly = _times(poly, kit.below[idx], kit.level[idx])
-    tm = np.maximum(m[:, None], scores)  # the table each score leaves
-    tt = np.where(
-        scores > m[:, None], 1, np.where(scores == m[:, None], t[:, None] + 1, t[:, None])
-    )
+    tm, tt = table_after(m[:, None], t[:, None], scores)  # the table each score leaves
     width = kit.width
     base = (kit.table_row[tm, tt] * width)[:, :, None]  # (B, S, 1)
     for q in range(me, others):
         idx = base + np.clip(reach - ahead[:, q, None, None] + 1, 0, width - 1)
         poly = _times(poly, kit.later_below[q - me][idx], kit.later_level[q - me][idx])
-    on_top = sum(c / (i + 1) for i, c in enumerate(poly))  # (B, S, L)
+    on_top = _integral(poly)  # (B, S, L)
     est = on_top @ future
     return est, rnd
+
+
+def on_top_share(below: np.ndarray, level: np.ndarray, axis: int) -> np.ndarray:
+    """The chance of being on top with ties shared evenly, given each opponent's chance of
+    ending ``below`` one's own value and ``level`` with it (opponents along ``axis``): the
+    integral over ``u`` in [0, 1] of the product of ``below + u * level``, exactly (the
+    polynomial built opponent by opponent, ``u**k`` integrating to ``1 / (k + 1)``).
+
+    >>> b, l = np.array([[0.5], [0.25]]), np.array([[0.25], [0.5]])
+    >>> float(on_top_share(b, l, axis=0)[0]) == 0.5 * 0.25 + (0.5 * 0.5 + 0.25 * 0.25) / 2 + 0.25 * 0.5 / 3
+    True
+    """
+    poly = [np.ones(np.delete(below.shape, axis))]
+    for j in range(below.shape[axis]):
+        poly = _times(poly, np.take(below, j, axis=axis), np.take(level, j, axis=axis))
+    return _integral(poly)
+
+
+def _integral(poly: list[np.ndarray]) -> np.ndarray:
+    """The integral over [0, 1] of the polynomial in ``u`` with coefficients ``poly``."""
+    out: np.ndarray = sum(c / (i + 1) for i, c in enumerate(poly))  # type: ignore[assignment]
+    return out
 
 
 def _times(poly: list[np.ndarray], below: np.ndarray, level: np.ndarray) -> list[np.ndarray]:

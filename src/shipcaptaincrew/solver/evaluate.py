@@ -3,8 +3,8 @@
 One place for the question ``scc equilibrium``, ``scc evaluate`` and ``scc export`` all ask.
 A line-up where every seat plays alike in a format of one round goes to the round equilibrium
 (:func:`~.rounds.equilibrium`, which follows every stake and tie-break and up to eight
-seats); everything else to the exact match solver (:func:`~.match_solve.solve_match`), whose
-bound (:data:`~.match_model.MAX_WORK`) and refusals are raised as its
+seats); everything else to the exact match solver (:func:`~.match.solve.solve_match`), whose
+bound (:data:`~.match.model.MAX_WORK`) and refusals are raised as its
 :class:`~.rounds.SolverError`: where the exact answer cannot be computed there is no answer,
 never a sampled one.
 
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from ..messages import N_
 from ..rules import Rules
-from .match_advice import has_match
-from .match_solve import solve_match
+from .match.advice import has_match
+from .match.solve import solve_match
 from .policies import SEAT_KINDS, Policy, PolicyKind, parse_policy
 from .rounds import SolverError, equilibrium
 

@@ -2,7 +2,7 @@
 
 Every number comes from the solver's own answers -- :func:`~.odds.turn_odds` for the turn,
 the turn graph's evaluators for each action at each decision, :func:`~.evaluate.evaluate`
-for the round and match, :func:`~.match_solve.solve_match` for every match position -- so an
+for the round and match, :func:`~.match.solve.solve_match` for every match position -- so an
 exported figure is the figure the solver gives everywhere else.  The columns are those of
 :data:`~.export_schema.SCHEMAS`; a value that does not apply is ``None``.
 """
@@ -23,7 +23,7 @@ from .decisions import ContestView, optimal_choices, win_rewards
 from .evaluate import best_response, evaluate
 from .export_schema import SCHEMAS, TableKind
 from .graph import DECISION_NODE, turn_graph
-from .match_solve import solve_match
+from .match.solve import solve_match
 from .odds import turn_odds
 from .policies import Policy
 from .rounds import equilibrium

@@ -3,7 +3,7 @@
 Single turns are the engine's own (the turn graph walks it), but three parts of the solver
 state rules themselves, over equations or arrays, because walking whole rounds and matches
 through the engine would be too slow: the round model (:mod:`.rounds`), the match model
-(:mod:`.match_model`, with the tournament and the session) and the match estimate
+(:mod:`.match.model`, with the tournament and the session) and the match estimate
 (:mod:`.estimate_rounds`).  Each declares here, in one :class:`~..options.modelled.Modelled`,
 the rules it was written for and is checked against the engine with; each refuses every other
 rule set with :class:`~.rounds.NotModelledError`, naming the option.  Every turn option is
@@ -49,7 +49,7 @@ ROUND = Modelled(
     },
 )
 
-#: The formats whose positions :class:`.match_model.MatchModel` itself describes.
+#: The formats whose positions :class:`.match.model.MatchModel` itself describes.
 MODEL_FORMATS = (FormatKind.SINGLE, FormatKind.ROUNDS, FormatKind.FIRST_TO, FormatKind.WINS)
 
 #: The match model: the round model's rules, but no tie round (its rounds count towards the

@@ -5,7 +5,7 @@
   allowed, else stand;
 * ``ev`` -- maximise the expected score;
 * ``optimal`` -- maximise the chance of winning the match (needs the position: see
-  :mod:`.match_solve`; in a single round, the round: see :mod:`.rounds`);
+  :mod:`.match.solve`; in a single round, the round: see :mod:`.rounds`);
 * ``optimal:round`` -- maximise the chance of winning the round being played, whatever the
   match (the round equilibrium of :mod:`.rounds`).
 

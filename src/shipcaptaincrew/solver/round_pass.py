@@ -15,12 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules import Rules
 from .graph import TurnGraph, turn_graph
 from .policies import Policy, PolicyKind, fixed_choices
 
-__all__ = ["Sweep", "TableValues", "fixed_distribution", "play", "sweep", "table_reach"]
+__all__ = [
+    "Sweep",
+    "TableValues",
+    "fixed_distribution",
+    "play",
+    "sweep",
+    "table_after",
+    "table_reach",
+]
 
 Table = tuple[int, int]  # (m, t)
 #: (position, m, t) -> (reward per score, score distribution, win probability).
@@ -106,9 +115,19 @@ def _tables_at(i: int, positive: list[int]) -> list[Table]:
     return [(0, i)] + [(m, t) for m in positive for t in range(1, i + 1)]
 
 
-def _after(m: int, t: int, x: int) -> Table:
-    """The table after a score ``x`` is posted at table ``(m, t)``."""
-    return (x, 1) if x > m else (m, t + 1) if x == m else (m, t)
+def table_after(m: Any, t: Any, x: Any) -> Any:
+    """The table ``(m, t)`` after a score ``x`` is posted at table ``(m, t)``: a higher score
+    is the new best, alone; an equal one adds to those sharing it.  Plain ints or NumPy
+    arrays alike (broadcast), so the round's tables and the batched estimates share it.
+
+    >>> table_after(9, 1, 11), table_after(9, 1, 9), table_after(9, 1, 4), table_after(0, 0, 0)
+    ((11, 1), (9, 2), (9, 1), (0, 1))
+    >>> import numpy as np
+    >>> [a.tolist() for a in table_after(np.array([9, 9, 9]), np.array([1, 1, 1]), np.array([11, 9, 4]))]
+    [[11, 9, 9], [1, 2, 1]]
+    """
+    higher, level = x > m, x == m
+    return m + (x - m) * higher, higher + (x <= m) * (t + level)
 
 
 def _backward(
@@ -143,7 +162,7 @@ def _backward(
                     # No winner when the top is shared: only a score nobody reaches wins.
                     if x > m:
                         g[j] += h_next[(x, 1)][0]
-                    g[j] += z_next[_after(m, t, x)] * tie_carry(i)
+                    g[j] += z_next[table_after(m, t, x)] * tie_carry(i)
                 elif x > m:
                     hv = h_next[(x, 1)]
                     g[j] = sum(p * tie_share(1 + s, 1) for s, p in enumerate(hv))
@@ -155,7 +174,7 @@ def _backward(
         h_cur: dict[Table, list[float]] = {}
         z_cur: dict[Table, float] = {}
         for (m, t), g, d, v in zip(sts, gs, ds, vs):
-            z_cur[(m, t)] = sum(p * z_next[_after(m, t, x)] for x, p in zip(scores, d))
+            z_cur[(m, t)] = sum(p * z_next[table_after(m, t, x)] for x, p in zip(scores, d))
             tables[(i, m, t)] = (g, d, v)
             p_eq = sum(p for x, p in zip(scores, d) if x == m)
             p_below = sum(p for x, p in zip(scores, d) if x < m)
@@ -185,7 +204,7 @@ def table_reach(
         for (m, t), r in reach.items():
             for x, p in zip(scores, tables[(i, m, t)][1]):
                 if p:
-                    st = _after(m, t, x)
+                    st = table_after(m, t, x)
                     nxt[st] = nxt.get(st, 0.0) + r * p
         reach = nxt
     return out

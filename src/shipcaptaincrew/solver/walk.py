@@ -1,13 +1,13 @@
 """Exact chances of any players, walked through the engine's own matches.
 
-Why this exists: the match solver (:mod:`.match_solve`) is fast because its players are its
+Why this exists: the match solver (:mod:`.match.solve`) is fast because its players are its
 own policy kinds, whose play depends only on what its positions hold.  A player that reads
 something else -- a table learned by an agent, keyed by its own view of the match -- is none
 of them, so the solver cannot say how good it is, nor how much a best response would take
 from it.  Here the engine itself is walked instead, state by state, and each seat plays as its
 :data:`Player` says:
 
-* :class:`Solved`: as a seat of a :class:`~.match_solve.MatchSolution` plays (the solver's
+* :class:`Solved`: as a seat of a :class:`~.match.solve.MatchSolution` plays (the solver's
   ``optimal``, ``optimal:round``, ``ev``, ...), read off at the engine's state;
 * :class:`Choosing`: by any function of the state (a bot, a learned table); its turn is played
   on the compiled turn (:func:`~.graph.turn_graph`) with that function's choice at every
@@ -33,7 +33,7 @@ Rounds that start again
     to a tolerance for fixed play.  A best response inside a start that can come back values
     the comeback at a guess; policy iteration plays again from the values the last walk
     found until the best response's play no longer changes
-    (:data:`~.match_play.MAX_POLICY_ITERATIONS` bounds it).
+    (:data:`~.match.play.MAX_POLICY_ITERATIONS` bounds it).
 
 Cost: a pure-Python walk of the engine, about 100,000 states a minute; two players of
 ``rounds:3`` take a minute or two a walk, ``first_to:N`` and more players much more (use the
@@ -66,10 +66,10 @@ from ..rules import Rules
 from ..state import MatchState, Phase
 from .batch import best_play
 from .graph import DECISION_NODE, turn_graph
-from .match_advice import turn_distribution
-from .match_play import MAX_POLICY_ITERATIONS
-from .match_solve import MatchSolution
-from .match_view import match_view
+from .match.advice import turn_distribution
+from .match.play import MAX_POLICY_ITERATIONS
+from .match.solve import MatchSolution
+from .match.view import match_view
 from .rounds import SolverError
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 What this is
 ------------
-Like :mod:`.rounds` for a round, this mirrors the engine's own match rules
+Like :mod:`..rounds` for a round, this mirrors the engine's own match rules
 (``match._resolve_round``, ``_finish_round``, ``after_round``, ``decide_by_totals``,
 ``rotation.rotate``) over arrays, so that every position of a match is solved at once (walking
 the engine costs about 40 microseconds per posted score: half a minute for the two-player
@@ -26,7 +26,7 @@ A round's lines
 Every line of scores ``X`` (one per seat, in play order) ends the round one way, whatever the
 position: everyone failed (replayed, or carried with no winner, by ``all_fail``), one seat
 on top (the winner), or a shared top -- broken by the tie-break contest (``replay``: a contest
-of turns among the tied, :func:`.match_play.tie_shares`; ``cargo_rolloff``: a fair lottery) or
+of turns among the tied, :func:`.play.tie_shares`; ``cargo_rolloff``: a fair lottery) or
 left without a winner (``no_winner``).  Then the totals grow by ``X``, the winner's wins by
 one, and the format decides: ``rounds:N`` after N rounds and ``first_to:N`` once a total
 reaches N by the highest total among those who count (a tie for it: a contest among the tied,
@@ -38,10 +38,10 @@ Where it stops
 --------------
 Stakes other than points (chips decide who can ante), ``tie_break=round`` (rounds among the
 tied, which count towards the totals) and any option or value outside :data:`MODELLED` are
-refused with a :class:`~.rounds.SolverError` naming the option.  A session's positions are
-those of ``rounds:N``, with the caller's stop (:mod:`.match_session`); the tournament's
+refused with a :class:`~..rounds.SolverError` naming the option.  A session's positions are
+those of ``rounds:N``, with the caller's stop (:mod:`.session`); the tournament's
 preliminaries are positions of ``rounds:2`` whose last round ends in the selection and the
-final (:mod:`.match_tournament`, a subclass that overrides :meth:`MatchModel._ended`).
+final (:mod:`.tournament`, a subclass that overrides :meth:`MatchModel._ended`).
 """
 
 from __future__ import annotations
@@ -50,14 +50,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..messages import N_, Grouped
-from ..rules import AllFail, Rotation, Rules, Stakes, TieBreak
-from .graph import turn_graph
-from .match_play import score_lines, tie_shares
-from .modelled import MATCH, MODEL_FORMATS
-from .policies import Policy
-from .rounds import NotModelledError, SolverError
+from ...formats import FormatKind
+from ...messages import N_, Grouped
+from ...rules import AllFail, Rotation, Rules, Stakes, TieBreak
+from ..graph import turn_graph
+from ..modelled import MATCH, MODEL_FORMATS
+from ..policies import Policy
+from ..rounds import NotModelledError, SolverError
+from .play import score_lines, tie_shares
 
 __all__ = ["MAX_WORK", "MODELLED", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
 
@@ -69,13 +69,13 @@ __all__ = ["MAX_WORK", "MODELLED", "BeyondExact", "Branch", "MatchModel", "Resol
 #: every seat's turn to open counts, 3 x 1,752,192 = 5.3 million), which the findings solve.
 MAX_WORK = 6_000_000
 
-#: What the match model states itself (see :mod:`.modelled`).
+#: What the match model states itself (see :mod:`..modelled`).
 MODELLED = MATCH
 
 
 class BeyondExact(SolverError):
     """A table the exact match solver will not take on (see :data:`MAX_WORK`): the format and
-    rules are fine, the table is too large -- :mod:`.match_estimate` plays it instead."""
+    rules are fine, the table is too large -- :mod:`.estimate` plays it instead."""
 
 
 def period_of(policies: tuple[Policy, ...]) -> int:

@@ -1,6 +1,6 @@
-"""The match section of ``docs/strategy.md``: the Markdown of :class:`~.match_findings.MatchFindings`.
+"""The match section of ``docs/strategy.md``: the Markdown of :class:`~.findings.MatchFindings`.
 
-Like :mod:`.report`, only formatting: every comparison in the prose is computed from the
+Like :mod:`..report`, only formatting: every comparison in the prose is computed from the
 findings.  Its picture (:data:`MATCH_FIGURES`) is drawn by :mod:`shipcaptaincrew.plots.strategy`.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..facts import SESSION_ROUNDS
-from .match_findings import OPPONENTS, MatchFindings
+from ...facts import SESSION_ROUNDS
+from .findings import OPPONENTS, MatchFindings
 
 __all__ = ["MATCH_FIGURES", "match_markdown"]
 
@@ -71,7 +71,7 @@ def match_markdown(m: MatchFindings) -> str:
         "",
         "Everything above plays for the round.  A match (`rounds:N`, `first_to:N`, `wins:N`) "
         "is won on the totals, and the best play then depends on the score of the match.  "
-        "The match solver (`shipcaptaincrew.solver.match_solve`) solves every position of a "
+        "The match solver (`shipcaptaincrew.solver.match.solve`) solves every position of a "
         "match exactly -- the totals, the rounds played, the scores posted, the players to "
         "come -- by backward induction over rounds, with policy iteration where a round "
         "comes back (everyone fails, a tie for the round), and is checked against an exact "
@@ -92,7 +92,7 @@ def match_markdown(m: MatchFindings) -> str:
         f"({best.players} players: {_pp(best.worth)} points).{wins_note}{session_note}  "
         "Beyond what the exact "
         "solver reaches (four or more players of a match, three of a long one) the `optimal` "
-        "bot plays by an estimate (`shipcaptaincrew.solver.match_estimate`: this round exact, "
+        "bot plays by an estimate (`shipcaptaincrew.solver.match.estimate`: this round exact, "
         "the later rounds with independent totals from the round equilibrium); "
         "`benchmarks/match_winrates.py` measures it in simulation with 95 % intervals, against "
         "the round-maximiser and `ev` up to eight players and against the exact player where "

@@ -2,9 +2,9 @@
 
 Why
 ---
-The exact solver (:mod:`.match_solve`) resolves every line of scores of a round at every
+The exact solver (:mod:`.solve`) resolves every line of scores of a round at every
 position: ``S**n`` lines (eleven scores under most rule sets), so four or more players of
-``rounds:N``, ``first_to:N`` or ``wins:N`` are beyond :data:`~.match_model.MAX_WORK`.  Playing
+``rounds:N``, ``first_to:N`` or ``wins:N`` are beyond :data:`~.model.MAX_WORK`.  Playing
 the round there instead throws away what the score says (a player far behind must gamble,
 one far ahead need not).  This module estimates the match chance of each final score of the
 turn being decided from exact ingredients, and the turn is then played exactly on it:
@@ -38,21 +38,22 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..rules import Rules
-from .batch import best_play
-from .estimate_rounds import (
+from ...formats import FormatKind
+from ...rules import Rules
+from ..batch import best_play
+from ..estimate_rounds import (
     ESTIMATED_FORMATS,
     estimate_rounds_batch,
     later_scores,
+    on_top_share,
     optimal_round_eq,
     per_round,
 )
-from .graph import turn_graph
-from .match_tournament import PRELIMINARIES
-from .match_view import ContestKind, MatchView
-from .round_pass import _after
-from .rounds import SolverError, equilibrium
+from ..graph import turn_graph
+from ..round_pass import table_after
+from ..rounds import SolverError, equilibrium
+from .tournament import PRELIMINARIES
+from .view import ContestKind, MatchView
 
 __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 
@@ -62,18 +63,12 @@ __all__ = ["ESTIMATED_FORMATS", "estimate_rewards", "estimated_distribution"]
 _MAX_RACE_ROUNDS = 2000
 _NEGLIGIBLE = 1e-12
 
-# Gauss-Legendre nodes on [0, 1]: exact for the polynomials of degree < 8 that the shared
-# top needs (the chance of a tie among k others is a polynomial of degree k <= 7 in u).
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(4)
-_U = (_NODES + 1.0) / 2.0
-_W = _WEIGHTS / 2.0
-
 
 def _table(posted: tuple[int, ...]) -> tuple[int, int]:
     """The round model's table (best score, how many share it) after these scores."""
     m, t = 0, 0
     for x in posted:
-        m, t = _after(m, t, x)
+        m, t = table_after(m, t, x)
     return m, t
 
 
@@ -98,9 +93,7 @@ def _band(d: bytes, width: int) -> np.ndarray:
 def _on_top(mine: np.ndarray, others: np.ndarray, below: np.ndarray) -> np.ndarray:
     """Chance of being on top, ties shared evenly: ``mine`` (B, L) my chances per value,
     ``others`` (B, k, L) each other's chance of each value, ``below`` (B, k, L) of less."""
-    share = np.zeros(mine.shape)
-    for u, w in zip(_U, _W):
-        share += w * np.prod(below + u * others, axis=1)
+    share = on_top_share(below, others, axis=1)  # the same integral as rounds:N's estimate
     out: np.ndarray = (mine * share).sum(axis=-1)
     return out
 
@@ -224,7 +217,7 @@ def estimate_rewards(rules: Rules, view: MatchView) -> tuple[np.ndarray, np.ndar
     for row, x in enumerate(scores):
         a[row, me, view.totals[me] - low + x] = 1.0
         if me < n - 1:
-            later = later_scores(rules, n, me, _after(m, t, x))
+            later = later_scores(rules, n, me, table_after(m, t, x))
             for q, dist in enumerate(later, start=me + 1):
                 base = view.totals[q] - low
                 a[row, q, base : base + top + 1] = dist

@@ -1,6 +1,6 @@
 """The match part of the strategy report: what knowing the match is worth, solved exactly.
 
-Every number is an exact solve (:func:`.match_solve.solve_match`) of a table where one seat
+Every number is an exact solve (:func:`.solve.solve_match`) of a table where one seat
 plays ``optimal`` -- the best chance to win the match, best-responding to the others' known
 play -- and every other seat one fixed policy: the round-maximiser ``optimal:round``, the
 best expected score ``ev``, or the sheets' tip (reroll a cargo of six or less,
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..actions import Stand
-from ..rules import Rules, find_rules
-from .advice import Objective, advise, position_after_roll
-from .match_solve import solve_match
-from .match_table import MatchRow, match_table
-from .match_view import MatchView
-from .policies import SEAT_KINDS, parse_policy
+from ...actions import Stand
+from ...rules import Rules, find_rules
+from ..advice import Objective, advise, position_after_roll
+from ..policies import SEAT_KINDS, parse_policy
+from .solve import solve_match
+from .table import MatchRow, match_table
+from .view import MatchView
 
 __all__ = ["MATCH_TABLES", "MatchFindings", "Worth", "match_findings"]
 

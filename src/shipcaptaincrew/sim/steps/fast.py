@@ -1,10 +1,10 @@
 """Whole matches at NumPy speed: many matches step at once through :mod:`.steps`' tables.
 
-Each step of the loop draws one keyed uniform per live match (:mod:`.keyed`): a turn's
+Each step of the loop draws one keyed uniform per live match (:mod:`..keyed`): a turn's
 score and crew by exact inverse transform from its node's turn distribution, or a roll-off's
 dice; then a gather in the step table gives the next node and what the step adds to the
 record.  Steps not met before are resolved by the engine as they come
-(:meth:`.steps.MatchTable.plain_step`, :meth:`~.steps.MatchTable.keyed_step`).  A match's
+(:meth:`.steps.MatchTable.outcome_step`, :meth:`~.steps.MatchTable.keyed_step`).  A match's
 record -- totals, sips, round wins, its count of rounds and the scores of the round being
 played -- is a column of one array (:func:`new_record`) that the steps add to.
 """
@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from ..facts import FACES
-from ..rules import TURN_LIMITS, Rules
-from .keyed import uniforms
-from .match import ROUND_DTYPE, STAT_NAMES
+from ...facts import FACES
+from ...rules import TURN_LIMITS, Rules
+from ..keyed import uniforms
+from ..match import ROUND_DTYPE, STAT_NAMES
 from .match_turns import Positions
-from .step_rows import RecordRows
-from .steps import Col, Decision, MatchTable, NodeKind, Word, match_table
+from .nodes import arg_at, due_at, seat_at
+from .rows import RecordRows, child_at
+from .table import Due, MatchTable, StepBits, StepColumn, match_table
 
 __all__ = [
     "dice_outcomes",
@@ -33,28 +34,27 @@ __all__ = [
 ]
 
 
-def _plain_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
+def _outcome_steps(t: MatchTable, codes: np.ndarray) -> np.ndarray:
     """Step ids of (node, outcome) codes, asking the engine for the ones not met before."""
-    ids: np.ndarray = t.plain[codes]
+    ids: np.ndarray = t.by_outcome[codes]
     if ids.min() < 0:
         for c in np.unique(codes[ids < 0]).tolist():
-            t.plain[c] = t.plain_step(c)
-        ids = t.plain[codes]
+            t.by_outcome[c] = t.outcome_step(c)
+        ids = t.by_outcome[codes]
     return ids
 
 
 def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray:
     """Step ids of keyed steps at their totals keys, asking the engine for the ones not met
-    before: a dense table where the keys are few (:attr:`.steps.MatchTable.by_totals`), else
-    the (step, key) combinations kept sorted (:attr:`~.steps.MatchTable.by_totals_sorted`)."""
-    if t.by_totals is not None:
-        return t.by_totals.lookup(step, key, t.n_steps, t.keyed_step)
+    before: the (step, key) combinations kept sorted (:attr:`~.table.MatchTable.by_totals`).
+    (A dense table for the few keys of two players bought nothing measurable:
+    ``benchmarks/bench_layers.py``.)"""
     space = t.key_space
 
     def resolve(new: np.ndarray, _: np.ndarray) -> np.ndarray:
         return np.array([t.keyed_step(*divmod(c, space)) for c in new.tolist()], dtype=np.int64)
 
-    return t.by_totals_sorted.lookup(step * space + key, resolve)
+    return t.by_totals.lookup(step * space + key, resolve)
 
 
 def _resolved(
@@ -64,75 +64,31 @@ def _resolved(
     zeros among the round's scores, count of rounds or order of the totals where they read
     those (in the order the engine reads them; a step resolved by one may read the next):
     the step ids and their words."""
-    step = _plain_steps(t, codes)
+    step = _outcome_steps(t, codes)
     sw = t.step_word[step]
     p = t.players
     for _ in range(4):  # each of the three at most once, then nothing is left to read
-        flagged = np.flatnonzero(sw & Word.KEYED)
+        flagged = np.flatnonzero(sw & StepBits.KEYED)
         if not flagged.size:  # most steps read none of these
             return step, sw
-        zeros = flagged[(sw[flagged] & Word.ZEROS) != 0]
+        zeros = flagged[(sw[flagged] & StepBits.ZEROS) != 0]
         if zeros.size:
             scored = (record[t.rec.scores, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
             step[zeros] = t.by_zeros.lookup(
                 step[zeros], scored.sum(axis=0), t.n_steps, t.zeros_step
             )
             sw[zeros] = t.step_word[step[zeros]]
-        counted = flagged[(sw[flagged] & (Word.ZEROS | Word.COUNT)) == Word.COUNT]
+        counted = flagged[(sw[flagged] & (StepBits.ZEROS | StepBits.COUNT)) == StepBits.COUNT]
         if counted.size:
             own = record[t.rec.count, rows[counted]]
             step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
             sw[counted] = t.step_word[step[counted]]
-        keyed = flagged[(sw[flagged] & Word.KEYED) == Word.TOTALS]
+        keyed = flagged[(sw[flagged] & StepBits.KEYED) == StepBits.TOTALS]
         if keyed.size:
             final = record[t.rec.totals, rows[keyed]] + t.adds[step[keyed], :p].T
             step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
             sw[keyed] = t.step_word[step[keyed]]
     raise AssertionError("a step of the tables kept asking for more than it can read")
-
-
-def _decided(
-    t: MatchTable, nodes: np.ndarray, record: np.ndarray, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The format's decision at round ends ``nodes`` of matches ``rows``: the node's one step
-    where the decision reads neither the count of rounds nor the totals, one gather of
-    :attr:`~.steps.MatchTable.by_decision` by the match's count and order of totals where it
-    reads those, :func:`_resolved` for the rest (:meth:`~.steps.MatchTable.decision_kinds`)."""
-    kinds = t.decision_kinds(nodes)
-    step = t.plain[nodes * t.width]  # PLAIN: the node's step (resolved by decision_kinds)
-    long = np.flatnonzero(kinds == Decision.LONG)
-    if long.size:
-        step[long], _ = _resolved(t, nodes[long] * t.width, record, rows[long])
-    dense = np.flatnonzero(kinds == Decision.DENSE)
-    if dense.size:
-        r = rows[dense]
-        key = record[t.rec.count, r] * t.key_space + t.totals_key(record[t.rec.totals, r])
-        step[dense] = t.by_decision.lookup(nodes[dense], key, len(t.states), t.decision)
-    return step, t.step_word[step]
-
-
-def decision_step(t: MatchTable, node: int, key: int) -> int:
-    """The format's decision at round end ``node`` for a match whose count of rounds and
-    order of totals make ``key`` (:func:`_decided`): resolved as :func:`_resolved` would, one
-    pair at a time (most keys of a node share their steps: only the last round reads the
-    totals)."""
-    count, order = divmod(key, t.key_space)
-    step = int(t.plain[node * t.width])  # resolved by MatchTable.decision_kinds
-    if t.step_word[step] & Word.COUNT:
-        step = t.by_count.get(step, count, t.count_step)
-    if t.step_word[step] & Word.TOTALS:
-        if t.by_totals is not None:
-            step = t.by_totals.get(step, order, t.keyed_step)
-        else:
-            step = int(_keyed_steps(t, np.array([step]), np.array([order]))[0])
-    # The engine asks whether the round's scores were 0 before it counts or compares: a step
-    # resolved here reads nothing more (MatchTable.decision_kinds sends the others the long
-    # way).
-    if t.step_word[step] & Word.KEYED:
-        raise AssertionError(
-            "a format decision asked whether the round's scores were 0 after counting or comparing"
-        )
-    return step
 
 
 def _add(
@@ -151,11 +107,11 @@ def _add(
     # Every outcome goes to its step's column: the seat's score of the round where the step
     # posts one, else the spare column (one scatter, no asking which steps post).
     flat[t.post_col[step] * m + rows] = outcome
-    touch = np.flatnonzero(sw & Word.TOUCH)
+    touch = np.flatnonzero(sw & StepBits.TOUCH)
     if touch.size:
         at, hit = rows[touch], step[touch]
         flat[t.add_col[hit] * m + at[:, None]] += t.add_val[hit]  # each (match, column) once
-        some = np.flatnonzero(sw[touch] & Word.CARRIES)
+        some = np.flatnonzero(sw[touch] & StepBits.CARRIES)
         if some.size:
             at, mask = at[some], t.carried[hit[some]]
             first = t.rec.scores.start
@@ -177,14 +133,14 @@ def follow(
     its positions only.)"""
     step, sw = _resolved(t, nd * t.width + outcome, record, rows)
     touched = [(_add(t, step, sw, outcome, record, rows), step)]
-    child = sw >> Word.CHILD
-    ended = np.flatnonzero(sw & Word.ENDS)
+    child = child_at(sw)
+    ended = np.flatnonzero(sw & StepBits.ENDS)
     if ended.size:  # the format decides: a step of its own, with no random number
         at = rows[ended]
-        step2, sw2 = _decided(t, child[ended], record, at)
+        step2, sw2 = _resolved(t, child[ended] * t.width, record, at)
         pos = _add(t, step2, sw2, outcome[ended], record, at)
         touched.append((ended[pos], step2[pos]))  # positions in rows, and their steps
-        child[ended] = sw2 >> Word.CHILD
+        child[ended] = child_at(sw2)
     return child, touched
 
 
@@ -210,25 +166,25 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     nd = np.full(m, t.start, dtype=np.int64)  # the node of each live match
     while live.size:
         word = t.node_word[nd]
-        kind, seat = word & 3, (word >> 2) & 15
+        kind, seat = due_at(word), seat_at(word)
         flat = live * p + seat
         u = uniforms(seed, match_no[live], seat, draws[flat])
         draws[flat] += 1
-        on_turn = kind == NodeKind.TURN
+        on_turn = kind == Due.TURN
         outcome, crew = draw_outcomes(t, nd, on_turn, u, record, live)
         if crew.size:
             played.append((flat[on_turn], outcome[on_turn], crew))
         nd, touched = follow(t, nd, outcome, record, live)
         for k, (pos, steps) in enumerate(touched):
             step = steps[pos] if k == 0 else steps
-            new = np.flatnonzero(t.steps[step, Col.NEW_ROUND] == 1)
+            new = np.flatnonzero(t.steps[step, StepColumn.NEW_ROUND] == 1)
             if new.size:
                 at = live[pos[new]]
                 rec.add(at, rounds[at], t.steps[step[new]], record[t.rec.scores, at].T, p)
                 rounds[at] += 1
-        over = (t.node_word[nd] & 3) == NodeKind.OVER
+        over = due_at(t.node_word[nd]) == Due.OVER
         if over.any():
-            winner[live[over]] = t.nodes[nd[over], 3]
+            winner[live[over]] = t.node_winner[nd[over]]
             live, nd = live[~over], nd[~over]
     who, score, crew = (np.concatenate(x) for x in zip(*played))
     turns = np.bincount(who, minlength=m * p)
@@ -266,7 +222,7 @@ def draw_outcomes(
     """The outcome at each of nodes ``nd`` of matches ``rows`` (records ``record``) for one
     uniform each: a turn's score where ``on_turn``, a roll-off's dice in base 6 elsewhere;
     and the crews completed by those turns, in their order (none unless ``crews``)."""
-    arg = t.node_word[nd] >> 6
+    arg = arg_at(t.node_word[nd])
     if on_turn.all():
         return sample_turns(t, nd, arg, u, record, rows, crews)
     outcome = np.empty(len(u), dtype=np.int64)
@@ -357,16 +313,16 @@ class _Rounds:
         the seat's own, from ``carried``)."""
         if not len(at):
             return
-        scores = row[:, Col.FIXED + 4 * p : Col.FIXED + 5 * p]
+        scores = row[:, StepColumn.FIXED + 4 * p : StepColumn.FIXED + 5 * p]
         self._at.append(at)
         self._r.append(r)
         self._rows.append(
             np.column_stack(
                 [
-                    row[:, Col.STARTER],
-                    row[:, Col.WINNER],
+                    row[:, StepColumn.STARTER],
+                    row[:, StepColumn.WINNER],
                     np.where(scores == -2, carried, scores),
-                    row[:, Col.FIXED + 5 * p :],
+                    row[:, StepColumn.FIXED + 5 * p :],
                 ]
             ).astype(ROUND_DTYPE)
         )

@@ -11,7 +11,7 @@ score, and reports the smallest cargo it stands on -- a row per point of the mat
 * ``first_to:N`` and ``wins:N``: the player's own total (wins) and the other's.
 
 The plan is monotone in the cargo (a higher cargo is never rerolled where a lower one
-stands); :func:`match_table` checks that and raises :class:`~.rounds.SolverError` otherwise,
+stands); :func:`match_table` checks that and raises :class:`~..rounds.SolverError` otherwise,
 rather than print a threshold that hides a hole.
 """
 
@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..actions import Stand
-from ..formats import FormatKind
-from ..messages import N_
-from ..rules import Rules
-from ..state import TurnPhase, TurnState
-from .advice import advise
-from .graph import turn_graph
-from .match_advice import has_match
-from .match_view import MatchView
-from .rounds import SolverError
+from ...actions import Stand
+from ...formats import FormatKind
+from ...messages import N_
+from ...rules import Rules
+from ...state import TurnPhase, TurnState
+from ..advice import advise
+from ..graph import turn_graph
+from ..rounds import SolverError
+from .advice import has_match
+from .view import MatchView
 
 __all__ = ["MatchRow", "match_table"]
 

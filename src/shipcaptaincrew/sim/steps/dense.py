@@ -1,12 +1,12 @@
 """Step ids by (step, key) in a dense table: the lookup of keyed steps in the hot loops.
 
-A step that reads the count of finished rounds (or, for small tables, the order of the
-totals) is resolved by the engine once per key; the loops then find the resolved step of
+A step that reads the count of finished rounds or the pattern of zeros among the round's
+scores is resolved by the engine once per key; the loops then find the resolved step of
 thousands of matches at once.  A dense table -- a row per keyed step met, a column per key
 -- makes that one gather, where a sorted array would be a binary search per match.  Rows and
 columns grow geometrically (never a copy per new step), and an entry not resolved yet is -1,
-so a loop asks the engine only for what it has not met.  Where the keys are too many for a
-dense table, :class:`SortedIds` keeps them sorted: a binary search per match, the keys not
+so a loop asks the engine only for what it has not met.  For the order of the totals, whose
+keys are many, :class:`SortedIds` keeps them sorted: a binary search per match, the keys not
 met before worked out in one batch and inserted in one pass.
 """
 

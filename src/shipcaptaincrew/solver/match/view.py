@@ -6,7 +6,7 @@ simulator's draws), read off a :class:`~shipcaptaincrew.state.MatchState` by
 rounds of the match's own played, every player's total and round wins in this round's play
 order (the starter first), the contest being played and the scores posted in it so far.
 :func:`locate` turns a view into the solver's coordinates: a position code of
-:mod:`.match_model`, the node of its tree of posted scores, and the seat's place in the round.
+:mod:`.model`, the node of its tree of posted scores, and the seat's place in the round.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from enum import Enum
 
 import numpy as np
 
-from ..formats import FormatKind, MatchFormat
-from ..messages import N_
-from ..state import MatchState, Method, Purpose
-from .match_model import MatchModel
-from .rounds import SolverError
+from ...formats import FormatKind, MatchFormat
+from ...messages import N_
+from ...state import MatchState, Method, Purpose
+from ..rounds import SolverError
+from .model import MatchModel
 
 __all__ = ["ContestKind", "MatchView", "locate", "match_view", "node_of"]
 
@@ -141,7 +141,7 @@ def node_of(scores: Sequence[int], turn_scores: Sequence[int]) -> int:
 def locate(model: MatchModel, view: MatchView) -> int:
     """The position code of a round's view (its start, before anyone posted).
 
-    Raises :class:`~.rounds.SolverError` for a position the format cannot reach.
+    Raises :class:`~..rounds.SolverError` for a position the format cannot reach.
     """
     if view.players != model.n or view.format != model.rules.format:
         raise SolverError(

@@ -3,7 +3,7 @@
 A step of :mod:`.steps` -- one engine call from a node with an outcome -- is stored once as a
 row of :attr:`StepRows.steps` (its child, what it adds to the totals, sips and round wins,
 the round it finished) and, for the loops of :mod:`.fast` that step thousands of matches at
-once, as a packed word (:class:`Word`) and the few additions it makes (a round won, a round
+once, as a packed word (:class:`StepBits`) and the few additions it makes (a round won, a round
 counted, the seats' scores of the round added to their totals).  Also here: the order of the
 totals as one integer (:meth:`StepRows.totals_key`), which is all the engine reads of them.
 """
@@ -11,29 +11,27 @@ totals as one integer (:meth:`StepRows.totals_key`), which is all the engine rea
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..rules import Rules
-from ..state import MatchState, evolve
-from .nodes import NodeKind, NodeTable
-from .probes import Carried, Posted, Scored, appended
+from ...formats import FormatKind
+from ...rules import Rules
+from ...state import MatchState, evolve
+from .nodes import Due, NodeTable
+from .probes import CarriedScore, PostedMark, PostedScore, appended
 
 __all__ = [
-    "DECISION_KEYS",
-    "DECISION_ROWS",
-    "DENSE_KEYS",
-    "Decision",
-    "Col",
+    "StepColumn",
     "RecordRows",
     "StepRows",
-    "Word",
+    "StepBits",
+    "child_at",
     "head_row",
 ]
 
 
-class Word:
+class StepBits:
     """Bits of :attr:`MatchTable.step_word`, one word per step for the hot loop (plain ints:
     an enum's attribute lookups cost more than the loop's arithmetic); the child node is the
     word shifted right by :attr:`CHILD`.  ``TOTALS``, ``COUNT``, ``ZEROS``: the step is
@@ -45,17 +43,22 @@ class Word:
     ZEROS = 4
     KEYED = 7
     TOUCH = 8  #: adds to the record (totals, sips, wins, a finished round)
-    ENDS = 16  #: its child is a round's end (a :attr:`~.nodes.NodeKind.DECIDE` node)
-    POSTS = 32  #: posts the seat's score of the round (:attr:`Col.WRITE`)
+    ENDS = 16  #: its child is a round's end (a :attr:`~.nodes.Due.DECIDE` node)
+    POSTS = 32  #: posts the seat's score of the round (:attr:`StepColumn.WRITE`)
     CARRIES = 64  #: adds seats' scores of the round to their totals (:attr:`MatchTable.carried`)
     CHILD = 7
 
 
-class Col(IntEnum):
+def child_at(word: Any) -> Any:
+    """The child node of step words ``word`` (an int or an array)."""
+    return word >> StepBits.CHILD
+
+
+class StepColumn(IntEnum):
     """Columns of :attr:`MatchTable.steps`; from ``FIXED`` on, one column per seat each: the
     totals, sips and round wins the step adds, which seats' carried scores it adds to their
     totals (1/0), the finished round's scores (-2: the seat's carried score, -1: none) and its
-    play order.  ``KEYED``: what the step is resolved by (:attr:`Word.KEYED`'s bits; 0 for a
+    play order.  ``KEYED``: what the step is resolved by (:attr:`StepBits.KEYED`'s bits; 0 for a
     resolved step); ``OWN``: the round the step finished is one of the match's own (not a
     round of the tied); ``WRITE``: the seat whose score of the round this step posted (-1:
     none)."""
@@ -89,10 +92,15 @@ class RecordRows:
 
 
 def head_row(keyed: int) -> list[int]:
-    """The fixed columns of a new step row (up to :attr:`Col.FIXED`): no child yet, keyed as
+    """The fixed columns of a new step row (up to :attr:`StepColumn.FIXED`): no child yet, keyed as
     given, no round finished (starter and winner -1), touching nothing, posting no score."""
-    head = [0] * Col.FIXED
-    head[Col.KEYED], head[Col.STARTER], head[Col.WINNER], head[Col.WRITE] = keyed, -1, -1, -1
+    head = [0] * StepColumn.FIXED
+    (
+        head[StepColumn.KEYED],
+        head[StepColumn.STARTER],
+        head[StepColumn.WINNER],
+        head[StepColumn.WRITE],
+    ) = keyed, -1, -1, -1
     return head
 
 
@@ -100,23 +108,23 @@ def _round_score(x: object) -> int:
     """A finished round's score as a step row keeps it: -2 for a seat's carried score."""
     if x is None:
         return -1
-    return -2 if isinstance(x, Carried | Scored) else int(x)  # type: ignore[call-overload]
+    return -2 if isinstance(x, CarriedScore | PostedMark) else int(x)  # type: ignore[call-overload]
 
 
 class StepRows(NodeTable):
     """The per-step arrays of one rule set and line-up, grown as steps are stored."""
 
-    def __init__(self, rules: Rules, bots: list[str], carry: bool) -> None:
-        super().__init__(rules, bots, carry)
+    def __init__(self, rules: Rules, bots: list[str], scores_carried: bool) -> None:
+        super().__init__(rules, bots, scores_carried)
         p = self.players
         fmt = rules.format
         self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
         self.key_space = p**p * 2**p
         self.rec = RecordRows(p)
         spare = self.rec.spare
-        self.steps = np.zeros((256, Col.FIXED + 6 * p), dtype=np.int64)
+        self.steps = np.zeros((256, StepColumn.FIXED + 6 * p), dtype=np.int64)
         #: Per step, what it adds to a match's record, contiguous for the hot loops: the
-        #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`Col.OWN`.
+        #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`StepColumn.OWN`.
         self.adds = np.zeros((256, self.rec.count + 1), dtype=np.int64)
         #: The same as (column, value) pairs of its few entries that are not 0, padded with
         #: the record's spare column (:func:`~.fast.new_record`) and 0: a step adds a round
@@ -130,7 +138,7 @@ class StepRows(NodeTable):
         #: (so the hot loop writes every match's outcome without asking which step posts).
         self.post_col = np.full(256, spare, dtype=np.int64)
         self.n_steps = 0
-        #: The same packed for the hot loop (:class:`Word`).
+        #: The same packed for the hot loop (:class:`StepBits`).
         self.step_word = np.zeros(256, dtype=np.int64)
 
     def _row(self, head: list[int], rest: list[int], carried: list[int]) -> int:
@@ -145,7 +153,7 @@ class StepRows(NodeTable):
                 setattr(self, name, np.concatenate([a, np.full_like(a, fill)]))
         self.steps[i, : len(head) + len(rest)] = head + rest
         if rest:
-            self.adds[i] = row = rest[: 3 * p] + [head[Col.OWN]]
+            self.adds[i] = row = rest[: 3 * p] + [head[StepColumn.OWN]]
             self.carried[i] = carried
             entries = [(c, v) for c, v in enumerate(row) if v]
             if len(entries) > self.add_col.shape[1]:
@@ -154,17 +162,17 @@ class StepRows(NodeTable):
                 self.add_val = np.pad(self.add_val, ((0, 0), (0, extra)))
             for k, (c, v) in enumerate(entries):
                 self.add_col[i, k], self.add_val[i, k] = c, v
-        child = head[Col.CHILD]
-        word = child << Word.CHILD | head[Col.KEYED]
-        if head[Col.WRITE] >= 0:
-            word |= Word.POSTS
-            self.post_col[i] = self.rec.scores.start + head[Col.WRITE]
-        if head[Col.TOUCH]:
-            word |= Word.TOUCH
+        child = head[StepColumn.CHILD]
+        word = child << StepBits.CHILD | head[StepColumn.KEYED]
+        if head[StepColumn.WRITE] >= 0:
+            word |= StepBits.POSTS
+            self.post_col[i] = self.rec.scores.start + head[StepColumn.WRITE]
+        if head[StepColumn.TOUCH]:
+            word |= StepBits.TOUCH
         if any(carried):
-            word |= Word.CARRIES
-        if rest and self._info[child][0] == NodeKind.DECIDE:
-            word |= Word.ENDS
+            word |= StepBits.CARRIES
+        if rest and self._info[child][0] == Due.DECIDE:
+            word |= StepBits.ENDS
         self.step_word[i] = word
         self.n_steps += 1
         return i
@@ -191,20 +199,22 @@ class StepRows(NodeTable):
             *mask,
         ]
         head = head_row(keyed)
-        posted = [s for s, x in enumerate(after.round_scores) if isinstance(x, Posted)]
+        posted = [s for s, x in enumerate(after.round_scores) if isinstance(x, PostedScore)]
         if posted:
-            head[Col.WRITE] = posted[0]
+            head[StepColumn.WRITE] = posted[0]
         tail = [-1] * (2 * p)
         res = appended(base.results, after.results)
         if res is not None:
-            head[Col.NEW_ROUND], head[Col.STARTER] = 1, res.starter
-            head[Col.WINNER] = -1 if res.winner is None else res.winner
-            head[Col.OWN] = int(not res.tie_round)
+            head[StepColumn.NEW_ROUND], head[StepColumn.STARTER] = 1, res.starter
+            head[StepColumn.WINNER] = -1 if res.winner is None else res.winner
+            head[StepColumn.OWN] = int(not res.tie_round)
             tail = [_round_score(x) for x in res.scores]
             tail += list(res.seats) + [-1] * (p - len(res.seats))
-        head[Col.TOUCH] = int(head[Col.NEW_ROUND] == 1 or any(adds))
-        decided = self._info[node][0] == NodeKind.DECIDE
-        head[Col.CHILD] = self._node(evolve(after, totals=(0,) * p), ended=ended, decided=decided)
+        head[StepColumn.TOUCH] = int(head[StepColumn.NEW_ROUND] == 1 or any(adds))
+        decided = self._info[node][0] == Due.DECIDE
+        head[StepColumn.CHILD] = self._node(
+            evolve(after, totals=(0,) * p), ended=ended, decided=decided
+        )
         return self._row(head, adds + tail, mask)
 
     def totals_key(self, totals: np.ndarray) -> np.ndarray:
@@ -232,22 +242,3 @@ class StepRows(NodeTable):
         return tuple(
             self.mark + r[s] if (reached >> s) & 1 else self.mark - p + r[s] for s in range(p)
         )
-
-
-#: The most totals keys a dense table of keyed steps takes (two players have 16, three 216).
-DENSE_KEYS = 64
-#: The most totals keys for which the format's decisions are looked up by count and order of
-#: the totals in one dense table (:attr:`MatchTable.by_decision`; four players have 4,096).
-DECISION_KEYS = 4096
-#: The most round-end nodes that table holds (a row each, eight counts of rounds by the keys
-#: wide: 64 MiB at four players); a format with more keyed round ends resolves the rest as
-#: any keyed step.  Round ends whose decision reads neither take no row at all.
-DECISION_ROWS = 256
-
-
-class Decision(IntEnum):
-    """How the format's decision at a round-end node is found for a match."""
-
-    PLAIN = 0  #: it reads neither the count of rounds nor the totals: the node's one step
-    LONG = 1  #: as any keyed step (it asks whether scores were 0, or the keys are too many)
-    DENSE = 2  #: one gather by count of rounds and order of totals (``by_decision``)

@@ -10,11 +10,11 @@ stops where stopping is worth more (level: it goes on, as every bot does); a fix
 (``ev``, ``threshold:T``, ``optimal:round``) always goes on.
 
 So the positions are those of ``rounds:SESSION_ROUNDS`` (:class:`SessionModel` is a
-:class:`~.match_model.MatchModel` whose positions are those), and each line that goes on to
-another round carries the other choice (:attr:`~.match_model.Resolution.stop`): the match
+:class:`~.model.MatchModel` whose positions are those), and each line that goes on to
+another round carries the other choice (:attr:`~.model.Resolution.stop`): the match
 chances of a stop, decided by the totals in the next round's play order (the caller first,
 the tie-break among the level in that order, as ``match.decide_by_totals`` plays it after the
-rotation).  :func:`.match_solve._leaf_values` takes the caller's better one.
+rotation).  :func:`.solve._leaf_values` takes the caller's better one.
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..facts import SESSION_ROUNDS
-from ..formats import FormatKind
-from ..state import MatchState
-from .graph import TIE_TOLERANCE
-from .match_model import MatchModel, Resolution
-from .match_view import MatchView, locate
-from .policies import PolicyKind
+from ...facts import SESSION_ROUNDS
+from ...formats import FormatKind
+from ...state import MatchState
+from ..graph import TIE_TOLERANCE
+from ..policies import PolicyKind
+from .model import MatchModel, Resolution
+from .view import MatchView, locate
 
 if TYPE_CHECKING:
-    from .match_solve import MatchSolution
+    from .solve import MatchSolution
 
 __all__ = ["SessionModel", "call_stops", "stop_chances"]
 

@@ -3,7 +3,7 @@
 The preliminaries
 -----------------
 Before the final nothing but the order of the totals matters, so the preliminaries are the
-positions of ``rounds:2`` (:class:`TournamentModel` is a :class:`~.match_model.MatchModel`
+positions of ``rounds:2`` (:class:`TournamentModel` is a :class:`~.model.MatchModel`
 whose positions are those of ``rounds:2``); only the value of a line that ends the second
 round differs: instead of the highest total winning, the engine (``match.after_round``) picks
 the finalists with ``_select(seats, totals, 2)`` -- the engine's own function, called here per
@@ -17,9 +17,9 @@ Two seats through: the final.  A tied group straddling the last place fights for
 contest of turns (or the cargo lottery under ``tie_break=cargo_rolloff``: fair) in the second
 round's play order, *before* the start moves on.  For one place each straddler's prize is a
 constant (its chance in the final if chosen), so it plays the all-or-nothing tie contest
-(:func:`.match_play.tie_contest`).  For two places among three or more, a straddler's prize
+(:func:`.play.tie_contest`).  For two places among three or more, a straddler's prize
 depends on who else is chosen: that contest is played seat by seat with value vectors
-(:func:`.match_play.play_contest`) whose leaves are the engine's ``_select`` again: a pair
+(:func:`.play.play_contest`) whose leaves are the engine's ``_select`` again: a pair
 through, one through and a one-place contest among the next group, a smaller group of three or
 more (a smaller contest of the same kind), or the whole group again -- the contest's own
 start, an unknown found by policy iteration as in ``tie_contest``.  Value vectors there are
@@ -35,7 +35,7 @@ turn of that rotation -- under ``rotation=loser`` the final's first player start
 everyone failing under ``all_fail=replay`` replays it in the same order, a tie goes to a tie
 contest of turns (``replay``) or a fair lottery (``cargo_rolloff``).  So the final of a pair is
 a small fixed point over the n possible starters, solved by policy iteration (play, then the
-linear equations of that play) like the levels of :mod:`.match_solve`.
+linear equations of that play) like the levels of :mod:`.solve`.
 
 The same structures answer the turns of the final and of a contest for a place
 (:func:`contest_rewards`, :func:`contest_distribution`), so the ``optimal`` bot plays those
@@ -50,13 +50,15 @@ from itertools import combinations, product
 
 import numpy as np
 
-from ..engine import rotation_step
-from ..formats import FormatKind
-from ..match import _select as select_through  # the engine's own selection of finalists
-from ..rules import AllFail, Rotation, Rules, TieBreak
-from .graph import turn_graph
-from .match_model import MatchModel
-from .match_play import (
+from ...engine import rotation_step
+from ...formats import FormatKind
+from ...match import _select as select_through  # the engine's own selection of finalists
+from ...rules import AllFail, Rotation, Rules, TieBreak
+from ..graph import turn_graph
+from ..policies import Policy
+from ..rounds import SolverError
+from .model import MatchModel
+from .play import (
     MAX_POLICY_ITERATIONS,
     Tree,
     leaf_mass,
@@ -67,9 +69,7 @@ from .match_play import (
     tie_contest,
     tie_shares,
 )
-from .match_view import ContestKind, MatchView, node_of
-from .policies import Policy
-from .rounds import SolverError
+from .view import ContestKind, MatchView, node_of
 
 __all__ = [
     "PRELIMINARIES",
@@ -89,7 +89,7 @@ def model_for(rules: Rules, policies: tuple[Policy, ...]) -> MatchModel:
     if rules.format.kind is FormatKind.TOURNAMENT:
         return TournamentModel(rules, policies)
     if rules.format.kind is FormatKind.SESSION:
-        from .match_session import SessionModel
+        from .session import SessionModel
 
         return SessionModel(rules, policies)
     return MatchModel(rules, policies)

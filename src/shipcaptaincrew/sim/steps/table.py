@@ -20,7 +20,7 @@ Three things keep the tables small, each asked of the engine rather than assumed
 * **The end of a round is a node of its own** (:func:`~shipcaptaincrew.positions.to_round_end`):
   the step that ends a round stops where the totals, wins and drinks are counted, and the
   format's decision (:func:`~shipcaptaincrew.positions.after_round`) is a second step from a
-  :attr:`~.nodes.NodeKind.DECIDE` node, which a few ways of ending rounds share.
+  :attr:`~.nodes.Due.DECIDE` node, which a few ways of ending rounds share.
 * **Totals and the count of rounds are not in the nodes**: a step is first played with
   totals that refuse to be compared and finished rounds that refuse to be counted.  A step
   that counts the rounds (the format's decision under ``rounds:N`` or the tournament) is
@@ -30,13 +30,13 @@ Three things keep the tables small, each asked of the engine rather than assumed
   totals through these two things only, so it is played from synthetic totals with the same
   order and marks.
 
-What is not tabled, and plays through :class:`~.match.MatchRunner` instead
+What is not tabled, and plays through :class:`~..match.MatchRunner` instead
 (:func:`fast_refusal` says which): pot games (the chips decide who can ante), the captain's
 hand-out and sessions (a bot chooses, reading the whole match), ``rotation=loser`` (the next
 starter depends on the last round's line) and the match-optimal bot (its turn reads the
 totals; the tables play it under ``rounds:N`` beyond the exact solver, :mod:`.match_turns`).
 
-Every random number is keyed by (seed, match, seat, draw) (:mod:`.keyed`) and turns are
+Every random number is keyed by (seed, match, seat, draw) (:mod:`..keyed`) and turns are
 sampled by inverse transform, so runs that differ in one seat's bot share everyone's numbers.
 """
 
@@ -46,35 +46,37 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..actions import Roll
-from ..engine import apply, counted_rounds, initial_state, post_score
-from ..facts import FACES
-from ..positions import after_round, beaten, to_round_end, turn_scores
-from ..rules import Rules
-from ..state import MatchState, evolve
+from ...actions import Roll
+from ...engine import apply, counted_rounds, initial_state, post_score
+from ...facts import FACES
+from ...positions import after_round, beaten, to_round_end, turn_scores
+from ...rules import Rules
+from ...state import MatchState, evolve
 from .dense import DenseIds, SortedIds
-from .nodes import NodeKind
-from .probes import CARRIED, CountRead, Offset, Posted, Scored, ScoresRead, TotalsRead
+from .nodes import Due
+from .probes import (
+    CARRIED_SCORES,
+    CountRead,
+    PostedMark,
+    PostedScore,
+    ScoresRead,
+    TotalsProbe,
+    TotalsRead,
+)
 from .refusal import MODELLED, FastRefusal, fast_refusal
-from .step_rows import (
-    DECISION_KEYS,
-    DECISION_ROWS,
-    DENSE_KEYS,
-    Col,
-    Decision,
+from .rows import (
+    StepBits,
+    StepColumn,
     StepRows,
-    Word,
     head_row,
 )
 
 __all__ = [
-    "DECISION_KEYS",
-    "Col",
-    "Decision",
+    "StepColumn",
     "FastRefusal",
     "MatchTable",
-    "NodeKind",
-    "Word",
+    "Due",
+    "StepBits",
     "fast_refusal",
     "match_table",
 ]
@@ -83,13 +85,13 @@ __all__ = [
 class MatchTable(StepRows):
     """The step tables of one rule set and line-up, grown as matches meet new steps."""
 
-    def __init__(self, rules: Rules, bots: list[str], *, carry: bool = True) -> None:
+    def __init__(self, rules: Rules, bots: list[str], *, scores_carried: bool = True) -> None:
         refusal = fast_refusal(rules, bots)
         if refusal is FastRefusal.UNMODELLED:
             MODELLED.check(rules)  # the refusal that names the option
         if refusal is not None:
             raise ValueError(f"the step tables cannot play this set-up: {refusal.value}")
-        super().__init__(rules, bots, carry)
+        super().__init__(rules, bots, scores_carried)
         p = self.players
         self.max_score = rules.max_score
         # An outcome code: a score, or a roll-off's dice (up to the cargo's) in base 6.
@@ -98,44 +100,37 @@ class MatchTable(StepRows):
         self.low = min(x for x in turn_scores(rules) if x > 0)
         #: (node, outcome) code -> step id (-1: not met yet); a slot for every code of every
         #: node (grown with the nodes).
-        self.plain = np.full(64 * self.width, -1, dtype=np.int64)
+        self.by_outcome = np.full(64 * self.width, -1, dtype=np.int64)
         self._code: dict[int, int] = {}  # plain step -> its (node, outcome) code
         #: A step resolved per zero pattern or count -> (that pattern or None, that count or None).
         self._ctx: dict[int, tuple[int | None, int | None]] = {}
         self._zero_ids: dict[tuple[int, int], int] = {}  # (step, pattern it reads) -> id
         #: Steps by the pattern of zeros among the round's scores (bit s: seat s scored);
-        #: count-keyed steps by count of finished rounds; totals-keyed steps by totals key, in
-        #: a dense table where the keys are few (two players), else as sorted
-        #: (keyed step, totals key) combinations and their step ids.
+        #: count-keyed steps by count of finished rounds (dense tables); totals-keyed steps
+        #: by totals key (:attr:`by_totals`, below).
         self.by_zeros = DenseIds(2**p)
         self.by_count = DenseIds(8)
-        #: The format's decision at a round's end, by (its node, count of rounds and order of
-        #: totals as one key) where the keys are few (:func:`~.fast.decision_step`).
-        self.by_decision = DenseIds(8 * self.key_space if self.key_space <= DECISION_KEYS else 1)
-        #: Per round-end node: how its decision is found (:class:`Decision`; -1: not known yet).
-        self.decision_at = np.full(64, -1, dtype=np.int64)
-        self._dense_nodes = 0  # round-end nodes given a row of :attr:`by_decision`
-        self.by_totals = DenseIds(self.key_space) if self.key_space <= DENSE_KEYS else None
-        self.by_totals_sorted = SortedIds()  # where by_totals is None
+        #: Totals-keyed steps as sorted (keyed step, totals key) combinations and their ids.
+        self.by_totals = SortedIds()
         self._checking = False  # in :meth:`carries`, where a read score is an answer
         self.start = self._node(initial_state(rules, p))
 
     def _grown(self) -> None:
         # Every node's outcome codes have a slot, so the hot loop gathers unchecked.
-        self.plain = np.concatenate([self.plain, np.full_like(self.plain, -1)])
+        self.by_outcome = np.concatenate([self.by_outcome, np.full_like(self.by_outcome, -1)])
 
     # -- steps --------------------------------------------------------------------------------
     def _act(self, node: int, outcome: int) -> Callable[[MatchState], tuple[MatchState, bool]]:
         """What the engine does at ``node`` with ``outcome``: the state it leads to, stopped at
         a round's end, and whether the round ended there."""
         kind, seat, dice = self._info[node]
-        if kind == NodeKind.DECIDE:
+        if kind == Due.DECIDE:
             return lambda s: (after_round(s), False)
         # Holding the round's exact scores, a round ends in as many ways as they make: the
         # format's decision is then no node of its own (it would only add nodes).
-        stop = to_round_end if self.carry else lambda step: (step(), False)
-        if kind == NodeKind.TURN:
-            score = Posted(outcome, seat) if self.carry else outcome
+        stop = to_round_end if self.scores_carried else lambda step: (step(), False)
+        if kind == Due.TURN:
+            score = PostedScore(outcome, seat) if self.scores_carried else outcome
             return lambda s: stop(lambda: post_score(s, score))
         faces = tuple(1 + (outcome // 6**k) % 6 for k in range(int(dice)))
         return lambda s: stop(lambda: apply(s, Roll(faces)))
@@ -147,7 +142,7 @@ class MatchTable(StepRows):
         zeros, count = ctx
         if zeros is not None:
             scores = tuple(
-                (CARRIED[s] if zeros >> s & 1 else 0) if isinstance(x, Scored) else x
+                (CARRIED_SCORES[s] if zeros >> s & 1 else 0) if isinstance(x, PostedMark) else x
                 for s, x in enumerate(state.round_scores)
             )
             state = evolve(state, round_scores=scores)
@@ -157,7 +152,7 @@ class MatchTable(StepRows):
 
     def _resolve(self, code: int, ctx: tuple[int | None, int | None]) -> int:
         """The step of (node, outcome) ``code`` in context ``ctx``, or a row that says what
-        else it must be resolved by (:attr:`Word.KEYED`): the pattern of zeros, the count."""
+        else it must be resolved by (:attr:`StepBits.KEYED`): the pattern of zeros, the count."""
         node, outcome = divmod(code, self.width)
         try:
             i = self._played(node, outcome, self._base(node, ctx))
@@ -167,11 +162,11 @@ class MatchTable(StepRows):
                     raise
                 raise AssertionError(
                     f"the engine compared a round's scores at a step of {self.rules}, which "
-                    "the step tables' check of the rule set did not meet (MatchTable.carries)"
+                    "the step tables' check of the rule set did not meet (MatchTable.can_carry_scores)"
                 ) from None
-            i = self._row(head_row(keyed=Word.ZEROS), [], [])
+            i = self._row(head_row(keyed=StepBits.ZEROS), [], [])
         except CountRead:
-            i = self._row(head_row(keyed=Word.COUNT), [], [])
+            i = self._row(head_row(keyed=StepBits.COUNT), [], [])
         self._code[i], self._ctx[i] = code, ctx
         return i
 
@@ -180,31 +175,31 @@ class MatchTable(StepRows):
         order of the totals if it compares them."""
         act = self._act(node, outcome)
         try:
-            after, ended = act(evolve(base, totals=tuple(Offset(0) for _ in self.bots)))
+            after, ended = act(evolve(base, totals=tuple(TotalsProbe(0) for _ in self.bots)))
         except TotalsRead:
             after, ended = act(base)  # zero totals: what the step adds to them
-            return self._record(node, base, after, ended, after.totals, keyed=Word.TOTALS)
-        offsets: tuple[Offset, ...] = after.totals  # type: ignore[assignment]
+            return self._record(node, base, after, ended, after.totals, keyed=StepBits.TOTALS)
+        offsets: tuple[TotalsProbe, ...] = after.totals  # type: ignore[assignment]
         carried = tuple(s for t in offsets for s in t.carried)
         return self._record(node, base, after, ended, tuple(t.value for t in offsets), carried)
 
-    def plain_step(self, code: int) -> int:
+    def outcome_step(self, code: int) -> int:
         """The step of (node, outcome) ``code``; marked keyed if it counts the finished rounds
         or compares the totals.  A turn's score that can no longer win its round is the step of
         the lowest score (:attr:`low`): it posts the match's own score all the same."""
         node, outcome = divmod(code, self.width)
         state = self.states[node]
         if (
-            self.carry
-            and self._info[node][0] == NodeKind.TURN
+            self.scores_carried
+            and self._info[node][0] == Due.TURN
             and outcome > self.low
             and state.contest is not None
             and beaten(state.contest.scores, state.contest.slots, outcome)
         ):
             low = node * self.width + self.low
-            if self.plain[low] < 0:
-                self.plain[low] = self.plain_step(low)
-            return int(self.plain[low])
+            if self.by_outcome[low] < 0:
+                self.by_outcome[low] = self.outcome_step(low)
+            return int(self.by_outcome[low])
         return self._resolve(code, (None, None))
 
     def zeros_step(self, step: int, pattern: int) -> int:
@@ -227,7 +222,7 @@ class MatchTable(StepRows):
         :meth:`totals_key`; and in its context: zeros, count)."""
         node, outcome = divmod(self._code[step], self.width)
         p = self.players
-        dtot = tuple(int(x) for x in self.steps[step, Col.FIXED : Col.FIXED + p])
+        dtot = tuple(int(x) for x in self.steps[step, StepColumn.FIXED : StepColumn.FIXED + p])
         final = self.synthetic(key)
         base = self._base(node, self._ctx[step])
         try:
@@ -242,41 +237,8 @@ class MatchTable(StepRows):
         assert after.totals == final, (after.totals, final)
         return self._record(node, base, after, ended, dtot)
 
-    def decision_kinds(self, nodes: np.ndarray) -> np.ndarray:
-        """Per round-end node: how its decision is found (:class:`Decision`), worked out from
-        its plain step the first time the node is met."""
-        if len(self.decision_at) < len(self.states):
-            grown = np.full(2 * len(self.states), -1, dtype=np.int64)
-            grown[: len(self.decision_at)] = self.decision_at
-            self.decision_at = grown
-        known: np.ndarray = self.decision_at[nodes]
-        if known.min() < 0:
-            for n in np.unique(nodes[known < 0]).tolist():
-                code = n * self.width
-                if self.plain[code] < 0:
-                    self.plain[code] = self.plain_step(code)
-                self.decision_at[n] = self._decision_kind(int(self.step_word[self.plain[code]]))
-            known = self.decision_at[nodes]
-        return known
-
-    def _decision_kind(self, word: int) -> Decision:
-        if not word & Word.KEYED:
-            return Decision.PLAIN
-        if word & Word.ZEROS or self.key_space > DECISION_KEYS:
-            return Decision.LONG
-        if self._dense_nodes >= DECISION_ROWS:
-            return Decision.LONG
-        self._dense_nodes += 1
-        return Decision.DENSE
-
-    def decision(self, node: int, key: int) -> int:
-        """:func:`~.fast.decision_step`, which the tables look up by node and key."""
-        from .fast import decision_step
-
-        return decision_step(self, node, key)
-
     # -- the rule set's own check -------------------------------------------------------------
-    def carries(self) -> bool:
+    def can_carry_scores(self) -> bool:
         """Whether the engine only adds up and tests the round's scores under these rules:
         one round played on the tables to its end and the format's decision, every seat
         scoring, the last the best; False where the engine read a score beyond that (the
@@ -287,24 +249,24 @@ class MatchTable(StepRows):
         try:
             for _ in range(4 * p):
                 kind = self._info[node][0]
-                if kind == NodeKind.OVER:
+                if kind == Due.OVER:
                     break
-                if kind == NodeKind.DICE:  # the roll-off: the first to roll wins it
+                if kind == Due.DICE:  # the roll-off: the first to roll wins it
                     outcome = 5 if not self.states[node].contest.scores else 0  # type: ignore[union-attr]
-                elif kind == NodeKind.TURN:
+                elif kind == Due.TURN:
                     outcome, posted = positive[min(posted, len(positive) - 1)], posted + 1
                 else:
                     outcome = 0
-                step = self.plain_step(node * self.width + outcome)
-                if self.steps[step, Col.KEYED] == Word.ZEROS:
+                step = self.outcome_step(node * self.width + outcome)
+                if self.steps[step, StepColumn.KEYED] == StepBits.ZEROS:
                     step = self.zeros_step(step, 2**p - 1)
-                if self.steps[step, Col.KEYED] == Word.COUNT:
+                if self.steps[step, StepColumn.KEYED] == StepBits.COUNT:
                     step = self.count_step(step, 0)
-                if self.steps[step, Col.KEYED] == Word.TOTALS:
+                if self.steps[step, StepColumn.KEYED] == StepBits.TOTALS:
                     step = self.keyed_step(step, int(self.totals_key(np.zeros((p, 1)))[0]))
-                if kind == NodeKind.DECIDE:
+                if kind == Due.DECIDE:
                     break
-                node = int(self.steps[step, Col.CHILD])
+                node = int(self.steps[step, StepColumn.CHILD])
         except ScoresRead:
             return False
         finally:
@@ -317,14 +279,14 @@ _CACHE: dict[tuple[Rules, tuple[str, ...]], MatchTable] = {}
 
 def match_table(rules: Rules, bots: list[str]) -> MatchTable:
     """The (cached, per process) step tables of a set-up: carrying the round's scores where
-    the rule set lets them (:meth:`MatchTable.carries`), else holding them exactly."""
+    the rule set lets them (:meth:`MatchTable.can_carry_scores`), else holding them exactly."""
     key = (rules, tuple(bots))
     table = _CACHE.get(key)
     if table is None:
         if len(_CACHE) > 64:
             _CACHE.clear()
         table = MatchTable(rules, bots)
-        if not table.carries():
-            table = MatchTable(rules, bots, carry=False)
+        if not table.can_carry_scores():
+            table = MatchTable(rules, bots, scores_carried=False)
         _CACHE[key] = table
     return table

@@ -3,10 +3,10 @@
 Each seat plays a policy: ``optimal`` (the best chance of winning the match, then of winning
 the round, then the best score: subgame perfect, every later seat and round playing the same
 way), ``optimal:round`` (the round equilibrium's play, whatever the match), or a fixed one
-(``ev``, ``never``, ``threshold:T``).  The positions of :mod:`.match_model` (the tournament's:
-:mod:`.match_tournament`) are solved level by
+(``ev``, ``never``, ``threshold:T``).  The positions of :mod:`.model` (the tournament's:
+:mod:`.tournament`) are solved level by
 level from the last rounds back: at every position the round is played seat by seat over the
-tree of posted scores (:func:`.match_play.play_contest`), every line of scores leading to a
+tree of posted scores (:func:`.play.play_contest`), every line of scores leading to a
 decided match or to a position already solved.
 
 Lines that lead back into their own level -- a round everyone fails and is replayed, a round
@@ -14,11 +14,11 @@ left without a winner -- make the values of a level unknowns of each other.  The
 by policy iteration: guess them, play the level, solve the linear equations of that fixed play
 (``U = A + M U``, ``M`` the chance of coming back, a fraction of a round), play again with the
 solution, and stop when no seat's play changes; a level that does not settle within
-:data:`~.match_play.MAX_POLICY_ITERATIONS` raises :class:`~.rounds.SolverError`.
+:data:`~.play.MAX_POLICY_ITERATIONS` raises :class:`~..rounds.SolverError`.
 
 Values are kept per position in play order: entry ``j`` is the chance of the ``j``-th player
 of that round winning the match, entry ``n + j`` of winning the round (the first round from
-there with a winner).  Solutions are cached in memory and on disk (:func:`~.rounds.cache_dir`)
+there with a winner).  Solutions are cached in memory and on disk (:func:`~..rounds.cache_dir`)
 like the round equilibria.
 """
 
@@ -33,13 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules import Rules
-from .graph import TIE_TOLERANCE
-from .match_model import MatchModel, Resolution
-from .match_play import MAX_POLICY_ITERATIONS, Seat, Tree, leaf_mass, play_contest, seat_for
-from .match_tournament import model_for
-from .policies import Policy
-from .rounds import SolverError, cache_dir
+from ...rules import Rules
+from ..graph import TIE_TOLERANCE
+from ..policies import Policy
+from ..rounds import SolverError, cache_dir
+from .model import MatchModel, Resolution
+from .play import MAX_POLICY_ITERATIONS, Seat, Tree, leaf_mass, play_contest, seat_for
+from .tournament import model_for
 
 __all__ = ["MatchSolution", "clear_match_cache", "solve_match"]
 

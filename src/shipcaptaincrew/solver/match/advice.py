@@ -1,7 +1,7 @@
 """The match objective at one turn: each choice's chance to win the match and the round.
 
 A turn of a match is worth, per final score, what the position after posting it is worth:
-the solved match (:func:`.match_solve.solve_match`, every seat playing ``optimal``) gives that
+the solved match (:func:`.solve.solve_match`, every seat playing ``optimal``) gives that
 value for the player at the table as two rewards per score -- the chance to win the match and
 the chance to win the round.  The turn graph is then played lexicographically on them (match
 chance, then round chance, then expected score, then the first legal action: stand before a
@@ -11,7 +11,7 @@ Where the turn belongs to a tie-break played with turns: a tie for the match is 
 (both rewards are the chance to win the tie-break); a tie for the round is worth, per tied
 player, the position after the round with that player as its winner, weighted by the chance
 of each winning the tie-break after this turn's score.  A turn of the tournament's final or of
-a contest for a place in it is answered by :mod:`.match_tournament` (the chance to win the
+a contest for a place in it is answered by :mod:`.tournament` (the chance to win the
 match, and to win the final or the place).
 
 :func:`match_rates` returns ``None`` where the format has no match positions in the model
@@ -27,17 +27,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..rules import Rules
-from .graph import CHANCE_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph, turn_graph
-from .match_estimate import estimate_rewards
-from .match_model import BeyondExact
-from .match_play import tie_contest
-from .match_solve import MatchSolution, solve_match
-from .match_tournament import TournamentModel, contest_distribution, contest_rewards
-from .match_view import ContestKind, MatchView, locate, node_of
-from .policies import SEAT_KINDS, Policy, parse_policy
-from .rounds import SolverError
+from ...formats import FormatKind
+from ...rules import Rules
+from ..graph import CHANCE_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph, turn_graph
+from ..policies import SEAT_KINDS, Policy, parse_policy
+from ..rounds import SolverError
+from .estimate import estimate_rewards
+from .model import BeyondExact
+from .play import tie_contest
+from .solve import MatchSolution, solve_match
+from .tournament import TournamentModel, contest_distribution, contest_rewards
+from .view import ContestKind, MatchView, locate, node_of
 
 __all__ = [
     "Estimate",
@@ -71,7 +71,7 @@ class NodeRates:
     match: list[float]
     round: list[float]
     score: list[float]
-    #: The match chances are :mod:`.match_estimate`'s (a table too large to solve exactly).
+    #: The match chances are :mod:`.estimate`'s (a table too large to solve exactly).
     estimated: bool = False
 
 
@@ -123,7 +123,7 @@ def turn_distribution(sol: MatchSolution, view: MatchView) -> np.ndarray:
 
 
 class Estimate(Enum):
-    """When the match chances may come from :mod:`.match_estimate` instead of the solver."""
+    """When the match chances may come from :mod:`.estimate` instead of the solver."""
 
     NEVER = "never"  #: exact numbers only (advice for people)
     BEYOND = "beyond"  #: the estimate where the table is too large to solve (the bot's play)

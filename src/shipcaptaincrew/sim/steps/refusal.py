@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..formats import FormatKind
-from ..messages import N_
-from ..options import Group
-from ..options.modelled import EVERY_VALUE, Modelled
-from ..rules import AllFail, Drinking, Rotation, Rules, Stakes, Starter, TieBreak
+from ...formats import FormatKind
+from ...messages import N_
+from ...options import Group
+from ...options.modelled import EVERY_VALUE, Modelled
+from ...rules import AllFail, Drinking, Rotation, Rules, Stakes, Starter, TieBreak
+from ..policy import MatchPolicy, make_policy
 from .match_turns import plays
-from .policy import MatchPolicy, make_policy
 
 __all__ = ["MODELLED", "FastRefusal", "fast_refusal"]
 

@@ -1,7 +1,7 @@
 """The match-optimal bot's turns on the step tables: drawn by match position, worked out in batches.
 
 The ``optimal`` bot of a table too large for the exact match solver plays each turn of a round
-on the match estimate (:mod:`shipcaptaincrew.solver.match_estimate`): its score distribution
+on the match estimate (:mod:`shipcaptaincrew.solver.match.estimate`): its score distribution
 depends on everyone's totals, the scores posted before it and the rounds left, so it is no
 sampler of a node but of a node and a match.  :class:`MatchTurns` draws these turns for many
 matches at once:
@@ -30,15 +30,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..formats import FormatKind
-from ..rules import Rules
-from ..solver.batch import best_play, undecided
-from ..solver.estimate_rounds import canonical, estimate_ahead
-from ..solver.graph import turn_graph
-from ..state import MatchState, Purpose
+from ...formats import FormatKind
+from ...rules import Rules
+from ...solver.batch import best_play, undecided
+from ...solver.estimate_rounds import canonical, estimate_ahead
+from ...solver.graph import turn_graph
+from ...state import MatchState, Purpose
+from ..inverse import InverseCdf
+from ..policy import MatchPolicy
 from .dense import SortedIds
-from .inverse import InverseCdf
-from .policy import MatchPolicy
 
 __all__ = ["MAX_PLAYERS", "MatchTurns", "Positions", "plays"]
 

@@ -28,12 +28,12 @@ from itertools import product
 
 import numpy as np
 
-from ..rules import Rules
-from .batch import best_play
-from .graph import turn_graph
-from .policies import Policy, PolicyKind
-from .round_pass import fixed_distribution
-from .rounds import SolverError, equilibrium
+from ...rules import Rules
+from ..batch import best_play
+from ..graph import turn_graph
+from ..policies import Policy, PolicyKind
+from ..round_pass import fixed_distribution
+from ..rounds import SolverError, equilibrium
 
 __all__ = [
     "MAX_POLICY_ITERATIONS",
