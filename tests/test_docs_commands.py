@@ -77,7 +77,7 @@ INLINE = {
     "scc odds --exact --json": (0, '{"rules": "classic", "policy": "ev", "p_complete_by_roll": ['),
     "scc play --lang de --set colour=red": (
         2,
-        "Fehler: unbekannte Option „colour“; bekannt: half_cargo, ",
+        "Fehler: unbekannte Option „colour“; bekannt: rolls, half_cargo, ",
     ),
 }
 

@@ -33,6 +33,7 @@ __all__ = [
     "SOLO_PLAYERS",
     "TOURNAMENT_MIN_PLAYERS",
     "house_rule",
+    "house_rule_where",
 ]
 
 
@@ -72,6 +73,15 @@ def house_rule(where: str) -> str:
     'house rule: tables that count round wins'
     """
     return HOUSE_RULE + where
+
+
+def house_rule_where(source: str) -> str | None:
+    """Where tables play a house rule, from its source (None: a sheet's sentence).
+
+    >>> house_rule_where(house_rule("tables that count round wins")), house_rule_where("000.4")
+    ('tables that count round wins', None)
+    """
+    return source[len(HOUSE_RULE) :] if source.startswith(HOUSE_RULE) else None
 
 
 #: The catalogue languages, English first (its message ids are the English text).

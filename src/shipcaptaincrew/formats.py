@@ -130,7 +130,11 @@ FORMAT_KINDS: dict[FormatKind, KindSpec] = {
                 "- The first player to win a round wins the match (not in the sheets).",
                 "- The first player to win {n} rounds wins the match (not in the sheets).",
             ),
-            (house_rule("tables that play to a number of round wins, as many pub dice games do"),),
+            (
+                house_rule(
+                    N_("tables that play to a number of round wins, as many pub dice games do")
+                ),
+            ),
             (1, 1000),
             3,
         ),

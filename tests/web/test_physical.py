@@ -69,7 +69,7 @@ def test_real_dice_typed_in_by_the_player_or_the_host(client: Any, players: list
     assert list(replay(log).totals) == final["match"]["totals"]
     v = client.get(f"/api/matches/{code}/verify", params={"lang": "nb"}).json()
     assert v["dice_source"] == "physical" and v["verifiable"] is False
-    assert v["detail"].startswith("Denne kampen ble spilt med ekte terninger")
+    assert v["detail"].startswith("Dette partiet ble spilt med ekte terninger")
     assert v["dice"] == sum(len(r) for r in v["rolls"]) > 0
 
 

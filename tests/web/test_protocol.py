@@ -436,7 +436,7 @@ def test_joining_a_finished_room_says_so(client: Any, players: list[Player]) -> 
     r = client.post(f"/api/rooms/{code}/join?lang=nb", json={"name": "Later"})
     assert r.status_code == 409 and r.json()["code"] == "over"
     assert r.json()["replay"] == f"/replay/{code}" and f"/replay/{code}" in r.json()["detail"]
-    assert r.json()["detail"].startswith("Denne kampen er over")
+    assert r.json()["detail"].startswith("Dette partiet er over")
 
 
 def test_restart_resumes_from_the_database(make_client: Any, players: list[Player]) -> None:

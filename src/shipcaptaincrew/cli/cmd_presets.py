@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..facts import house_rule_where
 from ..formats import FORMAT_KINDS
 from ..i18n import Translator
 from ..messages import N_
@@ -98,6 +99,13 @@ def _values(option: Option, tr: Translator) -> str:
     return f"{tr('yes')} / {tr('no')}"
 
 
+def source_words(source: str, tr: Translator) -> str:
+    """An option's source for a reader: a sheet's sentence number as it is, a house rule in
+    the reader's language (where tables play it is a catalogue message, see ``house_rule``)."""
+    where = house_rule_where(source)
+    return source if where is None else tr("house rule: {where}").format(where=tr(where))
+
+
 @app.command(
     help=N_(
         "List the presets (what each changes from classic) and every option of the rules, with "
@@ -147,6 +155,6 @@ def presets(
             f"{tr(option.label)} ({option.name})\n{tr(option.help)}",
             f"{tr(KIND_WORDS[option.kind])}:\n{_values(option, tr)}",
             value_words(option, option.default, tr),
-            ", ".join(option.sources),
+            ", ".join(source_words(s, tr) for s in option.sources),
         )
     con.print(o)

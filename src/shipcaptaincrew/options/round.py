@@ -61,7 +61,7 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                     "- One tie, all tie: a tie at the top means nobody wins the round, and the "
                     "pot rides on to the next round (not in the sheets)."
                 ),
-                (house_rule("pub tables that call 'one tie, all tie' and let the pot ride"),),
+                (house_rule(N_("pub tables that call 'one tie, all tie' and let the pot ride")),),
             ),
         ),
     ),
@@ -148,7 +148,9 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                 ),
                 (
                     house_rule(
-                        "tables that pass the start on with the cup, where 001 and 002 are silent"
+                        N_(
+                            "tables that pass the start on with the cup, where 001 and 002 are silent"
+                        )
                     ),
                 ),
                 aliases=("left",),
@@ -170,7 +172,11 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                 N_("the same player starts every round"),
                 N_("same starter"),
                 N_("- The same player starts every round."),
-                (house_rule("tables that keep one player, often the host, starting every round"),),
+                (
+                    house_rule(
+                        N_("tables that keep one player, often the host, starting every round")
+                    ),
+                ),
             ),
             Choice(
                 "loser",
@@ -180,7 +186,7 @@ ROUND_OPTIONS: tuple[Option, ...] = (
                     "- The lowest score of a round starts the next one; of several tied for "
                     "lowest, the one who played first in that round (not in the sheets)."
                 ),
-                (house_rule("pub tables where the round's loser picks up the cup first"),),
+                (house_rule(N_("pub tables where the round's loser picks up the cup first")),),
             ),
         ),
     ),

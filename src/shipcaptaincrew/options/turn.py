@@ -33,7 +33,7 @@ TURN_OPTIONS: tuple[Option, ...] = (
             "001.4",
             "002.8",
             "003.1",
-            house_rule("tables that agree on a quicker or a longer turn before play (001.21)"),
+            house_rule(N_("tables that agree on a quicker or a longer turn before play (001.21)")),
         ),
         bounds=ROLLS_BOUNDS,
         title=NP_("{n} roll per turn", "{n} rolls per turn"),
