@@ -54,23 +54,29 @@ async def play(players: dict[int, Client], watcher: Client, moves: int) -> dict[
 def test_a_spectator_that_never_reads_is_dropped_and_the_tables_play_on(
     make_cluster: Any,
 ) -> None:
-    """Anna on worker A and Bo on worker B play; a stalled spectator sits on worker C, where
-    another table plays too.  Every move of both tables is played and shown; the stalled
-    peer, behind longer than its limit (0 s here), is closed, and both workers' players see
-    the spectators' count fall back to none."""
+    """Anna on worker A and Bo on worker B play; a stalled spectator sits on worker B, where
+    another table plays too, and worker C only relays.  Every move of both tables is played
+    and shown; the stalled peer, behind longer than its limit (0 s here), is closed, and both
+    workers' players see the spectators' count fall back to none.
+
+    The stalled peer sits where half the moves are made: each of Bo's moves is a picture
+    posted to it there, so its queue fills after a fixed number of moves.  (On a worker that
+    only catches up with moves made elsewhere, one picture may stand for several moves,
+    however many the scheduling happens to gather: the count of moves before it fills
+    would be the machine's load, not the server's rule.)"""
     a, b, c = make_cluster(3, SCC_SEND_STALL_SECONDS="0")
 
     async def scenario() -> None:
         settings = ["format=rounds:500", "starter=chosen"]
         with httpx.Client(base_url=a.url, timeout=30) as api:
             code, tokens = make_room(api, ["Anna", "Bo"], settings=settings)
-        with httpx.Client(base_url=c.url, timeout=30) as api:
+        with httpx.Client(base_url=b.url, timeout=30) as api:
             other, others = make_room(api, ["Cy", "Di"], settings=settings)
         anna = await Client(a.ws, code, tokens[0], "anna@A").open()
         bo = await Client(b.ws, code, tokens[1], "bo@B").open()
-        cy = await Client(c.ws, other, others[0], "cy@C").open()
+        cy = await Client(b.ws, other, others[0], "cy@B").open()
         di = await Client(c.ws, other, others[1], "di@C").open()
-        stalled = Stalled(c.port, code)
+        stalled = Stalled(b.port, code)
         try:
             await anna.until(lambda r: r["spectators"] == 1)
             # Its buffers fill and its queue after them (a hundred pictures or so); once

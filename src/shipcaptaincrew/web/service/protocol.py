@@ -95,6 +95,7 @@ class Protocol:
             reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
             stall=self.settings.send_stall_seconds,
         )
+        conn.on_close = lambda: self.presence.changed(room)
         async with room.lock:
             await self.cluster.sync(room)
             conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)

@@ -27,6 +27,7 @@ import logging
 import socket
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -198,6 +199,9 @@ class Connection:
     #: and how long it may be (``Settings.send_stall_seconds``).
     full_since: float | None = None
     stall: float = SEND_STALL
+    #: Called once when the connection stops counting (closed here): who is online changed
+    #: now, not when a peer that reads nothing finally lets its socket be cut.
+    on_close: Callable[[], None] | None = field(default=None, repr=False)
 
     async def send(self, payload: dict[str, Any] | str) -> None:
         """Queue a message (in this connection's language); returns at once."""
@@ -288,6 +292,8 @@ class Connection:
         if not self.open:
             return None
         self.open = False
+        if self.on_close is not None:
+            self.on_close()
         if not flush:
             self.queue.clear()
             self.superseded = None
