@@ -8,6 +8,7 @@ turn, which version, which choices); a refusal goes back to that connection only
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 
 from pydantic import ValidationError
@@ -95,7 +96,9 @@ class Protocol:
             reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
             stall=self.settings.send_stall_seconds,
         )
-        conn.on_close = lambda: self.presence.changed(room)
+        # Told once the current broadcast has posted to everyone (a close can come from
+        # inside one): a presence picture never overtakes the move being sent.
+        conn.on_close = functools.partial(self._closed, room)
         async with room.lock:
             await self.cluster.sync(room)
             conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)
@@ -118,6 +121,10 @@ class Protocol:
         if room.next_code is not None and conn.seat in carried(room, room.rematch):
             await self.after.moved(room, conn)  # back after the next match was made: on to it
         return conn
+
+    def _closed(self, room: LiveRoom) -> None:
+        """A connection of ``room`` stopped counting: who is online changed (see above)."""
+        asyncio.get_running_loop().call_soon(self.presence.changed, room)
 
     def _admit(self, room: LiveRoom, conn: Connection, hello: Hello) -> None:
         """Let a connection in, or refuse it (in its language) if its kind is full here.
