@@ -178,7 +178,11 @@ class Cluster:
         while True:
             await asyncio.sleep(PRESENCE_EVERY)
             for room in list(self.rooms.values()):
-                if room.conns and room.status is not RoomStatus.OVER:
+                # An ended match still counts who is online until its next one is made:
+                # "play again" waits only for people online, and a worker that stopped
+                # announcing would have its players fade out (PRESENCE_TTL) and be left out.
+                waiting = room.status is not RoomStatus.OVER or room.next_code is None
+                if room.conns and waiting:
                     await self.announce(room)
                     self.presence_changed(room)
 
