@@ -99,6 +99,33 @@ def test_advise_refuses_a_match_context_without_a_match(cache: Path) -> None:
     assert r.returncode == 2 and "--totals" in r.stderr
 
 
+def test_advise_refuses_a_round_past_the_formats_end(cache: Path) -> None:
+    # rounds:3 has no round 4: a tie after round 3 is a tie-break, which --round does not
+    # describe; the advice must not rate it as if it were a round with a dash for the match.
+    past = (*ADVICE[:4], "4", *ADVICE[5:])
+    r = scc(cache, *past)
+    assert r.returncode == 2 and r.stdout == ""
+    assert "--round 4" in r.stderr and "rounds:3" in r.stderr and "Traceback" not in r.stderr
+    de = scc(cache, *past, "--lang", "de")
+    assert de.returncode == 2 and "endet nach Runde 3" in de.stderr
+    last = scc(cache, *ADVICE[:4], "3", *ADVICE[5:])
+    assert last.returncode == 0, last.stderr
+
+
+def test_advise_says_why_no_match_chance_is_shown(cache: Path) -> None:
+    # tie_break=round is beyond the match solver: every choice is ranked for the round, and
+    # the page says so instead of leaving a bare dash in the match column.
+    r = scc(cache, *ADVICE, "--set", "tie_break=round")
+    assert r.returncode == 0, r.stderr
+    assert "No chance to win the match here" in r.stdout
+    data = ok_json(cache, *ADVICE, "--set", "tie_break=round")
+    assert all(c["match_win_probability"] is None for c in data["choices"])
+    nb = scc(cache, *ADVICE, "--set", "tie_break=round", "--lang", "nb")
+    assert "Ingen sjanse til å vinne partiet her" in nb.stdout
+    plain = scc(cache, *ADVICE)
+    assert "No chance to win the match here" not in plain.stdout
+
+
 def test_simulate_plays_the_match_optimal_bot(cache: Path) -> None:
     data = ok_json(
         cache,

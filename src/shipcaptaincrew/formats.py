@@ -212,6 +212,12 @@ class MatchFormat:
         """The kind's entry of :data:`FORMAT_KINDS`."""
         return FORMAT_KINDS[self.kind]
 
+    @property
+    def last_round(self) -> int | None:
+        """The last of a fixed number of rounds (``rounds:N``), or None where play decides when
+        the match ends; a tie after the last round is a tie-break, not another round (001.17)."""
+        return self.n if self.kind is FormatKind.ROUNDS else None
+
     def __str__(self) -> str:
         return f"{self.kind.value}:{self.n}" if self.spec.bounds else self.kind.value
 

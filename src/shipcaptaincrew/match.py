@@ -360,7 +360,7 @@ def after_round(state: MatchState) -> MatchState:
     # Rounds among tied players (tie_break=round) come on top of the format's rounds.
     played = sum(1 for r in state.results if not r.tie_round)
     staying = state.staying
-    if fmt.kind is FormatKind.ROUNDS and played >= fmt.n:
+    if fmt.last_round is not None and played >= fmt.last_round:
         return decide_by_totals(state, staying)
     winner = state.round_winner
     if fmt.kind is FormatKind.WINS and winner is not None and winner in staying:

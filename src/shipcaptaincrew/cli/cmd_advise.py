@@ -95,6 +95,14 @@ def _match_view(
         )
     if round_no < 1:
         fail(_("--round counts from 1, got {n}").format(n=round_no))
+    last = r.format.last_round
+    if last is not None and round_no > last:
+        fail(
+            _(
+                "--round {n}: the format {format} ends after round {last} (a tie for the match "
+                "is then a tie-break, not a round); use --round 1 to {last}"
+            ).format(n=round_no, format=str(r.format), last=last)
+        )
     points = points or [0] * n
     wins = points if r.format.kind is FormatKind.WINS else None
     return MatchView.of_round(r.format, points, scores, played=round_no - 1, wins=wins)
@@ -275,3 +283,13 @@ def advise(
             cells = [tr.number(chance, 4)]
         t.add_row(what, *cells, tr.number(score, 3))
     con.print(t)
+    if view is not None and all(c.match_win_probability is None for c in choices):
+        # The match solver refuses these rules or never reaches this position (chips,
+        # tie_break=round, a session past its cap): say so rather than leave a bare dash.
+        con.print(
+            _(
+                "No chance to win the match here: the match solver does not model these rules "
+                "or this position, so the choices are ranked for the round."
+            ),
+            markup=False,
+        )
