@@ -22,13 +22,9 @@ def hosted_with_a_bot(tmp_path: Path, settings: list[str], **create: Any) -> Ite
 
     from shipcaptaincrew.web import Settings, create_app
 
-    config = Settings(
-        db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        bot_delay=0.0,
-        rate_per_second=1000.0,
-        rate_burst=1000,
-        rooms_per_hour=0,
-    )
+    # Quick bots, and no rate limit for a host who answers each picture at once.
+    quick: dict[str, Any] = {"bot_delay": 0.0, "rate_per_second": 1e3, "rate_burst": 1000}
+    config = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", **quick)
     with TestClient(create_app(config)) as client:
         made = client.post("/api/rooms", json={"name": "Anna", "settings": settings, **create})
         assert made.status_code == 201, made.text

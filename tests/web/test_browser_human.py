@@ -20,23 +20,8 @@ import pytest
 
 from shipcaptaincrew.i18n import translator
 
-from .browsing import (
-    CHOICE,
-    PHONE,
-    SMALL_PHONE,
-    Pages,
-    check,
-    create_table,
-    english_left,
-    fits,
-    home_ready,
-    join_table,
-    opened_pages,
-    seat_bots,
-    shot,
-    start_match,
-    table_server,
-)
+from . import browsing
+from .browsing import CHOICE, PHONE, SMALL_PHONE, Pages, check, english_left, fits, shot
 from .conftest import LiveServer
 from .humanpace import act, play_human, report, simulate, watch
 
@@ -61,7 +46,7 @@ FINAL_JS = """
 
 def server(tmp_path_factory: pytest.TempPathFactory, seed: str, **env: str) -> Iterator[LiveServer]:
     """A table's server at a person's pace: bots take 0.9 s a move."""
-    return table_server(tmp_path_factory, "human", seed, bot_delay=0.9, **env)
+    return browsing.table_server(tmp_path_factory, "human", seed, bot_delay=0.9, **env)
 
 
 def strings(base: str, lang: str) -> dict[str, str]:
@@ -83,26 +68,26 @@ def phone(pages: Pages, path: str, size: dict[str, int], locale: str, *, dark: b
 
 
 def host_table(pages: Pages, rules: str, size: dict[str, int], lang: str = "en") -> tuple[Any, str]:
-    host = home_ready(phone(pages, f"/?lang={lang}&rules={rules}", size, lang))
-    return host, create_table(host)
+    host = browsing.home_ready(phone(pages, f"/?lang={lang}&rules={rules}", size, lang))
+    return host, browsing.create_table(host)
 
 
 def join(pages: Pages, code: str, name: str, size: dict[str, int], lang: str, **kw: Any) -> Any:
     page = phone(pages, f"/r/{code}", size, lang, **kw)
     page.wait_for_selector("[data-testid=join-table]")
-    join_table(page, name)
+    browsing.join_table(page, name)
     return page
 
 
 def start(host: Any, players: int, bots: int = 0) -> None:
-    seat_bots(host, bots)
+    browsing.seat_bots(host, bots)
     host.wait_for_function(f"document.querySelectorAll('#seats li').length === {players}")
     box = host.locator("[data-testid=start]").bounding_box()
     size = host.viewport_size
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
         "the host's Start is not on the screen"
     )
-    start_match(host)
+    browsing.start_match(host)
 
 
 def no_cover(pages: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -180,7 +165,7 @@ def classic_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSer
 def test_classic_with_three_phones_in_three_languages(
     classic_server: LiveServer, browser: Any
 ) -> None:
-    with opened_pages(browser, classic_server.url) as pages:
+    with browsing.opened_pages(browser, classic_server.url) as pages:
         base = classic_server.url
         host, code = host_table(pages, "classic", PHONE)
         de = join(pages, code, "Bo", SMALL_PHONE, "de")
@@ -243,7 +228,7 @@ def pot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
 def test_the_pot_over_five_rounds_with_a_cargo_tie_break(
     pot_server: LiveServer, browser: Any
 ) -> None:
-    with opened_pages(browser, pot_server.url) as pages:
+    with browsing.opened_pages(browser, pot_server.url) as pages:
         base = pot_server.url
         host, code = host_table(pages, POT_RULES, SMALL_PHONE)
         de = join(pages, code, "Bo", PHONE, "de", dark=True)
@@ -352,7 +337,7 @@ def test_the_captain_shares_the_sips_out_at_once(
     base = srv.url
     rules = CAPTAIN_EXACT if amount == "exact" else CAPTAIN_UP_TO
     armed = {"on": True}
-    with opened_pages(browser, base) as pages:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, rules, PHONE, "de")
         nb = join(pages, code, "Bo", SMALL_PHONE, "nb", dark=amount == "up_to")
         en = join(pages, code, "Cy", SMALL_PHONE, "en")
@@ -417,12 +402,12 @@ TOURNAMENT_SEED = "70a12a3e0000000000000000000000000000000000000000000000000000b
 @pytest.fixture
 def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # Quick bots: three of them play a full share of a six-seat tournament.
-    yield from table_server(tmp_path_factory, "tournament", TOURNAMENT_SEED, bot_delay=0.4)
+    yield from browsing.table_server(tmp_path_factory, "tournament", TOURNAMENT_SEED, bot_delay=0.4)
 
 
 def test_a_six_seat_tournament(tournament_server: LiveServer, browser: Any) -> None:
     base = tournament_server.url
-    with opened_pages(browser, base) as pages:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, "classic(format=tournament)", SMALL_PHONE, "nb")
         de = join(pages, code, "Bo", PHONE, "de", dark=True)
         en = join(pages, code, "Cy", SMALL_PHONE, "en", dark=True)
@@ -480,7 +465,7 @@ def test_a_phone_closed_mid_turn_and_the_host_s_buttons(
     a bot play for Bo at once, then has him leave after the round."""
     srv = away_servers["short"]
     base = srv.url
-    with opened_pages(browser, base) as pages:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, "classic(format=rounds:3,starter=chosen)", PHONE)
         bo = join(pages, code, "Bo", SMALL_PHONE, "de")
         cy = join(pages, code, "Cy", PHONE, "nb")
@@ -528,7 +513,7 @@ def test_a_phone_closed_mid_turn_and_the_host_s_buttons(
     # The other table: the host's buttons for someone away.
     srv = away_servers["long"]
     base = srv.url
-    with opened_pages(browser, base) as pages:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, "classic(format=rounds:2,starter=chosen)", SMALL_PHONE)
         bo = join(pages, code, "Bo", PHONE, "de")
         cy = join(pages, code, "Cy", SMALL_PHONE, "nb", dark=True)

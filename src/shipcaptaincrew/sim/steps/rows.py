@@ -26,6 +26,7 @@ __all__ = [
     "StepBits",
     "child_at",
     "head_row",
+    "Row",
     "step_row",
 ]
 
@@ -110,14 +111,20 @@ def _round_score(x: object) -> int:
     return -2 if isinstance(x, CarriedScore | PostedMark) else int(x)  # type: ignore[call-overload]
 
 
+#: A step row as :func:`step_row` lays it out: its fixed columns, the rest, and which seats'
+#: carried scores it adds to their totals (1/0).
+Row = tuple[list[int], list[int], list[int]]
+
+
 def step_row(
     players: int,
     base: MatchState,
     after: MatchState,
     dtot: tuple[int, ...],
+    *,
     carried: tuple[int, ...] = (),
     keyed: int = 0,
-) -> tuple[list[int], list[int], list[int]]:
+) -> Row:
     """The row of a step of ``players`` played from ``base`` to ``after``, which added ``dtot`` to the totals
     and the round's scores of the seats ``carried`` to theirs: its fixed columns (the child
     left for the caller), the rest of the row, and which seats' carried scores it adds (1/0)."""

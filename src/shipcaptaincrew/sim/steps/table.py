@@ -64,7 +64,7 @@ from .probes import (
     TotalsRead,
 )
 from .refusal import MODELLED, FastRefusal, fast_refusal
-from .rows import RecordRows, StepBits, StepColumn, StepRows, head_row, step_row
+from .rows import RecordRows, Row, StepBits, StepColumn, StepRows, head_row, step_row
 from .samplers import TurnSamplers
 
 __all__ = [
@@ -129,20 +129,10 @@ class MatchTable:
             self.by_outcome = np.concatenate([self.by_outcome, np.full_like(self.by_outcome, -1)])
         return i
 
-    def _record(
-        self,
-        node: int,
-        base: MatchState,
-        after: MatchState,
-        ended: bool,
-        dtot: tuple[int, ...],
-        carried: tuple[int, ...] = (),
-        keyed: int = 0,
-    ) -> int:
-        """Store a step from ``node`` (played from ``base``) to ``after``, which added ``dtot``
-        to the totals and the round's scores of the seats ``carried`` (``ended``: it stopped
-        at a round's end)."""
-        head, rest, mask = step_row(self.players, base, after, dtot, carried, keyed)
+    def _record(self, node: int, after: MatchState, ended: bool, row: Row) -> int:
+        """Store a step from ``node`` to ``after`` (``ended``: it stopped at a round's end),
+        laid out as ``row`` (:func:`~.rows.step_row`): its child node found or added."""
+        head, rest, mask = row
         decided = self.nodes.due(node) == Due.DECIDE
         child = self._node(evolve(after, totals=(0,) * self.players), ended=ended, decided=decided)
         head[StepColumn.CHILD] = child
@@ -213,10 +203,13 @@ class MatchTable:
             )
         except TotalsRead:
             after, ended = act(base)  # zero totals: what the step adds to them
-            return self._record(node, base, after, ended, after.totals, keyed=StepBits.TOTALS)
+            row = step_row(self.players, base, after, after.totals, keyed=StepBits.TOTALS)
+            return self._record(node, after, ended, row)
         offsets: tuple[TotalsProbe, ...] = after.totals  # type: ignore[assignment]
         carried = tuple(s for t in offsets for s in t.carried)
-        return self._record(node, base, after, ended, tuple(t.value for t in offsets), carried)
+        dtot = tuple(t.value for t in offsets)
+        row = step_row(self.players, base, after, dtot, carried=carried)
+        return self._record(node, after, ended, row)
 
     def outcome_step(self, code: int) -> int:
         """The step of (node, outcome) ``code``; marked keyed if it counts the finished rounds
@@ -272,7 +265,7 @@ class MatchTable:
                 "tables resolve the count first"
             ) from None
         assert after.totals == final, (after.totals, final)
-        return self._record(node, base, after, ended, dtot)
+        return self._record(node, after, ended, step_row(self.players, base, after, dtot))
 
     # -- the rule set's own check -------------------------------------------------------------
     def can_carry_scores(self) -> bool:
