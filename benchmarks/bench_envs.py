@@ -162,12 +162,12 @@ def batched_match(fmt: str, opponents: list[str], seconds: float) -> tuple[float
     env.reset(seed=0)
     start = time.perf_counter()
     while time.perf_counter() - start < WARM_UP_CAP:
-        before, window = env.table.n_steps, time.perf_counter()
+        before, window = env.table.rows.n_steps, time.perf_counter()
         while time.perf_counter() - window < 1.0:
             env.step(env.sample_actions())
-        if env.table.n_steps - before <= before / 1000:
+        if env.table.rows.n_steps - before <= before / 1000:
             break
-    warm = f"warm-up {time.perf_counter() - start:.0f} s, {env.table.n_steps:,} steps"
+    warm = f"warm-up {time.perf_counter() - start:.0f} s, {env.table.rows.n_steps:,} steps"
     matches = steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:

@@ -157,7 +157,7 @@ def fast_section(quick: bool) -> None:
         print(
             f"{rules!s:40} {bot:12} engine loop {loop:7.0f}/s  tables: first {n:,} "
             f"{rates[0]:8.0f}/s, next {n:,} {rates[1]:8.0f}/s, first again {rates[2]:8.0f}/s "
-            f"(x{rates[2] / loop:.0f}; {len(table.states):,} states, {table.n_steps:,} steps)"
+            f"(x{rates[2] / loop:.0f}; {len(table.nodes.states):,} states, {table.rows.n_steps:,} steps)"
         )
 
 

@@ -65,8 +65,8 @@ def exact_match_value(rules: Rules, challenger: str, opponent: str) -> float:
     c, o = parse_policy(challenger, allow=kinds), parse_policy(opponent, allow=kinds)
     first = solve_match(rules, (c, o))
     second = solve_match(rules, (o, c))
-    start = first.model.initial()  # seat 0 starts, nothing scored yet
-    return float(first.values[start][0] + second.values[second.model.initial()][1]) / 2
+    start = first.model.codes.initial()  # seat 0 starts, nothing scored yet
+    return float(first.values[start][0] + second.values[second.model.codes.initial()][1]) / 2
 
 
 class Parser(argparse.ArgumentParser):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pexpect
-
 from shipcaptaincrew.facts import MAX_PLAYERS, MIN_PLAYERS
 from shipcaptaincrew.notation import MatchLog, replay
 from shipcaptaincrew.rules import find_rules
@@ -13,6 +11,8 @@ from shipcaptaincrew.rules import find_rules
 from .tui_driver import (
     OPTIONS_MENU,
     PRESET_HINT,
+    companion,
+    finish,
     format_hint,
     menu_number,
     menu_options,
@@ -23,32 +23,9 @@ from .tui_driver import (
 END = "Replay it with: scc replay"
 
 
-def _finish(child: pexpect.spawn) -> str:
-    child.expect(pexpect.EOF)
-    out: str = child.before
-    child.close()
-    assert child.exitstatus == 0, out
-    assert "Traceback" not in out
-    return out
-
-
 def test_a_round_with_typos_and_the_pot(tmp_path: Path) -> None:
     log = tmp_path / "table.jsonl"
-    child = spawn(
-        [
-            "companion",
-            "-p",
-            "Anna",
-            "-p",
-            "Bo",
-            "--rules",
-            "ship-captain-crew",
-            "--starter",
-            "Anna",
-            "--log",
-            str(log),
-        ]
-    )
+    child = companion(["Anna", "Bo"], "--rules", "ship-captain-crew", "--starter", "Anna", log=log)
     child.expect("pot: 2 chips")
     child.expect("Anna: roll all 5 dice and type the faces: ")
     child.sendline("6543")
@@ -84,7 +61,7 @@ def test_a_round_with_typos_and_the_pot(tmp_path: Path) -> None:
     child.expect("Anna takes the pot of 2 chips.")
     child.expect("Anna wins the match!")
     child.expect(END)
-    _finish(child)
+    finish(child)
     final = replay(MatchLog.load(log))
     assert final.winner == 0 and final.chips == (11, 9)
     assert MatchLog.load(log).dice == {"source": "typed"}
@@ -92,22 +69,10 @@ def test_a_round_with_typos_and_the_pot(tmp_path: Path) -> None:
 
 def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
     log = tmp_path / "tie.jsonl"
-    child = spawn(
-        [
-            "companion",
-            "-p",
-            "Anna",
-            "-p",
-            "Bo",
-            "--rules",
-            "ship-captain-crew",
-            "--drinking",
-            "last_drinks",
-            "--starter",
-            "1",
-            "--log",
-            str(log),
-        ]
+    child = companion(
+        ["Anna", "Bo"],
+        *("--rules", "ship-captain-crew", "--drinking", "last_drinks", "--starter", "1"),
+        log=log,
     )
     child.expect("Anna: roll all 5 dice and type the faces: ")
     child.sendline("65433")
@@ -131,29 +96,22 @@ def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
     child.expect("Round 1: Bo wins with 6.")
     child.expect(r"Anna drinks a sip\.")
     child.expect(END)
-    _finish(child)
+    finish(child)
     final = replay(MatchLog.load(log))
     assert final.winner == 1 and final.sips == (1, 0) and final.results[0].tie_breaks == 2
 
 
 def test_wild_captain_choice_with_real_dice(tmp_path: Path) -> None:
     log = tmp_path / "wild.jsonl"
-    child = spawn(
-        [
-            "companion",
-            "-p",
-            "Anna",
-            "-p",
-            "Bo",
-            "--rules",
-            "classic",
-            "--set",
-            "wild_captain=true",
-            "--starter",
-            "1",
-            "--log",
-            str(log),
-        ]
+    child = companion(
+        ["Anna", "Bo"],
+        "--rules",
+        "classic",
+        "--set",
+        "wild_captain=true",
+        "--starter",
+        "1",
+        log=log,
     )
     child.expect("Anna: roll all 5 dice and type the faces: ")
     child.sendline("65223")
@@ -175,7 +133,7 @@ def test_wild_captain_choice_with_real_dice(tmp_path: Path) -> None:
     child.expect("Bo: roll all 5 dice")
     child.sendline("q")
     child.expect("Match ended early")
-    _finish(child)
+    finish(child)
     assert replay(MatchLog.load(log)).round_scores[0] == 6
 
 
@@ -223,7 +181,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
     child.sendeof()
     child.expect("Partiet ble avsluttet tidlig")
     child.expect("Spill den av igjen med: scc replay")
-    _finish(child)
+    finish(child)
     m = MatchLog.load(log)
     assert m.lang == "nb" and m.players == ["Kari", "Ola"]
     assert m.rules == "skip-kaptein-mannskap(format=single)"
@@ -232,7 +190,7 @@ def test_norwegian_companion_and_the_set_up_dialogue(tmp_path: Path) -> None:
 
 def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> None:
     log = tmp_path / "rolloff.jsonl"
-    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--rules", "classic", "--log", str(log)])
+    child = companion(["Anna", "Bo"], "--rules", "classic", log=log)
     child.expect("Anna: roll one die to decide who starts, and type its face: ")
     child.sendline("3 4")
     child.expect("You typed 2 faces, but one die is rolled: type exactly one.")
@@ -245,15 +203,13 @@ def test_one_die_questions_and_ctrl_c_still_writes_the_log(tmp_path: Path) -> No
     child.sendintr()  # Ctrl-C: the match ends cleanly, with the summary and the log's path
     child.expect("Match ended early")
     child.expect(END)
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130 and "Traceback" not in child.before
+    finish(child, 130)
     assert MatchLog.load(log).players == ["Anna", "Bo"]
 
 
 def test_a_given_starter_is_not_asked_again(tmp_path: Path) -> None:
     log = tmp_path / "starter.jsonl"
-    child = spawn(["companion", "-p", "Anna", "-p", "Bo", "--starter", "Bo", "--log", str(log)])
+    child = companion(["Anna", "Bo"], "--starter", "Bo", log=log)
     child.expect(r"Preset " + PRESET_HINT)
     child.sendline("")
     child.expect("Rules: Classic 6-5-4 · chosen starter")
@@ -268,5 +224,5 @@ def test_a_given_starter_is_not_asked_again(tmp_path: Path) -> None:
     assert "Who starts (002" not in child.before
     child.sendline("q")
     child.expect("Match ended early")
-    _finish(child)
+    finish(child)
     assert MatchLog.load(log).rules == "classic(starter=chosen)"

@@ -89,7 +89,7 @@ def test_every_table_waits_at_a_decision_the_engine_agrees_with() -> None:
         assert obs["observation"].shape == (256, width)
         for i in range(0, 256, 17):
             turn = env.turn.graph.states[obs["node"][i]]
-            state = env.table.states[obs["match_node"][i]]
+            state = env.table.nodes.states[obs["match_node"][i]]
             assert (obs["action_mask"][i] == decision_mask(turn)).all()
             assert len(legal_actions(turn)) >= 2
             view = contest_view(state)

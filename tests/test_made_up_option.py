@@ -13,7 +13,6 @@ loop, which asks the engine.
 from __future__ import annotations
 
 import importlib
-import json
 import random
 import warnings
 from collections.abc import Callable, Iterator
@@ -36,6 +35,7 @@ from shipcaptaincrew.options import OPTIONS, Group, Option, OptionType
 from shipcaptaincrew.rules import PRESETS, Rules, find_rules
 
 from .need import need_module
+from .web_table import choose, hosted_with_a_bot, match_pictures
 
 runner = CliRunner()
 
@@ -241,54 +241,13 @@ def test_the_environments(house: House) -> None:
 
 def test_the_web_service(house: House, tmp_path: Any) -> None:
     """The create form plays it (the table asks the engine) and a match with a bot ends."""
-    need_module("fastapi")
-    from fastapi.testclient import TestClient
-
-    from shipcaptaincrew.web import Settings, create_app
-
-    settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        bot_delay=0.0,
-        rate_per_second=1000.0,
-        rate_burst=1000,
-        rooms_per_hour=0,
-    )
-    with TestClient(create_app(settings)) as client:
-        made = client.post(
-            "/api/rooms",
-            json={
-                "name": "Anna",
-                "settings": [f"{house.name}=true", "starter=chosen"],
-                "hints": False,
-            },
-        )
-        assert made.status_code == 201, made.text
-        code, token = made.json()["code"], made.json()["token"]
-        seat = {"X-Seat-Token": token}
-        bot = client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=seat)
-        assert bot.status_code == 201, bot.text
-        assert client.post(f"/api/rooms/{code}/start", headers=seat).status_code == 200
-        with client.websocket_connect(f"/ws/rooms/{code}") as ws:
-            ws.send_text(json.dumps({"type": "hello", "token": token, "lang": "en"}))
-            room: dict[str, Any] = {}
-            for _ in range(5000):
-                msg = ws.receive_json()
-                # A move sent on a picture the bot has since moved on from is refused as stale.
-                assert msg["type"] != "error" or msg["code"] == "stale", msg
-                if msg["type"] != "room":
-                    continue
-                room = msg["room"]
-                assert room["rules"] == str(house.rules.replace(starter="chosen"))
-                match = room["match"]
-
-                if match is None:
-                    continue
-                if match["over"]:
-                    break
-                if match["actor"] == 0:
-                    choice = match["legal"][0]
-                    kind = (
-                        {"type": "roll"} if choice == "roll" else {"type": "act", "action": choice}
-                    )
-                    ws.send_text(json.dumps({**kind, "version": room["version"]}))
-            assert room["match"]["over"], room
+    settings = [f"{house.name}=true", "starter=chosen"]
+    with hosted_with_a_bot(tmp_path, settings, hints=False) as ws:
+        room: dict[str, Any] = {}
+        for room in match_pictures(ws, 5000):
+            assert room["rules"] == str(house.rules.replace(starter="chosen"))
+            if room["match"]["over"]:
+                break
+            if room["match"]["actor"] == 0:
+                choose(ws, room, room["match"]["legal"][0])
+        assert room["match"]["over"], room

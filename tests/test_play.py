@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pexpect
 import pytest
 
 from shipcaptaincrew.actions import HandOut, RerollCargo, Take
@@ -32,6 +31,7 @@ from .tui_driver import (
     PRESET_HINT,
     answer_menus,
     find_seed,
+    finish,
     format_hint,
     human_decisions,
     menu_number,
@@ -43,12 +43,6 @@ from .tui_driver import (
 )
 
 END = "Replay it with: scc replay"
-
-
-def _finish(child: pexpect.spawn) -> None:
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.before
 
 
 def _play_args(rules: Rules, names: list[str], seed: int, log: Path) -> list[str]:
@@ -66,7 +60,7 @@ def test_three_round_match_two_people_and_a_bot_with_a_tie_break(tmp_path: Path)
     log = tmp_path / "match.jsonl"
     child = spawn(_play_args(rules, ["Anna", "Bo", "bot:tip"], seed, log))
     out = answer_menus(child, lambda screen, n: "1", END)
-    _finish(child)
+    finish(child)
     assert "Roll-off: the highest die starts" in out
     assert re.search(r"Tie between \w+, \w+: tie-break by turn\.", out)
     assert "tie-break turn" in out
@@ -115,7 +109,7 @@ def test_nonsense_is_answered_and_ctrl_d_ends_cleanly_with_a_log(tmp_path: Path)
     child.sendeof()
     child.expect("Match ended early")
     child.expect(END)
-    _finish(child)
+    finish(child)
     assert "Traceback" not in child.before
     m = MatchLog.load(log)
     assert m.events and not replay(m).is_over  # the log so far, and it replays
@@ -136,7 +130,7 @@ def test_a_decision_takes_the_actions_notation_too(tmp_path: Path) -> None:
     child.expect("Anna rerolls both cargo dice.")
     child.sendline("q")
     child.expect("Match ended early")
-    _finish(child)
+    finish(child)
 
 
 def test_a_person_rolls_with_enter(tmp_path: Path) -> None:
@@ -157,7 +151,7 @@ def test_a_person_rolls_with_enter(tmp_path: Path) -> None:
     child.expect(r"(Anna|Bo): press Enter to roll (the die|5 dice)\. ")
     child.sendline("q")
     child.expect("Match ended early")
-    _finish(child)
+    finish(child)
     assert [e["type"] for e in MatchLog.load(log).events] == ["roll", "roll"]
 
 
@@ -180,7 +174,7 @@ def test_advice_lists_every_choice_with_its_chance_to_win(tmp_path: Path) -> Non
         assert float(rows[0][1]) >= float(rows[1][1])
     child.sendline("q")
     child.expect("Match ended early")
-    _finish(child)
+    finish(child)
 
 
 def _keep_highest(screen: str, n: int) -> str:
@@ -212,7 +206,7 @@ def test_half_cargo_keep_choice(tmp_path: Path) -> None:
     log = tmp_path / "half.jsonl"
     child = spawn(_play_args(rules, ["Anna", "bot:timid"], seed, log))
     out = answer_menus(child, _keep_highest, END)
-    _finish(child)
+    finish(child)
     assert re.search(r"keep the \d, reroll the other cargo die", out)
     assert re.search(r"Anna keeps a \d and rerolls the other cargo die\.", out)
     assert replay(MatchLog.load(log)) == offline.state
@@ -241,7 +235,7 @@ def test_wild_captain_assignment_choice(tmp_path: Path) -> None:
     log = tmp_path / "wild.jsonl"
     child = spawn(_play_args(rules, ["Anna", "bot:timid"], seed, log))
     out = answer_menus(child, _last_assignment, END)
-    _finish(child)
+    finish(child)
     assert "choose which dice to set aside" in out
     assert "which dice do you set aside?" in out
     assert re.search(r"Anna sets aside [\d ]+ as (ship|captain|crew)", out)
@@ -260,7 +254,7 @@ def test_captain_hands_out_the_sips(tmp_path: Path) -> None:
     log = tmp_path / "sips.jsonl"
     child = spawn(_play_args(rules, ["Anna", "Bo", "bot:timid"], seed, log))
     out = answer_menus(child, lambda screen, n: "1", END)
-    _finish(child)
+    finish(child)
     assert re.search(r"Captain \w+ rolls (\d) and hands out (\1 sips|one sip)\.", out)
     assert re.search(r"\w+, who drinks sip 1 of \d\?", out)
     assert re.search(r"\w+ gives a sip to \w+", out)
@@ -305,7 +299,7 @@ def test_each_language(tmp_path: Path, how: tuple[str, str], words: list[str]) -
     end = {"de": "Nachspielen mit: scc replay", "nb": "Spill den av igjen med: scc replay"}
     lang = "de" if "de" in how else "nb"
     out = answer_menus(child, lambda screen, n: "1", end[lang])
-    _finish(child)
+    finish(child)
     for w in words:
         assert w in out, w
     assert "Roll-off" not in out and "rolls left" not in out
@@ -382,7 +376,7 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     child.expect(OPTIONS_MENU)
     child.sendline("")
     out = answer_menus(child, lambda screen, n: "1", END)
-    _finish(child)
+    finish(child)
     assert "Robo (medium)" in out and "Round 3:" in out and "sips" in out and "chips" in out
     m = MatchLog.load(log)
     assert m.players == ["Anna", "Robo"] and m.kinds == ["human", "bot:medium"]
@@ -463,7 +457,7 @@ def test_the_dialogue_reaches_every_option_of_the_table(tmp_path: Path) -> None:
     child.expect(r"\[1-\d+(, \?)?\] ")
     child.sendline("q")
     child.expect("Match ended early")
-    _finish(child)
+    finish(child)
     assert MatchLog.load(log).rules == str(expected)
 
 
@@ -493,9 +487,7 @@ def test_a_refused_combination_is_said_in_the_language_and_asked_again(
     child.expect(options_hint(find_rules("classic"), tr("start")))
     assert tr("Wild captain") + ": " + tr("no") in child.before
     child.sendline("q")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    finish(child)
 
 
 def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
@@ -514,13 +506,9 @@ def test_bad_flags_fail_with_one_line(tmp_path: Path) -> None:
         (["play", "-p", "Anna", "-p", "Bo", "--format", "tournament"], "needs at least 3 players"),
         (["play", "--lang", "de", "-p", "Anna", "-p", "bot:nobody"], "unbekannter Bot „nobody“"),
     ]:
-        child = spawn([*args, "--log", str(tmp_path / "x.jsonl")])
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 2, args
-        assert message in child.before, (args, child.before)
-        assert "Traceback" not in child.before
-        assert "?" not in child.before, child.before  # no question was asked
+        out = finish(spawn([*args, "--log", str(tmp_path / "x.jsonl")]), 2)
+        assert message in out, (args, out)
+        assert "?" not in out, out  # no question was asked
 
 
 def test_solo_practice_shows_the_score_to_reach(tmp_path: Path) -> None:
@@ -528,13 +516,11 @@ def test_solo_practice_shows_the_score_to_reach(tmp_path: Path) -> None:
     child = spawn([*_play_args(find_rules("classic"), ["Solo"], 3, log), "--target", "7"])
     child.expect("To reach: 7")
     out = answer_menus(child, lambda screen, n: "1", END)
-    _finish(child)
+    finish(child)
     assert "Solo scores" in out or "no full crew" in out
     assert MatchLog.load(log).players == ["Solo"]
     bad = spawn([*_play_args(find_rules("classic"), ["Solo"], 3, log), "--target", "15"])
-    bad.expect(pexpect.EOF)
-    bad.close()
-    assert bad.exitstatus == 2 and "target must be 2..12, got 15" in bad.before
+    assert "target must be 2..12, got 15" in finish(bad, 2)
 
 
 def test_bots_say_why_in_the_games_words(tmp_path: Path) -> None:
@@ -567,10 +553,7 @@ def test_bots_say_why_in_the_games_words(tmp_path: Path) -> None:
             ],
             lang=lang,
         )
-        child.expect(pexpect.EOF)
-        out = child.before
-        child.close()
-        assert child.exitstatus == 0 and "Traceback" not in out
+        out = finish(child)
         reasons = [line for line in out.splitlines() if " - " in line]
         assert any(line.startswith("Eva:") and expects in line for line in reasons), out
         assert any(line.startswith("Opti:") and wins in line for line in reasons), out
@@ -595,10 +578,7 @@ def test_the_tip_bot_gives_the_reason_it_acts_on(tmp_path: Path) -> None:
 
     seed = find_seed(rules, seats, low_cargo_high_score)
     child = spawn([*_play_args(rules, ["bot:tip", "bot:timid"], seed, tmp_path / "t.jsonl")])
-    child.expect(pexpect.EOF)
-    out = child.before
-    child.close()
-    assert child.exitstatus == 0, out
+    out = finish(child)
     reasons = re.findall(r"^Bot 1: reroll both cargo dice - (.*)$", out, re.M)
     assert any(
         re.fullmatch(r"cargo [2-6] is below 7: worth another try\.\s*", r) for r in reasons

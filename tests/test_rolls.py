@@ -38,6 +38,7 @@ from shipcaptaincrew.state import TurnPhase
 
 from .need import need_module
 from .test_sim_fast import _agree as agree
+from .web_table import choose, hosted_with_a_bot, match_pictures
 
 runner = CliRunner()
 ROLLS = range(OPTIONS["rolls"].bounds[0], OPTIONS["rolls"].bounds[1] + 1)
@@ -286,36 +287,15 @@ def test_every_bot_plays_only_legal_moves(rolls: int) -> None:
 
 def test_the_web_table_shows_the_rules_rolls(tmp_path: Any) -> None:
     """The picture the pages draw counts the rule set's rolls left (four here)."""
-    need_module("fastapi")
-    from fastapi.testclient import TestClient
-
-    from shipcaptaincrew.web import Settings, create_app
-
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0.0)
-    with TestClient(create_app(settings)) as client:
-        made = client.post(
-            "/api/rooms", json={"name": "Anna", "settings": ["rolls=4", "starter=chosen"]}
-        )
-        assert made.status_code == 201, made.text
-        code, token = made.json()["code"], made.json()["token"]
-        seat = {"X-Seat-Token": token}
-        bot = client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=seat)
-        assert bot.status_code == 201, bot.text
-        assert client.post(f"/api/rooms/{code}/start", headers=seat).status_code == 200
-        with client.websocket_connect(f"/ws/rooms/{code}") as ws:
-            ws.send_text(json.dumps({"type": "hello", "token": token, "lang": "en"}))
-            lefts = []
-            for _ in range(200):
-                msg = ws.receive_json()
-                if msg["type"] != "room" or not msg["room"]["match"]:
-                    continue
-                room = msg["room"]
-                turn = room["match"]["turn"]
-                if room["match"]["over"] or (lefts and room["match"]["actor"] != 0):
-                    break  # the host's turn is over
-                if room["match"]["actor"] == 0 and turn is not None:
-                    lefts.append(turn["rolls_left"])
-                    if room["match"]["legal"] != ["roll"] or turn["rolls_left"] == 0:
-                        break
-                    ws.send_text(json.dumps({"type": "roll", "version": room["version"]}))
-            assert lefts[0] == 4 and lefts == sorted(lefts, reverse=True)
+    with hosted_with_a_bot(tmp_path, ["rolls=4", "starter=chosen"]) as ws:
+        lefts: list[int] = []
+        for room in match_pictures(ws, 200):
+            match, turn = room["match"], room["match"]["turn"]
+            if match["over"] or (lefts and match["actor"] != 0):
+                break  # the host's turn is over
+            if match["actor"] == 0 and turn is not None:
+                lefts.append(turn["rolls_left"])
+                if match["legal"] != ["roll"] or turn["rolls_left"] == 0:
+                    break
+                choose(ws, room, "roll")
+        assert lefts[0] == 4 and lefts == sorted(lefts, reverse=True)

@@ -168,5 +168,5 @@ def test_the_rounds_of_a_match_share_their_nodes_and_the_end_is_counted() -> Non
     t = match_table(rules, bots)
     assert np.flatnonzero((t.by_count.ids >= 0).any(axis=0)).tolist() == [0, 1, 2, 3]
     # Every node holds the same unknown count, the start's: none is a copy for one round.
-    in_round = [s for s in t.states if s.phase is Phase.TURN]
-    assert in_round and all(s.results == t.states[t.start].results for s in in_round)
+    in_round = [s for s in t.nodes.states if s.phase is Phase.TURN]
+    assert in_round and all(s.results == t.nodes.states[t.start].results for s in in_round)

@@ -180,7 +180,7 @@ def test_the_tables_play_the_match_bot_of_a_large_table() -> None:
         FastRefusal.MATCH_OPTIMAL
     )
     t = match_table(ROUNDS5, ["optimal", "ev", "optimal", "tip"])
-    assert t.match_turns is not None
+    assert t.samplers.match_turns is not None
 
 
 @pytest.mark.parametrize(

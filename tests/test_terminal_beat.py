@@ -3,25 +3,11 @@ has a crew yet, just get one ("To beat: 0" read as if 0 had to be beaten)."""
 
 from __future__ import annotations
 
-from .tui_driver import spawn
+from .tui_driver import companion
 
 
 def test_nobody_has_a_crew_yet_then_a_score_to_beat() -> None:
-    child = spawn(
-        [
-            "companion",
-            "-p",
-            "Anna",
-            "-p",
-            "Bo",
-            "-p",
-            "Cy",
-            "--rules",
-            "classic",
-            "--starter",
-            "Anna",
-        ]
-    )
+    child = companion(["Anna", "Bo", "Cy"], "--rules", "classic", "--starter", "Anna")
     for _ in range(3):  # Anna: no ship in three rolls
         child.expect("Anna: roll ")
         child.sendline("11223")

@@ -82,6 +82,22 @@ def spawn(
     )
 
 
+def companion(names: list[str], *flags: str, log: Path | None = None) -> pexpect.spawn:
+    """``scc companion`` for the people ``names`` (a ``-p`` each), then ``flags`` and ``--log``."""
+    args = ["companion", *(word for name in names for word in ("-p", name)), *flags]
+    return spawn([*args, "--log", str(log)] if log else args)
+
+
+def finish(child: pexpect.spawn, status: int = 0) -> str:
+    """The program's output up to its end, which must come with ``status`` and no traceback."""
+    child.expect(pexpect.EOF)
+    out: str = child.before
+    child.close()
+    assert child.exitstatus == status, out
+    assert "Traceback" not in out
+    return out
+
+
 def _default_signals() -> None:
     """Ctrl-C must reach the program as at a real keyboard, whatever the test run inherited:
     a suite started in the background (or by a harness) ignores SIGINT, and an ignored signal

@@ -1,6 +1,7 @@
-"""What the browser tests share: pages in a size, language and colour scheme; the checks every
-screen must pass (nothing wider than the screen, axe-core without a serious or critical
-finding); screenshots into artifacts/; and playing the choices the page offers.
+"""What the browser tests share: a server of their own, pages in a size, language and colour
+scheme; a table made, joined, filled with bots and started as a person does it on the pages;
+the checks every screen must pass (nothing wider than the screen, axe-core without a serious or
+critical finding); screenshots into artifacts/; and playing the choices the page offers.
 
 A helper module, not a test file: the browser test files import it.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +27,64 @@ CHOICE = "#actions button[data-action]:not([disabled])"
 
 
 def table_server(
-    tmp_path_factory: pytest.TempPathFactory, name: str, seed: str, *, bot_delay: float = 0.05
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    seed: str,
+    *,
+    bot_delay: float = 0.05,
+    **env: str,
 ) -> Iterator[LiveServer]:
     """A module's server (``yield from`` it in a fixture): ``scc serve`` on its own SQLite
-    file, the dice from the fixed ``seed`` (the same every run), bots at ``bot_delay``."""
+    file, the dice from the fixed ``seed`` (the same every run), bots at ``bot_delay``, and
+    the environment's ``env`` besides."""
     db = tmp_path_factory.mktemp(name) / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=bot_delay, SCC_FIXED_SERVER_SEED=seed).start()
+    srv = LiveServer(
+        f"sqlite:///{db}", bot_delay=bot_delay, SCC_FIXED_SERVER_SEED=seed, **env
+    ).start()
     yield srv
     srv.stop()
+
+
+def home_ready(page: Any) -> Any:
+    """The home page once its create form is drawn: a preset chosen, the rules named."""
+    page.wait_for_selector("input[name=preset]:checked", state="attached")
+    page.wait_for_function("document.getElementById('rules-title').textContent.length > 0")
+    return page
+
+
+def create_table(host: Any, name: str = "Anna", *, physical: bool = False) -> str:
+    """The home page's create form sent by ``name`` (with real dice if ``physical``), the
+    rules as the form has them: the join code the lobby shows."""
+    host.fill("[data-testid=create-table] [name=name]", name)
+    if physical:
+        host.check("input[name=dice][value=physical]")
+    host.click("[data-testid=create-table] button[type=submit]")
+    host.wait_for_selector("#bigcode")
+    return str(host.inner_text("#bigcode")).strip()
+
+
+def join_table(page: Any, name: str) -> None:
+    """A seat taken by ``name`` from a table's join form: the lobby then says to wait."""
+    page.fill("[data-testid=join-table] [name=name]", name)
+    page.click("[data-testid=join-table] button[type=submit]")
+    page.wait_for_selector("#waiting")
+
+
+def seat_bots(host: Any, bots: int) -> None:
+    """``bots`` bots seated from the host's lobby, each listed before the next is asked for."""
+    for _ in range(bots):
+        n = host.locator("#seats li").count()
+        host.click("[data-testid=add-bot]")
+        host.wait_for_function(f"document.querySelectorAll('#seats li').length > {n}")
+
+
+def start_match(host: Any, players: int | None = None) -> None:
+    """The host starts the match (once ``players`` seats are listed, if given): the table is
+    drawn."""
+    if players is not None:
+        host.wait_for_function(f"document.querySelectorAll('#seats li').length === {players}")
+    host.click("[data-testid=start]")
+    host.wait_for_selector("#play:not([hidden])")
 
 
 class Pages:
@@ -73,6 +125,18 @@ class Pages:
     def close(self) -> None:
         for ctx in self.contexts:
             ctx.close()
+
+
+@contextmanager
+def opened_pages(browser: Any, base: str) -> Iterator[Pages]:
+    """The pages of one part of a test on the server at ``base``: closed when it ends, and
+    none of them may have raised an error or opened a dialog by then."""
+    pages = Pages(browser, base)
+    try:
+        yield pages
+        assert pages.errors == [], pages.errors
+    finally:
+        pages.close()
 
 
 def fits(page: Any, name: str) -> None:

@@ -160,21 +160,32 @@ def picture(base: str, code: str) -> dict[str, Any]:
     return dict(httpx.get(f"{base}/api/rooms/{code}", params={"lang": "en"}, timeout=10).json())
 
 
+def sharers(page: Any) -> list[int]:
+    """The seats the captain's split can give sips to, as its steppers list them (the split's
+    box opened if it is closed)."""
+    if not page.locator(".sips-share").evaluate("el => el.open"):
+        page.click(".sips-share summary")
+    seats: list[int] = page.locator(".sips-share .step.more").evaluate_all(
+        "els => els.map((b) => +b.dataset.seat)"
+    )
+    return seats
+
+
+def share_out(page: Any, shares: dict[int, int]) -> None:
+    """The captain's split set on the steppers as a person taps it (seat -> sips; a seat left
+    out gets none), not sent yet."""
+    for step in ("less", "more"):  # (what a refusal left there first comes off)
+        for seat in sharers(page):
+            now, want = int(page.inner_text(f"#share-{seat}")), shares.get(seat, 0)
+            for _ in range(now - want if step == "less" else want - now):
+                page.click(f".sips-share .step.{step}[data-seat='{seat}']")
+
+
 def act(page: Any, choice: str | dict[int, int]) -> None:
     """Make a choice on a page the way a person does: a button, or the steppers and their
     button for a split."""
     if isinstance(choice, dict):
-        box = page.locator(".sips-share")
-        if not box.evaluate("el => el.open"):
-            page.click(".sips-share summary")
-        seats = page.locator(".sips-share .step.more").evaluate_all(
-            "els => els.map((b) => +b.dataset.seat)"
-        )
-        for step in ("less", "more"):  # (what a refusal left there first comes off)
-            for seat in seats:
-                now, want = int(page.inner_text(f"#share-{seat}")), choice.get(seat, 0)
-                for _ in range(now - want if step == "less" else want - now):
-                    page.click(f".sips-share .step.{step}[data-seat='{seat}']")
+        share_out(page, choice)
         page.click("#share-go")
         return
     page.click(f"{CHOICE}[data-action='{choice}']", timeout=5000)

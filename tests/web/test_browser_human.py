@@ -20,6 +20,7 @@ import pytest
 
 from shipcaptaincrew.i18n import translator
 
+from . import browsing
 from .browsing import CHOICE, PHONE, SMALL_PHONE, Pages, check, english_left, fits, shot
 from .conftest import LiveServer
 from .humanpace import act, play_human, report, simulate, watch
@@ -44,10 +45,8 @@ FINAL_JS = """
 
 
 def server(tmp_path_factory: pytest.TempPathFactory, seed: str, **env: str) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("human") / "scc.sqlite3"
-    srv = LiveServer(f"sqlite:///{db}", bot_delay=0.9, SCC_FIXED_SERVER_SEED=seed, **env).start()
-    yield srv
-    srv.stop()
+    """A table's server at a person's pace: bots take 0.9 s a move."""
+    return browsing.table_server(tmp_path_factory, "human", seed, bot_delay=0.9, **env)
 
 
 def strings(base: str, lang: str) -> dict[str, str]:
@@ -69,36 +68,26 @@ def phone(pages: Pages, path: str, size: dict[str, int], locale: str, *, dark: b
 
 
 def host_table(pages: Pages, rules: str, size: dict[str, int], lang: str = "en") -> tuple[Any, str]:
-    host = phone(pages, f"/?lang={lang}&rules={rules}", size, lang)
-    host.wait_for_selector("input[name=preset]:checked", state="attached")
-    host.fill("[data-testid=create-table] [name=name]", "Anna")
-    host.click("[data-testid=create-table] button[type=submit]")
-    host.wait_for_selector("#bigcode")
-    return host, host.inner_text("#bigcode").strip()
+    host = browsing.home_ready(phone(pages, f"/?lang={lang}&rules={rules}", size, lang))
+    return host, browsing.create_table(host)
 
 
 def join(pages: Pages, code: str, name: str, size: dict[str, int], lang: str, **kw: Any) -> Any:
     page = phone(pages, f"/r/{code}", size, lang, **kw)
     page.wait_for_selector("[data-testid=join-table]")
-    page.fill("[data-testid=join-table] [name=name]", name)
-    page.click("[data-testid=join-table] button[type=submit]")
-    page.wait_for_selector("#waiting")
+    browsing.join_table(page, name)
     return page
 
 
 def start(host: Any, players: int, bots: int = 0) -> None:
-    for _ in range(bots):
-        n = host.locator("#seats li").count()
-        host.click("[data-testid=add-bot]")
-        host.wait_for_function(f"document.querySelectorAll('#seats li').length > {n}")
+    browsing.seat_bots(host, bots)
     host.wait_for_function(f"document.querySelectorAll('#seats li').length === {players}")
     box = host.locator("[data-testid=start]").bounding_box()
     size = host.viewport_size
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
         "the host's Start is not on the screen"
     )
-    host.click("[data-testid=start]")
-    host.wait_for_selector("#play:not([hidden])")
+    browsing.start_match(host)
 
 
 def no_cover(pages: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -176,8 +165,7 @@ def classic_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSer
 def test_classic_with_three_phones_in_three_languages(
     classic_server: LiveServer, browser: Any
 ) -> None:
-    pages = Pages(browser, classic_server.url)
-    try:
+    with browsing.opened_pages(browser, classic_server.url) as pages:
         base = classic_server.url
         host, code = host_table(pages, "classic", PHONE)
         de = join(pages, code, "Bo", SMALL_PHONE, "de")
@@ -224,9 +212,6 @@ def test_classic_with_three_phones_in_three_languages(
             check(page, f"podium {name}")
             shot(page, f"human-classic-podium-{lang}")
         print(f"\nclassic at human pace: pictures drawn/checked {no_cover(phones)}")
-        assert pages.errors == []
-    finally:
-        pages.close()
 
 
 #: ship-captain-crew over 5 rounds, three people each playing :func:`humanpace.choose`: a round
@@ -243,8 +228,7 @@ def pot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
 def test_the_pot_over_five_rounds_with_a_cargo_tie_break(
     pot_server: LiveServer, browser: Any
 ) -> None:
-    pages = Pages(browser, pot_server.url)
-    try:
+    with browsing.opened_pages(browser, pot_server.url) as pages:
         base = pot_server.url
         host, code = host_table(pages, POT_RULES, SMALL_PHONE)
         de = join(pages, code, "Bo", PHONE, "de", dark=True)
@@ -299,9 +283,6 @@ def test_the_pot_over_five_rounds_with_a_cargo_tie_break(
             assert chips == [r["chips"] for r in ranking], name
             shot(page, f"human-pot-podium-{page.evaluate('document.documentElement.lang')}")
         print(f"\npot over 5 rounds at human pace: pictures drawn/checked {no_cover(phones)}")
-        assert pages.errors == []
-    finally:
-        pages.close()
 
 
 def test_the_seeds_give_the_tables() -> None:
@@ -355,9 +336,8 @@ def test_the_captain_shares_the_sips_out_at_once(
     srv = captain_servers[amount]
     base = srv.url
     rules = CAPTAIN_EXACT if amount == "exact" else CAPTAIN_UP_TO
-    pages = Pages(browser, base)
     armed = {"on": True}
-    try:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, rules, PHONE, "de")
         nb = join(pages, code, "Bo", SMALL_PHONE, "nb", dark=amount == "up_to")
         en = join(pages, code, "Cy", SMALL_PHONE, "en")
@@ -414,9 +394,6 @@ def test_the_captain_shares_the_sips_out_at_once(
         print(
             f"\ncaptain ({amount}) at human pace: splits {splits}; pictures drawn/checked {no_cover(phones)}"
         )
-        assert pages.errors == []
-    finally:
-        pages.close()
 
 
 TOURNAMENT_SEED = "70a12a3e0000000000000000000000000000000000000000000000000000b001"
@@ -424,19 +401,13 @@ TOURNAMENT_SEED = "70a12a3e0000000000000000000000000000000000000000000000000000b
 
 @pytest.fixture
 def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("tournament") / "scc.sqlite3"
     # Quick bots: three of them play a full share of a six-seat tournament.
-    srv = LiveServer(
-        f"sqlite:///{db}", bot_delay=0.4, SCC_FIXED_SERVER_SEED=TOURNAMENT_SEED
-    ).start()
-    yield srv
-    srv.stop()
+    yield from browsing.table_server(tmp_path_factory, "tournament", TOURNAMENT_SEED, bot_delay=0.4)
 
 
 def test_a_six_seat_tournament(tournament_server: LiveServer, browser: Any) -> None:
     base = tournament_server.url
-    pages = Pages(browser, base)
-    try:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, "classic(format=tournament)", SMALL_PHONE, "nb")
         de = join(pages, code, "Bo", PHONE, "de", dark=True)
         en = join(pages, code, "Cy", SMALL_PHONE, "en", dark=True)
@@ -449,9 +420,6 @@ def test_a_six_seat_tournament(tournament_server: LiveServer, browser: Any) -> N
             check(page, f"tournament podium {name}")
             shot(page, f"human-tournament-podium-{page.evaluate('document.documentElement.lang')}")
         print(f"\nsix-seat tournament at human pace: pictures drawn/checked {no_cover(phones)}")
-        assert pages.errors == []
-    finally:
-        pages.close()
 
 
 def tap(page: Any, action: str | None = None) -> None:
@@ -497,8 +465,7 @@ def test_a_phone_closed_mid_turn_and_the_host_s_buttons(
     a bot play for Bo at once, then has him leave after the round."""
     srv = away_servers["short"]
     base = srv.url
-    pages = Pages(browser, base)
-    try:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, "classic(format=rounds:3,starter=chosen)", PHONE)
         bo = join(pages, code, "Bo", SMALL_PHONE, "de")
         cy = join(pages, code, "Cy", PHONE, "nb")
@@ -543,14 +510,10 @@ def test_a_phone_closed_mid_turn_and_the_host_s_buttons(
             page.wait_for_selector("[data-testid=podium]")
         log = [e for e in srv_events(base, code) if e.get("seat") == 1]
         assert log[-1].get("by") is None and any(e.get("by") == "away" for e in log)
-        assert pages.errors == []
-    finally:
-        pages.close()
     # The other table: the host's buttons for someone away.
     srv = away_servers["long"]
     base = srv.url
-    pages = Pages(browser, base)
-    try:
+    with browsing.opened_pages(browser, base) as pages:
         host, code = host_table(pages, "classic(format=rounds:2,starter=chosen)", SMALL_PHONE)
         bo = join(pages, code, "Bo", PHONE, "de")
         cy = join(pages, code, "Cy", SMALL_PHONE, "nb", dark=True)
@@ -582,9 +545,6 @@ def test_a_phone_closed_mid_turn_and_the_host_s_buttons(
         assert "left the match" in bo_line.inner_text()
         room = picture_of(base, code)
         assert 1 not in room["match"]["results"][-1]["seats"]
-        assert pages.errors == []
-    finally:
-        pages.close()
 
 
 def picture_of(base: str, code: str) -> dict[str, Any]:

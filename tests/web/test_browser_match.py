@@ -22,7 +22,18 @@ from shipcaptaincrew.i18n import translator
 from shipcaptaincrew.rules import Rules
 from shipcaptaincrew.solver import advise
 
-from .browsing import CHOICE, PHONE, SMALL_PHONE, Pages, check, shot, table_server
+from .browsing import (
+    CHOICE,
+    PHONE,
+    SMALL_PHONE,
+    Pages,
+    check,
+    create_table,
+    join_table,
+    shot,
+    start_match,
+    table_server,
+)
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -78,18 +89,10 @@ def test_the_100_percent_example_on_the_buttons(
     assert want["reroll"][0] > want["stand"][0] + 0.1  # ... and only one wins the match
     anna = pages.open(f"/?lang={lang}&rules={RULES}", viewport=viewport, lang=lang)
     anna.wait_for_selector("input[name=dice]", state="attached")
-    anna.fill("[data-testid=create-table] [name=name]", "Anna")
-    anna.check("input[name=dice][value=physical]")
-    anna.click("[data-testid=create-table] button[type=submit]")
-    anna.wait_for_selector("#bigcode")
-    code = anna.inner_text("#bigcode").strip()
+    code = create_table(anna, physical=True)
     bo = pages.open(f"/r/{code}?lang=en", viewport=PHONE)
-    bo.fill("[data-testid=join-table] [name=name]", "Bo")
-    bo.click("[data-testid=join-table] button[type=submit]")
-    bo.wait_for_selector("#waiting")
-    anna.wait_for_function("document.querySelectorAll('#seats li').length === 2")
-    anna.click("[data-testid=start]")
-    anna.wait_for_selector("#play:not([hidden])")
+    join_table(bo, "Bo")
+    start_match(anna, 2)
     for _ in range(3):
         _type(anna, FAIL)
     _type(bo, TWELVE)

@@ -27,12 +27,18 @@ from .browsing import (
     SMALL_PHONE,
     Pages,
     check,
+    create_table,
     english_left,
     fits,
+    home_ready,
+    join_table,
+    seat_bots,
     shot,
+    start_match,
     table_server,
 )
 from .conftest import LiveServer
+from .humanpace import share_out, sharers
 
 pytestmark = pytest.mark.browser
 
@@ -47,10 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def home(pages: Pages, lang: str, rules: str = "classic", **kw: Any) -> Any:
-    page = pages.open(f"/?lang={lang}&rules={quote(rules)}", lang=lang, **kw)
-    page.wait_for_selector("input[name=preset]:checked", state="attached")
-    page.wait_for_function("document.getElementById('rules-title').textContent.length > 0")
-    return page
+    return home_ready(pages.open(f"/?lang={lang}&rules={quote(rules)}", lang=lang, **kw))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -147,18 +150,11 @@ def test_a_session_at_the_captains_table(pages: Pages) -> None:
     moves come with its reason."""
     rules = "schiff-kapitaen-crew(drinking=captain_hands_out,hand_out=up_to)"
     host = home(pages, "de", rules, viewport=DESKTOP)
-    host.fill("[data-testid=create-table] [name=name]", "Anna")
-    host.click("[data-testid=create-table] button[type=submit]")
-    host.wait_for_selector("#bigcode")
-    code = host.inner_text("#bigcode").strip()
+    code = create_table(host)
     guest = pages.open(f"/r/{code}?lang=nb", viewport=SMALL_PHONE, lang="nb", dark=True)
-    guest.fill("[data-testid=join-table] [name=name]", "Bo")
-    guest.click("[data-testid=join-table] button[type=submit]")
-    guest.wait_for_selector("#waiting")
-    host.click("[data-testid=add-bot]")
-    host.wait_for_function("document.querySelectorAll('#seats li').length === 3")
-    host.click("[data-testid=start]")
-    host.wait_for_selector("#play:not([hidden])")
+    join_table(guest, "Bo")
+    seat_bots(host, 1)
+    start_match(host, 3)
     seen: dict[str, Any] = {
         "split": {},
         "stop_sips": False,
@@ -227,12 +223,8 @@ def act(page: Any, seen: dict[str, Any]) -> None:
         assert "%" not in page.inner_text("#actionbar")
         check(page, "session: sharing sips out")
         assert english_left(page, seen["strings"][page_lang(page)]) == []
-        page.click(".sips-share summary")
-        seats = page.locator(".sips-share .step.more").evaluate_all(
-            "els => els.map((b) => +b.dataset.seat)"
-        )
-        for seat in seats:  # a sip for each of them, in one move
-            page.click(f".sips-share .step.more[data-seat='{seat}']")
+        seats = sharers(page)
+        share_out(page, dict.fromkeys(seats, 1))  # a sip for each of them, in one move
         code = page.url.rsplit("/", 1)[1]
         before = httpx.get(f"{page.url.split('/r/')[0]}/api/rooms/{code}").json()
         shot(page, f"session-share-{page_lang(page)}", full=False)

@@ -23,9 +23,13 @@ from .browsing import (
     SMALL_PHONE,
     Pages,
     check,
+    create_table,
     english_left,
+    home_ready,
     play,
+    seat_bots,
     shot,
+    start_match,
     table_server,
 )
 from .conftest import LiveServer
@@ -48,16 +52,10 @@ def finished(server: LiveServer, browser: Any) -> Iterator[str]:
     """A finished match (the host and two bots, pot and chips): its code; on the way, advice
     in German shows its chances with a decimal comma."""
     pages = Pages(browser, server.url)
-    host = pages.open("/?lang=de&rules=ship-captain-crew(format=rounds:4)", lang="de")
-    host.wait_for_selector("input[name=preset]:checked", state="attached")
-    host.fill("[data-testid=create-table] [name=name]", "Anna")
-    host.click("[data-testid=create-table] button[type=submit]")
-    host.wait_for_selector("#bigcode")
-    code = host.inner_text("#bigcode").strip()
-    for n in (2, 3):
-        host.click("[data-testid=add-bot]")
-        host.wait_for_function(f"document.querySelectorAll('#seats li').length >= {n}")
-    host.click("[data-testid=start]")
+    host = home_ready(pages.open("/?lang=de&rules=ship-captain-crew(format=rounds:4)", lang="de"))
+    code = create_table(host)
+    seat_bots(host, 2)
+    start_match(host, 3)
     advised: list[str] = []
 
     def pick(page: Any) -> Any:

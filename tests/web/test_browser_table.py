@@ -24,9 +24,14 @@ from .browsing import (
     SMALL_PHONE,
     Pages,
     check,
+    create_table,
     fits,
+    home_ready,
+    join_table,
     play,
+    seat_bots,
     shot,
+    start_match,
     table_server,
 )
 from .conftest import LiveServer
@@ -89,15 +94,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def open_table(pages: Pages, table: Table) -> tuple[Any, Any, str]:
     """The host creates the table from the home page (rules from ?rules=), the guest joins."""
     host_lang, guest_lang, _ = table.langs
-    host = pages.open(f"/?lang={host_lang}&rules={table.rules}", viewport=DESKTOP, lang=host_lang)
-    host.wait_for_selector("input[name=preset]:checked", state="attached")
-    host.wait_for_function("document.getElementById('rules-title').textContent.length > 0")
+    host = home_ready(
+        pages.open(f"/?lang={host_lang}&rules={table.rules}", viewport=DESKTOP, lang=host_lang)
+    )
     check(host, f"{table.name}: home")
-    host.fill("[data-testid=create-table] [name=name]", "Anna")
-    host.click("[data-testid=create-table] button[type=submit]")
+    code = create_table(host)
     host.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
-    host.wait_for_selector("#bigcode")
-    code = host.inner_text("#bigcode").strip()
     host.wait_for_function("document.querySelector('.share img').complete")
     check(host, f"{table.name}: lobby (host)")
     guest = pages.open(
@@ -111,17 +113,11 @@ def open_table(pages: Pages, table: Table) -> tuple[Any, Any, str]:
     )
     check(guest, f"{table.name}: join first")
     shot(guest, f"{table.name}-join-{guest_lang}")
-    guest.fill("[data-testid=join-table] [name=name]", table.guest)
-    guest.click("[data-testid=join-table] button[type=submit]")
-    guest.wait_for_selector("#waiting")
+    join_table(guest, table.guest)
     fits(guest, f"{table.name}: waiting")
-    for _ in range(table.bots):
-        n = host.locator("#seats li").count()
-        host.click("[data-testid=add-bot]")
-        host.wait_for_function(f"document.querySelectorAll('#seats li').length > {n}")
+    seat_bots(host, table.bots)
     shot(host, f"{table.name}-lobby-host-{host_lang}", full=False)
-    host.click("[data-testid=start]")
-    host.wait_for_selector("#play:not([hidden])")
+    start_match(host)
     return host, guest, code
 
 
@@ -225,21 +221,13 @@ def test_real_dice_typed_in(pages: Pages) -> None:
     host.add_init_script(seen_js)
     host.goto(pages.base + "/?lang=en&rules=classic")
     host.wait_for_selector("input[name=dice]", state="attached")
-    host.fill("[data-testid=create-table] [name=name]", "Anna")
-    host.check("input[name=dice][value=physical]")
-    host.click("[data-testid=create-table] button[type=submit]")
-    host.wait_for_selector("#bigcode")
-    code = host.inner_text("#bigcode").strip()
+    code = create_table(host, physical=True)
     guest = pages.open("", viewport=PHONE, lang="de")
     guest.add_init_script(seen_js)
     guest.goto(f"{pages.base}/r/{code}?lang=de")
-    guest.fill("[data-testid=join-table] [name=name]", "Bo")
-    guest.click("[data-testid=join-table] button[type=submit]")
-    guest.wait_for_selector("#waiting")
-    host.click("[data-testid=add-bot]")
-    host.wait_for_function("document.querySelectorAll('#seats li').length === 3")
-    host.click("[data-testid=start]")
-    host.wait_for_selector("#play:not([hidden])")
+    join_table(guest, "Bo")
+    seat_bots(host, 1)
+    start_match(host, 3)
     entry = "[data-testid=faces-entry]"
     rolls = {"host": 0, "guest": 0, "bot": 0}
     for _ in range(600):

@@ -10,12 +10,11 @@ import pytest
 from babel.messages.pofile import read_po
 
 from shipcaptaincrew.i18n import LOCALE_DIR, translator
-from shipcaptaincrew.web import errors
+from shipcaptaincrew.web import errors, texts
+from shipcaptaincrew.web.catalogue import message_ids
 from shipcaptaincrew.web.strings import UI_STRINGS
-from shipcaptaincrew.web.texts import TEXTS
 
-ERROR_IDS = errors.message_ids(vars(errors))
-IDS = set(UI_STRINGS) | set(ERROR_IDS) | set(TEXTS)
+IDS = set(UI_STRINGS) | set(message_ids(vars(errors))) | set(message_ids(vars(texts)))
 STATIC = Path(errors.__file__).with_name("static")
 
 

@@ -154,8 +154,8 @@ class BatchedMatchEnv:
         """What is due at match nodes, one code each: the agent's turn, a bot's turn, dice, or
         the end of the match (read off the step tables' nodes, as they grow)."""
         t = self.table
-        if len(self._role) < len(t.states):
-            word = t.node_word[: len(t.states)]
+        if len(self._role) < len(t.nodes.states):
+            word = t.nodes.word[: len(t.nodes.states)]
             kind, seat = due_at(word), seat_at(word)
             role = np.where(kind == _TURN, np.where(seat == self.seat, _MINE, _BOT), kind)
             self._role = role.astype(np.int8)
@@ -176,7 +176,7 @@ class BatchedMatchEnv:
             role = self._roles(nd)
             over = np.flatnonzero(role == _OVER)
             if over.size:  # a new match at once, played on in this same pass
-                self._finish(rows[over], t.node_winner[nd[over]])
+                self._finish(rows[over], t.nodes.winner[nd[over]])
                 nd[over] = t.start
                 role[over] = self._roles(nd[over])
             outcome = np.empty(rows.size, dtype=np.int64)
@@ -202,12 +202,12 @@ class BatchedMatchEnv:
         """The agent's contest (best posted, tied, seats after) at match nodes, read once per
         node from the engine's state through the solver's view."""
         t = self.table
-        if len(self._context) < len(t.states):
-            grown = np.full((len(t.states), 3), -1, dtype=np.int64)
+        if len(self._context) < len(t.nodes.states):
+            grown = np.full((len(t.nodes.states), 3), -1, dtype=np.int64)
             grown[: len(self._context)] = self._context
             self._context = grown
         for i in np.unique(nodes[self._context[nodes, 0] < 0]).tolist():
-            view = contest_view(t.states[i])
+            view = contest_view(t.nodes.states[i])
             self._context[i] = (view.posted_max, view.tied, view.players_after)
         ctx: np.ndarray = self._context[nodes]
         return ctx

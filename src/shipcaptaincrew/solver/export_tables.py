@@ -231,8 +231,8 @@ def _match_rows(spec: ExportSpec) -> list[Row]:
 
     sol = solve_match(spec.rules, spec.lineup)
     model, n = sol.model, spec.players
-    codes = np.sort(np.concatenate(model.levels()))
-    offset, fields, played = model.decode(codes)
+    codes = np.sort(np.concatenate(model.codes.levels()))
+    offset, fields, played = model.codes.decode(codes)
     names = ",".join(map(str, spec.lineup))
     rows = []
     for k, code in enumerate(codes.tolist()):

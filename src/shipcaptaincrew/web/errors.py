@@ -1,23 +1,23 @@
 """Refusals with a message id (translated in the ``web`` catalogue) and an HTTP status.
 
-A refusal is rendered in one language (:meth:`RoomError.render`): its own sentence comes from
-the ``web`` catalogue, and a parameter that is a refusal of the core (a
+A refusal is the server's words (:class:`~.words.Words`, the table of this module shaped like
+:mod:`.texts`') with a code for programs and a status: it is rendered in one language by the
+same lookup as every other text of the server (:meth:`RoomError.render`).  Its own sentence
+comes from the ``web`` catalogue, and a parameter that is a refusal of the core (a
 :class:`~shipcaptaincrew.errors.GameError`, or its :class:`~shipcaptaincrew.messages.Message`)
 is rendered with the ``scc`` catalogue, so "Diese Runde braucht 3 Würfel" reaches a German
-player whole, not half in English.  A parameter marked :class:`Label` is a ``web`` message id
-itself (a field's name in a validation refusal).
+player whole, not half in English.  A parameter marked :class:`~.catalogue.Label` is a ``web``
+message id itself (a field's name in a validation refusal).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
 from .. import facts
-from ..errors import GameError
-from ..i18n import translator
-from ..messages import Message
+from .catalogue import N_, Label
+from .words import Words
 
 
 class ErrorCode(StrEnum):
@@ -68,23 +68,6 @@ class ErrorCode(StrEnum):
     CROWDED = "crowded"
 
 
-def N_(msgid: str) -> str:
-    """Mark a message id for the ``web`` catalogue."""
-    return msgid
-
-
-def message_ids(namespace: Mapping[str, object]) -> tuple[str, ...]:
-    """Every message id a module defines as an upper-case constant (``vars(module)``), so the
-    catalogue check lists them without a hand-kept list to forget one in."""
-    return tuple(v for k, v in list(namespace.items()) if k.isupper() and isinstance(v, str))
-
-
-class Label(str):
-    """A ``web`` message id used as a parameter of a refusal (translated with it)."""
-
-    __slots__ = ()
-
-
 class RoomError(ValueError):
     """A request the room refuses: ``code`` for programs, ``msgid`` + ``params`` for people.
 
@@ -109,20 +92,7 @@ class RoomError(ValueError):
 
     def render(self, lang: str | None = None) -> str:
         """The refusal in a language (English without one; see the module docstring)."""
-        web, scc = translator(lang, "web"), translator(lang, "scc")
-
-        def value(v: object) -> object:
-            if isinstance(v, GameError):
-                return v.render(scc)
-            if isinstance(v, Message):
-                return v.render(scc)
-            if isinstance(v, Label):
-                return web(v)
-            if hasattr(v, "render"):  # words of the web layer (a choice said in words)
-                return v.render(lang or facts.DEFAULT_LANG)
-            return v
-
-        return web(self.msgid).format(**{k: value(v) for k, v in self.params.items()})
+        return Words(self.msgid, self.params).render(lang or facts.DEFAULT_LANG)
 
     def body(self, lang: str | None = None) -> dict[str, Any]:
         """The JSON answer of a REST refusal."""

@@ -16,7 +16,8 @@ from typing import Any
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from . import errors as E
-from .errors import ErrorCode, Label, RoomError
+from .catalogue import Label
+from .errors import ErrorCode, RoomError
 
 #: A field's key -> its name in a sentence.
 FIELDS: dict[str, str] = {

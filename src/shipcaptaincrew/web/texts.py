@@ -2,14 +2,14 @@
 
 Everything else a page shows comes from the core in the ``scc`` catalogue (rule names, option
 labels, narration, the engine's refusals) or from the pages' own strings
-(:mod:`.strings`); refusals are in :mod:`.errors`.  :data:`TEXTS` lists every id here for the
-catalogue check.
+(:mod:`.strings`); refusals are in :mod:`.errors`, a table of the same shape, listed and said in
+a language the same way (:mod:`.catalogue`).
 """
 
 from __future__ import annotations
 
 from ..options import Group
-from .errors import N_, message_ids
+from .catalogue import N_
 from .models import DiceSource
 
 #: Bot difficulty -> its name for people (the difficulties themselves are ``bots.DIFFICULTIES``;
@@ -114,12 +114,4 @@ AND_LIST = N_("{names} and {last}")
 # Advice.
 HAND_OUT_ADVICE = N_(
     "Whoever gets this sip, nobody's chance of winning changes: hand it to whom you like."
-)
-
-#: Every message id of this module.
-TEXTS: tuple[str, ...] = (
-    *LEVEL_LABELS.values(),
-    *GROUP_LABELS.values(),
-    *DICE_LABELS.values(),
-    *message_ids(globals()),
 )

@@ -15,10 +15,12 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..bots.reasons import render_reason
+from ..errors import GameError
 from ..i18n import translator
 from ..i18n.rules_text import rules_title
 from ..messages import Message
 from ..rules import Rules
+from .catalogue import Label
 from .texts import AND_LIST
 
 
@@ -32,7 +34,10 @@ class Text(Protocol):
 class Words:
     """A message id of one catalogue (``web`` or ``scc``) with parameters; a parameter that
     is itself :class:`Text` is rendered in the same language, a tuple of strings is a list
-    of names."""
+    of names, a refusal of the core (a :class:`~shipcaptaincrew.errors.GameError` or a
+    :class:`~shipcaptaincrew.messages.Message`) is said in the ``scc`` catalogue and a
+    :class:`~.catalogue.Label` in the ``web`` one.  The one lookup of the server's own words:
+    a refusal (:class:`~.errors.RoomError`) is rendered by it too."""
 
     msgid: str
     params: dict[str, Any] = field(default_factory=dict)
@@ -49,6 +54,10 @@ class Words:
 def _value(value: Any, lang: str) -> Any:
     if isinstance(value, tuple):
         return and_list(value, lang)
+    if isinstance(value, GameError | Message):
+        return value.render(translator(lang, "scc"))
+    if isinstance(value, Label):
+        return translator(lang, "web")(value)
     if hasattr(value, "render"):
         return value.render(lang)
     return value

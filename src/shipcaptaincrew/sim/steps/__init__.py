@@ -18,7 +18,7 @@ engine loop match for match, and everything else is refused (:mod:`.refusal`).
   is the state *stripped of what every match carries for itself*: the totals, the count of
   rounds played and the values of the round's scores (a node only marks which seats have
   posted, :class:`~.probes.PostedMark`).  That is why a few thousand nodes serve every match.
-* A **step** (:mod:`.table`, laid out in :mod:`.rows`) is one engine call from a node with an
+* A **step** (:mod:`.table`, stored in :mod:`.rows`) is one engine call from a node with an
   outcome (a turn's score, or dice): its child node and what it adds to the match's record
   (totals, sips, round wins, a finished round, which seat's score it posted).
 * A **key** says which variant of a step a match needs, when the engine's answer depends on
@@ -44,12 +44,20 @@ which stands for every beaten score, so a 7 and a 5 there are one step.  That st
 a :attr:`Due.DECIDE` node), adds a round won to seat 1 and both carried scores to the totals.
 The next match that reaches node 3 with a 7 performs no engine call at all.
 
-**Reading order.**  :mod:`.probes` (the stand-ins), :mod:`.nodes` (what a node is),
-:mod:`.rows` (how a step is stored, the packed words read through :func:`~.nodes.due_at`,
-:func:`~.nodes.seat_at`, :func:`~.nodes.arg_at` and :func:`~.rows.child_at`), :mod:`.table`
-(asking the engine: :class:`MatchTable`), :mod:`.fast` (the loop over many matches),
-:mod:`.dense` (lookup by key), :mod:`.match_turns` (the match-optimal bot's turns),
-:mod:`.refusal` (what the tables play, and why the rest goes to the engine loop).
+**One class per concept.**  :class:`MatchTable` (:mod:`.table`) owns the others and is the
+only one that plays a step on the engine: the bots' turn samplers (:class:`~.samplers.TurnSamplers`), the
+node graph (:class:`~.nodes.NodeGraph`: a state in, its node id out), the step rows
+(:class:`~.rows.StepRows`: what each step does, packed for the loops; they know nothing of the
+engine) and the key of the totals (:class:`~.dense.TotalsKeys`).  The loop over many matches
+(:mod:`.fast`) reads those arrays and asks the table only for steps it has not met.
+
+**Reading order.**  :mod:`.probes` (the stand-ins), :mod:`.nodes` (what a node is; the packed
+node words read through :func:`~.nodes.due_at`, :func:`~.nodes.seat_at`,
+:func:`~.nodes.arg_at`), :mod:`.samplers` (a turn node's draw), :mod:`.rows` (how a step is
+stored; :func:`~.rows.child_at`), :mod:`.table` (asking the engine: :class:`MatchTable`),
+:mod:`.fast` (the loop over many matches), :mod:`.dense` (lookup by key),
+:mod:`.match_turns` (the match-optimal bot's turns), :mod:`.refusal` (what the tables play,
+and why the rest goes to the engine loop).
 """
 
 from __future__ import annotations

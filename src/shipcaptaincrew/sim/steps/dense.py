@@ -7,7 +7,9 @@ thousands of matches at once.  A dense table -- a row per keyed step met, a colu
 columns grow geometrically (never a copy per new step), and an entry not resolved yet is -1,
 so a loop asks the engine only for what it has not met.  For the order of the totals, whose
 keys are many, :class:`SortedIds` keeps them sorted: a binary search per match, the keys not
-met before worked out in one batch and inserted in one pass.
+met before worked out in one batch and inserted in one pass; :class:`TotalsKeys` says what
+that key is (the order of the totals as one integer, all the engine reads of them) and
+makes totals with a given key to play a step from.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["DenseIds", "SortedIds"]
+from ...formats import FormatKind
+from ...rules import Rules
+
+__all__ = ["DenseIds", "SortedIds", "TotalsKeys"]
 
 
 class DenseIds:
@@ -102,3 +107,40 @@ class SortedIds:
             pos = np.searchsorted(self.keys, key)
         found: np.ndarray = self.ids[pos]
         return found
+
+
+class TotalsKeys:
+    """The order of the totals of ``players`` seats (and, under ``first_to:N``, which seats
+    reached N) as one integer below :attr:`space`: all the engine reads of the totals."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.players = p = players
+        fmt = rules.format
+        self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
+        self.space = p**p * 2**p
+
+    def key_of(self, totals: np.ndarray) -> np.ndarray:
+        """Per column of ``totals`` (a row per seat): the order of the totals (each seat's
+        count of lower totals) and, under ``first_to:N``, which seats reached N, as one
+        integer.  Seat by seat, so every operation is on whole rows of matches."""
+        p = self.players
+        key = np.zeros(totals.shape[1], dtype=np.int64)
+        for s in range(p):
+            weight = p**s
+            for j in range(p):
+                if j != s:
+                    key += (totals[j] < totals[s]) * weight
+            if self.mark is not None:
+                key += (totals[s] >= self.mark) * (2**s * p**p)
+        return key
+
+    def totals_of(self, key: int) -> tuple[int, ...]:
+        """Totals with the order (and marks) of ``key``."""
+        p = self.players
+        reached, ranks = divmod(key, p**p)
+        r = [(ranks // p**s) % p for s in range(p)]
+        if self.mark is None:
+            return tuple(r)
+        return tuple(
+            self.mark + r[s] if (reached >> s) & 1 else self.mark - p + r[s] for s in range(p)
+        )

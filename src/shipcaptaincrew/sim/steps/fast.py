@@ -1,10 +1,10 @@
-"""Whole matches at NumPy speed: many matches step at once through :mod:`.steps`' tables.
+"""Whole matches at NumPy speed: many matches step at once through :mod:`.table`'s tables.
 
 Each step of the loop draws one keyed uniform per live match (:mod:`..keyed`): a turn's
 score and crew by exact inverse transform from its node's turn distribution, or a roll-off's
 dice; then a gather in the step table gives the next node and what the step adds to the
 record.  Steps not met before are resolved by the engine as they come
-(:meth:`.steps.MatchTable.outcome_step`, :meth:`~.steps.MatchTable.keyed_step`).  A match's
+(:meth:`.table.MatchTable.outcome_step`, :meth:`~.table.MatchTable.keyed_step`).  A match's
 record -- totals, sips, round wins, its count of rounds and the scores of the round being
 played -- is a column of one array (:func:`new_record`) that the steps add to.
 """
@@ -49,7 +49,7 @@ def _keyed_steps(t: MatchTable, step: np.ndarray, key: np.ndarray) -> np.ndarray
     before: the (step, key) combinations kept sorted (:attr:`~.table.MatchTable.by_totals`).
     (A dense table for the few keys of two players bought nothing measurable:
     ``benchmarks/bench_layers.py``.)"""
-    space = t.key_space
+    space = t.keys.space
 
     def resolve(new: np.ndarray, _: np.ndarray) -> np.ndarray:
         return np.array([t.keyed_step(*divmod(c, space)) for c in new.tolist()], dtype=np.int64)
@@ -65,7 +65,7 @@ def _resolved(
     those (in the order the engine reads them; a step resolved by one may read the next):
     the step ids and their words."""
     step = _outcome_steps(t, codes)
-    sw = t.step_word[step]
+    sw = t.rows.step_word[step]
     p = t.players
     for _ in range(4):  # each of the three at most once, then nothing is left to read
         flagged = np.flatnonzero(sw & StepBits.KEYED)
@@ -75,19 +75,19 @@ def _resolved(
         if zeros.size:
             scored = (record[t.rec.scores, rows[zeros]] > 0) * (1 << np.arange(p))[:, None]
             step[zeros] = t.by_zeros.lookup(
-                step[zeros], scored.sum(axis=0), t.n_steps, t.zeros_step
+                step[zeros], scored.sum(axis=0), t.rows.n_steps, t.zeros_step
             )
-            sw[zeros] = t.step_word[step[zeros]]
+            sw[zeros] = t.rows.step_word[step[zeros]]
         counted = flagged[(sw[flagged] & (StepBits.ZEROS | StepBits.COUNT)) == StepBits.COUNT]
         if counted.size:
             own = record[t.rec.count, rows[counted]]
-            step[counted] = t.by_count.lookup(step[counted], own, t.n_steps, t.count_step)
-            sw[counted] = t.step_word[step[counted]]
+            step[counted] = t.by_count.lookup(step[counted], own, t.rows.n_steps, t.count_step)
+            sw[counted] = t.rows.step_word[step[counted]]
         keyed = flagged[(sw[flagged] & StepBits.KEYED) == StepBits.TOTALS]
         if keyed.size:
-            final = record[t.rec.totals, rows[keyed]] + t.adds[step[keyed], :p].T
-            step[keyed] = _keyed_steps(t, step[keyed], t.totals_key(final))
-            sw[keyed] = t.step_word[step[keyed]]
+            final = record[t.rec.totals, rows[keyed]] + t.rows.adds[step[keyed], :p].T
+            step[keyed] = _keyed_steps(t, step[keyed], t.keys.key_of(final))
+            sw[keyed] = t.rows.step_word[step[keyed]]
     raise AssertionError("a step of the tables kept asking for more than it can read")
 
 
@@ -106,14 +106,16 @@ def _add(
     flat = record.reshape(-1)  # column c of match i at c * m + i
     # Every outcome goes to its step's column: the seat's score of the round where the step
     # posts one, else the spare column (one scatter, no asking which steps post).
-    flat[t.post_col[step] * m + rows] = outcome
+    flat[t.rows.post_col[step] * m + rows] = outcome
     touch = np.flatnonzero(sw & StepBits.TOUCH)
     if touch.size:
         at, hit = rows[touch], step[touch]
-        flat[t.add_col[hit] * m + at[:, None]] += t.add_val[hit]  # each (match, column) once
+        flat[t.rows.add_col[hit] * m + at[:, None]] += t.rows.add_val[
+            hit
+        ]  # each (match, column) once
         some = np.flatnonzero(sw[touch] & StepBits.CARRIES)
         if some.size:
-            at, mask = at[some], t.carried[hit[some]]
+            at, mask = at[some], t.rows.carried[hit[some]]
             first = t.rec.scores.start
             for s in range(p):  # a row of the record per seat: 1-D gathers
                 record[s, at] += record[first + s, at] * mask[:, s]
@@ -146,7 +148,7 @@ def follow(
 
 def new_record(matches: int, players: int) -> np.ndarray:
     """Zeroed records of matches for :func:`follow`, a column each, its rows those of
-    :class:`~.step_rows.RecordRows`.  Rows, not columns, per figure: the hot loop reads and
+    :class:`~.rows.RecordRows`.  Rows, not columns, per figure: the hot loop reads and
     adds one figure of many matches at a time."""
     return np.zeros((RecordRows(players).size, matches), dtype=np.int64)
 
@@ -165,7 +167,7 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
     live = np.arange(m)
     nd = np.full(m, t.start, dtype=np.int64)  # the node of each live match
     while live.size:
-        word = t.node_word[nd]
+        word = t.nodes.word[nd]
         kind, seat = due_at(word), seat_at(word)
         flat = live * p + seat
         u = uniforms(seed, match_no[live], seat, draws[flat])
@@ -177,14 +179,14 @@ def fast_matches(rules: Rules, bots: list[str], seed: int, first: int, size: int
         nd, touched = follow(t, nd, outcome, record, live)
         for k, (pos, steps) in enumerate(touched):
             step = steps[pos] if k == 0 else steps
-            new = np.flatnonzero(t.steps[step, StepColumn.NEW_ROUND] == 1)
+            new = np.flatnonzero(t.rows.steps[step, StepColumn.NEW_ROUND] == 1)
             if new.size:
                 at = live[pos[new]]
-                rec.add(at, rounds[at], t.steps[step[new]], record[t.rec.scores, at].T, p)
+                rec.add(at, rounds[at], t.rows.steps[step[new]], record[t.rec.scores, at].T, p)
                 rounds[at] += 1
-        over = due_at(t.node_word[nd]) == Due.OVER
+        over = due_at(t.nodes.word[nd]) == Due.OVER
         if over.any():
-            winner[live[over]] = t.node_winner[nd[over]]
+            winner[live[over]] = t.nodes.winner[nd[over]]
             live, nd = live[~over], nd[~over]
     who, score, crew = (np.concatenate(x) for x in zip(*played))
     turns = np.bincount(who, minlength=m * p)
@@ -222,7 +224,7 @@ def draw_outcomes(
     """The outcome at each of nodes ``nd`` of matches ``rows`` (records ``record``) for one
     uniform each: a turn's score where ``on_turn``, a roll-off's dice in base 6 elsewhere;
     and the crews completed by those turns, in their order (none unless ``crews``)."""
-    arg = arg_at(t.node_word[nd])
+    arg = arg_at(t.nodes.word[nd])
     if on_turn.all():
         return sample_turns(t, nd, arg, u, record, rows, crews)
     outcome = np.empty(len(u), dtype=np.int64)
@@ -250,22 +252,22 @@ def sample_turns(
     sampler by ``u``, or by match position where the match-optimal bot plays a round
     (:mod:`.match_turns`)."""
     none = np.zeros(0, dtype=np.int64)
-    if t.match_turns is None and len(t.draw) == 1:
-        j = t.draw[0](u)
-        return t.turn_score[0][j], t.turn_crew[0][j] if crews else none
+    if t.samplers.match_turns is None and len(t.samplers.draw) == 1:
+        j = t.samplers.draw[0](u)
+        return t.samplers.turn_score[0][j], t.samplers.turn_crew[0][j] if crews else none
     score = np.empty(len(u), dtype=np.int64)
     crew = np.empty(len(u), dtype=np.int64) if crews else none
     plain = np.arange(len(u))
-    if t.match_turns is not None:
-        by_match = t.by_match[nd] == 1
+    if t.samplers.match_turns is not None:
+        by_match = t.nodes.by_match[nd] == 1
         at = np.flatnonzero(by_match)
         if at.size:
             r, n = rows[at], nd[at]
-            score[at] = t.match_turns.draw(
+            score[at] = t.samplers.match_turns.draw(
                 u[at],
                 Positions(
-                    t.order[n],
-                    t.place[n],
+                    t.nodes.order[n],
+                    t.nodes.place[n],
                     record[t.rec.count, r],
                     record[t.rec.totals, r].T,
                     record[t.rec.scores, r].T,
@@ -276,10 +278,10 @@ def sample_turns(
         plain = np.flatnonzero(~by_match)
     for k in np.unique(samplers[plain]).tolist():
         sel = plain[samplers[plain] == k]
-        j = t.draw[k](u[sel])
-        score[sel] = t.turn_score[k][j]
+        j = t.samplers.draw[k](u[sel])
+        score[sel] = t.samplers.turn_score[k][j]
         if crews:
-            crew[sel] = t.turn_crew[k][j]
+            crew[sel] = t.samplers.turn_crew[k][j]
     return score, crew
 
 

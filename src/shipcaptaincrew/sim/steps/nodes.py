@@ -10,14 +10,13 @@ can reach a position: a score that can no longer win the round is a 0 in the con
 carried value in the round's scores.
 
 What is due at a node (:class:`Due`): a turn (drawn from the bot's exact score
-distribution, :attr:`NodeTable.cdf`), dice (a roll-off), nothing more (the match is over), or
+distribution, :mod:`.samplers`), dice (a roll-off), nothing more (the match is over), or
 the format's decision after a round has ended (:func:`~shipcaptaincrew.positions.to_round_end`
 stops there; the decision is a step of its own, with no random number).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
 
@@ -25,19 +24,11 @@ import numpy as np
 
 from ...engine import dice_to_roll, match_position, seat_to_act
 from ...positions import contest_position
-from ...rules import Rules
-from ...solver import contest_view
 from ...state import MatchState, Phase, evolve
-from ..inverse import InverseCdf
-from ..match import table_for
-from ..policy import MatchPolicy, make_policy
-from .match_turns import MatchTurns, plays, round_turn
 from .probes import DECIDED_MARK, POSTED_MARKS, CountProbe, DecidedMark, PostedMark
+from .samplers import BY_MATCH, TurnSamplers
 
-__all__ = ["Due", "NodeTable", "arg_at", "due_at", "pack_node", "seat_at"]
-
-#: A turn sampler's outcomes: their chances, scores and crews completed (1/0).
-Sampler = tuple[np.ndarray, np.ndarray, np.ndarray]
+__all__ = ["Due", "NodeGraph", "arg_at", "due_at", "pack_node", "seat_at"]
 
 
 class Due(IntEnum):
@@ -51,7 +42,7 @@ class Due(IntEnum):
     DECIDE = 3
 
 
-#: A node's packed word (:attr:`NodeTable.node_word`), one int64 per node for the hot loops:
+#: A node's packed word (:attr:`NodeGraph.word`), one int64 per node for the hot loops:
 #: what is due in the low bits, then the seat to act, then the sampler (a turn) or the
 #: number of dice (a roll-off).  Read it through the helpers below, never with bare masks.
 _DUE_BITS, _SEAT_BITS = 2, 4
@@ -93,46 +84,38 @@ def _marker(x: object) -> object:
     return x
 
 
-class NodeTable:
-    """The nodes of one rule set and line-up, and the turn samplers of its bots.
+class NodeGraph:
+    """The nodes of one rule set and line-up, found as the steps reach them.
 
     ``scores_carried``: the round's scores are carried by each match (the default, where the engine
     only adds them up and tests them against 0); otherwise the nodes hold them exactly.
+    ``samplers``: the bots' turn samplers, which a turn node names.
     """
 
-    def __init__(self, rules: Rules, bots: list[str], scores_carried: bool) -> None:
-        self.rules = rules
-        self.bots = list(bots)
-        self.players = p = len(bots)
+    def __init__(self, players: int, samplers: TurnSamplers, scores_carried: bool) -> None:
+        self.players = p = players
+        self.samplers = samplers
         self.scores_carried = scores_carried
-        self.policies = {b: make_policy(b, rules, p) for b in set(bots)}
-        #: The match-optimal bot's round turns (:mod:`.match_turns`), if a seat plays it.
-        self.match_turns = (
-            MatchTurns(rules, p)
-            if any(plays(pol, rules, p) for pol in self.policies.values())
-            else None
-        )
-        #: Per node: 1 where the turn due is the match-optimal bot's round turn (drawn by
-        #: :attr:`match_turns`, not by a sampler), with the round's seats in play order and
-        #: the place of the turn in it.
-        self.by_match = np.zeros(64, dtype=np.int64)
-        self.order = np.zeros((64, p), dtype=np.int64)
-        self.place = np.zeros(64, dtype=np.int64)
         self._ids: dict[tuple[int, MatchState], int] = {}
+        #: Per node: its state as the steps are played from it.
         self.states: list[MatchState] = []
         #: Per node: its packed word (:func:`pack_node`; read by :func:`due_at`,
         #: :func:`seat_at`, :func:`arg_at`) and, at a finished match, its winner (-1: none).
-        self.node_word = np.zeros(64, dtype=np.int64)
-        self.node_winner = np.full(64, -1, dtype=np.int64)
-        self._info: list[tuple[int, int, int]] = []  # (kind, seat, arg) for the builders
-        self._samplers: dict[tuple[str, object], int] = {}
-        #: Per sampler: its turn's outcomes' cumulative distribution, drawn by lookup.
-        self.draw: list[InverseCdf] = []
-        self.turn_score: list[np.ndarray] = []
-        self.turn_crew: list[np.ndarray] = []
+        self.word = np.zeros(64, dtype=np.int64)
+        self.winner = np.full(64, -1, dtype=np.int64)
+        #: Per node: what is due, the seat to act and the sampler or number of dice (the
+        #: word's fields as plain ints, for the builders).
+        self.info: list[tuple[Due, int, int]] = []
+        #: Per node: 1 where the turn due is the match-optimal bot's round turn (drawn by
+        #: :attr:`~.samplers.TurnSamplers.match_turns`, not by a sampler), with the round's
+        #: seats in play order and the place of the turn in it.
+        self.by_match = np.zeros(64, dtype=np.int64)
+        self.order = np.zeros((64, p), dtype=np.int64)
+        self.place = np.zeros(64, dtype=np.int64)
 
-    def _grown(self) -> None:
-        """Called when the node arrays have just doubled (the step tables grow with them)."""
+    def due(self, node: int) -> Due:
+        """What is due at ``node``."""
+        return self.info[node][0]
 
     def _rep(self, state: MatchState, decided: bool) -> MatchState:
         """The node's state: the position, with the round's scores as the node holds them
@@ -161,9 +144,10 @@ class NodeTable:
             for s, x in enumerate(scores)
         )
 
-    def _node(self, state: MatchState, *, ended: bool = False, decided: bool = False) -> int:
-        """The node of ``state``: the end of a round (``ended``, the format to decide), the
-        end of the match, or a turn or dice due."""
+    def node(self, state: MatchState, *, ended: bool = False, decided: bool = False) -> int:
+        """The node of ``state``, added if new: the end of a round (``ended``, the format to
+        decide), the end of the match, or a turn or dice due.  The per-node arrays double
+        when full (:attr:`word`'s length says how many slots there are)."""
         if state.phase is Phase.MATCH_OVER:  # a finished match is its winner
             rep = evolve(
                 self.states[0], phase=Phase.MATCH_OVER, winner=state.winner, contest=None, turn=None
@@ -187,11 +171,10 @@ class NodeTable:
         if i is not None:
             return i
         i = len(self.states)
-        if i >= len(self.node_word):
-            for name in ("node_word", "node_winner", "by_match", "order", "place"):
+        if i >= len(self.word):
+            for name in ("word", "winner", "by_match", "order", "place"):
                 a = getattr(self, name)
                 setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
-            self._grown()
         seat, arg, winner = 0, 0, -1
         if kind is Due.OVER:
             winner = -1 if rep.winner is None else rep.winner
@@ -199,57 +182,14 @@ class NodeTable:
             at = seat_to_act(rep)
             assert at is not None
             seat = at
-            arg = self._sampler(seat, rep) if kind is Due.TURN else dice_to_roll(rep)
-            if arg < 0:  # the match-optimal bot's round turn
+            arg = self.samplers.for_turn(seat, rep) if kind is Due.TURN else dice_to_roll(rep)
+            if arg == BY_MATCH:  # the match-optimal bot's round turn
                 arg, c = 0, rep.contest
                 assert c is not None
                 self.by_match[i], self.order[i], self.place[i] = 1, c.seats, len(c.scores)
-        self.node_winner[i] = winner
-        self._info.append((int(kind), seat, arg))
-        self.node_word[i] = pack_node(kind, seat, arg)
+        self.winner[i] = winner
+        self.info.append((kind, seat, arg))
+        self.word[i] = pack_node(kind, seat, arg)
         self._ids[key] = i
         self.states.append(rep)
         return i
-
-    def _sampler(self, seat: int, rep: MatchState) -> int:
-        """The sampler of the turn due at ``rep`` (-1: the match-optimal bot's round turn,
-        drawn by match position)."""
-        policy = self.policies[self.bots[seat]]
-        if isinstance(policy, MatchPolicy):
-            if round_turn(rep):
-                return -1
-
-            def tie_break() -> Sampler:
-                # A tie-break of the match-optimal bot: the estimate plays it from the contest
-                # alone (the sub-round's equilibrium), not from the totals or the round's scores.
-                blank = evolve(rep, results=(), round_scores=(0,) * self.players)
-                scores = np.asarray(policy.scores)
-                return np.diff(policy.cdf(blank), prepend=0.0), scores, scores > 0
-
-            return self._add_sampler((policy.name, contest_view(rep)), tie_break)
-        ctx = contest_view(rep) if policy.contextual else None
-
-        def turn() -> Sampler:
-            table = table_for(self.rules, policy, self.players, ctx)
-            ends = sorted(table.ends().items())
-            return (
-                np.array([float(q) for _, q in ends]),
-                np.array([int(table.score[e]) for e, _ in ends]),
-                np.array([int(table.complete[e]) for e, _ in ends]),
-            )
-
-        return self._add_sampler((policy.name, ctx), turn)
-
-    def _add_sampler(self, key: tuple[str, object], build: Callable[[], Sampler]) -> int:
-        """The sampler of ``key``, built (its outcomes' chances, scores and crews) the first
-        time the key is met."""
-        k = self._samplers.get(key)
-        if k is None:
-            probs, scores, crews = build()
-            cdf = np.cumsum(probs) / probs.sum()
-            cdf[-1] = 1.0
-            self.draw.append(InverseCdf(cdf))
-            self.turn_score.append(scores.astype(np.int64))
-            self.turn_crew.append(crews.astype(np.int64))
-            k = self._samplers[key] = len(self.draw) - 1
-        return k

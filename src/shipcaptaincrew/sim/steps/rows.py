@@ -1,11 +1,12 @@
 """The rows of the step tables: what each step of a match does, laid out for the hot loops.
 
-A step of :mod:`.steps` -- one engine call from a node with an outcome -- is stored once as a
+A step of :mod:`.table` -- one engine call from a node with an outcome -- is stored once as a
 row of :attr:`StepRows.steps` (its child, what it adds to the totals, sips and round wins,
 the round it finished) and, for the loops of :mod:`.fast` that step thousands of matches at
 once, as a packed word (:class:`StepBits`) and the few additions it makes (a round won, a round
-counted, the seats' scores of the round added to their totals).  Also here: the order of the
-totals as one integer (:meth:`StepRows.totals_key`), which is all the engine reads of them.
+counted, the seats' scores of the round added to their totals).  The rows know nothing of the
+engine or the nodes: :func:`step_row` lays out what a played step did, and
+:class:`~.table.MatchTable` names its child node.
 """
 
 from __future__ import annotations
@@ -15,10 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...formats import FormatKind
-from ...rules import Rules
-from ...state import MatchState, evolve
-from .nodes import Due, NodeTable
+from ...state import MatchState
 from .probes import CarriedScore, PostedMark, PostedScore, appended
 
 __all__ = [
@@ -28,11 +26,13 @@ __all__ = [
     "StepBits",
     "child_at",
     "head_row",
+    "Row",
+    "step_row",
 ]
 
 
 class StepBits:
-    """Bits of :attr:`MatchTable.step_word`, one word per step for the hot loop (plain ints:
+    """Bits of :attr:`StepRows.step_word`, one word per step for the hot loop (plain ints:
     an enum's attribute lookups cost more than the loop's arithmetic); the child node is the
     word shifted right by :attr:`CHILD`.  ``TOTALS``, ``COUNT``, ``ZEROS``: the step is
     resolved per order of the totals, per count of rounds, per pattern of zeros among the
@@ -45,7 +45,7 @@ class StepBits:
     TOUCH = 8  #: adds to the record (totals, sips, wins, a finished round)
     ENDS = 16  #: its child is a round's end (a :attr:`~.nodes.Due.DECIDE` node)
     POSTS = 32  #: posts the seat's score of the round (:attr:`StepColumn.WRITE`)
-    CARRIES = 64  #: adds seats' scores of the round to their totals (:attr:`MatchTable.carried`)
+    CARRIES = 64  #: adds seats' scores of the round to their totals (:attr:`StepRows.carried`)
     CHILD = 7
 
 
@@ -55,7 +55,7 @@ def child_at(word: Any) -> Any:
 
 
 class StepColumn(IntEnum):
-    """Columns of :attr:`MatchTable.steps`; from ``FIXED`` on, one column per seat each: the
+    """Columns of :attr:`StepRows.steps`; from ``FIXED`` on, one column per seat each: the
     totals, sips and round wins the step adds, which seats' carried scores it adds to their
     totals (1/0), the finished round's scores (-2: the seat's carried score, -1: none) and its
     play order.  ``KEYED``: what the step is resolved by (:attr:`StepBits.KEYED`'s bits; 0 for a
@@ -111,21 +111,59 @@ def _round_score(x: object) -> int:
     return -2 if isinstance(x, CarriedScore | PostedMark) else int(x)  # type: ignore[call-overload]
 
 
-class StepRows(NodeTable):
-    """The per-step arrays of one rule set and line-up, grown as steps are stored."""
+#: A step row as :func:`step_row` lays it out: its fixed columns, the rest, and which seats'
+#: carried scores it adds to their totals (1/0).
+Row = tuple[list[int], list[int], list[int]]
 
-    def __init__(self, rules: Rules, bots: list[str], scores_carried: bool) -> None:
-        super().__init__(rules, bots, scores_carried)
-        p = self.players
-        fmt = rules.format
-        self.mark = fmt.n if fmt.kind is FormatKind.FIRST_TO else None
-        self.key_space = p**p * 2**p
-        self.rec = RecordRows(p)
-        spare = self.rec.spare
+
+def step_row(
+    players: int,
+    base: MatchState,
+    after: MatchState,
+    dtot: tuple[int, ...],
+    *,
+    carried: tuple[int, ...] = (),
+    keyed: int = 0,
+) -> Row:
+    """The row of a step of ``players`` played from ``base`` to ``after``, which added ``dtot`` to the totals
+    and the round's scores of the seats ``carried`` to theirs: its fixed columns (the child
+    left for the caller), the rest of the row, and which seats' carried scores it adds (1/0)."""
+    p = players
+    mask = [int(s in carried) for s in range(p)]
+    adds = [
+        *dtot,
+        *(a - b for a, b in zip(after.sips, base.sips)),
+        *(a - b for a, b in zip(after.wins, base.wins)),
+        *mask,
+    ]
+    head = head_row(keyed)
+    posted = [s for s, x in enumerate(after.round_scores) if isinstance(x, PostedScore)]
+    if posted:
+        head[StepColumn.WRITE] = posted[0]
+    tail = [-1] * (2 * p)
+    res = appended(base.results, after.results)
+    if res is not None:
+        head[StepColumn.NEW_ROUND], head[StepColumn.STARTER] = 1, res.starter
+        head[StepColumn.WINNER] = -1 if res.winner is None else res.winner
+        head[StepColumn.OWN] = int(not res.tie_round)
+        tail = [_round_score(x) for x in res.scores]
+        tail += list(res.seats) + [-1] * (p - len(res.seats))
+    head[StepColumn.TOUCH] = int(head[StepColumn.NEW_ROUND] == 1 or any(adds))
+    return head, adds + tail, mask
+
+
+class StepRows:
+    """The per-step arrays of one line-up (``rec``: its matches' record rows), grown as steps
+    are stored."""
+
+    def __init__(self, players: int, rec: RecordRows) -> None:
+        self.players = p = players
+        self.rec = rec
+        spare = rec.spare
         self.steps = np.zeros((256, StepColumn.FIXED + 6 * p), dtype=np.int64)
         #: Per step, what it adds to a match's record, contiguous for the hot loops: the
         #: totals, sips and round wins by seat (as in :attr:`steps`), then its :attr:`StepColumn.OWN`.
-        self.adds = np.zeros((256, self.rec.count + 1), dtype=np.int64)
+        self.adds = np.zeros((256, rec.count + 1), dtype=np.int64)
         #: The same as (column, value) pairs of its few entries that are not 0, padded with
         #: the record's spare column (:func:`~.fast.new_record`) and 0: a step adds a round
         #: won and a round counted, seldom more, so the hot loop touches those columns only.
@@ -141,9 +179,9 @@ class StepRows(NodeTable):
         #: The same packed for the hot loop (:class:`StepBits`).
         self.step_word = np.zeros(256, dtype=np.int64)
 
-    def _row(self, head: list[int], rest: list[int], carried: list[int]) -> int:
+    def add(self, head: list[int], rest: list[int], carried: list[int], ends: bool) -> int:
         """Append a step row, built as a Python list and stored at once (small NumPy writes
-        cost more than the rest)."""
+        cost more than the rest); ``ends``: its child is a round's end.  Its step id."""
         i = self.n_steps
         p, spare = self.players, self.rec.spare
         if i >= len(self.steps):  # every per-step array doubles at once
@@ -162,8 +200,7 @@ class StepRows(NodeTable):
                 self.add_val = np.pad(self.add_val, ((0, 0), (0, extra)))
             for k, (c, v) in enumerate(entries):
                 self.add_col[i, k], self.add_val[i, k] = c, v
-        child = head[StepColumn.CHILD]
-        word = child << StepBits.CHILD | head[StepColumn.KEYED]
+        word = head[StepColumn.CHILD] << StepBits.CHILD | head[StepColumn.KEYED]
         if head[StepColumn.WRITE] >= 0:
             word |= StepBits.POSTS
             self.post_col[i] = self.rec.scores.start + head[StepColumn.WRITE]
@@ -171,74 +208,8 @@ class StepRows(NodeTable):
             word |= StepBits.TOUCH
         if any(carried):
             word |= StepBits.CARRIES
-        if rest and self._info[child][0] == Due.DECIDE:
+        if rest and ends:
             word |= StepBits.ENDS
         self.step_word[i] = word
         self.n_steps += 1
         return i
-
-    def _record(
-        self,
-        node: int,
-        base: MatchState,
-        after: MatchState,
-        ended: bool,
-        dtot: tuple[int, ...],
-        carried: tuple[int, ...] = (),
-        keyed: int = 0,
-    ) -> int:
-        """Store a step from ``node`` (played from ``base``) to ``after``, which added ``dtot``
-        to the totals and the round's scores of the seats ``carried`` (``ended``: it stopped
-        at a round's end)."""
-        p = self.players
-        mask = [int(s in carried) for s in range(p)]
-        adds = [
-            *dtot,
-            *(a - b for a, b in zip(after.sips, base.sips)),
-            *(a - b for a, b in zip(after.wins, base.wins)),
-            *mask,
-        ]
-        head = head_row(keyed)
-        posted = [s for s, x in enumerate(after.round_scores) if isinstance(x, PostedScore)]
-        if posted:
-            head[StepColumn.WRITE] = posted[0]
-        tail = [-1] * (2 * p)
-        res = appended(base.results, after.results)
-        if res is not None:
-            head[StepColumn.NEW_ROUND], head[StepColumn.STARTER] = 1, res.starter
-            head[StepColumn.WINNER] = -1 if res.winner is None else res.winner
-            head[StepColumn.OWN] = int(not res.tie_round)
-            tail = [_round_score(x) for x in res.scores]
-            tail += list(res.seats) + [-1] * (p - len(res.seats))
-        head[StepColumn.TOUCH] = int(head[StepColumn.NEW_ROUND] == 1 or any(adds))
-        decided = self._info[node][0] == Due.DECIDE
-        head[StepColumn.CHILD] = self._node(
-            evolve(after, totals=(0,) * p), ended=ended, decided=decided
-        )
-        return self._row(head, adds + tail, mask)
-
-    def totals_key(self, totals: np.ndarray) -> np.ndarray:
-        """Per column of ``totals`` (a row per seat): the order of the totals (each seat's
-        count of lower totals) and, under ``first_to:N``, which seats reached N, as one
-        integer.  Seat by seat, so every operation is on whole rows of matches."""
-        p = self.players
-        key = np.zeros(totals.shape[1], dtype=np.int64)
-        for s in range(p):
-            weight = p**s
-            for j in range(p):
-                if j != s:
-                    key += (totals[j] < totals[s]) * weight
-            if self.mark is not None:
-                key += (totals[s] >= self.mark) * (2**s * p**p)
-        return key
-
-    def synthetic(self, key: int) -> tuple[int, ...]:
-        """Totals with the order (and marks) of ``key``."""
-        p = self.players
-        reached, ranks = divmod(key, p**p)
-        r = [(ranks // p**s) % p for s in range(p)]
-        if self.mark is None:
-            return tuple(r)
-        return tuple(
-            self.mark + r[s] if (reached >> s) & 1 else self.mark - p + r[s] for s in range(p)
-        )

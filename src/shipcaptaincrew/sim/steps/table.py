@@ -52,8 +52,8 @@ from ...facts import FACES
 from ...positions import after_round, beaten, to_round_end, turn_scores
 from ...rules import Rules
 from ...state import MatchState, evolve
-from .dense import DenseIds, SortedIds
-from .nodes import Due
+from .dense import DenseIds, SortedIds, TotalsKeys
+from .nodes import Due, NodeGraph
 from .probes import (
     CARRIED_SCORES,
     CountRead,
@@ -64,12 +64,8 @@ from .probes import (
     TotalsRead,
 )
 from .refusal import MODELLED, FastRefusal, fast_refusal
-from .rows import (
-    StepBits,
-    StepColumn,
-    StepRows,
-    head_row,
-)
+from .rows import RecordRows, Row, StepBits, StepColumn, StepRows, head_row, step_row
+from .samplers import TurnSamplers
 
 __all__ = [
     "StepColumn",
@@ -82,8 +78,11 @@ __all__ = [
 ]
 
 
-class MatchTable(StepRows):
-    """The step tables of one rule set and line-up, grown as matches meet new steps."""
+class MatchTable:
+    """The step tables of one rule set and line-up, grown as matches meet new steps: the
+    bots' turn samplers (:attr:`samplers`), the nodes (:attr:`nodes`), the step rows
+    (:attr:`rows`) and the lookups from a node and an outcome, or a keyed step and its key,
+    to a step id; asking the engine for every step not met before."""
 
     def __init__(self, rules: Rules, bots: list[str], *, scores_carried: bool = True) -> None:
         refusal = fast_refusal(rules, bots)
@@ -91,8 +90,15 @@ class MatchTable(StepRows):
             MODELLED.check(rules)  # the refusal that names the option
         if refusal is not None:
             raise ValueError(f"the step tables cannot play this set-up: {refusal.value}")
-        super().__init__(rules, bots, scores_carried)
-        p = self.players
+        self.rules = rules
+        self.players = p = len(bots)
+        self.scores_carried = scores_carried
+        self.samplers = TurnSamplers(rules, bots)
+        self.nodes = NodeGraph(p, self.samplers, scores_carried)
+        #: The rows of a match's record (:func:`~.fast.new_record`).
+        self.rec = RecordRows(p)
+        self.rows = StepRows(p, self.rec)
+        self.keys = TotalsKeys(rules, p)
         self.max_score = rules.max_score
         # An outcome code: a score, or a roll-off's dice (up to the cargo's) in base 6.
         self.width = max(self.max_score + 1, len(FACES) ** rules.cargo_dice)
@@ -115,15 +121,32 @@ class MatchTable(StepRows):
         self._checking = False  # in :meth:`carries`, where a read score is an answer
         self.start = self._node(initial_state(rules, p))
 
-    def _grown(self) -> None:
-        # Every node's outcome codes have a slot, so the hot loop gathers unchecked.
-        self.by_outcome = np.concatenate([self.by_outcome, np.full_like(self.by_outcome, -1)])
+    def _node(self, state: MatchState, *, ended: bool = False, decided: bool = False) -> int:
+        """The node of ``state`` (:meth:`.nodes.NodeGraph.node`)."""
+        i = self.nodes.node(state, ended=ended, decided=decided)
+        if len(self.by_outcome) < len(self.nodes.word) * self.width:
+            # Every node's outcome codes have a slot, so the hot loop gathers unchecked.
+            self.by_outcome = np.concatenate([self.by_outcome, np.full_like(self.by_outcome, -1)])
+        return i
+
+    def _record(self, node: int, after: MatchState, ended: bool, row: Row) -> int:
+        """Store a step from ``node`` to ``after`` (``ended``: it stopped at a round's end),
+        laid out as ``row`` (:func:`~.rows.step_row`): its child node found or added."""
+        head, rest, mask = row
+        decided = self.nodes.due(node) == Due.DECIDE
+        child = self._node(evolve(after, totals=(0,) * self.players), ended=ended, decided=decided)
+        head[StepColumn.CHILD] = child
+        return self.rows.add(head, rest, mask, ends=self.nodes.due(child) == Due.DECIDE)
+
+    def _keyed(self, keyed: int) -> int:
+        """A row that says what else a step must be resolved by (:attr:`StepBits.KEYED`)."""
+        return self.rows.add(head_row(keyed), [], [], ends=False)
 
     # -- steps --------------------------------------------------------------------------------
     def _act(self, node: int, outcome: int) -> Callable[[MatchState], tuple[MatchState, bool]]:
         """What the engine does at ``node`` with ``outcome``: the state it leads to, stopped at
         a round's end, and whether the round ended there."""
-        kind, seat, dice = self._info[node]
+        kind, seat, dice = self.nodes.info[node]
         if kind == Due.DECIDE:
             return lambda s: (after_round(s), False)
         # Holding the round's exact scores, a round ends in as many ways as they make: the
@@ -138,7 +161,7 @@ class MatchTable(StepRows):
     def _base(self, node: int, ctx: tuple[int | None, int | None]) -> MatchState:
         """The state a step of ``node`` is played from in context ``ctx``: its scores of the
         round by a pattern of zeros (bit s: seat s scored), its count of rounds."""
-        state = self.states[node]
+        state = self.nodes.states[node]
         zeros, count = ctx
         if zeros is not None:
             scores = tuple(
@@ -164,9 +187,9 @@ class MatchTable(StepRows):
                     f"the engine compared a round's scores at a step of {self.rules}, which "
                     "the step tables' check of the rule set did not meet (MatchTable.can_carry_scores)"
                 ) from None
-            i = self._row(head_row(keyed=StepBits.ZEROS), [], [])
+            i = self._keyed(StepBits.ZEROS)
         except CountRead:
-            i = self._row(head_row(keyed=StepBits.COUNT), [], [])
+            i = self._keyed(StepBits.COUNT)
         self._code[i], self._ctx[i] = code, ctx
         return i
 
@@ -175,23 +198,28 @@ class MatchTable(StepRows):
         order of the totals if it compares them."""
         act = self._act(node, outcome)
         try:
-            after, ended = act(evolve(base, totals=tuple(TotalsProbe(0) for _ in self.bots)))
+            after, ended = act(
+                evolve(base, totals=tuple(TotalsProbe(0) for _ in range(self.players)))
+            )
         except TotalsRead:
             after, ended = act(base)  # zero totals: what the step adds to them
-            return self._record(node, base, after, ended, after.totals, keyed=StepBits.TOTALS)
+            row = step_row(self.players, base, after, after.totals, keyed=StepBits.TOTALS)
+            return self._record(node, after, ended, row)
         offsets: tuple[TotalsProbe, ...] = after.totals  # type: ignore[assignment]
         carried = tuple(s for t in offsets for s in t.carried)
-        return self._record(node, base, after, ended, tuple(t.value for t in offsets), carried)
+        dtot = tuple(t.value for t in offsets)
+        row = step_row(self.players, base, after, dtot, carried=carried)
+        return self._record(node, after, ended, row)
 
     def outcome_step(self, code: int) -> int:
         """The step of (node, outcome) ``code``; marked keyed if it counts the finished rounds
         or compares the totals.  A turn's score that can no longer win its round is the step of
         the lowest score (:attr:`low`): it posts the match's own score all the same."""
         node, outcome = divmod(code, self.width)
-        state = self.states[node]
+        state = self.nodes.states[node]
         if (
             self.scores_carried
-            and self._info[node][0] == Due.TURN
+            and self.nodes.due(node) == Due.TURN
             and outcome > self.low
             and state.contest is not None
             and beaten(state.contest.scores, state.contest.slots, outcome)
@@ -206,7 +234,9 @@ class MatchTable(StepRows):
         """A zero-keyed step played with the round's scores in ``pattern`` (bit s: seat s
         scored above 0); patterns that differ only in seats that have not posted share it."""
         node = self._code[step] // self.width
-        scored = sum(1 << s for s, x in enumerate(self.states[node].round_scores) if x is not None)
+        scored = sum(
+            1 << s for s, x in enumerate(self.nodes.states[node].round_scores) if x is not None
+        )
         key = (step, pattern & scored)
         i = self._zero_ids.get(key)
         if i is None:
@@ -219,11 +249,11 @@ class MatchTable(StepRows):
 
     def keyed_step(self, step: int, key: int) -> int:
         """A keyed step played from totals in the order ``key`` describes (a
-        :meth:`totals_key`; and in its context: zeros, count)."""
+        :meth:`~.dense.TotalsKeys.key_of`; and in its context: zeros, count)."""
         node, outcome = divmod(self._code[step], self.width)
         p = self.players
-        dtot = tuple(int(x) for x in self.steps[step, StepColumn.FIXED : StepColumn.FIXED + p])
-        final = self.synthetic(key)
+        dtot = tuple(int(x) for x in self.rows.steps[step, StepColumn.FIXED : StepColumn.FIXED + p])
+        final = self.keys.totals_of(key)
         base = self._base(node, self._ctx[step])
         try:
             after, ended = self._act(node, outcome)(
@@ -235,7 +265,7 @@ class MatchTable(StepRows):
                 "tables resolve the count first"
             ) from None
         assert after.totals == final, (after.totals, final)
-        return self._record(node, base, after, ended, dtot)
+        return self._record(node, after, ended, step_row(self.players, base, after, dtot))
 
     # -- the rule set's own check -------------------------------------------------------------
     def can_carry_scores(self) -> bool:
@@ -248,25 +278,25 @@ class MatchTable(StepRows):
         self._checking = True
         try:
             for _ in range(4 * p):
-                kind = self._info[node][0]
+                kind = self.nodes.due(node)
                 if kind == Due.OVER:
                     break
                 if kind == Due.DICE:  # the roll-off: the first to roll wins it
-                    outcome = 5 if not self.states[node].contest.scores else 0  # type: ignore[union-attr]
+                    outcome = 5 if not self.nodes.states[node].contest.scores else 0  # type: ignore[union-attr]
                 elif kind == Due.TURN:
                     outcome, posted = positive[min(posted, len(positive) - 1)], posted + 1
                 else:
                     outcome = 0
                 step = self.outcome_step(node * self.width + outcome)
-                if self.steps[step, StepColumn.KEYED] == StepBits.ZEROS:
+                if self.rows.steps[step, StepColumn.KEYED] == StepBits.ZEROS:
                     step = self.zeros_step(step, 2**p - 1)
-                if self.steps[step, StepColumn.KEYED] == StepBits.COUNT:
+                if self.rows.steps[step, StepColumn.KEYED] == StepBits.COUNT:
                     step = self.count_step(step, 0)
-                if self.steps[step, StepColumn.KEYED] == StepBits.TOTALS:
-                    step = self.keyed_step(step, int(self.totals_key(np.zeros((p, 1)))[0]))
+                if self.rows.steps[step, StepColumn.KEYED] == StepBits.TOTALS:
+                    step = self.keyed_step(step, int(self.keys.key_of(np.zeros((p, 1)))[0]))
                 if kind == Due.DECIDE:
                     break
-                node = int(self.steps[step, StepColumn.CHILD])
+                node = int(self.rows.steps[step, StepColumn.CHILD])
         except ScoresRead:
             return False
         finally:

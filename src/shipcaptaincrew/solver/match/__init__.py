@@ -44,9 +44,9 @@ are played by :mod:`.estimate`, which values the totals after the round by an es
 rounds left instead of solving them.  The tournament's preliminaries and final
 (:mod:`.tournament`) and a session's stop (:mod:`.session`) are positions of their own kind.
 
-**Reading order.**  :mod:`.model` (positions and lines), :mod:`.view`, :mod:`.play` (one
-round seat by seat), :mod:`.solve`, :mod:`.advice` (one turn's choices), then what is built
-on them: :mod:`.estimate`, :mod:`.tournament`, :mod:`.session`, :mod:`.table` (the decision
-tables of ``scc strategy --format``), :mod:`.findings` and :mod:`.report` (the match part of
-``docs/strategy.md``).
+**Reading order.**  :mod:`.model` (positions and lines), :mod:`.codes` (a position as an
+integer), :mod:`.view`, :mod:`.play` (one round seat by seat), :mod:`.solve`, :mod:`.advice`
+(one turn's choices), then what is built on them: :mod:`.estimate`, :mod:`.tournament`,
+:mod:`.session`, :mod:`.table` (the decision tables of ``scc strategy --format``),
+:mod:`.findings` and :mod:`.report` (the match part of ``docs/strategy.md``).
 """

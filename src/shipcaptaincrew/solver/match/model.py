@@ -17,9 +17,9 @@ player.  It holds what the format reads -- the totals (``first_to:N``), the roun
 the totals less the lowest total (``rounds:N``: only differences decide it), the round wins
 (``wins:N``), nothing (``single``) -- and the *offset*, which of the seats' policies plays
 first (needed only when the seats play differently).  Every position gets a code, an index
-into the solver's value table; ``levels`` lists them in an order where every round leads only
-to positions solved before, or to positions of the same level (a round everyone fails, a
-round left without a winner), which the solver treats as unknowns.
+into the solver's value table (:mod:`.codes`); its ``levels`` lists them in an order where
+every round leads only to positions solved before, or to positions of the same level (a round
+everyone fails, a round left without a winner), which the solver treats as unknowns.
 
 A round's lines
 ---------------
@@ -57,6 +57,7 @@ from ..graph import turn_graph
 from ..modelled import MATCH, MODEL_FORMATS
 from ..policies import Policy
 from ..rounds import NotModelledError, SolverError
+from .codes import PositionCodes
 from .play import score_lines, tie_shares
 
 __all__ = ["MAX_WORK", "MODELLED", "BeyondExact", "Branch", "MatchModel", "Resolution", "period_of"]
@@ -149,9 +150,11 @@ class MatchModel:
         self.period = period_of(policies)
         graph = turn_graph(rules)
         self.scores = np.asarray(graph.scores, dtype=np.int64)
-        self._size = self._dims()
+        #: The positions' codes (:mod:`.codes`).
+        self.codes = PositionCodes(self.kind, self.target, n, self.period, self.scores)
+        self.size = self.codes.size
         lines = len(self.scores) ** n
-        if self._size * lines > MAX_WORK:
+        if self.size * lines > MAX_WORK:
             raise BeyondExact(
                 N_(
                     "{n} players of {format}: {positions} positions x {lines} lines of scores "
@@ -159,7 +162,7 @@ class MatchModel:
                 ),
                 n=n,
                 format=str(fmt),
-                positions=Grouped(self._size),
+                positions=Grouped(self.size),
                 lines=Grouped(lines),
                 most=Grouped(MAX_WORK),
             )
@@ -204,107 +207,6 @@ class MatchModel:
                     out[o, mask, seats] = tie_shares(self.rules, pols)
         return out
 
-    # -- positions --------------------------------------------------------------------------
-    def _dims(self) -> int:
-        n, big = self.n, int(self.scores.max())
-        if self.kind is FormatKind.SINGLE:
-            self.radix = 1
-            return self.period
-        if self.kind is FormatKind.ROUNDS:
-            # The totals less the lowest: which seat is lowest (the first of them), and the
-            # others' differences, each at most (rounds before the last) * the top score.
-            self.radix = (self.target - 1) * big + 1
-            return int(self.period * self.target * n * self.radix ** (n - 1))
-        self.radix = self.target
-        return int(self.period * self.target**n)
-
-    @property
-    def size(self) -> int:
-        """How many position codes there are (some unreachable)."""
-        return self._size
-
-    def encode(self, offset: np.ndarray, fields: np.ndarray, played: np.ndarray) -> np.ndarray:
-        """Codes of positions: offset, per-seat fields (totals, wins) and rounds played."""
-        n, r = self.n, self.radix
-        if self.kind is FormatKind.SINGLE:
-            return offset.astype(np.int64)
-        if self.kind is FormatKind.ROUNDS:
-            low = fields.argmin(axis=-1)
-            d = fields - fields.min(axis=-1, keepdims=True)
-            rest = np.zeros(d.shape[:-1], dtype=np.int64)
-            # The other seats' differences, in play order after removing the lowest.
-            for j in range(n - 1, -1, -1):
-                keep = j != low
-                rest = np.where(keep, rest * r + d[..., j], rest)
-            inner = (played * n + low) * r ** (n - 1) + rest
-        else:
-            inner = np.zeros(fields.shape[:-1], dtype=np.int64)
-            for j in range(n - 1, -1, -1):
-                inner = inner * r + fields[..., j]
-        out: np.ndarray = offset + self.period * inner
-        return out
-
-    def decode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(offset, fields (..., n), played) of codes: the inverse of :meth:`encode`."""
-        n, r = self.n, self.radix
-        offset = codes % self.period
-        inner = codes // self.period
-        fields = np.zeros((*codes.shape, n), dtype=np.int64)
-        played = np.zeros(codes.shape, dtype=np.int64)
-        if self.kind is FormatKind.SINGLE:
-            return offset, fields, played
-        if self.kind is FormatKind.ROUNDS:
-            rest = inner % r ** (n - 1)
-            low = (inner // r ** (n - 1)) % n
-            played = inner // (r ** (n - 1) * n)
-            others = []  # the other seats' differences, first in play order first
-            for _ in range(n - 1):
-                others.append(rest % r)
-                rest = rest // r
-            for j in range(n):
-                if n == 1:
-                    break
-                # Seat j's place among the others: j, less one when the lowest comes first.
-                place = np.clip(j - (low < j), 0, n - 2)
-                pick = np.choose(place, others) if n > 2 else others[0]
-                fields[..., j] = np.where(low == j, 0, pick)
-            return offset, fields, played
-        for j in range(n):
-            fields[..., j] = inner % r
-            inner = inner // r
-        return offset, fields, played
-
-    def levels(self) -> list[np.ndarray]:
-        """Every position's code, level by level in solving order (last rounds first).
-
-        A round leads from a level only to levels listed before it, or back into its own
-        (everyone failed, or no winner); ``span`` consecutive levels never lead into each
-        other, so they can be solved together.
-        """
-        codes = np.arange(self.size, dtype=np.int64)
-        offset, fields, played = self.decode(codes)
-        canonical = self.encode(offset, fields, played) == codes
-        if self.kind is FormatKind.ROUNDS:
-            big = int(self.scores.max())
-            canonical &= fields.max(axis=-1) <= played * big
-            key = played
-        else:
-            key = fields.sum(axis=-1)
-        codes, key = codes[canonical], key[canonical]
-        return [codes[key == v] for v in sorted(set(key.tolist()), reverse=True)]
-
-    @property
-    def span(self) -> int:
-        """How many consecutive levels never lead into each other (see :meth:`levels`)."""
-        if self.kind is FormatKind.FIRST_TO:
-            return int(self.scores[1])  # a round that scores at all adds its lowest score
-        return 1
-
-    def initial(self) -> int:
-        """The code of the match's first round, starter first (offset 0, nothing scored)."""
-        zero = np.zeros((1, self.n), dtype=np.int64)
-        return int(self.encode(np.zeros(1, dtype=np.int64), zero, np.zeros(1, np.int64))[0])
-
     # -- a round's lines ----------------------------------------------------------------------
     def _shift(self, batch: int) -> np.ndarray:
         """(B, L): how many seats on the next round starts after each line."""
@@ -343,7 +245,7 @@ class MatchModel:
         ``winner_place`` fixes the round's winner on every line that has one (the advice
         during a tie for the round asks what each tied player's win would be worth).
         """
-        offset, fields, played = self.decode(codes)
+        offset, fields, played = self.codes.decode(codes)
         b, lines, n = len(codes), len(self.x), self.n
         winner = np.zeros((b, lines, n))
         unique = np.flatnonzero(self.unique)
@@ -381,7 +283,7 @@ class MatchModel:
         b, lines, n = winner.shape
         zero = np.zeros((b, lines), dtype=np.int64)
         if self.kind is FormatKind.SINGLE:
-            code = self.encode(after, np.zeros((b, lines, n), np.int64), zero)
+            code = self.codes.encode(after, np.zeros((b, lines, n), np.int64), zero)
             return winner.copy(), [Branch(code, shift, unwon, unwon)]
         if self.kind is FormatKind.WINS:
             term = np.zeros((b, lines, n))
@@ -393,9 +295,11 @@ class MatchModel:
                 go = np.where(done, 0.0, winner[..., p])
                 safe = np.where(done[..., None], 0, wins)
                 branches.append(
-                    Branch(self.encode(after, self._rotate(safe, shift), zero), shift, go, 0 * go)
+                    Branch(
+                        self.codes.encode(after, self._rotate(safe, shift), zero), shift, go, 0 * go
+                    )
                 )
-            same = self.encode(
+            same = self.codes.encode(
                 after, self._rotate(np.broadcast_to(fields[:, None, :], (b, lines, n)), shift), zero
             )
             branches.append(Branch(same, shift, unwon, unwon))
@@ -412,5 +316,5 @@ class MatchModel:
         term = np.where(ended[..., None], self._ended(offset, totals, counts, shift), 0.0)
         go = (live & ~ended).astype(np.float64)
         safe = np.where((go > 0)[..., None], totals, 0)
-        code = self.encode(after, self._rotate(safe, shift), np.where(go > 0, nxt, 0))
+        code = self.codes.encode(after, self._rotate(safe, shift), np.where(go > 0, nxt, 0))
         return term, [Branch(code, shift, go, go * unwon)]

@@ -50,7 +50,7 @@ class SessionModel(MatchModel):
         """The rounds' lines as ``rounds:N`` ends them, and on every line that goes on, what
         a stop would decide and whether its caller weighs it."""
         res = super().resolve(codes, winner_place)
-        offset, fields, _ = self.decode(codes)
+        offset, fields, _ = self.codes.decode(codes)
         on = res.branches[0]  # the next round (the others: a round replayed)
         shift = on.shift
         totals = fields[:, None, :] + self.x[None]

@@ -86,13 +86,13 @@ class MatchSolution:
     @property
     def seat_win_probability(self) -> tuple[float, ...]:
         """Each seat's chance of winning the match, the first round's starter first."""
-        v = self.values[self.model.initial()]
+        v = self.values[self.model.codes.initial()]
         return tuple(float(x) for x in v[: self.players])
 
     @property
     def round_win_probability(self) -> tuple[float, ...]:
         """Each seat's chance of winning the first round (a round without a winner passes on)."""
-        v = self.values[self.model.initial()]
+        v = self.values[self.model.codes.initial()]
         return tuple(float(x) for x in v[self.players :])
 
     def tree(self, code: int) -> Tree:
@@ -117,7 +117,7 @@ class MatchSolution:
     @property
     def p_all_fail_per_round(self) -> float:
         """The chance that everyone fails in one playing of the first round."""
-        return float(leaf_mass(self.tree(self.model.initial()))[0, 0])
+        return float(leaf_mass(self.tree(self.model.codes.initial()))[0, 0])
 
 
 def _seats(model: MatchModel, offset: int) -> list[Seat]:
@@ -299,9 +299,11 @@ def solve_match(
         start = time.perf_counter()
         values = np.zeros((model.size, 2 * model.n))
         iterations = 0
-        levels = model.levels()
-        for i in range(0, len(levels), model.span):
-            iterations += _solve_batch(model, values, np.concatenate(levels[i : i + model.span]))
+        levels = model.codes.levels()
+        for i in range(0, len(levels), model.codes.span):
+            iterations += _solve_batch(
+                model, values, np.concatenate(levels[i : i + model.codes.span])
+            )
         sol = MatchSolution(model, values, iterations, time.perf_counter() - start)
         if use_disk:
             _save(sol, key, path)

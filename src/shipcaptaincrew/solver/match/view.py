@@ -152,7 +152,7 @@ def locate(model: MatchModel, view: MatchView) -> int:
     if model.kind is FormatKind.SINGLE:
         fields = np.zeros(model.n, dtype=np.int64)
     if (fields < 0).any() or (
-        model.kind is not FormatKind.ROUNDS and (fields >= model.radix).any()
+        model.kind is not FormatKind.ROUNDS and (fields >= model.codes.radix).any()
     ):
         raise SolverError(
             N_("{totals} is not a position of {format} (already over)"),
@@ -171,7 +171,7 @@ def locate(model: MatchModel, view: MatchView) -> int:
                 totals=",".join(map(str, fields.tolist())),
                 n=view.played,
             )
-    code = model.encode(
+    code = model.codes.encode(
         np.array([view.starter % model.period]),
         fields[None].astype(np.int64),
         np.array([view.played if model.kind is FormatKind.ROUNDS else 0]),
