@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .browsing import PHONE, SMALL_PHONE, Pages, check, table_server
+from .browsing import PHONE, SMALL_PHONE, Pages, check, shot, table_server
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -83,7 +83,10 @@ def test_a_match_opened_again_shows_its_dice_at_once_and_acts_only_live(
             "#actions button", "bs => bs.length > 0 && bs.every(b => b.disabled)"
         )
         assert again.inner_text("#offline-note") == "Connecting to the table..."
+        # Bo is offline, but what the table may do about it waits for the live picture too.
+        assert again.locator("#away-box button, [data-testid=play-for]").count() == 0
         check(again, "kept match")
+        shot(again, "kept-match-phone", full=False)
         again.close()
         # With the table answering, the same picture comes alive: the roll goes out.
         live = ctx.new_page()
@@ -126,3 +129,21 @@ def test_a_lobby_opened_again_joins_without_its_socket(
         assert [p["name"] for p in players] == ["Anna", "Bruno"]
     finally:
         pages.close()
+
+
+def test_a_code_that_leads_nowhere_says_so_on_the_phone_and_the_screen(
+    kept_server: LiveServer, browser: Any
+) -> None:
+    pages = Pages(browser, kept_server.url)
+    try:
+        for path, lang, said in (
+            ("/r/ZZZZZZ", "en", "There is no table with this code."),
+            ("/r/ZZZZZZ/screen", "de", "Es gibt keinen Tisch mit diesem Code."),
+        ):
+            page = pages.open(path, viewport=PHONE, lang=lang)
+            page.wait_for_selector("main section.panel h2")
+            assert page.inner_text("main section.panel h2") == said
+            assert page.get_attribute("main section.panel a", "href") == "/"
+    finally:
+        pages.close()
+    assert not pages.errors, pages.errors

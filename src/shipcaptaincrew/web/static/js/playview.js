@@ -35,6 +35,13 @@ export function banner(room, you, online, send = null) {
     countdown);
 }
 
+/** A table code that leads nowhere (the line's close 4404), said in ``box`` with the way on. */
+export function noTable(box) {
+  box.hidden = false;
+  box.replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
+    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
+}
+
 export function stageLine(room) {
   const match = room.match;
   const pot = room.options && room.options.stakes === "pot";

@@ -9,7 +9,7 @@ import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { bubble, fly, podiumView, reactionBar } from "./moments.js";
-import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, showFelt, stageLine } from "./playview.js";
+import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, noTable, showFelt, stageLine } from "./playview.js";
 import { staging } from "./staging.js";
 import { playerCards, roundsTable } from "./table.js";
 
@@ -105,12 +105,6 @@ function onMessage(msg) {
   }
 }
 
-function onGone() {
-  $("lobby").hidden = false;
-  $("lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
-    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
-}
-
 async function onRoom(next, lines, { history = false, kept = false } = {}) {
   const { before, staged } = st.take(next, { history, kept });
   room = next;
@@ -197,7 +191,7 @@ function renderPlay(before) {
   setTitle(mine ? `● ${t("Your turn")}` : match.over ? t("Match over") : t("Table {code}", { code: room.code }));
   $("banner").replaceChildren(...(match.over ? [] : [
     you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
-    banner(room, you, online || !st.live, send)].filter(Boolean)));
+    banner(room, you, online || !st.live, st.live ? send : null)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
   const saying = botSaid && !match.over ? `${botSaid.at}:${lang()}` : "";
@@ -222,7 +216,8 @@ function renderPlay(before) {
     if (focusPodium && !$("play-main").contains(document.activeElement)) $("podium-h").focus();
     freshPodium = false;
   });
-  redraw($("away-box"), [awayBox(room, you, send)].filter(Boolean));
+  // Who is away, and what the table may do about it: only from the live picture.
+  redraw($("away-box"), st.live ? [awayBox(room, you, send)].filter(Boolean) : []);
   // The round-result card: fresh when its round just ended, folded later; put away while a
   // tie-break is played (the tie is on the felt).
   st.drawResult({ fold: true });
@@ -329,7 +324,7 @@ shakeTarget(() => (room && room.dice_source !== "physical" ? $("actions").queryS
 const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r/${encodeURIComponent(code)}/screen`, target: "_blank",
   "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
 await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
-line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
+line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTable($("lobby")) });
 // A link opened again: the picture this phone kept, at once (its choices inert); the live
 // picture follows with the WebSocket's answer.
 const kept = keptPicture(code);

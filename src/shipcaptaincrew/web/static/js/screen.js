@@ -9,7 +9,7 @@ import { keepAwake } from "./fx.js";
 import { keepPicture, keptPicture } from "./kept.js";
 import { openLine } from "./line.js";
 import { podiumView } from "./moments.js";
-import { stageLine } from "./playview.js";
+import { noTable, stageLine } from "./playview.js";
 import { staging } from "./staging.js";
 import { askText, avatar, botLevel, playerCards, playerColor, statusText } from "./table.js";
 
@@ -115,11 +115,7 @@ async function onLang(chosen) {
 }
 
 await boot(onLang, () => []);
-line = openLine(code, { message: onMessage, online: setOnline, gone: () => {
-  $("tv-lobby").hidden = false;
-  $("tv-lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
-    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
-} }, { screen: true });
+line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTable($("tv-lobby")) }, { screen: true });
 // Opened again (a reload, the TV switched on): the picture it showed, at once; the live follows.
 const kept = keptPicture(code, ":screen");
 if (kept && room === null) queue = queue.then(() => onRoom(kept.room, { history: true, kept: true }));
