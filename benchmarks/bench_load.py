@@ -15,6 +15,11 @@ the old code and the new, on hooks both have, and with every style sheet of the 
 
 * the table (``/r/CODE``, a table in its lobby, opened by a newcomer): the join form that the
   server's first room picture brings, with its button;
+* the table mid-match (``/r/CODE`` of a match under way, opened by the player whose roll it is,
+  their seat token on the phone): that player's Roll button usable, i.e. drawn from the live
+  picture the server sent over the WebSocket and enabled.  A picture kept on the phone is
+  drawn earlier, but its buttons stay inert until the table answers (nothing is ever sent
+  from an old picture), so this row always includes the WebSocket's opening round trip;
 * the home page (``/``): the create form with its rule presets drawn from the option table;
 * the table screen (``/r/CODE/screen``, the table in its lobby, on a TV): the join code and its
   QR code, drawn.  Older revisions have no table screen: its row shows the new code only.
@@ -22,9 +27,11 @@ the old code and the new, on hooks both have, and with every style sheet of the 
 The time is the page's own clock (``performance.now()`` from the start of the navigation) at
 the first animation frame where the test holds; requests and bytes (as sent over the network,
 headers included, the WebSocket as one request) are counted until then.  Beside them: the first
-contentful paint of the first visit, and when the second visit's page was drawn by its script
-and styled (its header), which is what the phone's cache alone gives; the table's second visit
-adds to that the WebSocket's opening round trip, which no cache can save.  ``--base`` is checked out of git (``git archive``)
+contentful paint of the first visit, and when the second visit's page was **drawn** from the
+phone's cache alone, styled: its header drawn by its script, and for the table mid-match the
+felt and the acting player's buttons too (the picture kept on the phone; older revisions draw
+no match before the server answers).  The table's second visit adds to that the WebSocket's
+opening round trip, which no cache can save.  ``--base`` is checked out of git (``git archive``)
 into a temporary folder and served from there by the same interpreter and packages.  Old and
 new are measured alternately, ``--rounds`` times each, and each figure is the median.
 
@@ -39,6 +46,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import statistics
 import subprocess
@@ -64,11 +72,21 @@ NETWORKS = {"400 ms / 60 kB/s": (400, 60_000), "2 s / 50 kB/s": (2000, 50_000)}
 STYLED = "[...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet)"
 #: The page drawn by its script (the header's links), whatever the live data.
 DRAWN = "!!document.querySelector('#top nav a')"
+#: The match drawn: the felt and the acting player's Roll button (live or kept, usable or not).
+MATCH_DRAWN = (
+    DRAWN + " && !!document.querySelector('#felt-slot > *')"
+    " && !!document.querySelector('#actions button[data-action=roll]')"
+)
 #: Each page: its path ({code}: a new table's) and the test that it is interactive.
 PAGES = {
     "table": (
         "/r/{code}",
         "(() => { const b = document.querySelector('[data-testid=join-table] button[type=submit]');"
+        " return !!b && !b.disabled && b.offsetParent !== null; })()",
+    ),
+    "match": (
+        "/r/{code}",
+        "(() => { const b = document.querySelector('#actions button[data-action=roll]');"
         " return !!b && !b.disabled && b.offsetParent !== null; })()",
     ),
     "screen": (
@@ -86,6 +104,8 @@ PAGES = {
 }
 #: Pages the old revision does not have.
 NEW_ONLY = {"screen"}
+#: Pages of a match under way, opened by the player to act (see ``table``).
+PLAYING = {"match"}
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -148,17 +168,34 @@ def _emulate(cdp: Any, latency: int, rate: int) -> None:
     )
 
 
+def table(base: str, playing: bool) -> tuple[str, str | None]:
+    """A new table's code: in its lobby, or with a match of two under way; and then the seat
+    token of the player whose roll it is."""
+    made = httpx.post(base + "/api/rooms", json={"name": "Anna"}).json()
+    if not playing:
+        return made["code"], None
+    code, tokens = made["code"], [made["token"]]
+    tokens.append(httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "Bo"}).json()["token"])
+    httpx.post(f"{base}/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    actor = httpx.get(f"{base}/api/rooms/{code}").json()["match"]["actor"]
+    return code, tokens[actor]
+
+
 def measure(
-    browser: Any, base: str, path: str, ready: str, network: tuple[int, int]
+    browser: Any, base: str, page_name: str, network: tuple[int, int]
 ) -> tuple[Visit, Visit]:
     """The first and the second visit of one page in a new profile."""
-    code = httpx.post(base + "/api/rooms", json={"name": "Anna"}).json()["code"]
+    path, ready = PAGES[page_name]
+    code, token = table(base, page_name in PLAYING)
     url = base + path.format(code=code)
+    drawn = MATCH_DRAWN if page_name in PLAYING else DRAWN
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    if token is not None:  # the player's phone holds their seat
+        ctx.add_init_script(f"localStorage.setItem('scc:seat:{code}', {json.dumps(token)});")
     # The page itself looks at every frame from its start (Playwright's own polling starts
     # only once the page is there, and may come late).
     ctx.add_init_script(
-        f"(function look() {{ if (window.sccDrawnAt === undefined && ({DRAWN}) && {STYLED})"
+        f"(function look() {{ if (window.sccDrawnAt === undefined && ({drawn}) && {STYLED})"
         " window.sccDrawnAt = performance.now();"
         f" if (({ready}) && {STYLED}) window.sccReadyAt = performance.now();"
         " else requestAnimationFrame(look); })();"
@@ -217,13 +254,13 @@ def main() -> None:
                     contextlib.redirect_stdout(io.StringIO()),
                     server(args.port, pin=False, src=src) as base,
                 ):
-                    for page, (path, ready) in PAGES.items():
+                    for page in PAGES:
                         if page in NEW_ONLY and src is not None:
                             continue  # the old code has no such page
                         for net, network in NETWORKS.items():
                             key = (page, net, label)
                             results.setdefault(key, []).append(
-                                measure(browser, base, path, ready, network)
+                                measure(browser, base, page, network)
                             )
         browser.close()
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -33,7 +33,10 @@ RULES = "schiff-kapitaen-crew(drinking=captain_hands_out,format=rounds:2)"
 SEED = "8dc504835a9f41ad5cbde882c86612d2f6a5846de498044e211b2c35da1c8d68"
 #: The version each page drew last (the pages' scc:drawn event).
 DRAWN_JS = """
-document.addEventListener('scc:drawn', (e) => { window.__sccV = e.detail.version; });
+document.addEventListener('scc:drawn', (e) => {
+  window.__sccV = e.detail.version;
+  window.__sccLive = e.detail.live;  // drawn from the server's picture, not the one kept here
+});
 """
 #: What a page shows of the table: the felt's dice, the strip's, the tie, the captain's sips.
 SHOWN_JS = """() => ({
@@ -175,10 +178,12 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(
                     "#round-result summary"
                 )
             if moves == 8 and not seen["reload"]:
-                # Reloaded mid-match: the same table is back within 2 s.
+                # Reloaded mid-match: the same table is back within 2 s, live.
                 seen["reload"] = True
                 screen.reload(wait_until="commit")
-                screen.wait_for_function(f"window.__sccV >= {room['version']}", timeout=2000)
+                screen.wait_for_function(
+                    f"window.__sccV >= {room['version']} && window.__sccLive", timeout=2000
+                )
                 screen.wait_for_selector("html:not([data-moving])", state="attached")
                 # (The strip waits for the next moment: a page coming in gets the table,
                 # not the moment before it, as a phone reloaded does.)

@@ -5,6 +5,11 @@ even with a second shake right behind it in the same roll, and the dice land wit
 Everything is judged by what the server shows: its version (one move or none), the turn's
 rolls, and no refusal on the watching phone.
 
+On iOS the motion sensors need the person's leave (``DeviceMotionEvent.requestPermission``,
+defined here as Safari has it): it is asked once, from the tap on the switch; allowed, the
+switch is on and stays on across a reload without a second question; refused, the switch stays
+off and the page says why in its own language.
+
 A phone's messages reach the server in order, so a reaction sent after the motions and seen
 coming back means every roll the motions might have sent was already taken (or refused).
 
@@ -16,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from .browsing import CHOICE, PHONE, Pages, table_server
@@ -122,6 +128,93 @@ def test_a_strong_shake_on_the_acting_phone_rolls_once(
         acting.wait_for_function(shown)
         acting.wait_for_selector("html:not([data-moving])", state="attached")
         assert acting.evaluate("window.__buzz") >= 1
+        assert pages.errors == []
+    finally:
+        pages.close()
+
+
+#: iOS's motion permission as Safari has it: ``DeviceMotionEvent.requestPermission()`` shows
+#: its question once per site (``window.__answer``: what the person taps, "granted" or
+#: "denied"), and later calls resolve to that decision without asking (kept in
+#: localStorage, as Safari keeps it across a reload).  Each question records whether it came
+#: from a tap (the browser's user activation): iOS refuses one that does not.
+IOS_JS = """
+(() => {
+  const got = () => JSON.parse(localStorage.getItem('__motion') || '{"asked": [], "decided": null}');
+  DeviceMotionEvent.requestPermission = async () => {
+    const m = got();
+    if (m.decided === null) {
+      m.asked.push(navigator.userActivation.isActive);
+      m.decided = window.__answer;
+    }
+    localStorage.setItem('__motion', JSON.stringify(m));
+    return m.decided;
+  };
+  window.__asked = () => got().asked;
+})();
+"""
+SWITCH = "[data-testid=shake-to-roll]"
+
+
+def seated_phone(pages: Pages, lang: str, answer: str) -> tuple[Any, str]:
+    """The phone of the player to roll at a new two-person table (the starter chosen: Anna's
+    first turn), on iOS answering ``answer``; and the table's code."""
+    base = pages.base
+    made = httpx.post(f"{base}/api/rooms", json={"name": "Anna", "settings": ["starter=chosen"]})
+    code, token = made.json()["code"], made.json()["token"]
+    httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "Bo"})
+    httpx.post(f"{base}/api/rooms/{code}/start", headers={"X-Seat-Token": token})
+    assert picture(base, code)["match"]["actor"] == 0
+    page = pages.open("", viewport=PHONE, lang=lang)
+    page.add_init_script(
+        f"localStorage.setItem('scc:seat:{code}', '{token}'); window.__answer = '{answer}';"
+    )
+    page.add_init_script(MOTION_JS + IOS_JS)
+    page.goto(f"{base}/r/{code}")
+    page.wait_for_selector(f"{CHOICE}[data-action=roll]")
+    return page, code
+
+
+def test_ios_asks_for_the_motion_sensors_once_from_a_tap_on_the_switch(
+    shake_server: LiveServer, browser: Any
+) -> None:
+    base = shake_server.url
+    pages = Pages(browser, base)
+    try:
+        # Allowed: the switch turns on, asked once from the tap.
+        page, code = seated_phone(pages, "nb", "granted")
+        assert page.get_attribute(SWITCH, "aria-pressed") == "false"
+        assert page.evaluate("window.__asked()") == []  # never asked before the tap
+        page.click(SWITCH)
+        page.wait_for_selector(f"{SWITCH}[aria-pressed=true]")
+        assert page.evaluate("window.__asked()") == [True]
+        # Remembered across a reload, without asking again (a tap on the page included),
+        # and a strong shake then rolls: the server counts the roll.
+        page.reload()
+        page.wait_for_selector(f"{CHOICE}[data-action=roll]")
+        assert page.get_attribute(SWITCH, "aria-pressed") == "true"
+        page.click("#stage")
+        v0 = picture(base, code)["version"]
+        page.evaluate("window.__shake(40)")
+        while picture(base, code)["version"] == v0:
+            page.wait_for_timeout(30)
+        assert picture(base, code)["match"]["turn"]["rolls_used"] == 1
+        assert page.evaluate("window.__asked()") == [True]
+        # Refused, on a German phone: the switch stays off, said in German, and a shake
+        # throws nothing.
+        page, code = seated_phone(pages, "de", "denied")
+        page.click(SWITCH)
+        page.wait_for_function("document.getElementById('toast').textContent !== ''")
+        assert page.inner_text("#toast") == (
+            "Schütteln zum Würfeln braucht die Bewegungssensoren:"
+            " Erlaube sie in den Einstellungen des Browsers."
+        )
+        assert page.get_attribute(SWITCH, "aria-pressed") == "false"
+        assert page.evaluate("window.__asked()") == [True]
+        v0 = picture(base, code)["version"]
+        page.evaluate("window.__shake(40)")
+        react_and_see(page, page)
+        assert picture(base, code)["version"] == v0
         assert pages.errors == []
     finally:
         pages.close()

@@ -203,7 +203,7 @@ def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: P
         room = svc.room(code)
         await svc.connect(room, Quick(), Hello(type="hello"))
         assert svc.presence.interval(room) == svc.settings.presence_seconds == 0.5
-        room.remote["another worker"] = (time.monotonic(), [1], 999)
+        room.remote["another worker"] = (time.monotonic(), [1], 999, 0)
         assert svc.presence.interval(room) == (1 + 999 + 1) / presence.BUDGET
         await svc.shutdown()
 

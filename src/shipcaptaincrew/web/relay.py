@@ -29,7 +29,7 @@ class NoteKind(StrEnum):
     """What a message on the channel says of a room."""
 
     MOVE = "move"  #: events were committed: read them
-    PRESENCE = "presence"  #: these seats and spectators are connected to the origin worker
+    PRESENCE = "presence"  #: these seats, spectators and screens are connected to the origin worker
     META = "meta"  #: the room's host or rematch changed: read them
     REACTION = "reaction"  #: someone at the table sent an emoji (passed on, never stored)
 
@@ -188,7 +188,12 @@ def _note(data: dict[str, Any]) -> Note:
     raw: dict[str, Any] = data.get("data") or {}
     extra: dict[str, Any] | None = None
     if kind is NoteKind.PRESENCE:
-        extra = {"seats": [int(x) for x in raw["seats"]], "spectators": int(raw["spectators"])}
+        extra = {
+            "seats": [int(x) for x in raw["seats"]],
+            "spectators": int(raw["spectators"]),
+            # The table screens among the spectators (a worker of an older release counts none).
+            "screens": int(raw.get("screens", 0)),
+        }
     elif kind is NoteKind.REACTION:
         seat = raw["seat"]
         extra = {"seat": None if seat is None else int(seat), "emoji": str(raw["emoji"])}

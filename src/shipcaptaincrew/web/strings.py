@@ -102,6 +102,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Time left: {n} s"),
     N_("Offline: reconnecting..."),
     N_("No connection: your choice cannot be sent. Waiting to reconnect..."),
+    N_("Connecting to the table..."),
     N_("Not sent: there is no connection. It comes back by itself; try again then."),
     N_("Round"),
     N_("Round {n}"),

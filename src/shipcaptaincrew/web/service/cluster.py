@@ -198,13 +198,14 @@ class Cluster:
             return
         if note.kind is NoteKind.PRESENCE:
             assert note.data is not None
-            before = room.presence()
+            before = room.presence(), room.screens()
             newcomer = note.origin not in room.remote
-            seen = (time.monotonic(), note.data["seats"], note.data["spectators"])
+            data = note.data
+            seen = (time.monotonic(), data["seats"], data["spectators"], data["screens"])
             room.remote[note.origin] = seen
             if newcomer and room.conns:  # a worker new to this room: tell it who is here
                 await self.announce(room)
-            if room.presence() != before:
+            if (room.presence(), room.screens()) != before:
                 self.presence_reported(room, False)
             return
         async with room.lock:

@@ -122,8 +122,8 @@ def picture(
             _player(room, i, online, done, state, bot_plays) for i in range(len(room.seats))
         ],
         "spectators": spectators,
-        # The table screens watching here: the phones then show their compact view.
-        "screens": sum(1 for c in room.conns if c.open and c.screen),
+        # The table screens watching (through every worker): the phones show their compact view.
+        "screens": room.screens(),
         # Who may let a bot play for someone away, or have them leave after the round.
         "stewards": stewards(room, online) if playing else [],
         # The turn a bot is playing for a person right now, and why.

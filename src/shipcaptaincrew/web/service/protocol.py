@@ -52,8 +52,8 @@ log = logging.getLogger("shipcaptaincrew.web")
 
 
 def screens(room: LiveRoom) -> int:
-    """The table screens connected to this room here."""
-    return sum(1 for c in room.conns if c.open and c.screen)
+    """The table screens connected to this room, through every worker (as its spectators)."""
+    return room.screens()
 
 
 class Protocol:

@@ -141,8 +141,9 @@ class LiveRoom:
     #: The next moves worked out while the player thinks, by action (for that state only).
     ahead: dict[Action, Ahead] = field(default_factory=dict)
     #: Scaled out: who is connected through the other workers (origin -> (when, seats,
-    #: spectators)), so everyone sees everyone online whichever worker they are on.
-    remote: dict[str, tuple[float, list[int], int]] = field(default_factory=dict)
+    #: spectators, table screens among them)), so everyone sees everyone online whichever
+    #: worker they are on, and a phone sees a table screen connected to another worker.
+    remote: dict[str, tuple[float, list[int], int, int]] = field(default_factory=dict)
     #: When this worker loaded the room (monotonic): scaled out, who is connected through the
     #: other workers is known only once each has announced (at least every ``PRESENCE_EVERY``).
     loaded_at: float = field(default_factory=time.monotonic)
@@ -305,10 +306,11 @@ class LiveRoom:
         return None
 
     def local_presence(self) -> dict[str, Any]:
-        """The seats and spectator count connected to this process."""
+        """The seats, spectators and table screens (spectators too) connected to this process."""
         return {
             "seats": sorted({c.seat for c in self.conns if c.open and c.seat is not None}),
             "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
+            "screens": sum(1 for c in self.conns if c.open and c.screen),
         }
 
     def presence(self) -> tuple[frozenset[int], int]:
@@ -316,11 +318,18 @@ class LiveRoom:
         online = {c.seat for c in self.conns if c.open and c.seat is not None}
         spectators = sum(1 for c in self.conns if c.open and c.seat is None)
         fresh = time.monotonic() - PRESENCE_TTL
-        for when, seats, watching in self.remote.values():
+        for when, seats, watching, _ in self.remote.values():
             if when >= fresh:
                 online.update(seats)
                 spectators += watching
         return frozenset(online), spectators
+
+    def screens(self) -> int:
+        """The table screens watching, through any worker (each phone then shows its compact
+        view, whichever worker it is on)."""
+        fresh = time.monotonic() - PRESENCE_TTL
+        here = sum(1 for c in self.conns if c.open and c.screen)
+        return here + sum(n for when, _, _, n in self.remote.values() if when >= fresh)
 
     # -- the picture ----------------------------------------------------------------------
     @functools.cached_property

@@ -35,6 +35,13 @@ export function banner(room, you, online, send = null) {
     countdown);
 }
 
+/** A table code that leads nowhere (the line's close 4404), said in ``box`` with the way on. */
+export function noTable(box) {
+  box.hidden = false;
+  box.replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
+    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
+}
+
 export function stageLine(room) {
   const match = room.match;
   const pot = room.options && room.options.stakes === "pot";
@@ -84,7 +91,7 @@ export function facesEntry(match, players, you, send, version = -1) {
 }
 
 /** The legal choices as buttons (data-action = the canonical text), only for the actor. */
-export function actionButtons(room, you, { online, physical, act, sendFaces, askAdvice }) {
+export function actionButtons(room, you, { online, connecting = false, physical, act, sendFaces, askAdvice }) {
   const match = room.match;
   const mine = !match.over && match.actor === you && you !== null;
   // At a table with real dice the host's phone types a bot's roll, or that of someone a bot
@@ -94,7 +101,9 @@ export function actionButtons(room, you, { online, physical, act, sendFaces, ask
   const hostTypes = physical && you !== null && you === room.host && !mine && forHost && match.chance && match.legal.includes("roll") && !match.over;
   if (!mine && !hostTypes) return [];
   const out = [];
-  if (!online) out.push(h("p", { class: "note bad", id: "offline-note" }, t("No connection: your choice cannot be sent. Waiting to reconnect...")));
+  // A picture kept on this phone is drawn before the table answers: its choices wait for it.
+  if (connecting) out.push(h("p", { class: "note", id: "offline-note", role: "status" }, t("Connecting to the table...")));
+  else if (!online) out.push(h("p", { class: "note bad", id: "offline-note" }, t("No connection: your choice cannot be sent. Waiting to reconnect...")));
   for (const a of match.legal) {
     if (a === "roll" && physical) { out.push(facesEntry(match, room.players, you, sendFaces, room.version)); continue; }
     if (!mine) continue;

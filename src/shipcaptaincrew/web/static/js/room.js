@@ -2,16 +2,16 @@
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
 import { api, boot, codeFromPath, h, icon, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
-import { calm, tumble } from "./dice.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
-import { keepLobby, keptLobby } from "./kept.js";
+import { keepPicture, keptPicture } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
-import { FINAL_HOLD, bubble, finalFelt, fly, podiumView, reactionBar, resultCard, showStrip, stripMoment } from "./moments.js";
-import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, showFelt, stageLine } from "./playview.js";
-import { contestFelt, felt, playerCards, roundsTable } from "./table.js";
+import { bubble, fly, podiumView, reactionBar } from "./moments.js";
+import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, noTable, showFelt, stageLine } from "./playview.js";
+import { staging } from "./staging.js";
+import { playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
@@ -20,18 +20,11 @@ const REASON_MS = 4500;   // how long a bot's reason stays beside its move (with
 const MOVE_ERRORS = new Set(["illegal", "not_an_action", "stale", "not_your_turn", "bad_dice", "rate", "unavailable", "conflict"]);
 let refused = null;       // {version, message}: the last move refused, shown until the table moves on
 let you = null;           // my seat, or null when watching
-let room = null;          // the last room picture from the server
+let room = null;          // the picture on screen (the server's; kept on this device until it answers)
 let line = null;          // the WebSocket to the table (line.js)
 let online = false;
 let reactions = [];
-let seenVersion = -1;     // the newest picture whose moment was staged
-let stripVersion = -1;    // the picture whose moment the strip shows
-let finalRoll = null;     // {moment, contest, until}: the roll that decided the match, held on the felt
-let lastContest = null;   // the contest of the picture before (a tie-break's contenders)
-let freshResult = null;   // round number of the result card that just arrived
 let freshPodium = false;
-let rolloffs = {};        // seat -> faces of a roll-off or cargo tie-break, from the moments
-let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
 let advised = null;       // the advice for the picture on screen (kept while it is redrawn)
 let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
@@ -39,6 +32,7 @@ let queue = Promise.resolve();  // room pictures are drawn in the order they arr
 let fullView = false;     // with a table screen here: the whole table anyway (the view switch)
 /** A die landing: its click, and a short buzz on the phone whose shake or tap threw it. */
 const land = () => { sound.land(); if (justThrown()) buzz(30); };
+const st = staging({ land, rattle: sound.rattle });
 
 const ctx = {
   get room() { return room; },
@@ -85,8 +79,8 @@ function onMessage(msg) {
     reactions = msg.reactions || reactions;
   } else if (msg.type === "room") {
     const next = msg.room;
-    keepLobby(next, you);
-    queue = queue.then(() => onRoom(next, msg.lines || [], !!msg.history)).catch((e) => console.error(e));
+    keepPicture(next, you);
+    queue = queue.then(() => onRoom(next, msg.lines || [], { history: !!msg.history })).catch((e) => console.error(e));
   } else if (msg.type === "error") {
     // A refused move is said beside the choices it was about; anything else at the top.
     const beside = room && room.match && !room.match.over && $("actions").childElementCount && MOVE_ERRORS.has(msg.code);
@@ -111,14 +105,8 @@ function onMessage(msg) {
   }
 }
 
-function onGone() {
-  $("lobby").hidden = false;
-  $("lobby").replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("There is no table with this code.")),
-    h("p", {}, h("a", { href: "/" }, t("Open a new table")))));
-}
-
-async function onRoom(next, lines, history) {
-  const before = room;
+async function onRoom(next, lines, { history = false, kept = false } = {}) {
+  const { before, staged } = st.take(next, { history, kept });
   room = next;
   if (!history && lines.length) personal("");
   const log = $("log");
@@ -132,26 +120,13 @@ async function onRoom(next, lines, history) {
     location.href = `/r/${encodeURIComponent(room.rematch.next_code)}`;
     return;
   }
-  const staged = !history && room.version > seenVersion && before !== null;
-  seenVersion = Math.max(seenVersion, room.version);
   if (staged) stage(room.moment, before);
-  else if (history && room.moment) stripFor(room.moment);
-  render(before && before.version !== room.version ? before : null);
-  if (before && before.match && before.match.contest) lastContest = before.match.contest;
+  render(before);
+  st.drawn(before);
 }
 
-/** The strip beside the felt takes the moment (a roll that ended a turn, a roll-off die, a
- * round's result, someone leaving). */
-function stripFor(moment) {
-  if (!room.match) return;
-  const el = stripMoment(moment, room.players);
-  if (!el) return;
-  stripVersion = room.version;
-  showStrip($("strip"), el, { land: sound.land });
-}
-
-/** The moment this picture brings: sounds, vibration, and what to hold on screen.  One event
- * may end a turn (or settle a roll-off), a round and the match: shown in that order. */
+/** What this picture's moment means on this phone (the staging, staging.js, is shared with
+ * the table screen): sounds, vibration, the chips flying, a bot's reason. */
 function stage(moment, before) {
   const mineNow = room.match && !room.match.over && room.match.actor === you && you !== null;
   const mineBefore = before.match && !before.match.over && before.match.actor === you;
@@ -163,18 +138,14 @@ function stage(moment, before) {
     botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
     setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
   }
-  const part = (kind, key) => (moment.kind === kind ? moment : moment[key] || null);
-  const turnEnd = part("turn_end", "turn");
-  const roll = part("rolloff", "rolloff");
-  const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
-  stripFor(moment);
+  const { turnEnd, round } = st.stage(moment, before, { podium: () => {
+    freshPodium = true;
+    setTimeout(sound.win, 200);
+    if (moment.winner === you) buzz([100, 50, 100, 50, 300]);
+    render();
+  } });
   if (turnEnd) setTimeout(turnEnd.complete ? sound.good : sound.bad, 300);
-  if (roll) {
-    rolloffs[roll.seat] = roll.faces;
-    rolledOff = roll.seat;
-  }
   if (round) {
-    freshResult = round.round_no;
     const won = round.winner !== null && round.winner === you;
     if (won) { buzz([80, 40, 80, 40, 200]); setTimeout(sound.win, 500); }
     // The pot goes to the winner, the sips to those who drink (once the cards are drawn).
@@ -184,13 +155,6 @@ function stage(moment, before) {
       (round.sips || []).forEach((n, seat) => { for (let i = 0; i < Math.min(n, 3); i++) fly("🍺", from, seat, 150 * i); });
     }, 300);
     if (you !== null && round.sips && round.sips[you]) setTimeout(sound.sip, 600);
-  }
-  if (moment.kind === "match_end") {
-    // The roll that decided it lands and stays on the felt, then the podium.
-    const hold = (calm() ? 200 : 900) + FINAL_HOLD;
-    finalRoll = (moment.turn || moment.rolloff) ? { moment, contest: before.match && before.match.contest, until: Date.now() + hold, drawn: false } : null;
-    setTimeout(() => { finalRoll = null; freshPodium = true; setTimeout(sound.win, 200); render(); }, finalRoll ? hold : 0);
-    if (moment.winner === you) setTimeout(() => buzz([100, 50, 100, 50, 300]), finalRoll ? hold : 0);
   }
 }
 
@@ -223,11 +187,11 @@ function renderPlay(before) {
   const match = room.match;
   const players = room.players;
   const mine = !match.over && match.actor === you && you !== null;
-  const final = match.over && finalRoll !== null;  // the deciding roll, before the podium
+  const final = st.final;  // the deciding roll on the felt, before the podium
   setTitle(mine ? `● ${t("Your turn")}` : match.over ? t("Match over") : t("Table {code}", { code: room.code }));
   $("banner").replaceChildren(...(match.over ? [] : [
     you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
-    banner(room, you, online, send)].filter(Boolean)));
+    banner(room, you, online || !st.live, st.live ? send : null)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
   const saying = botSaid && !match.over ? `${botSaid.at}:${lang()}` : "";
@@ -236,13 +200,9 @@ function renderPlay(before) {
     $("bot-says").replaceChildren(...(saying ? [botSays(botSaid, room)] : []));
   }
   countdown(room);
-  // The strip gives way once the next roll is on the felt (it stays in its place: nothing moves).
-  const rolled = match.turn && match.turn.last_roll && match.turn.last_roll.length;
-  $("strip").classList.toggle("old", !!(rolled && room.version > stripVersion));
-  $("strip").hidden = match.over && !final;
+  st.drawStrip();
   // The felt; at the end the roll that decided the match, then the podium.
-  if (match.over && !final) {
-    $("felt-slot").replaceChildren();
+  st.drawFelt(before, () => {
     const focusPodium = freshPodium || !$("podium");
     $("podium-box").replaceChildren(podiumView(room, you, {
       fresh: freshPodium, rematch: () => send({ type: "rematch", version: room.version }),
@@ -255,51 +215,16 @@ function renderPlay(before) {
     }));
     if (focusPodium && !$("play-main").contains(document.activeElement)) $("podium-h").focus();
     freshPodium = false;
-  } else if (final) {
-    $("podium-box").replaceChildren();
-    if (!finalRoll.drawn) {
-      finalRoll.drawn = true;
-      const el = finalFelt(finalRoll.moment, players, finalRoll.contest || lastContest, rolloffs);
-      $("felt-slot").replaceChildren(el);
-      sound.rattle(5);
-      tumble(el.querySelectorAll(".die[data-face]"), sound.land);
-    }
-  } else {
-    $("podium-box").replaceChildren();
-    const view = match.turn ? felt(match, players, { tie: room.tie }) : { el: contestFelt(match, players, rolloffs, room.tie), play: null };
-    $("felt-slot").replaceChildren(view.el);
-    if (before && before.match && view.play) view.play(before.match, { rattle: sound.rattle, land });
-    if (rolledOff !== null) {
-      sound.rattle(2);
-      tumble(view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`), sound.land);
-      rolledOff = null;
-    }
-  }
-  redraw($("away-box"), [awayBox(room, you, send)].filter(Boolean));
+  });
+  // Who is away, and what the table may do about it: only from the live picture.
+  redraw($("away-box"), st.live ? [awayBox(room, you, send)].filter(Boolean) : []);
   // The round-result card: fresh when its round just ended, folded later; put away while a
   // tie-break is played (the tie is on the felt).
-  const result = room.last_result;
-  if (result && !match.over && !room.tie) {
-    const fresh = freshResult === result.round_no;
-    const was = $("round-result");
-    const keepOpen = was && was.open && !fresh && was.dataset.round === String(result.round_no);
-    const card = resultCard(result, players, { fresh });
-    card.dataset.round = String(result.round_no);
-    if (keepOpen) card.open = true;
-    $("result-box").replaceChildren(card);
-    if (fresh) {
-      freshResult = null;
-      setTimeout(() => { if (card.isConnected) card.open = false; }, 9000);
-    }
-  } else if (match.over && result && !final) {
-    $("result-box").replaceChildren(resultCard(result, players, { fresh: false }));
-  } else {
-    $("result-box").replaceChildren();
-  }
+  st.drawResult({ fold: true });
   // Buttons only for the choices the engine allows, and only for the player to act.
   const hadFocus = $("actions").contains(document.activeElement);
   const buttons = actionButtons(room, you, {
-    online, physical: room.dice_source === "physical", act,
+    online: online && st.live, connecting: !st.live, physical: room.dice_source === "physical", act,
     sendFaces: (faces) => { if (send({ type: "roll", version: room.version, faces })) lockButtons(); },
     askAdvice: () => send({ type: "advice", version: room.version }),
   });
@@ -326,7 +251,7 @@ function renderPlay(before) {
   $("fair").replaceChildren(fairPanel(room));
   $("fair-box").querySelector("summary").textContent = room.dice_source === "physical" ? t("Dice") : t("Fair dice");
   // For anyone checking what the page shows once a picture is drawn (the browser tests).
-  document.dispatchEvent(new CustomEvent("scc:drawn", { detail: { version: room.version, final } }));
+  document.dispatchEvent(new CustomEvent("scc:drawn", { detail: { version: room.version, final, live: st.live } }));
 }
 
 /** Replace a box's content, keeping what the person was typing or had picked, and the focus
@@ -399,9 +324,11 @@ shakeTarget(() => (room && room.dice_source !== "physical" ? $("actions").queryS
 const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r/${encodeURIComponent(code)}/screen`, target: "_blank",
   "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
 await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
-line = openLine(code, { message: onMessage, online: setOnline, gone: onGone });
-const kept = keptLobby(code);  // a link opened again: its lobby at once, the live one follows
-if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], true)); }
+line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTable($("lobby")) });
+// A link opened again: the picture this phone kept, at once (its choices inert); the live
+// picture follows with the WebSocket's answer.
+const kept = keptPicture(code);
+if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], { history: true, kept: true })); }
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
 // acting player's dice above it when it grows (the captain's steppers unfolded, say).
