@@ -28,7 +28,7 @@ from ..models import DiceSource, RoomStatus
 from ..moments import Story, bot_explained
 from ..party import REACTIONS
 from ..relay import PRESENCE_TTL
-from ..words import Line, Title, Words
+from ..words import Line, Title, Words, say_line
 from .absence import Absence, By, by_of
 from .picture import picture
 from .seats import Meta, SeatInfo
@@ -153,6 +153,9 @@ class LiveRoom:
     #: A rematch's room: everyone's die for the start is rolled at once ("play again" was
     #: each person's tap to begin).
     quick_start: bool = False
+    #: The story so far as a newcomer is told it, per language, for the version it was said
+    #: at (see :meth:`history`).
+    said: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(bot_seed(bytes.fromhex(self.server_seed)))
@@ -288,6 +291,19 @@ class LiveRoom:
             "you": you,
             "reactions": list(REACTIONS),
         }
+
+    def history(self, lang: str) -> tuple[str, ...]:
+        """The narration of the last :data:`RECENT_EVENTS` events in ``lang``, a line a message:
+        what a newcomer's first picture tells.  Said once per language and version, not per
+        arrival (a crowd arriving at a table in play once had each newcomer's story said
+        anew, under the room's lock); every event appends to the story and to the events
+        together, so the version tells whether it is still the story."""
+        version = len(self.events)
+        said = self.said.get(lang)
+        if said is None or said[0] != version:
+            lines = tuple(say_line(m, lang) for msgs in self.recent for m in msgs)
+            said = self.said[lang] = (version, lines)
+        return said[1]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (None if it belongs to none)."""
