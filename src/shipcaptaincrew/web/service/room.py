@@ -27,7 +27,6 @@ from .. import texts as T
 from ..models import DiceSource, RoomStatus
 from ..moments import Story, bot_explained
 from ..party import REACTIONS
-from ..relay import PRESENCE_TTL
 from ..words import Line, Title, Words, say_line
 from .absence import Absence, By, by_of
 from .picture import picture
@@ -150,6 +149,9 @@ class LiveRoom:
     #: seconds a person may be offline before it does (``Settings.absent_grace``).
     absence: Absence = field(default_factory=Absence)
     absent_grace: float = 30.0
+    #: Seconds another worker's report of who is connected through it is believed
+    #: (``Settings.presence_ttl``).
+    presence_ttl: float = 30.0
     #: A rematch's room: everyone's die for the start is rolled at once ("play again" was
     #: each person's tap to begin).
     quick_start: bool = False
@@ -331,7 +333,7 @@ class LiveRoom:
         """The seats online and the number of spectators, through any worker."""
         online = {c.seat for c in self.conns if c.open and c.seat is not None}
         spectators = sum(1 for c in self.conns if c.open and c.seat is None)
-        fresh = time.monotonic() - PRESENCE_TTL
+        fresh = time.monotonic() - self.presence_ttl
         for when, seats, watching in self.remote.values():
             if when >= fresh:
                 online.update(seats)
