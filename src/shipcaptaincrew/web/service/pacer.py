@@ -3,12 +3,11 @@
 Each connection's messages are written by a task of its own (see :mod:`.transport`).  A room
 picture told to a thousand watchers wakes a thousand writers at once, and the event loop runs
 every task that is ready before it looks at the network again: a ping at another table, or a
-move at this one, arriving meanwhile waited for all thousand writes (some 60 ms on this
-machine, counted with cProfile: about 50 us a send), which was the other tables' ping p99
-while a crowd came and went.  A watcher's writer therefore takes a turn from the loop's
-:class:`Pacer` before each write: at most :data:`PER_TICK` watchers' writes run in one pass
-of the loop, the others wait for the next pass, and between two passes the loop reads the
-network and runs whatever arrived.  The players and the table screens are never paced: their
+move at this one, arriving meanwhile waited for all thousand writes (about 50 us a send under
+cProfile on this machine, some 50 ms in all).  A watcher's writer therefore takes a turn
+from the loop's :class:`Pacer` before each write: at most :data:`PER_TICK` watchers' writes
+run in one pass of the loop, the others wait for the next pass, and between two passes the
+loop reads the network and runs whatever arrived.  The players and the table screens are never paced: their
 pictures go out first.  Nothing is dropped or reordered: a writer that waits for its turn
 still writes its own queue in order.
 """
