@@ -226,7 +226,6 @@ class Cluster:
         and the clocks of those gone look again."""
         if room.remote.get(origin) is not seen:
             return  # reported again since
-        del room.remote[origin]
         if self.rooms.get(room.code) is room:
             self.presence_reported(room, False)
             self.presence_changed(room)
