@@ -133,10 +133,9 @@ class Protocol:
         whatever the crowd; every other watcher counts against ``max_spectators`` (through
         every worker).  The caller holds the room's lock.
         """
-        here = [c for c in room.conns if c.open]
         if conn.seat is not None:
             most = self.settings.max_seat_connections
-            if most and sum(1 for c in here if c.seat == conn.seat) >= most:
+            if most and sum(1 for c in room.conns if c.open and c.seat == conn.seat) >= most:
                 raise RoomError(ErrorCode.CROWDED, E.SEAT_CONNECTIONS, 429, n=most)
             return
         conn.screen = hello.screen and screens(room) < self.settings.max_screens
