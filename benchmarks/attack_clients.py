@@ -8,7 +8,8 @@
 - :func:`churn`: spectators coming and going, one after another.
 - :func:`crowd`: N spectators joining, then leaving, while counting what everyone at the table
   receives (messages and bytes).
-- :func:`pings`: a page at another table pinging, timing the round trips.
+- :func:`pings`: a page at another table pinging, timing the round trips;
+  :func:`ping_tables`: pages at other tables pinging from a process of their own.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import multiprocessing
 import os
 import socket
 import struct
@@ -236,3 +238,56 @@ async def pings(seat: Seat, until: float, every: float = 0.02) -> list[float]:
         out.append(time.perf_counter() - t0)
         await asyncio.sleep(every)
     return out
+
+
+def ping_tables(
+    tables: list[tuple[str, str, str]], ready: Any, stop: Any, out: Any, every: float = 0.02
+) -> None:
+    """Pages at other tables (``(ws_url, code, token)`` each) pinging until ``stop`` is set;
+    puts their round trips (seconds) on ``out``.  Run as a process of its own
+    (:class:`PingProcess`): with its own interpreter and event loop, a round trip is the
+    server's time, never a wait for the loop of a thousand spectator clients reading their
+    pictures in the benchmark's process."""
+
+    async def run() -> list[float]:
+        seats = [await Seat.open(url, code, token) for url, code, token in tables]
+        for s in seats:
+            await s.until(lambda r: True)
+        ready.set()
+        rtts: list[float] = []
+
+        async def one(seat: Seat) -> None:
+            while not stop.is_set():
+                rtts.extend(await pings(seat, time.monotonic() + 0.25, every))
+
+        await asyncio.gather(*(one(s) for s in seats))
+        for s in seats:
+            await s.close()
+        return rtts
+
+    out.put(asyncio.run(run()))
+
+
+class PingProcess:
+    """:func:`ping_tables` in a process of its own: started, waited for until its pages are at
+    their tables, stopped, and its round trips collected."""
+
+    def __init__(self, tables: list[tuple[str, str, str]]) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.ready, self.stop, self.out = ctx.Event(), ctx.Event(), ctx.Queue()
+        self.proc = ctx.Process(
+            target=ping_tables, args=(tables, self.ready, self.stop, self.out), daemon=True
+        )
+
+    async def start(self) -> None:
+        self.proc.start()
+        loop = asyncio.get_running_loop()
+        if not await loop.run_in_executor(None, self.ready.wait, 60):
+            raise RuntimeError("the pinging pages did not reach their tables")
+
+    async def finish(self) -> list[float]:
+        self.stop.set()
+        loop = asyncio.get_running_loop()
+        rtts: list[float] = await loop.run_in_executor(None, self.out.get, True, 60)
+        await loop.run_in_executor(None, self.proc.join, 30)
+        return rtts

@@ -189,6 +189,75 @@ def test_a_peer_that_is_behind_costs_a_move_no_picture_text(
     asyncio.run(scenario())
 
 
+class Logged:
+    """A peer that reads at once, writing what it got into a log shared by every peer: the
+    order in which the server's writes went out."""
+
+    def __init__(self, name: str, log: list[tuple[str, str]]) -> None:
+        self.name, self.log = name, log
+
+    async def send_text(self, data: str) -> None:
+        self.log.append((self.name, data))
+
+
+def test_a_crowd_told_a_picture_does_not_hold_up_a_player_s_answer() -> None:
+    """A picture told to a crowd of 300 watchers, and a pong a player at another table asked
+    for once the telling had begun: the pong goes out while the crowd is still being written
+    (the watchers' writes take turns, see ``.pacer``), and every watcher still gets the
+    picture, once."""
+
+    async def scenario() -> None:
+        log: list[tuple[str, str]] = []
+        crowd = [
+            Connection(Logged(f"w{i}", log), None, "en", RateLimiter(1, 1)) for i in range(300)
+        ]
+        player = Connection(Logged("player", log), 0, "en", RateLimiter(1, 1))
+        picture = transport.Picture('{"version":7}', ())
+        await transport.send_all([(c, picture) for c in crowd])
+        await asyncio.sleep(0)  # (the telling has begun)
+        await player.send({"type": "pong"})
+        for c in [player, *crowd]:
+            await c.drained()
+        assert sorted(name for name, _ in log if name != "player") == sorted(
+            f"w{i}" for i in range(300)
+        )
+        assert all(text == picture for name, text in log if name != "player")
+        pong = log.index(("player", '{"type":"pong"}'))
+        assert pong < 150, f"the pong waited for {pong} of the crowd's 300 writes"
+
+    asyncio.run(scenario())
+
+
+def test_a_newcomer_is_told_the_story_as_it_is_now_in_its_language(tmp_path: Path) -> None:
+    """The story a newcomer's first picture tells is said once per language and version for a
+    crowd arriving: a newcomer after a move is told that move too, and one in German is told
+    it in German."""
+
+    async def scenario() -> None:
+        svc, code, host = await two_seat_room(tmp_path / "db.sqlite3")
+        room = svc.room(code)
+        anna = await svc.connect(room, Quick(), Hello(type="hello", token=host))
+        await svc.start(code, host)
+
+        async def newcomer(lang: str) -> list[str]:
+            peer = Quick()
+            conn = await svc.connect(room, peer, Hello(type="hello", lang=lang))
+            await conn.drained()
+            first = json.loads(peer.got[1])  # (after the welcome)
+            assert first["history"] is True
+            return list(first["lines"])
+
+        before = [await newcomer("en") for _ in range(3)]
+        assert before[0] == before[1] == before[2]
+        await svc.receive(room, anna, json.dumps({"type": "roll", "version": room.version}))
+        after, german = await newcomer("en"), await newcomer("de")
+        assert after[: len(before[0])] == before[0] and len(after) > len(before[0])
+        assert len(german) == len(after) and german[-1] != after[-1]
+        await svc.shutdown()
+
+    asyncio.run(scenario())
+
+
 def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: Path) -> None:
     """Scaled out, a table is told who is online as seldom as its whole crowd asks: with 999
     spectators and Bo reported by another worker and one spectator here, this worker tells

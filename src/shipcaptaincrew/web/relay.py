@@ -46,10 +46,10 @@ class Note:
 
 
 Handler = Callable[[Note], Awaitable[None]]
-#: Seconds after which another worker's presence report is no longer believed (it re-reports
-#: every PRESENCE_EVERY seconds while it has connections, so a dead worker's players fade out).
+#: Seconds between two presence reports of a worker at most, while it has connections; a
+#: report older than ``Settings.presence_ttl`` is no longer believed, so a dead worker's
+#: players fade out.
 PRESENCE_EVERY = 10.0
-PRESENCE_TTL = 30.0
 Reconnected = Callable[[], Awaitable[None]]
 
 

@@ -110,6 +110,10 @@ class Settings(BaseSettings):
     #: Seconds between two pictures that only tell who is online, at least (see
     #: ``service.presence``).
     presence_seconds: float = Field(default=0.5, ge=0)
+    #: Scaled out: seconds after which another worker's report of who is connected through it
+    #: is no longer believed, so a dead worker's people are shown offline (each worker
+    #: reports at least every ``relay.PRESENCE_EVERY`` seconds: keep this above that).
+    presence_ttl: float = Field(default=30.0, gt=0)
     #: SQLite's ``synchronous`` setting: ``full`` makes each move durable on disk before anyone
     #: sees it (a power cut loses nothing shown); ``normal`` is faster and may lose the last
     #: moves on a power cut (never on a crash of the process alone).

@@ -180,7 +180,7 @@ class Cluster:
             for room in list(self.rooms.values()):
                 # An ended match still counts who is online until its next one is made:
                 # "play again" waits only for people online, and a worker that stopped
-                # announcing would have its players fade out (PRESENCE_TTL) and be left out.
+                # announcing would have its players fade out (presence_ttl) and be left out.
                 waiting = room.status is not RoomStatus.OVER or room.next_code is None
                 if room.conns and waiting:
                     await self.announce(room)
@@ -203,6 +203,10 @@ class Cluster:
             data = note.data
             seen = (time.monotonic(), data["seats"], data["spectators"], data["screens"])
             room.remote[note.origin] = seen
+            # Unless the worker reports again in time, its people fade out then: told then.
+            asyncio.get_running_loop().call_later(
+                room.presence_ttl, self._faded, room, note.origin, seen
+            )
             if newcomer and room.conns:  # a worker new to this room: tell it who is here
                 await self.announce(room)
             if (room.presence(), room.screens()) != before:
@@ -216,6 +220,16 @@ class Cluster:
             if room.status is RoomStatus.PLAYING and note.version <= room.version:
                 return  # already read (by an action or an earlier message)
             await self.sync(room)
+
+    def _faded(self, room: LiveRoom, origin: str, seen: tuple[float, list[int], int, int]) -> None:
+        """A worker's report of who is connected through it is no longer believed (it sent
+        no newer one, see ``Settings.presence_ttl``): the table is told who is online now,
+        and the clocks of those gone look again."""
+        if room.remote.get(origin) is not seen:
+            return  # reported again since
+        if self.rooms.get(room.code) is room:
+            self.presence_reported(room, False)
+            self.presence_changed(room)
 
     async def _catch_up_all(self) -> None:
         """After Redis was away: read whatever every open table missed meanwhile."""

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from .. import heap
 from ..limits import Doorman
 from ..models import RoomStatus
 from ..relay import Relay
@@ -90,6 +91,12 @@ class MatchService:
             # Scaled out, the workers already running keep their tables going: a newcomer
             # takes over a bot or a timer only after the grace period.
             self.schedule(self.room(code), failover=self.settings.scaled)
+        if heap.installed():
+            # A server process (see ..heap): what the server and this start-up made since the
+            # heap was frozen is frozen too, now, rather than walked by the first full
+            # collection under traffic (with a crowd arriving, that one stopped every table
+            # for 150 ms: timed with gc.callbacks under bench_attacks.py --only crowd).
+            heap.sweep()
 
     async def shutdown(self) -> None:
         """Let moves in progress finish, then stop bots and timers (the database holds the rest)."""

@@ -40,7 +40,7 @@ from ..schemas import (
 from ..settings import Settings
 from ..words import Words
 from .absence import playing_for, stewards
-from .broadcast import broadcast_room, lines
+from .broadcast import broadcast_room
 from .cluster import Cluster
 from .nextmatch import NextMatch, carried
 from .play import Play
@@ -112,8 +112,7 @@ class Protocol:
             else:
                 online |= {conn.seat}
             picture = dumps(room.public(presence=(online, spectators)), conn.lang)
-            history = tuple(line for msgs in room.recent for line in lines(msgs, conn.lang))
-            conn.post(Picture(picture, history, history=True))
+            conn.post(Picture(picture, room.history(conn.lang), history=True))
             room.conns.add(conn)
         # Who is online changed: the other workers and everyone here are told (a picture with
         # no narration, so it may go out outside the lock; see .presence).
@@ -134,10 +133,9 @@ class Protocol:
         whatever the crowd; every other watcher counts against ``max_spectators`` (through
         every worker).  The caller holds the room's lock.
         """
-        here = [c for c in room.conns if c.open]
         if conn.seat is not None:
             most = self.settings.max_seat_connections
-            if most and sum(1 for c in here if c.seat == conn.seat) >= most:
+            if most and sum(1 for c in room.conns if c.open and c.seat == conn.seat) >= most:
                 raise RoomError(ErrorCode.CROWDED, E.SEAT_CONNECTIONS, 429, n=most)
             return
         conn.screen = hello.screen and screens(room) < self.settings.max_screens

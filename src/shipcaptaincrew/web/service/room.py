@@ -27,8 +27,7 @@ from .. import texts as T
 from ..models import DiceSource, RoomStatus
 from ..moments import Story, bot_explained
 from ..party import REACTIONS
-from ..relay import PRESENCE_TTL
-from ..words import Line, Title, Words
+from ..words import Line, Title, Words, say_line
 from .absence import Absence, By, by_of
 from .picture import picture
 from .seats import Meta, SeatInfo
@@ -151,9 +150,15 @@ class LiveRoom:
     #: seconds a person may be offline before it does (``Settings.absent_grace``).
     absence: Absence = field(default_factory=Absence)
     absent_grace: float = 30.0
+    #: Seconds another worker's report of who is connected through it is believed
+    #: (``Settings.presence_ttl``).
+    presence_ttl: float = 30.0
     #: A rematch's room: everyone's die for the start is rolled at once ("play again" was
     #: each person's tap to begin).
     quick_start: bool = False
+    #: The story so far as a newcomer is told it, per language, for the version it was said
+    #: at (see :meth:`history`).
+    said: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(bot_seed(bytes.fromhex(self.server_seed)))
@@ -290,6 +295,19 @@ class LiveRoom:
             "reactions": list(REACTIONS),
         }
 
+    def history(self, lang: str) -> tuple[str, ...]:
+        """The narration of the last :data:`RECENT_EVENTS` events in ``lang``, a line a message:
+        what a newcomer's first picture tells.  Said once per language and version, not per
+        arrival (a crowd arriving at a table in play once had each newcomer's story said
+        anew, under the room's lock); every event appends to the story and to the events
+        together, so the version tells whether it is still the story."""
+        version = len(self.events)
+        said = self.said.get(lang)
+        if said is None or said[0] != version:
+            lines = tuple(say_line(m, lang) for msgs in self.recent for m in msgs)
+            said = self.said[lang] = (version, lines)
+        return said[1]
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (None if it belongs to none)."""
         if not token:
@@ -317,7 +335,7 @@ class LiveRoom:
         """The seats online and the number of spectators, through any worker."""
         online = {c.seat for c in self.conns if c.open and c.seat is not None}
         spectators = sum(1 for c in self.conns if c.open and c.seat is None)
-        fresh = time.monotonic() - PRESENCE_TTL
+        fresh = time.monotonic() - self.presence_ttl
         for when, seats, watching, _ in self.remote.values():
             if when >= fresh:
                 online.update(seats)
@@ -327,7 +345,7 @@ class LiveRoom:
     def screens(self) -> int:
         """The table screens watching, through any worker (each phone then shows its compact
         view, whichever worker it is on)."""
-        fresh = time.monotonic() - PRESENCE_TTL
+        fresh = time.monotonic() - self.presence_ttl
         here = sum(1 for c in self.conns if c.open and c.screen)
         return here + sum(n for when, _, _, n in self.remote.values() if when >= fresh)
 

@@ -17,6 +17,9 @@ What a peer that is behind costs a move is a few pointer moves: the picture that
 the waiting ones is written out only when its writer takes it (:class:`Superseded`), so a
 peer that never reads never costs a move a merged picture's text (five stalled peers once
 cost every move five such texts of up to 200 lines each).
+
+A watcher's writer waits for its turn before each write (:mod:`.pacer`): a crowd told a
+picture at once never keeps the loop from a move or a ping for more than a few dozen writes.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import orjson
+
+from .pacer import pacer
 
 log = logging.getLogger("shipcaptaincrew.web")
 
@@ -260,6 +265,10 @@ class Connection:
         """Write the queue out, oldest first, until it is empty (the only writer of the socket)."""
         try:
             while self.queue:  # (a merge may replace the queue while a send waits)
+                if self.seat is None and not self.screen:
+                    await pacer().turn()  # a watcher: a few dozen a pass (see .pacer)
+                    if not self.queue:
+                        break
                 item = self.queue.popleft()
                 if isinstance(item, Superseded):
                     if item is self.superseded:
