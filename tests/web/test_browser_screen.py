@@ -219,6 +219,10 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(
                 for el in page.locator("[data-testid=final-score]").all()
             }
             assert shown_totals == totals, (name, shown_totals, totals)
+            # Beside the podium the cards show no last-round number that could pass for a
+            # final score (the round's own card still tells it).
+            beside = [x.strip() for x in page.locator(".pcard .posted").all_inner_texts()]
+            assert beside and set(beside) == {""}, (name, beside)
         check(screen, "podium")
         shot(screen, "screen-podium-en-light-1920", full=False)
         assert pages.errors == []

@@ -262,7 +262,8 @@ export function playerCards(match, players, you, { pot = false, decides = null }
   const by = decides ? decides.by : "totals";
   return h("ul", { class: "cards", id: "cards" }, players.map((p, i) => {
     const c = match.contest;
-    const posted = c && c.posted[String(i)] !== undefined ? c.posted[String(i)] : match.round_scores ? match.round_scores[i] : null;
+    // Once the match is over the podium tells the scores: a round's number beside it would read as one.
+    const posted = match.over ? null : c && c.posted[String(i)] !== undefined ? c.posted[String(i)] : match.round_scores ? match.round_scores[i] : null;
     const playing = !match.round_seats || !match.round_seats.length || match.round_seats.includes(i);
     const level = botLevel(p);
     const label = [p.name, i === you ? t("you") : null, level, p.online === false ? t("offline") : null, match.actor === i && !match.over ? t("to play") : null]
