@@ -139,7 +139,9 @@ class Cluster:
     async def announce(self, room: LiveRoom) -> None:
         """Scaled out: tell the other workers who is connected to this room here."""
         if self.relay is not None:
-            await self.relay.publish_presence(room.code, room.version, room.local_presence())
+            presence = room.local_presence()
+            room.announced = tuple(presence["seats"])
+            await self.relay.publish_presence(room.code, room.version, presence)
 
     async def react(self, room: LiveRoom, seat: int | None, emoji: str) -> None:
         """Show an emoji reaction to everyone at the table, on this worker and the others."""

@@ -16,7 +16,12 @@ once told a crowd three times as often).
 
 Scaled out, the other workers hear this worker's connections only when it tells them (one
 Redis message per telling, see :meth:`.cluster.Cluster.announce`), and their reports come in
-here through the same gate.
+here through the same gate.  A seat coming or going here is told to them at once, though, even
+within the interval: the other workers decide by it whom "play again" waits for and whose
+clock starts, and a seat held back to the interval's end (another worker's report had just
+started it) let a worker make the next match without a person who had played the whole match
+through this one.  Seats are few, so this costs a message per seat change, not per watcher;
+the crowd's count is still gathered.
 """
 
 from __future__ import annotations
@@ -66,6 +71,10 @@ class PresenceBoard:
         if pending is not None:
             pending.changed = True
             pending.local |= local
+            if local and room.announced != tuple(room.local_presence()["seats"]):
+                # A seat came or went here: the other workers are told now, not at the end
+                # of the interval (see the module).
+                self._announce(room)
             return
         self._tell(room, local)
 
@@ -79,8 +88,13 @@ class PresenceBoard:
             post_room(room)
         except Exception:  # a telling that fails must not cost anything else
             log.exception("presence not told", extra={"room": room.code})
-        if local and self.cluster.relay is not None:
-            task = loop.create_task(self.cluster.announce(room))
+        if local:
+            self._announce(room)
+
+    def _announce(self, room: LiveRoom) -> None:
+        """Tell the other workers (if any) who is connected to ``room`` here."""
+        if self.cluster.relay is not None:
+            task = asyncio.get_running_loop().create_task(self.cluster.announce(room))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 

@@ -143,6 +143,8 @@ class LiveRoom:
     #: spectators, table screens among them)), so everyone sees everyone online whichever
     #: worker they are on, and a phone sees a table screen connected to another worker.
     remote: dict[str, tuple[float, list[int], int, int]] = field(default_factory=dict)
+    #: The seats this worker last told the others are connected through it (see .presence).
+    announced: tuple[int, ...] = ()
     #: When this worker loaded the room (monotonic): scaled out, who is connected through the
     #: other workers is known only once each has announced (at least every ``PRESENCE_EVERY``).
     loaded_at: float = field(default_factory=time.monotonic)
