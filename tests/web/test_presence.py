@@ -24,8 +24,8 @@ from shipcaptaincrew.web.settings import Settings
 
 from .conftest import SERVER_SEED
 
-#: What worker B reports: Bo's seat and two spectators are connected through it.
-REPORT = {"seats": [1], "spectators": 2}
+#: What worker B reports: Bo's seat and two spectators (no table screen) are connected through it.
+REPORT = {"seats": [1], "spectators": 2, "screens": 0}
 
 
 class Watching:
@@ -127,3 +127,63 @@ def test_the_ttl_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Settings().presence_ttl == 30.0
     monkeypatch.setenv("SCC_PRESENCE_TTL", "45")
     assert Settings().presence_ttl == 45.0
+
+
+class Heard:
+    """The Redis relay as the other workers hear it: each presence report published, in order."""
+
+    def __init__(self) -> None:
+        self.reports: list[list[int]] = []
+
+    async def publish_presence(self, code: str, version: int, presence: dict[str, Any]) -> None:
+        self.reports.append(presence["seats"])
+
+    async def publish_note(self, *args: Any) -> None:
+        """(Other notes are not looked at here.)"""
+
+    async def publish(self, code: str, version: int) -> None:
+        """(Nor moves.)"""
+
+    async def stop(self) -> None:
+        """(Nothing to close.)"""
+
+
+async def sent(svc: MatchService) -> None:
+    """Every report the presence board set going here has been published."""
+    await asyncio.gather(*list(svc.presence._tasks))
+
+
+def test_a_seat_arriving_within_the_interval_is_told_the_other_workers_at_once(
+    tmp_path: Path,
+) -> None:
+    """Anna's arrival and worker B's report have just started this worker's interval (a minute
+    long here) when Bo connects through this worker: the other workers hear at once that seats
+    0 and 1 are connected here, not a minute later (held back, another worker once made the
+    next match without Bo, who had played the whole match through this one).  A spectator
+    arriving within the interval is still gathered: no report for it yet."""
+
+    async def scenario() -> None:
+        s = Settings(
+            db_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            fixed_server_seed=SERVER_SEED,
+            presence_seconds=60,
+        )
+        svc = MatchService(s, open_database(s.sqlalchemy_url()))
+        heard = Heard()
+        svc.cluster.relay = heard  # type: ignore[assignment]
+        code, anna = await svc.create_room(CreateRoom(name="Anna"))
+        _, bo = await svc.join(code, JoinRoom(name="Bo"))
+        room = svc.room(code)
+        await svc.connect(room, Watching(), Hello(type="hello", token=anna))
+        await sent(svc)  # (Anna's report)
+        await report(svc, room)
+        await svc.connect(room, Watching(), Hello(type="hello", token=bo))
+        await sent(svc)
+        assert heard.reports[-1] == [0, 1]
+        told = len(heard.reports)
+        await svc.connect(room, Watching(), Hello(type="hello"))
+        await sent(svc)
+        assert len(heard.reports) == told
+        await svc.shutdown()
+
+    asyncio.run(scenario())
