@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .browsing import CHOICE, PHONE, Pages, table_server
+from .browsing import CHOICE, PHONE, Pages, create_table, join_table, start_match, table_server
 from .conftest import LiveServer
 from .humanpace import picture
 
@@ -79,16 +79,10 @@ def test_a_strong_shake_on_the_acting_phone_rolls_once(
     pages = Pages(browser, base)
     try:
         host = phone(pages, "/?lang=en")
-        host.fill("[data-testid=create-table] [name=name]", "Anna")
-        host.click("[data-testid=create-table] button[type=submit]")
-        host.wait_for_selector("#bigcode")
-        code = host.inner_text("#bigcode").strip()
+        code = create_table(host, "Anna")
         guest = phone(pages, f"/r/{code}")
-        guest.fill("[data-testid=join-table] [name=name]", "Bruno")
-        guest.click("[data-testid=join-table] button[type=submit]")
-        guest.wait_for_selector("#waiting")
-        host.wait_for_function("document.querySelectorAll('#seats li').length === 2")
-        host.click("[data-testid=start]:not([disabled])")
+        join_table(guest, "Bruno")
+        start_match(host, players=2)
         seats = {0: host, 1: guest}
         for page in seats.values():
             page.wait_for_selector("#play:not([hidden])")
