@@ -71,7 +71,7 @@ class PresenceBoard:
         if pending is not None:
             pending.changed = True
             pending.local |= local
-            if local and room.announced != tuple(room.local_presence()["seats"]):
+            if local and room.announced != room.local_seats():
                 # A seat came or went here: the other workers are told now, not at the end
                 # of the interval (see the module).
                 self._announce(room)

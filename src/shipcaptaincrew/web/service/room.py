@@ -325,10 +325,14 @@ class LiveRoom:
                 return i
         return None
 
+    def local_seats(self) -> tuple[int, ...]:
+        """The seats connected to this process, in order (what the other workers are told)."""
+        return tuple(sorted({c.seat for c in self.conns if c.open and c.seat is not None}))
+
     def local_presence(self) -> dict[str, Any]:
         """The seats, spectators and table screens (spectators too) connected to this process."""
         return {
-            "seats": sorted({c.seat for c in self.conns if c.open and c.seat is not None}),
+            "seats": list(self.local_seats()),
             "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
             "screens": sum(1 for c in self.conns if c.open and c.screen),
         }
