@@ -4,8 +4,9 @@ round trip (400 ms at a pub, 2 s on a poor network) is still under way.
 
 In a lobby that picture is usable: joining goes over HTTP, so a newcomer can take a seat with a
 socket that never answers at all.  In a match the kept picture shows the dice, the cards and
-whose turn it is, but the acting player's choices stay inert, saying so, until the live
-picture comes (a choice sent from an old picture could be one the table no longer allows).
+whose turn it is, and the acting player's choices are usable at once: a choice made on it waits
+for the table's answer and goes only if the live picture shows the very same moment; if the
+table moved on meanwhile it is dropped, and the phone says so in its language.
 
 Run in its own pytest process: ``pytest tests/web/test_browser_screen_kept.py -m browser``.
 """
@@ -45,58 +46,142 @@ def felt(page: Any) -> list[int]:
     return sorted(faces)
 
 
-def test_a_match_opened_again_shows_its_dice_at_once_and_acts_only_live(
-    kept_server: LiveServer, browser: Any
-) -> None:
-    base = kept_server.url
-    # (The starter chosen: the first roll is Anna's turn, not a roll-off.)
+class Gate:
+    """The page's WebSockets held (opened on the page's side, never answered) until
+    :meth:`open`: then the held ones are closed (the page dials again by itself) and every
+    later one goes through to the server."""
+
+    def __init__(self, page: Any) -> None:
+        self.held: list[Any] = []
+        self.through = False
+        page.route_web_socket("**/ws/**", self._route)
+
+    def _route(self, ws: Any) -> None:
+        if self.through:
+            ws.connect_to_server()
+        else:
+            self.held.append(ws)
+
+    def open(self) -> None:
+        self.through = True
+        for ws in self.held:
+            ws.close()
+
+
+def match_of_two(base: str) -> tuple[str, list[str], int]:
+    """A match of Anna and Bo, its first roll due (the starter chosen: no roll-off): its code,
+    the seat tokens, and whose roll it is."""
     made = httpx.post(f"{base}/api/rooms", json={"name": "Anna", "settings": ["starter=chosen"]})
     code, tokens = made.json()["code"], [made.json()["token"]]
     tokens.append(httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "Bo"}).json()["token"])
     httpx.post(f"{base}/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
-    room = httpx.get(f"{base}/api/rooms/{code}").json()
-    actor, v0 = room["match"]["actor"], room["version"]
+    return code, tokens, httpx.get(f"{base}/api/rooms/{code}").json()["match"]["actor"]
+
+
+def seen_then_closed(pages: Pages, base: str, code: str, token: str, lang: str) -> Any:
+    """The player's phone saw the table live (and kept its picture), then was put away: its
+    browser context, to open the link again in."""
+    first = pages.open("", viewport=PHONE, lang=lang)
+    ctx = first.context
+    ctx.add_init_script(f"localStorage.setItem('scc:seat:{code}', '{token}')")
+    ctx.add_init_script(DRAWN_VERSION)
+    first.goto(f"{base}/r/{code}")
+    version = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
+    first.wait_for_function(f"window.sccDrawnVersion === {version}")
+    first.close()
+    return ctx
+
+
+ROLL = "#actions button[data-action=roll]"
+
+
+def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
+    kept_server: LiveServer, browser: Any
+) -> None:
+    base = kept_server.url
+    code, tokens, actor = match_of_two(base)
     pages = Pages(browser, base)
-    roll = "#actions button[data-action=roll]"
     try:
-        first = pages.open("", viewport=PHONE)
-        ctx = first.context
-        ctx.add_init_script(f"localStorage.setItem('scc:seat:{code}', '{tokens[actor]}')")
-        ctx.add_init_script(DRAWN_VERSION)
-        first.goto(f"{base}/r/{code}")
-        first.click(f"{roll}:not([disabled])")  # a first roll: dice on the felt
-        first.wait_for_function(f"window.sccDrawnVersion === {v0 + 1}")
-        match = httpx.get(f"{base}/api/rooms/{code}").json()["match"]
-        assert match["actor"] == actor and "roll" in match["legal"]  # a second roll is due
-        faces = felt(first)
-        assert len(faces) == len(match["turn"]["last_roll"]) > 0
-        first.close()
-        # Opened again with a socket that never answers: the kept picture, inert.
+        ctx = seen_then_closed(pages, base, code, tokens[actor], "en")
+        before = httpx.get(f"{base}/api/rooms/{code}").json()
+        # Opened again while the socket's opening is still under way (held): the kept picture,
+        # the Roll button usable at once.
         again = ctx.new_page()
-        again.route_web_socket("**/ws/**", lambda ws: None)
+        gate = Gate(again)
         again.goto(f"{base}/r/{code}")
-        again.wait_for_selector("#felt-slot [data-testid=die][data-face]")
-        assert felt(again) == faces
+        again.wait_for_selector(f"{ROLL}:not([disabled])")
         assert again.inner_text("[data-testid=your-turn] .who") == "Your turn"
-        assert again.is_visible(roll) and again.is_disabled(roll)
-        assert again.eval_on_selector_all(
-            "#actions button", "bs => bs.length > 0 && bs.every(b => b.disabled)"
-        )
         assert again.inner_text("#offline-note") == "Connecting to the table..."
-        # Bo is offline, but what the table may do about it waits for the live picture too.
+        # Bo is offline, but what the table may do about it waits for the live picture.
         assert again.locator("#away-box button, [data-testid=play-for]").count() == 0
         check(again, "kept match")
+        again.click(ROLL)
+        again.wait_for_selector("#offline-note:has-text('as soon as the table answers')")
+        assert again.inner_text("#offline-note") == "Your choice goes as soon as the table answers."
+        assert again.is_disabled(ROLL)  # one tap, one roll: nothing more to press meanwhile
         shot(again, "kept-match-phone", full=False)
-        again.close()
-        # With the table answering, the same picture comes alive: the roll goes out.
-        live = ctx.new_page()
-        live.goto(f"{base}/r/{code}")
-        version = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
-        live.click(f"{roll}:not([disabled])")
-        live.wait_for_function(
-            f"async () => (await (await fetch('/api/rooms/{code}')).json()).version > {version}"
+        assert httpx.get(f"{base}/api/rooms/{code}").json()["version"] == before["version"]
+        # The table answers with the same moment: the roll goes, once, and lands on the felt.
+        gate.open()
+        again.wait_for_function(f"window.sccDrawnVersion === {before['version'] + 1}")
+        after = httpx.get(f"{base}/api/rooms/{code}").json()
+        turn = after["match"]["turn"]
+        assert after["version"] == before["version"] + 1
+        assert after["match"]["actor"] == actor
+        assert turn["rolls_used"] == before["match"]["turn"]["rolls_used"] + 1
+        again.wait_for_function(
+            "(n) => document.querySelectorAll('#felt-slot [data-testid=die][data-face]').length"
+            " === n && !document.querySelector('#offline-note')",
+            arg=len(turn["last_roll"]),
         )
-        assert not live.is_visible("#offline-note")
+        assert felt(again) == sorted(turn["last_roll"])  # the turn's first roll: all five
+    finally:
+        pages.close()
+    assert not pages.errors, pages.errors
+
+
+def test_a_choice_made_on_an_old_picture_is_dropped_and_said_in_german(
+    kept_server: LiveServer, browser: Any
+) -> None:
+    base = kept_server.url
+    code, tokens, actor = match_of_two(base)
+    pages = Pages(browser, base)
+    try:
+        ctx = seen_then_closed(pages, base, code, tokens[actor], "de")
+        kept_version = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
+        # Meanwhile the player rolled on their other phone: the kept picture is an old one.
+        other = pages.open("", viewport=PHONE, lang="de")
+        other.context.add_init_script(f"localStorage.setItem('scc:seat:{code}', '{tokens[actor]}')")
+        other.goto(f"{base}/r/{code}")
+        other.click(f"{ROLL}:not([disabled])")
+        other.wait_for_function(
+            f"async () => (await (await fetch('/api/rooms/{code}')).json()).version > {kept_version}"
+        )
+        other.close()
+        moved = httpx.get(f"{base}/api/rooms/{code}").json()
+        assert "roll" in moved["match"]["legal"]  # the Roll button is there on both pictures
+        again = ctx.new_page()
+        gate = Gate(again)
+        again.add_init_script(DRAWN_VERSION)
+        again.goto(f"{base}/r/{code}")
+        again.click(f"{ROLL}:not([disabled])")
+        again.wait_for_selector("#offline-note:has-text('sobald der Tisch antwortet')")
+        gate.open()
+        # The live picture is another moment: the tap made on the old one is not sent.
+        again.wait_for_selector("#action-note")
+        assert again.inner_text("#action-note") == (
+            "Am Tisch ging es weiter, während sich dieses Handy verbunden hat: Deine Wahl wurde"
+            " nicht gesendet. Wähle noch einmal."
+        )
+        assert again.evaluate("window.sccDrawnVersion") == moved["version"]
+        shot(again, "kept-match-moved-phone-de", full=False)
+        # Its own choice, made now on the live picture, is the only one the table gets.
+        again.click(f"{ROLL}:not([disabled])")
+        again.wait_for_function(f"window.sccDrawnVersion === {moved['version'] + 1}")
+        after = httpx.get(f"{base}/api/rooms/{code}").json()
+        assert after["version"] == moved["version"] + 1
+        assert after["match"]["turn"]["rolls_used"] == moved["match"]["turn"]["rolls_used"] + 1
+        assert not again.is_visible("#action-note")
     finally:
         pages.close()
     assert not pages.errors, pages.errors

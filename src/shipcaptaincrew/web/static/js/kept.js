@@ -3,8 +3,8 @@
 // WebSocket's opening round trip is still under way, and the live picture replaces it a moment
 // later.  What it draws is only a picture: in a lobby the one action, joining, goes over HTTP
 // and is checked by the server (a table that started meanwhile says so in words); in a match
-// the choices stay inert until the live picture comes (staging.js: `live`), so nothing is
-// ever sent from an old picture.
+// a choice made on it waits for the live picture (room.js: `waiting`) and goes only if that
+// shows the very same moment, so nothing the table has moved past is ever sent.
 import { remember } from "./common.js";
 
 const KEY = "scc:kept";

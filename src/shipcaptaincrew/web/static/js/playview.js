@@ -91,7 +91,7 @@ export function facesEntry(match, players, you, send, version = -1) {
 }
 
 /** The legal choices as buttons (data-action = the canonical text), only for the actor. */
-export function actionButtons(room, you, { online, connecting = false, physical, act, sendFaces, askAdvice }) {
+export function actionButtons(room, you, { online, connecting = false, waiting = false, physical, act, sendFaces, askAdvice }) {
   const match = room.match;
   const mine = !match.over && match.actor === you && you !== null;
   // At a table with real dice the host's phone types a bot's roll, or that of someone a bot
@@ -101,8 +101,9 @@ export function actionButtons(room, you, { online, connecting = false, physical,
   const hostTypes = physical && you !== null && you === room.host && !mine && forHost && match.chance && match.legal.includes("roll") && !match.over;
   if (!mine && !hostTypes) return [];
   const out = [];
-  // A picture kept on this phone is drawn before the table answers: its choices wait for it.
-  if (connecting) out.push(h("p", { class: "note", id: "offline-note", role: "status" }, t("Connecting to the table...")));
+  // A picture kept on this phone is drawn before the table answers: a choice made on it
+  // waits for the table's answer (``waiting``), and goes if the table is still there.
+  if (connecting) out.push(h("p", { class: "note", id: "offline-note", role: "status" }, waiting ? t("Your choice goes as soon as the table answers.") : t("Connecting to the table...")));
   else if (!online) out.push(h("p", { class: "note bad", id: "offline-note" }, t("No connection: your choice cannot be sent. Waiting to reconnect...")));
   for (const a of match.legal) {
     if (a === "roll" && physical) { out.push(facesEntry(match, room.players, you, sendFaces, room.version)); continue; }
@@ -110,14 +111,14 @@ export function actionButtons(room, you, { online, connecting = false, physical,
     const label = actionLabel(a, match, room.players, room.options);
     const sub = a.startsWith("take:") ? t("Set aside") : null;
     out.push(h("button", { type: "button", "data-action": a, class: match.legal.length === 1 || a === "roll" ? "primary-action" : "",
-      disabled: !online, onclick: () => act(a) }, label, sub ? h("small", {}, sub) : null));
+      disabled: !online || waiting, onclick: () => act(a) }, label, sub ? h("small", {}, sub) : null));
   }
   const split = mine ? sharePicker(match, room.players, { online, act }) : null;
   if (split) out.push(split);
-  if (mine && room.hints && !match.chance && online) {
+  if (mine && room.hints && !match.chance && online && !connecting) {
     out.push(h("button", { type: "button", class: "secondary", id: "advice", onclick: askAdvice }, t("Advice")));
   }
-  if (!online) out.forEach((b) => b.querySelectorAll && b.querySelectorAll("button").forEach((x) => { x.disabled = true; }));
+  if (!online || waiting) out.forEach((b) => b.querySelectorAll && b.querySelectorAll("button").forEach((x) => { x.disabled = true; }));
   return out;
 }
 

@@ -19,6 +19,7 @@ const REASON_MS = 4500;   // how long a bot's reason stays beside its move (with
 /** Refusals of a move, said beside the choices (in the server's words, the page's language). */
 const MOVE_ERRORS = new Set(["illegal", "not_an_action", "stale", "not_your_turn", "bad_dice", "rate", "unavailable", "conflict"]);
 let refused = null;       // {version, message}: the last move refused, shown until the table moves on
+let waiting = null;       // a move made on the kept picture: sent once the live one shows the same moment
 let you = null;           // my seat, or null when watching
 let room = null;          // the picture on screen (the server's; kept on this device until it answers)
 let line = null;          // the WebSocket to the table (line.js)
@@ -58,8 +59,11 @@ function announce(lines) {
 
 function personal(message) { $("personal").textContent = message || ""; }
 
-/** Send a message; a message that cannot go out says so instead of vanishing. */
+/** Send a message; a message that cannot go out says so instead of vanishing.  A move made
+ * on the picture kept on this phone (a version, before the table answered) waits for the live
+ * picture: it goes only if that shows the very moment it was made at (see onRoom). */
 function send(msg) {
+  if (!st.live && room && msg.version !== undefined) { waiting = msg; render(); return true; }
   if (line.send(msg)) return true;
   personal(t("Not sent: there is no connection. It comes back by itself; try again then."));
   return false;
@@ -108,6 +112,13 @@ function onMessage(msg) {
 async function onRoom(next, lines, { history = false, kept = false } = {}) {
   const { before, staged } = st.take(next, { history, kept });
   room = next;
+  // The first live picture after a move made on the kept one: the same moment, the move goes
+  // (the server checks its version too); the table moved on meanwhile, it is dropped, in words.
+  const made = !kept && waiting;
+  waiting = kept ? waiting : null;
+  if (made && made.version !== next.version) {
+    refused = { version: next.version, message: t("The table moved on while this phone was connecting: your choice was not sent. Choose again.") };
+  }
   if (!history && lines.length) personal("");
   const log = $("log");
   if (history) log.replaceChildren();
@@ -123,6 +134,8 @@ async function onRoom(next, lines, { history = false, kept = false } = {}) {
   if (staged) stage(room.moment, before);
   render(before);
   st.drawn(before);
+  if (made && made.version === next.version && send(made)) lockButtons();
+  else if (made && !$("actions").childElementCount) personal(refused.message);
 }
 
 /** What this picture's moment means on this phone (the staging, staging.js, is shared with
@@ -224,7 +237,7 @@ function renderPlay(before) {
   // Buttons only for the choices the engine allows, and only for the player to act.
   const hadFocus = $("actions").contains(document.activeElement);
   const buttons = actionButtons(room, you, {
-    online: online && st.live, connecting: !st.live, physical: room.dice_source === "physical", act,
+    online: online || !st.live, connecting: !st.live, waiting: !!waiting, physical: room.dice_source === "physical", act,
     sendFaces: (faces) => { if (send({ type: "roll", version: room.version, faces })) lockButtons(); },
     askAdvice: () => send({ type: "advice", version: room.version }),
   });
@@ -325,8 +338,8 @@ const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r
   "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
 await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTable($("lobby")) });
-// A link opened again: the picture this phone kept, at once (its choices inert); the live
-// picture follows with the WebSocket's answer.
+// A link opened again: the picture this phone kept, at once (a choice made on it waits for the
+// table, see send); the live picture follows with the WebSocket's answer.
 const kept = keptPicture(code);
 if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], { history: true, kept: true })); }
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
