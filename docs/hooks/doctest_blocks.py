@@ -60,6 +60,6 @@ def plain_roles(text: str) -> str:
 class DoctestBlocks(Extension):
     """The griffe extension: each object's docstring through both rewrites above."""
 
-    def on_object(self, *, obj: Object, **kwargs: Any) -> None:  # noqa: ARG002
+    def on_object(self, *, obj: Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
             obj.docstring.value = plain_roles(fence_doctests(obj.docstring.value))
