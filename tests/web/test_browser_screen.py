@@ -223,6 +223,11 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(
             # final score (the round's own card still tells it).
             beside = [x.strip() for x in page.locator(".pcard .posted").all_inner_texts()]
             assert beside and set(beside) == {""}, (name, beside)
+        # A TV cannot scroll: the podium and the cards beside it fit its height (the last
+        # round's card folded to its headline).
+        tall = screen.evaluate("[document.documentElement.scrollHeight, innerHeight]")
+        assert tall[0] <= tall[1], tall
+        assert screen.get_attribute("#round-result", "open") is None
         check(screen, "podium")
         shot(screen, "screen-podium-en-light-1920", full=False)
         assert pages.errors == []

@@ -126,7 +126,8 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
     },
 
     /** The round's result card, open when it just arrived; ``fold``: on a phone it folds
-     * away after a while, and stays open if the person opened it (a screen keeps it open). */
+     * away after a while, and stays open if the person opened it (a screen keeps it open
+     * until the podium). */
     drawResult({ fold = false } = {}) {
       const match = room.match;
       const result = room.last_result;
@@ -138,7 +139,9 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
       const fresh = freshResult === result.round_no && !match.over;
       if (fresh) freshResult = null;
       if (!fold) {
-        box.replaceChildren(resultCard(result, room.players, { fresh: true }));
+        // Beside the podium (which says the rest) the last round folds to its headline: a TV
+        // cannot scroll to what would run off its edge.
+        box.replaceChildren(resultCard(result, room.players, { fresh: !match.over }));
         return;
       }
       const was = $("round-result");
