@@ -104,8 +104,28 @@ function renderPlay(before) {
   drawn(final);
 }
 
+/** A TV cannot scroll: when the table runs off its bottom (many players, a round's card
+ * beside them, a small screen) it is packed step by step until it fits: first the round's
+ * card folds to its headline (each card shows the round's number anyway), then the cards
+ * get denser, then they go two abreast in a wider column, then everything is a size smaller.
+ * Each picture and each resize starts again from the roomiest. */
+const PACKED = ["dense", "two", "small"];
+function fit() {
+  const card = $("round-result");
+  document.documentElement.classList.remove(...PACKED);
+  if (card && room && room.match) card.open = !room.match.over;
+  const fits = () => document.documentElement.scrollHeight <= innerHeight;
+  if (fits() || !room || room.status === "lobby") return;
+  if (card) card.open = false;
+  for (const step of PACKED) {
+    if (fits()) return;
+    document.documentElement.classList.add(step);
+  }
+}
+
 /** For anyone checking what the screen shows once a picture is drawn (the browser tests). */
 function drawn(final = false) {
+  fit();
   document.dispatchEvent(new CustomEvent("scc:drawn", { detail: { version: room.version, final, live: st.live } }));
 }
 
@@ -115,6 +135,7 @@ async function onLang(chosen) {
 }
 
 await boot(onLang, () => []);
+addEventListener("resize", fit);
 line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTable($("tv-lobby")) }, { screen: true });
 // Opened again (a reload, the TV switched on): the picture it showed, at once; the live follows.
 const kept = keptPicture(code, ":screen");
