@@ -62,10 +62,15 @@ class Gate:
         else:
             self.held.append(ws)
 
+    def drop(self) -> None:
+        """The held sockets fail (a network that drops them); the page's next are held too."""
+        held, self.held = self.held, []
+        for ws in held:
+            ws.close()
+
     def open(self) -> None:
         self.through = True
-        for ws in self.held:
-            ws.close()
+        self.drop()
 
 
 def match_of_two(base: str) -> tuple[str, list[str], int]:
@@ -93,6 +98,8 @@ def seen_then_closed(pages: Pages, base: str, code: str, token: str, lang: str) 
 
 
 ROLL = "#actions button[data-action=roll]"
+#: Counts the phone's buzzes (navigator.vibrate).
+BUZZ_JS = "window.__buzz = 0; navigator.vibrate = () => { window.__buzz += 1; return true; };"
 
 
 def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
@@ -108,6 +115,7 @@ def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
         # the Roll button usable at once.
         again = ctx.new_page()
         gate = Gate(again)
+        again.add_init_script(BUZZ_JS)
         again.goto(f"{base}/r/{code}")
         again.wait_for_selector(f"{ROLL}:not([disabled])")
         assert again.inner_text("[data-testid=your-turn] .who") == "Your turn"
@@ -121,7 +129,15 @@ def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
         assert again.is_disabled(ROLL)  # one tap, one roll: nothing more to press meanwhile
         shot(again, "kept-match-phone", full=False)
         assert httpx.get(f"{base}/api/rooms/{code}").json()["version"] == before["version"]
-        # The table answers with the same moment: the roll goes, once, and lands on the felt.
+        # The network drops the socket: the phone says it is offline, the roll still waits.
+        gate.drop()
+        again.wait_for_selector("#offline:not([hidden])")
+        assert again.inner_text("#offline") == "Offline: reconnecting..."
+        assert again.inner_text("#offline-note") == "Your choice goes as soon as the table answers."
+        # A poor network: the table answers seconds after the tap (past the 3 s a tap's buzz
+        # used to wait for its dice), with the same moment: the roll goes, once, and its dice
+        # land on the felt with a buzz.
+        again.wait_for_timeout(3500)
         gate.open()
         again.wait_for_function(f"window.sccDrawnVersion === {before['version'] + 1}")
         after = httpx.get(f"{base}/api/rooms/{code}").json()
@@ -135,6 +151,8 @@ def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
             arg=len(turn["last_roll"]),
         )
         assert felt(again) == sorted(turn["last_roll"])  # the turn's first roll: all five
+        again.wait_for_function("window.__buzz > 0")
+        assert again.is_hidden("#offline")
     finally:
         pages.close()
     assert not pages.errors, pages.errors
@@ -171,7 +189,7 @@ def test_a_choice_made_on_an_old_picture_is_dropped_and_said_in_german(
         again.wait_for_selector("#action-note")
         assert again.inner_text("#action-note") == (
             "Am Tisch ging es weiter, während sich dieses Handy verbunden hat: Deine Wahl wurde"
-            " nicht gesendet. Wähle noch einmal."
+            " nicht gesendet."
         )
         assert again.evaluate("window.sccDrawnVersion") == moved["version"]
         shot(again, "kept-match-moved-phone-de", full=False)

@@ -104,9 +104,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("No connection: your choice cannot be sent. Waiting to reconnect..."),
     N_("Connecting to the table..."),
     N_("Your choice goes as soon as the table answers."),
-    N_(
-        "The table moved on while this phone was connecting: your choice was not sent. Choose again."
-    ),
+    N_("The table moved on while this phone was connecting: your choice was not sent."),
     N_("Not sent: there is no connection. It comes back by itself; try again then."),
     N_("Round"),
     N_("Round {n}"),

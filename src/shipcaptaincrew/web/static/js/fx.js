@@ -82,7 +82,9 @@ export function soundButton() {
 
 /** A short buzz where the device has one (``navigator.vibrate``), nothing elsewhere. */
 export function buzz(pattern = 180) {
-  try { if (navigator.vibrate) navigator.vibrate(pattern); } catch (e) { /* not allowed here */ }
+  // Before the first tap on the page the browser refuses (and complains in the console).
+  const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  try { if (navigator.vibrate && touched) navigator.vibrate(pattern); } catch (e) { /* not allowed here */ }
 }
 
 // -- the screen kept awake during a match ----------------------------------------------------

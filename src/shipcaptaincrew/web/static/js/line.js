@@ -21,7 +21,7 @@ export function openLine(code, on, { screen = false } = {}) {
   let lastHeard = 0;
   let timer = null;
   let ours = false;  // the next close is ours (a new seat token): reconnect at once
-  let up = false;
+  let up = null;  // not known yet: a first attempt that fails is told too (a kept picture waits)
 
   const reach = (now) => {
     if (up === now) return;

@@ -117,7 +117,7 @@ async function onRoom(next, lines, { history = false, kept = false } = {}) {
   const made = !kept && waiting;
   waiting = kept ? waiting : null;
   if (made && made.version !== next.version) {
-    refused = { version: next.version, message: t("The table moved on while this phone was connecting: your choice was not sent. Choose again.") };
+    refused = { version: next.version, message: t("The table moved on while this phone was connecting: your choice was not sent.") };
   }
   if (!history && lines.length) personal("");
   const log = $("log");
@@ -134,8 +134,11 @@ async function onRoom(next, lines, { history = false, kept = false } = {}) {
   if (staged) stage(room.moment, before);
   render(before);
   st.drawn(before);
-  if (made && made.version === next.version && send(made)) lockButtons();
-  else if (made && !$("actions").childElementCount) personal(refused.message);
+  if (made && made.version === next.version && send(made)) {
+    if (made.type === "roll") markThrown();  // its dice buzz as they land, however long it waited
+    lockButtons();
+  }
+  else if (made && !$("actions").childElementCount) personal(refused.message);  // not this phone's turn now
 }
 
 /** What this picture's moment means on this phone (the staging, staging.js, is shared with
