@@ -327,7 +327,8 @@ async function hostCall(path, method, body) {
 }
 
 async function onLang(chosen) {
-  send({ type: "hello", lang: chosen });  // the server's words follow this page's language
+  // The server's words follow this page's language (a line not open yet says it in its hello).
+  line.send({ type: "hello", lang: chosen });
   await loadOptions(true);
   if (room) render();
 }
