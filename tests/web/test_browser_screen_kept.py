@@ -13,6 +13,7 @@ Run in its own pytest process: ``pytest tests/web/test_browser_screen_kept.py -m
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -73,28 +74,34 @@ class Gate:
         self.drop()
 
 
-def match_of_two(base: str) -> tuple[str, list[str], int]:
-    """A match of Anna and Bo, its first roll due (the starter chosen: no roll-off): its code,
-    the seat tokens, and whose roll it is."""
+@contextlib.contextmanager
+def kept_match(
+    server: LiveServer, browser: Any, lang: str
+) -> Iterator[tuple[str, str, list[str], int, Pages, Any]]:
+    """A match of Anna and Bo, its first roll due (the starter chosen: no roll-off), that the
+    acting player's phone saw live (and kept) and was then put away: the server's URL, the
+    table's code, the seat tokens, whose roll it is, the pages, and that phone's browser
+    context to open the link again in.  Every page is closed after, none with an error."""
+    base = server.url
     made = httpx.post(f"{base}/api/rooms", json={"name": "Anna", "settings": ["starter=chosen"]})
     code, tokens = made.json()["code"], [made.json()["token"]]
     tokens.append(httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "Bo"}).json()["token"])
     httpx.post(f"{base}/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
-    return code, tokens, httpx.get(f"{base}/api/rooms/{code}").json()["match"]["actor"]
-
-
-def seen_then_closed(pages: Pages, base: str, code: str, token: str, lang: str) -> Any:
-    """The player's phone saw the table live (and kept its picture), then was put away: its
-    browser context, to open the link again in."""
-    first = pages.open("", viewport=PHONE, lang=lang)
-    ctx = first.context
-    ctx.add_init_script(f"localStorage.setItem('scc:seat:{code}', '{token}')")
-    ctx.add_init_script(DRAWN_VERSION)
-    first.goto(f"{base}/r/{code}")
-    version = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
-    first.wait_for_function(f"window.sccDrawnVersion === {version}")
-    first.close()
-    return ctx
+    actor = httpx.get(f"{base}/api/rooms/{code}").json()["match"]["actor"]
+    pages = Pages(browser, base)
+    try:
+        first = pages.open("", viewport=PHONE, lang=lang)
+        ctx = first.context
+        ctx.add_init_script(f"localStorage.setItem('scc:seat:{code}', '{tokens[actor]}')")
+        ctx.add_init_script(DRAWN_VERSION)
+        first.goto(f"{base}/r/{code}")
+        version = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
+        first.wait_for_function(f"window.sccDrawnVersion === {version}")
+        first.close()
+        yield base, code, tokens, actor, pages, ctx
+    finally:
+        pages.close()
+    assert not pages.errors, pages.errors
 
 
 ROLL = "#actions button[data-action=roll]"
@@ -105,11 +112,7 @@ BUZZ_JS = "window.__buzz = 0; navigator.vibrate = () => { window.__buzz += 1; re
 def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
     kept_server: LiveServer, browser: Any
 ) -> None:
-    base = kept_server.url
-    code, tokens, actor = match_of_two(base)
-    pages = Pages(browser, base)
-    try:
-        ctx = seen_then_closed(pages, base, code, tokens[actor], "en")
+    with kept_match(kept_server, browser, "en") as (base, code, _, actor, _, ctx):
         before = httpx.get(f"{base}/api/rooms/{code}").json()
         # Opened again while the socket's opening is still under way (held): the kept picture,
         # the Roll button usable at once.
@@ -153,19 +156,12 @@ def test_a_roll_tapped_on_the_kept_picture_goes_once_the_table_answers(
         assert felt(again) == sorted(turn["last_roll"])  # the turn's first roll: all five
         again.wait_for_function("window.__buzz > 0")
         assert again.is_hidden("#offline")
-    finally:
-        pages.close()
-    assert not pages.errors, pages.errors
 
 
 def test_a_choice_made_on_an_old_picture_is_dropped_and_said_in_german(
     kept_server: LiveServer, browser: Any
 ) -> None:
-    base = kept_server.url
-    code, tokens, actor = match_of_two(base)
-    pages = Pages(browser, base)
-    try:
-        ctx = seen_then_closed(pages, base, code, tokens[actor], "de")
+    with kept_match(kept_server, browser, "de") as (base, code, tokens, actor, pages, ctx):
         kept_version = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
         # Meanwhile the player rolled on their other phone: the kept picture is an old one.
         other = pages.open("", viewport=PHONE, lang="de")
@@ -200,9 +196,6 @@ def test_a_choice_made_on_an_old_picture_is_dropped_and_said_in_german(
         assert after["version"] == moved["version"] + 1
         assert after["match"]["turn"]["rolls_used"] == moved["match"]["turn"]["rolls_used"] + 1
         assert not again.is_visible("#action-note")
-    finally:
-        pages.close()
-    assert not pages.errors, pages.errors
 
 
 def test_a_lobby_opened_again_joins_without_its_socket(
