@@ -7,11 +7,12 @@ request, a shared download and upload rate), in a fresh browser profile (empty c
 service worker): the **first visit**.  Then the same profile, once its service worker is in
 charge, opens the page again: the **second visit** (the installed app, or the link opened
 again).  Chromium's emulation adds its latency to every HTTP request and to the WebSocket's
-opening handshake (not to the WebSocket's frames), and leaves alone what the service worker
-fetches on its own.
+opening handshake, slows the WebSocket's frames only by its rate (about 50 ms a frame at
+60 kB/s), and leaves alone what the service worker fetches on its own.
 
-A page counts as **interactive** when a person can use it with live data: the same test for
-the old code and the new, on hooks both have, and with every style sheet of the page applied:
+A page counts as **interactive** when a person can use it (what they do is checked by the
+server: the table's live data, or the same moment of the table, below): the same test for the
+old code and the new, on hooks both have, and with every style sheet of the page applied:
 
 * the table (``/r/CODE``, a table in its lobby, opened by a newcomer): the join form that the
   server's first room picture brings, with its button;
@@ -34,8 +35,7 @@ headers included, the WebSocket as one request) are counted until then.  Beside 
 contentful paint of the first visit, and when the second visit's page was **drawn** from the
 phone's cache alone, styled: its header drawn by its script, and for the table mid-match the
 felt and the acting player's buttons too (the picture kept on the phone; older revisions draw
-no match before the server answers).  The table's second visit adds to that the WebSocket's
-opening round trip, which no cache can save.  ``--base`` is checked out of git (``git archive``)
+no match before the server answers).  ``--base`` is checked out of git (``git archive``)
 into a temporary folder and served from there by the same interpreter and packages.  Old and
 new are measured alternately, ``--rounds`` times each, and each figure is the median.
 
