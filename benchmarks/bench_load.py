@@ -14,8 +14,9 @@ A page counts as **interactive** when a person can use it (what they do is check
 server: the table's live data, or the same moment of the table, below): the same test for the
 old code and the new, on hooks both have, and with every style sheet of the page applied:
 
-* the table (``/r/CODE``, a table in its lobby, opened by a newcomer): the join form that the
-  server's first room picture brings, with its button;
+* the table (``/r/CODE``, a table in its lobby, opened by a newcomer): the join form with its
+  button, from the server's first room picture or, on a second visit, from the picture kept
+  on the phone (joining goes over HTTP and is checked there);
 * the table mid-match (``/r/CODE`` of a match under way, its first roll due, opened by the
   player whose roll it is, their seat token on the phone): that player's Roll button drawn and
   enabled.  On a second visit the new code draws it from the picture kept on the phone, and a
