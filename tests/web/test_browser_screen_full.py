@@ -67,11 +67,10 @@ def test_eight_seats_fit_a_tv_at_every_moment(full_server: LiveServer, browser: 
             page.wait_for_selector("[data-testid=screen-code]")
         assert httpx.post(f"{base}/api/rooms/{code}/start", headers=host).status_code == 200
         for name, page in screens.items():
-            page.wait_for_selector(".round-result, [data-testid=round-result]", timeout=120_000)
+            page.wait_for_selector("[data-testid=round-result]", timeout=120_000)
             shot(page, f"screen-full-result-{name}", full=False)
         for name, page in screens.items():
             page.wait_for_selector("[data-testid=podium]", timeout=240_000)
-            page.wait_for_timeout(0)
             shot(page, f"screen-full-podium-{name}", full=False)
             check(page, f"full table {name}")
             # Every player's final total is on the screen (none cut off at the bottom).
