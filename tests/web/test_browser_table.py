@@ -216,7 +216,10 @@ def test_real_dice_typed_in(pages: Pages) -> None:
     """A pub table with a cup: each roll's faces are tapped in on the roller's phone only (the
     host's for the bot), exactly as many as the roll takes; the fair-dice panel and the verify
     page say the dice were physical."""
-    seen_js = "document.addEventListener('scc:drawn', (e) => { window.__v = e.detail.version; })"
+    seen_js = (
+        "document.addEventListener('scc:drawn', (e) => {"
+        " window.__v = e.detail.version; window.__draws = (window.__draws || 0) + 1; })"
+    )
     host = pages.open("", viewport=PHONE)
     host.add_init_script(seen_js)
     host.goto(pages.base + "/?lang=en&rules=classic")
@@ -271,7 +274,20 @@ def test_real_dice_typed_in(pages: Pages) -> None:
     assert rolls["host"] and rolls["guest"] and rolls["bot"], rolls
     assert host.text_content("#physical-note")
     check(host, "real dice: podium")
-    host.click("[data-testid=podium] a[href^='/replay/']")
+    # The bot says it plays again; the host opens every round's scores.  Someone coming to
+    # watch then leaves the podium as it is: "Every round" stays open, the links stay put
+    # (a podium built again under a finger loses the tap).
+    replay = "[data-testid=podium] a[href^='/replay/']"
+    host.wait_for_selector("#rematch-status")
+    host.click("#every-round summary")
+    host.evaluate(f"document.querySelector(\"{replay}\").dataset.seen = 'yes'")
+    draws = host.evaluate("window.__draws")
+    watcher = pages.open(f"/r/{code}", viewport=PHONE)
+    watcher.wait_for_selector("[data-testid=podium]")
+    host.wait_for_function("n => window.__draws > n", arg=draws)
+    assert host.get_attribute("#every-round", "open") is not None
+    assert host.get_attribute(replay, "data-seen") == "yes"
+    host.click(replay)
     host.wait_for_selector("#step")
     host.goto(f"{pages.base}/verify/{code}")
     host.wait_for_selector("#server-check")

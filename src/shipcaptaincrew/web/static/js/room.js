@@ -219,6 +219,12 @@ function renderPlay(before) {
   st.drawStrip();
   // The felt; at the end the roll that decided the match, then the podium.
   st.drawFelt(before, () => {
+    // Built again only when what it shows changes (not for someone coming online): a tap on
+    // its links, an open "Every round" or a name being typed would be lost to a rebuild.
+    const key = JSON.stringify([lang(), you, seatNextToken, room.status, room.podium, room.rematch, players.map((p) => [p.name, p.rematch, p.left])]);
+    if ($("podium") && $("podium-box").dataset.key === key && !freshPodium) return;
+    $("podium-box").dataset.key = key;
+    const everyRound = !!($("every-round") && $("every-round").open);
     const focusPodium = freshPodium || !$("podium");
     $("podium-box").replaceChildren(podiumView(room, you, {
       fresh: freshPodium, rematch: () => send({ type: "rematch", version: room.version }),
@@ -227,7 +233,7 @@ function renderPlay(before) {
         you === null && room.status === "over" ? h("p", {}, t("This match is over.")) : null,
         h("p", { class: "row" }, room.dice_source === "physical" ? null : h("a", { href: `/verify/${room.code}` }, t("Verify the dice")),
           h("a", { href: `/replay/${room.code}` }, t("Watch the replay"))),
-        match.results && match.results.length ? h("details", {}, h("summary", {}, t("Every round")), roundsTable(match, players)) : null],
+        match.results && match.results.length ? h("details", { id: "every-round", open: everyRound }, h("summary", {}, t("Every round")), roundsTable(match, players)) : null],
     }));
     if (focusPodium && !$("play-main").contains(document.activeElement)) $("podium-h").focus();
     freshPodium = false;
