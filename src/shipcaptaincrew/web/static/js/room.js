@@ -204,10 +204,12 @@ function renderPlay(before) {
   const players = room.players;
   const mine = !match.over && match.actor === you && you !== null;
   const final = st.final;  // the deciding roll on the felt, before the podium
+  // Until the table answers, the kept picture's choices stay usable (a choice made waits).
+  const usable = online || !st.live;
   setTitle(mine ? `● ${t("Your turn")}` : match.over ? t("Match over") : t("Table {code}", { code: room.code }));
   $("banner").replaceChildren(...(match.over ? [] : [
     you === null ? h("p", { class: "watching-note" }, t("You are watching."), " ", h("a", { href: "#seat-next-form" }, t("Take a seat for the next match"))) : null,
-    banner(room, you, online || !st.live, st.live ? send : null)].filter(Boolean)));
+    banner(room, you, usable, st.live ? send : null)].filter(Boolean)));
   $("stage").replaceChildren(...(match.over ? [] : stageLine(room).filter(Boolean)));
   if (botSaid && botSaid.round !== null && botSaid.round !== match.round_no) botSaid = null;  // a new round: old news
   const saying = botSaid && !match.over ? `${botSaid.at}:${lang()}` : "";
@@ -246,7 +248,7 @@ function renderPlay(before) {
   // Buttons only for the choices the engine allows, and only for the player to act.
   const hadFocus = $("actions").contains(document.activeElement);
   const buttons = actionButtons(room, you, {
-    online: online || !st.live, connecting: !st.live, waiting: !!waiting, physical: room.dice_source === "physical", act,
+    online: usable, connecting: !st.live, waiting: !!waiting, physical: room.dice_source === "physical", act,
     sendFaces: (faces) => { if (send({ type: "roll", version: room.version, faces })) lockButtons(); },
     askAdvice: () => send({ type: "advice", version: room.version }),
   });

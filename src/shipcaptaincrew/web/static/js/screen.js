@@ -113,10 +113,10 @@ const PACKED = ["dense", "two", "small"];
 function fit() {
   const card = $("round-result");
   document.documentElement.classList.remove(...PACKED);
-  if (card && room && room.match) card.open = !room.match.over;
+  if (card && card.dataset.folded) { card.open = true; delete card.dataset.folded; }  // folded here, not by the picture
   const fits = () => document.documentElement.scrollHeight <= innerHeight;
   if (fits() || !room || room.status === "lobby") return;
-  if (card) card.open = false;
+  if (card && card.open) { card.open = false; card.dataset.folded = "1"; }
   for (const step of PACKED) {
     if (fits()) return;
     document.documentElement.classList.add(step);
