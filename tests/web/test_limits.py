@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
 
 from shipcaptaincrew.notation import MatchLog
-from shipcaptaincrew.web.models import Room
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.models import Room
 
 from .conftest import Player, open_table
 from .test_protocol import play_out

@@ -14,8 +14,8 @@ from sqlalchemy import create_engine, func, select
 from shipcaptaincrew.notation import MatchLog, replay
 from shipcaptaincrew.web import errors as E
 from shipcaptaincrew.web.errors import ErrorCode, RoomError
-from shipcaptaincrew.web.models import Event, Room
 from shipcaptaincrew.web.party import REACTIONS
+from shipcaptaincrew.web.storage.models import Event, Room
 
 from .conftest import Player, open_table
 

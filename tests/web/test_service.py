@@ -15,12 +15,12 @@ from sqlalchemy.exc import IntegrityError
 
 from shipcaptaincrew.engine import initial_state, legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.web.db import open_database
 from shipcaptaincrew.web.moments import Story
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
-from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.db import open_database
+from shipcaptaincrew.web.storage.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.views import legal
 
 from .conftest import SERVER_SEED
@@ -450,7 +450,7 @@ def test_the_fast_event_insert_writes_what_the_orm_writes(tmp_path: Path) -> Non
 
     from sqlalchemy import insert, select
 
-    from shipcaptaincrew.web.models import Event, Room
+    from shipcaptaincrew.web.storage.models import Event, Room
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions() as db, db.begin():
@@ -497,7 +497,7 @@ def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from shipcaptaincrew.web.models import Base
+    from shipcaptaincrew.web.storage.models import Base
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions.kw["bind"].connect() as c:
@@ -587,7 +587,7 @@ def test_statistics_of_a_scripted_match(tmp_path: Path) -> None:
     """
     from sqlalchemy import select
 
-    from shipcaptaincrew.web.models import Result
+    from shipcaptaincrew.web.storage.models import Result
 
     async def scenario() -> list[Result]:
         s = Settings(

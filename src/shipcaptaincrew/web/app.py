@@ -20,7 +20,6 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from . import errors as E
-from .db import open_database
 from .deps import request_lang
 from .errors import ErrorCode, RoomError, unavailable
 from .head import HeadAsGet
@@ -30,6 +29,7 @@ from .routers import live, matches, meta, pages, rooms, stats
 from .routers.pages import STATIC
 from .service import MatchService
 from .settings import Settings
+from .storage.db import open_database
 
 #: Sent with every response: no framing by other sites, no sniffing, a strict script policy
 #: (a page's own adds the hashes of its inline script and style: see ``release.POLICY``).

@@ -12,8 +12,8 @@ from ..fair import verify_fair_rolls
 from ..i18n import translator
 from ..narrate import narrate
 from ..notation import replay_states
-from .models import Result, Room, RoomStatus
 from .service import LiveRoom
+from .storage.models import Result, Room, RoomStatus
 from .texts import PHYSICAL_VERIFY
 from .views import state_view
 

@@ -26,8 +26,8 @@ from pydantic import (
 
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from .invalid import blank, one_of
-from .models import DiceSource
 from .party import AVATARS, COLORS, REACTIONS
+from .storage.models import DiceSource
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:

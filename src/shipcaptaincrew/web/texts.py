@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..options import Group
 from .catalogue import N_
-from .models import DiceSource
+from .storage.models import DiceSource
 
 #: Bot difficulty -> its name for people (the difficulties themselves are ``bots.DIFFICULTIES``;
 #: a test checks that every one has a label).

@@ -10,8 +10,8 @@ from .. import errors as E
 from .. import queries
 from ..deps import DbDep, LangDep, ServiceDep
 from ..errors import ErrorCode, RoomError
-from ..models import RoomStatus
 from ..service import LiveRoom, MatchService
+from ..storage.models import RoomStatus
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 

@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from ..deps import LangDep, ServiceDep, TokenDep
-from ..models import RoomStatus
 from ..schemas import AddBot, CreateRoom, JoinRoom
 from ..service.transport import dumps
+from ..storage.models import RoomStatus
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from ...engine import seat_to_act
-from ..models import RoomStatus, SeatKind
+from ..storage.models import RoomStatus, SeatKind
 
 #: The bot that plays for an absent person: the middle difficulty (``bots.DIFFICULTIES``).
 STAND_IN = "medium"

@@ -19,9 +19,9 @@ from ...bots import make_bot
 from ...engine import is_chance, seat_to_act
 from ...state import MatchState, Phase
 from ..errors import ErrorCode, RoomError
-from ..models import RoomStatus, SeatKind
 from ..relay import PRESENCE_EVERY
 from ..settings import Settings
+from ..storage.models import RoomStatus, SeatKind
 from ..words import Reason
 from .absence import STAND_IN, By, persons
 from .broadcast import broadcast_room

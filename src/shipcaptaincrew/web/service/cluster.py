@@ -21,9 +21,9 @@ from sqlalchemy.exc import DBAPIError
 
 from .. import errors as E
 from ..errors import RoomError, unavailable
-from ..models import RoomStatus
 from ..relay import PRESENCE_EVERY, Note, NoteKind, Relay
 from ..settings import Settings
+from ..storage.models import RoomStatus
 from .broadcast import broadcast_room
 from .room import Advanced, LiveRoom
 from .store import Store

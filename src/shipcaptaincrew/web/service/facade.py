@@ -27,10 +27,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .. import heap
 from ..limits import Doorman
-from ..models import RoomStatus
 from ..relay import Relay
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..settings import Settings
+from ..storage.models import RoomStatus
 from ..words import Line
 from . import broadcast
 from .autoplay import AutoPlay

@@ -15,8 +15,8 @@ import contextlib
 import logging
 
 from ..errors import RoomError
-from ..models import RoomStatus, SeatKind
 from ..settings import Settings
+from ..storage.models import RoomStatus, SeatKind
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .room import LiveRoom

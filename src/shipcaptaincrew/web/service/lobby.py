@@ -13,10 +13,10 @@ from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
-from ..models import RoomStatus, SeatKind
 from ..names import check_name, skeleton
 from ..schemas import AddBot, CreateRoom, JoinRoom
 from ..settings import Settings
+from ..storage.models import RoomStatus, SeatKind
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .play import Play

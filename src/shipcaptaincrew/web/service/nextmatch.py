@@ -31,11 +31,11 @@ from ...engine import InvalidSetupError, check_players, rotation_step
 from ...rules import Starter
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
-from ..models import Room, RoomStatus, SeatKind
 from ..names import check_name
 from ..party import AVATARS, COLORS, seat_avatar, seat_color
 from ..schemas import Rematch, SeatNext
 from ..settings import Settings
+from ..storage.models import Room, RoomStatus, SeatKind
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .room import LiveRoom

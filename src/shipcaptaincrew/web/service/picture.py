@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..models import RoomStatus, SeatKind
 from ..moments import Story, tie_view
 from ..party import seat_avatar, seat_color
 from ..podium import deciding
+from ..storage.models import RoomStatus, SeatKind
 from ..texts import LEVEL_LABELS
 from ..views import state_view
 from ..words import Words

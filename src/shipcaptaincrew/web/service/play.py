@@ -23,9 +23,9 @@ from ...notation import event_for
 from ...state import MatchState
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
-from ..models import Result, RoomStatus
 from ..moments import explained
 from ..settings import Settings
+from ..storage.models import Result, RoomStatus
 from ..words import Line, Reason
 from . import stats
 from .absence import By

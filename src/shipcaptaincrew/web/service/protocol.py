@@ -22,7 +22,6 @@ from .. import texts as T
 from ..choices import choice_words
 from ..errors import ErrorCode, RoomError, unavailable
 from ..invalid import invalid
-from ..models import RoomStatus, SeatKind
 from ..players import HAND_OUT, advise
 from ..schemas import (
     CLIENT_MESSAGE,
@@ -38,6 +37,7 @@ from ..schemas import (
     SeatNext,
 )
 from ..settings import Settings
+from ..storage.models import RoomStatus, SeatKind
 from ..words import Words
 from .absence import playing_for, stewards
 from .broadcast import broadcast_room

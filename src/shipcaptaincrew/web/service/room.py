@@ -24,9 +24,9 @@ from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
 from .. import texts as T
-from ..models import DiceSource, RoomStatus
 from ..moments import Story, bot_explained
 from ..party import REACTIONS
+from ..storage.models import DiceSource, RoomStatus
 from ..words import Line, Title, Words, say_line
 from .absence import Absence, By, by_of
 from .picture import picture

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ..models import PERSON_LABEL, Room, SeatKind
+from ..storage.models import PERSON_LABEL, Room, SeatKind
 
 
 def hash_token(token: str) -> str:

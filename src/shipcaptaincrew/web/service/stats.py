@@ -9,7 +9,7 @@ from ...actions import Leave
 from ...engine import apply, initial_state, is_terminal, opening_chips, seat_to_act
 from ...notation import replay_events
 from ...state import MatchState, Phase
-from ..models import Result
+from ..storage.models import Result
 from .room import LiveRoom
 
 

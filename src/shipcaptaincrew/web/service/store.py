@@ -33,12 +33,12 @@ from ...rules import Rules
 from ...state import MatchState
 from .. import errors as E
 from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
-from ..models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..schemas import CreateRoom
 from ..settings import Settings
+from ..storage.models import DiceSource, Event, Result, Room, RoomStatus, Seat
+from ..storage.sqlite import EventAppender, GroupCommit, checkpoints
 from .room import LiveRoom
 from .seats import Meta, SeatInfo
-from .sqlite import EventAppender, GroupCommit, checkpoints
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

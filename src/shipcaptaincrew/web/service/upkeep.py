@@ -45,8 +45,8 @@ from sqlalchemy import and_, delete, exists, func, or_, select, update
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
 from ..limits import network
-from ..models import Event, Result, Room, RoomStatus, Seat
 from ..settings import Settings
+from ..storage.models import Event, Result, Room, RoomStatus, Seat
 from .room import LiveRoom
 from .store import Store, guarded
 

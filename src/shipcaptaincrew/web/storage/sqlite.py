@@ -22,7 +22,7 @@ from sqlalchemy import Engine, insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import PoolProxiedConnection
 
-from ..models import Event
+from .models import Event
 
 #: Checkpoint once the write-ahead log holds this much (SQLite's own default threshold,
 #: 1000 pages of 4 KiB, about 400 moves).

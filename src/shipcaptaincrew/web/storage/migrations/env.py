@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from shipcaptaincrew.web.models import Base
+from shipcaptaincrew.web.storage.models import Base
 
 config = context.config
 connection = config.attributes.get("connection")
