@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from shipcaptaincrew.web.relay import Note, NoteKind
+from shipcaptaincrew.web.connections.relay import Note, NoteKind
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.service import room as room_module

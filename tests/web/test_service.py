@@ -15,9 +15,10 @@ from sqlalchemy.exc import IntegrityError
 
 from shipcaptaincrew.engine import initial_state, legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
+from shipcaptaincrew.web.connections import transport
 from shipcaptaincrew.web.moments import Story
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
-from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
+from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.storage.db import open_database
 from shipcaptaincrew.web.storage.sqlite import EventAppender, checkpoints
@@ -158,7 +159,7 @@ def test_a_peer_that_is_behind_costs_a_move_no_picture_text(
     replaces them is written once, when the peer reads again), and what it then reads is the
     newest picture with every line since it fell behind, each once, as the last
     ``MERGED_LINES`` of a fresh start."""
-    from shipcaptaincrew.web.service import transport as module
+    from shipcaptaincrew.web.connections import transport as module
 
     written: list[object] = []
     real = module.orjson.dumps

@@ -165,7 +165,7 @@ def serve(
         lan = _lan_address()
         if lan:
             settings.public_url = f"http://{lan}:{port}"
-    from ..web.relay import log_config
+    from ..web.connections.relay import log_config
 
     try:
         # Built (and the schema migrated) here even with several workers: a database that

@@ -18,13 +18,13 @@ from pydantic import ValidationError
 
 from ...facts import DEFAULT_LANG
 from .. import errors as E
+from ..connections.limits import Visit, network
+from ..connections.transport import dumps, small_buffers
 from ..errors import ErrorCode, RoomError
 from ..invalid import invalid
-from ..limits import Visit, network
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import LiveRoom, MatchService
 from ..service.protocol import screens
-from ..service.transport import dumps, small_buffers
 from ..settings import Settings
 
 router = APIRouter(tags=["live"])

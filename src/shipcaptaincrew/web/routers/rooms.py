@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from ..connections.transport import dumps
 from ..deps import LangDep, ServiceDep, TokenDep
 from ..schemas import AddBot, CreateRoom, JoinRoom
-from ..service.transport import dumps
 from ..storage.models import RoomStatus
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])

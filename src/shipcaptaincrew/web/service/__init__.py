@@ -6,10 +6,10 @@ modules beside it, one job each.
 
 from __future__ import annotations
 
+from ..connections.transport import Connection, RateLimiter, Sender
 from .facade import MatchService
 from .room import Ahead, LiveRoom
 from .seats import SeatInfo, hash_token
-from .transport import Connection, RateLimiter, Sender
 
 __all__ = [
     "Ahead",

@@ -18,8 +18,8 @@ from ...actions import Action, StopMatch
 from ...bots import make_bot
 from ...engine import is_chance, seat_to_act
 from ...state import MatchState, Phase
+from ..connections.relay import PRESENCE_EVERY
 from ..errors import ErrorCode, RoomError
-from ..relay import PRESENCE_EVERY
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
 from ..words import Reason

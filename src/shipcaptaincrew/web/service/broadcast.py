@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...i18n import translator
+from ..connections.transport import Picture, dumps
 from ..words import Line, say_line
 from .room import LiveRoom
-from .transport import Picture, dumps
 
 
 def translate(lang: str, domain: str = "web") -> Callable[[str], str]:

@@ -20,14 +20,14 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy.exc import DBAPIError
 
 from .. import errors as E
+from ..connections.relay import PRESENCE_EVERY, Note, NoteKind, Relay
+from ..connections.transport import dumps, send_all
 from ..errors import RoomError, unavailable
-from ..relay import PRESENCE_EVERY, Note, NoteKind, Relay
 from ..settings import Settings
 from ..storage.models import RoomStatus
 from .broadcast import broadcast_room
 from .room import Advanced, LiveRoom
 from .store import Store
-from .transport import dumps, send_all
 
 log = logging.getLogger("shipcaptaincrew.web")
 

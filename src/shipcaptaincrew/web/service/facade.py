@@ -26,8 +26,9 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session, sessionmaker
 
 from .. import heap
-from ..limits import Doorman
-from ..relay import Relay
+from ..connections.limits import Doorman
+from ..connections.relay import Relay
+from ..connections.transport import Connection, Sender
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..settings import Settings
 from ..storage.models import RoomStatus
@@ -43,7 +44,6 @@ from .presence import PresenceBoard
 from .protocol import Protocol
 from .room import LiveRoom
 from .store import Store
-from .transport import Connection, Sender
 from .upkeep import Upkeep
 
 log = logging.getLogger("shipcaptaincrew.web")

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from ...engine import InvalidSetupError, check_players, rotation_step
 from ...rules import Starter
 from .. import errors as E
+from ..connections.transport import Connection
 from ..errors import ErrorCode, RoomError
 from ..names import check_name
 from ..party import AVATARS, COLORS, seat_avatar, seat_color
@@ -41,7 +42,6 @@ from .cluster import Cluster
 from .room import LiveRoom
 from .seats import Meta, SeatInfo, hash_token
 from .store import Store, Table, guarded
-from .transport import Connection
 
 log = logging.getLogger("shipcaptaincrew.web")
 

@@ -20,6 +20,7 @@ from ...state import MatchState
 from .. import errors as E
 from .. import texts as T
 from ..choices import choice_words
+from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
 from ..errors import ErrorCode, RoomError, unavailable
 from ..invalid import invalid
 from ..players import HAND_OUT, advise
@@ -46,7 +47,6 @@ from .nextmatch import NextMatch, carried
 from .play import Play
 from .presence import PresenceBoard
 from .room import LiveRoom, hash_token
-from .transport import Connection, Picture, RateLimiter, Sender, dumps
 
 log = logging.getLogger("shipcaptaincrew.web")
 

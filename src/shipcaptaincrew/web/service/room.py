@@ -24,6 +24,7 @@ from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
 from .. import texts as T
+from ..connections.transport import Connection
 from ..moments import Story, bot_explained
 from ..party import REACTIONS
 from ..storage.models import DiceSource, RoomStatus
@@ -34,7 +35,6 @@ from .seats import Meta, SeatInfo
 
 # (.protocol takes hash_token from here.)
 from .seats import hash_token as hash_token
-from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40

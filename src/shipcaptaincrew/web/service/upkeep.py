@@ -43,15 +43,15 @@ from typing import TYPE_CHECKING
 from sqlalchemy import and_, delete, exists, func, or_, select, update
 
 from .. import errors as E
+from ..connections.limits import network
 from ..errors import ErrorCode, RoomError
-from ..limits import network
 from ..settings import Settings
 from ..storage.models import Event, Result, Room, RoomStatus, Seat
 from .room import LiveRoom
 from .store import Store, guarded
 
 if TYPE_CHECKING:
-    from ..relay import Relay
+    from ..connections.relay import Relay
 
 log = logging.getLogger("shipcaptaincrew.web")
 

@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 CHANNEL = "scc:rooms"
-log = logging.getLogger("shipcaptaincrew.web.relay")
+log = logging.getLogger("shipcaptaincrew.web.connections.relay")
 
 
 class NoteKind(StrEnum):
@@ -232,7 +232,7 @@ def log_config(json_logs: bool, level: str = "info", access: bool = False) -> di
 
     JsonFormatter.converter = time.gmtime
     fmt: dict[str, Any] = (
-        {"()": "shipcaptaincrew.web.relay.JsonFormatter"}
+        {"()": "shipcaptaincrew.web.connections.relay.JsonFormatter"}
         if json_logs
         else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
     )
