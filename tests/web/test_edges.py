@@ -18,7 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from shipcaptaincrew.web.routers import live, matches, meta, pages, rooms, stats
+from shipcaptaincrew.web.pages import routes as pages
+from shipcaptaincrew.web.routers import live, matches, meta, rooms, stats
 
 from .conftest import LiveServer, open_table
 

@@ -22,11 +22,12 @@ from starlette.exceptions import HTTPException
 from . import errors as E
 from .deps import request_lang
 from .errors import ErrorCode, RoomError, unavailable
-from .head import HeadAsGet
 from .invalid import invalid
-from .release import content_security_policy
-from .routers import live, matches, meta, pages, rooms, stats
-from .routers.pages import STATIC
+from .pages import routes as pages
+from .pages.head import HeadAsGet
+from .pages.release import content_security_policy
+from .pages.routes import STATIC
+from .routers import live, matches, meta, rooms, stats
 from .service import MatchService
 from .settings import Settings
 from .storage.db import open_database

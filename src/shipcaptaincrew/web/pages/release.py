@@ -35,7 +35,7 @@ from typing import Any
 
 import brotli
 
-from ..facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
+from ...facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
 from . import critical
 from .bundle import BundleError, bundle, source_map
 
@@ -312,7 +312,7 @@ class Release:
                 if page.spec.offline:
                     precache += [route, *page.assets, *page.files]
         return (
-            "// This release, as the server made it (shipcaptaincrew.web.release).\n"
+            "// This release, as the server made it (shipcaptaincrew.web.pages.release).\n"
             f"const RELEASE = {json.dumps(self.id)};\n"
             f"const PRECACHE = {json.dumps(list(dict.fromkeys(precache)))};\n"
             f"const PAGES = {json.dumps(pages)};\n"

@@ -5,7 +5,7 @@ Every page is one entry of :data:`PAGES`: its HTML file under ``static/``, its r
 start-up answers it gets inline (so it draws without fetching them one after another) and
 whether a phone keeps it from the first visit.  A new page is a new entry: its routes, its
 script bundle and its place in the service worker's cache follow from it (see
-:mod:`shipcaptaincrew.web.release`, which makes what the entries serve).
+:mod:`shipcaptaincrew.web.pages.release`, which makes what the entries serve).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException
 
 from ...facts import DEFAULT_LANG, LANGUAGES
-from .. import release as rel
 from ..forms import option_table
-from ..release import IMMUTABLE, PageSpec, Release
-from .meta import ui_strings
+from ..routers.meta import ui_strings
+from . import release as rel
+from .release import IMMUTABLE, PageSpec, Release
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 

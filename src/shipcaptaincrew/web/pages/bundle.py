@@ -4,7 +4,7 @@ A phone on a pub's network pays a round trip for every wave of files it discover
 module, then the modules it imports, then theirs.  The pages stay plain ES modules under
 ``static/js/`` (a contributor edits them and restarts the server: there is no build step);
 the server joins each page's module graph into one file when it starts (see
-:mod:`shipcaptaincrew.web.release`).
+:mod:`shipcaptaincrew.web.pages.release`).
 
 Each module keeps its own scope: its text goes, line for line, into an ``async`` function that
 the bundle calls once, when the first module that imports it runs, and that returns the
@@ -177,7 +177,7 @@ def _graph(entry: str, sources: Mapping[str, str]) -> list[Module]:
 def bundle(entry: str, sources: Mapping[str, str]) -> Bundle:
     """The bundle of ``entry`` (a module name, e.g. ``"room.js"``) from the modules' texts."""
     out: list[str] = [
-        f"// {entry} and the modules it imports, joined by shipcaptaincrew.web.bundle "
+        f"// {entry} and the modules it imports, joined by shipcaptaincrew.web.pages.bundle "
         "(edit the modules under static/js/, not this file).",
         f"const {RUNTIME} = (() => {{ const defs = new Map(), made = new Map(); return {{ "
         "def(name, make) { defs.set(name, make); }, "
