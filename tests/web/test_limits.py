@@ -176,8 +176,8 @@ def test_a_burst_of_new_rooms_cannot_slip_past_the_limit(make_client: Any) -> No
     being made are counted with them."""
     import asyncio
 
-    from shipcaptaincrew.web.errors import RoomError
     from shipcaptaincrew.web.schemas import CreateRoom
+    from shipcaptaincrew.web.words.refusals import RoomError
 
     client = make_client(rooms_per_hour=2)
     service = client.app.state.service

@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
-from shipcaptaincrew.web import errors as E
-from shipcaptaincrew.web.errors import ErrorCode, RoomError
 from shipcaptaincrew.web.party import REACTIONS
 from shipcaptaincrew.web.storage.models import Event, Room
+from shipcaptaincrew.web.words import refusals as E
+from shipcaptaincrew.web.words.refusals import ErrorCode, RoomError
 
 from .conftest import Player, open_table
 

@@ -19,10 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
-from . import errors as E
 from .deps import request_lang
-from .errors import ErrorCode, RoomError, unavailable
-from .invalid import invalid
 from .pages import routes as pages
 from .pages.head import HeadAsGet
 from .pages.release import content_security_policy
@@ -31,6 +28,9 @@ from .routers import live, matches, meta, rooms, stats
 from .service import MatchService
 from .settings import Settings
 from .storage.db import open_database
+from .words import refusals as E
+from .words.invalid import invalid
+from .words.refusals import ErrorCode, RoomError, unavailable
 
 #: Sent with every response: no framing by other sites, no sniffing, a strict script policy
 #: (a page's own adds the hashes of its inline script and style: see ``release.POLICY``).

@@ -20,7 +20,7 @@ from ..options import OPTIONS, Group, Option, OptionType
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
 from .party import AVATARS, COLORS, REACTIONS
 from .storage.models import DiceSource
-from .texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
+from .words.server_texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
 
 
 def _option(o: Option, defaults: dict[str, Any], tr: Any) -> dict[str, Any]:

@@ -25,9 +25,9 @@ from ..bots import make_bot
 from ..engine import seat_to_act
 from ..state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
 from ..turn import apply as turn_apply
-from . import texts as T
 from .podium import Tie, method_word, podium
-from .words import Reason, Text, Words
+from .words import server_texts as T
+from .words.render import Reason, Text, Words
 
 if TYPE_CHECKING:
     from .service.absence import By

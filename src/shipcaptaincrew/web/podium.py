@@ -18,8 +18,8 @@ from typing import Any
 from ..formats import FormatKind
 from ..rules import Rules, Stakes
 from ..state import Contest, MatchState, Method, Stage
-from . import texts as T
-from .words import Words
+from .words import server_texts as T
+from .words.render import Words
 
 
 class DecidedBy(StrEnum):

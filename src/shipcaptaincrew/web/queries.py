@@ -14,8 +14,8 @@ from ..narrate import narrate
 from ..notation import replay_states
 from .service import LiveRoom
 from .storage.models import Result, Room, RoomStatus
-from .texts import PHYSICAL_VERIFY
 from .views import state_view
+from .words.server_texts import PHYSICAL_VERIFY
 
 
 def history(db: Session, limit: int = 50) -> list[dict[str, Any]]:

@@ -25,9 +25,9 @@ from pydantic import (
 )
 
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
-from .invalid import blank, one_of
 from .party import AVATARS, COLORS, REACTIONS
 from .storage.models import DiceSource
+from .words.invalid import blank, one_of
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:

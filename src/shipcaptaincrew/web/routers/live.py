@@ -17,15 +17,15 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ...facts import DEFAULT_LANG
-from .. import errors as E
 from ..connections.limits import Visit, network
 from ..connections.transport import dumps, small_buffers
-from ..errors import ErrorCode, RoomError
-from ..invalid import invalid
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import LiveRoom, MatchService
 from ..service.protocol import screens
 from ..settings import Settings
+from ..words import refusals as E
+from ..words.invalid import invalid
+from ..words.refusals import ErrorCode, RoomError
 
 router = APIRouter(tags=["live"])
 

@@ -6,12 +6,12 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Response
 
-from .. import errors as E
 from .. import queries
 from ..deps import DbDep, LangDep, ServiceDep
-from ..errors import ErrorCode, RoomError
 from ..service import LiveRoom, MatchService
 from ..storage.models import RoomStatus
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 

@@ -12,11 +12,11 @@ from ...errors import InvalidRulesError
 from ...facts import LANGUAGES
 from ...i18n import translator
 from ...rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
-from .. import errors as E
 from ..deps import LangDep
-from ..errors import ErrorCode, RoomError
 from ..forms import option_table, rules_view
-from ..strings import UI_STRINGS
+from ..words import refusals as E
+from ..words.page_strings import UI_STRINGS
+from ..words.refusals import ErrorCode, RoomError
 
 router = APIRouter(prefix="/api", tags=["meta"])
 

@@ -19,10 +19,10 @@ from ...bots import make_bot
 from ...engine import is_chance, seat_to_act
 from ...state import MatchState, Phase
 from ..connections.relay import PRESENCE_EVERY
-from ..errors import ErrorCode, RoomError
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
-from ..words import Reason
+from ..words.refusals import ErrorCode, RoomError
+from ..words.render import Reason
 from .absence import STAND_IN, By, persons
 from .broadcast import broadcast_room
 from .cluster import Cluster, tell

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...i18n import translator
 from ..connections.transport import Picture, dumps
-from ..words import Line, say_line
+from ..words.render import Line, say_line
 from .room import LiveRoom
 
 

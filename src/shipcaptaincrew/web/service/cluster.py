@@ -19,12 +19,12 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import DBAPIError
 
-from .. import errors as E
 from ..connections.relay import PRESENCE_EVERY, Note, NoteKind, Relay
 from ..connections.transport import dumps, send_all
-from ..errors import RoomError, unavailable
 from ..settings import Settings
 from ..storage.models import RoomStatus
+from ..words import refusals as E
+from ..words.refusals import RoomError, unavailable
 from .broadcast import broadcast_room
 from .room import Advanced, LiveRoom
 from .store import Store

@@ -32,7 +32,7 @@ from ..connections.transport import Connection, Sender
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..settings import Settings
 from ..storage.models import RoomStatus
-from ..words import Line
+from ..words.render import Line
 from . import broadcast
 from .autoplay import AutoPlay
 from .cluster import Cluster

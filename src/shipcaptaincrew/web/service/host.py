@@ -14,9 +14,9 @@ import asyncio
 import contextlib
 import logging
 
-from ..errors import RoomError
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
+from ..words.refusals import RoomError
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .room import LiveRoom

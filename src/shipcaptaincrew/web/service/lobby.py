@@ -11,12 +11,12 @@ import secrets
 from ...bots import DIFFICULTIES, UnknownBotError, make_bot
 from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
-from .. import errors as E
-from ..errors import ErrorCode, RoomError
 from ..names import check_name, skeleton
 from ..schemas import AddBot, CreateRoom, JoinRoom
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .play import Play

@@ -29,14 +29,14 @@ from sqlalchemy.orm import Session
 
 from ...engine import InvalidSetupError, check_players, rotation_step
 from ...rules import Starter
-from .. import errors as E
 from ..connections.transport import Connection
-from ..errors import ErrorCode, RoomError
 from ..names import check_name
 from ..party import AVATARS, COLORS, seat_avatar, seat_color
 from ..schemas import Rematch, SeatNext
 from ..settings import Settings
 from ..storage.models import Room, RoomStatus, SeatKind
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .room import LiveRoom

@@ -16,9 +16,9 @@ from ..moments import Story, tie_view
 from ..party import seat_avatar, seat_color
 from ..podium import deciding
 from ..storage.models import RoomStatus, SeatKind
-from ..texts import LEVEL_LABELS
 from ..views import state_view
-from ..words import Words
+from ..words.render import Words
+from ..words.server_texts import LEVEL_LABELS
 from .absence import playing_for, stewards, turn_view
 
 if TYPE_CHECKING:

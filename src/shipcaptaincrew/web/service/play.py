@@ -21,12 +21,12 @@ from ...engine import apply, is_chance, legal_actions, sample_chance, seat_to_ac
 from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
 from ...state import MatchState
-from .. import errors as E
-from ..errors import ErrorCode, RoomError, unavailable
 from ..moments import explained
 from ..settings import Settings
 from ..storage.models import Result, RoomStatus
-from ..words import Line, Reason
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError, unavailable
+from ..words.render import Line, Reason
 from . import stats
 from .absence import By
 from .broadcast import broadcast_room, room_text

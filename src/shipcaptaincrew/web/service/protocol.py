@@ -17,12 +17,7 @@ from ...actions import Action, InvalidActionError, Leave, Roll, parse_action
 from ...engine import check_choice, is_chance, seat_to_act
 from ...errors import GameError
 from ...state import MatchState
-from .. import errors as E
-from .. import texts as T
-from ..choices import choice_words
 from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
-from ..errors import ErrorCode, RoomError, unavailable
-from ..invalid import invalid
 from ..players import HAND_OUT, advise
 from ..schemas import (
     CLIENT_MESSAGE,
@@ -39,7 +34,12 @@ from ..schemas import (
 )
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
-from ..words import Words
+from ..words import refusals as E
+from ..words import server_texts as T
+from ..words.choices import choice_words
+from ..words.invalid import invalid
+from ..words.refusals import ErrorCode, RoomError, unavailable
+from ..words.render import Words
 from .absence import playing_for, stewards
 from .broadcast import broadcast_room
 from .cluster import Cluster

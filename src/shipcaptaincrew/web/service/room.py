@@ -23,12 +23,12 @@ from ...narrate import narrate
 from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
-from .. import texts as T
 from ..connections.transport import Connection
 from ..moments import Story, bot_explained
 from ..party import REACTIONS
 from ..storage.models import DiceSource, RoomStatus
-from ..words import Line, Title, Words, say_line
+from ..words import server_texts as T
+from ..words.render import Line, Title, Words, say_line
 from .absence import Absence, By, by_of
 from .picture import picture
 from .seats import Meta, SeatInfo

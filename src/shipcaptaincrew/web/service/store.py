@@ -31,12 +31,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...fair import SeedFormat
 from ...rules import Rules
 from ...state import MatchState
-from .. import errors as E
-from ..errors import CONFLICT, ErrorCode, RoomError, unavailable
 from ..schemas import CreateRoom
 from ..settings import Settings
 from ..storage.models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..storage.sqlite import EventAppender, GroupCommit, checkpoints
+from ..words import refusals as E
+from ..words.refusals import CONFLICT, ErrorCode, RoomError, unavailable
 from .room import LiveRoom
 from .seats import Meta, SeatInfo
 

@@ -42,11 +42,11 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, delete, exists, func, or_, select, update
 
-from .. import errors as E
 from ..connections.limits import network
-from ..errors import ErrorCode, RoomError
 from ..settings import Settings
 from ..storage.models import Event, Result, Room, RoomStatus, Seat
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from .room import LiveRoom
 from .store import Store, guarded
 

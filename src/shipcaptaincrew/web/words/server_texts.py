@@ -8,9 +8,9 @@ a language the same way (:mod:`.catalogue`).
 
 from __future__ import annotations
 
-from ..options import Group
+from ...options import Group
+from ..storage.models import DiceSource
 from .catalogue import N_
-from .storage.models import DiceSource
 
 #: Bot difficulty -> its name for people (the difficulties themselves are ``bots.DIFFICULTIES``;
 #: a test checks that every one has a label).

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from . import errors as E
+from . import refusals as E
 from .catalogue import Label
-from .errors import ErrorCode, RoomError
+from .refusals import ErrorCode, RoomError
 
 #: A field's key -> its name in a sentence.
 FIELDS: dict[str, str] = {

@@ -15,9 +15,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from .. import facts
+from ... import facts
 from .catalogue import N_, Label
-from .words import Words
+from .render import Words
 
 
 class ErrorCode(StrEnum):

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from ..bots.reasons import render_reason
-from ..errors import GameError
-from ..i18n import translator
-from ..i18n.rules_text import rules_title
-from ..messages import Message
-from ..rules import Rules
+from ...bots.reasons import render_reason
+from ...errors import GameError
+from ...i18n import translator
+from ...i18n.rules_text import rules_title
+from ...messages import Message
+from ...rules import Rules
 from .catalogue import Label
-from .texts import AND_LIST
+from .server_texts import AND_LIST
 
 
 class Text(Protocol):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import (
+from ...actions import (
     Action,
     HandOut,
     HandOutSplit,
@@ -21,8 +21,8 @@ from ..actions import (
     StopMatch,
     Take,
 )
-from . import texts as T
-from .words import Listed, Text, Words
+from . import server_texts as T
+from .render import Listed, Text, Words
 
 
 def _to(seat: int, sips: int, names: Sequence[str]) -> Words:
