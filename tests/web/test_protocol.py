@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
-from shipcaptaincrew.web.party import REACTIONS
+from shipcaptaincrew.web.display.party import REACTIONS
 from shipcaptaincrew.web.storage.models import Event, Room
 from shipcaptaincrew.web.words import refusals as E
 from shipcaptaincrew.web.words.refusals import ErrorCode, RoomError

@@ -15,8 +15,8 @@ import pytest
 from shipcaptaincrew.actions import Roll, Stand, parse_action
 from shipcaptaincrew.engine import apply, initial_state
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.web.moments import Story, tie_view
-from shipcaptaincrew.web.podium import deciding
+from shipcaptaincrew.web.display.moments import Story, tie_view
+from shipcaptaincrew.web.display.podium import deciding
 from shipcaptaincrew.web.words.choices import choice_words
 
 from .conftest import Player, open_table

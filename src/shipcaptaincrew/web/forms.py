@@ -18,7 +18,7 @@ from ..i18n import translator
 from ..i18n.rules_text import rules_text, rules_title
 from ..options import OPTIONS, Group, Option, OptionType
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
-from .party import AVATARS, COLORS, REACTIONS
+from .display.party import AVATARS, COLORS, REACTIONS
 from .storage.models import DiceSource
 from .words.server_texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
 

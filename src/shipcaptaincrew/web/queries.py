@@ -12,9 +12,9 @@ from ..fair import verify_fair_rolls
 from ..i18n import translator
 from ..narrate import narrate
 from ..notation import replay_states
+from .display.state_view import state_view
 from .service import LiveRoom
 from .storage.models import Result, Room, RoomStatus
-from .views import state_view
 from .words.server_texts import PHYSICAL_VERIFY
 
 

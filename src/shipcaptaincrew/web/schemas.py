@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
-from .party import AVATARS, COLORS, REACTIONS
+from .display.party import AVATARS, COLORS, REACTIONS
 from .storage.models import DiceSource
 from .words.invalid import blank, one_of
 

@@ -19,11 +19,11 @@ from ...bots import make_bot
 from ...engine import is_chance, seat_to_act
 from ...state import MatchState, Phase
 from ..connections.relay import PRESENCE_EVERY
+from ..display.absence import STAND_IN, By, persons
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
 from ..words.refusals import ErrorCode, RoomError
 from ..words.render import Reason
-from .absence import STAND_IN, By, persons
 from .broadcast import broadcast_room
 from .cluster import Cluster, tell
 from .room import LiveRoom

@@ -30,8 +30,8 @@ from sqlalchemy.orm import Session
 from ...engine import InvalidSetupError, check_players, rotation_step
 from ...rules import Starter
 from ..connections.transport import Connection
+from ..display.party import AVATARS, COLORS, seat_avatar, seat_color
 from ..names import check_name
-from ..party import AVATARS, COLORS, seat_avatar, seat_color
 from ..schemas import Rematch, SeatNext
 from ..settings import Settings
 from ..storage.models import Room, RoomStatus, SeatKind

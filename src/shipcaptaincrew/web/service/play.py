@@ -21,14 +21,14 @@ from ...engine import apply, is_chance, legal_actions, sample_chance, seat_to_ac
 from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
 from ...state import MatchState
-from ..moments import explained
+from ..display.absence import By
+from ..display.moments import explained
 from ..settings import Settings
 from ..storage.models import Result, RoomStatus
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Line, Reason
 from . import stats
-from .absence import By
 from .broadcast import broadcast_room, room_text
 from .cluster import Cluster
 from .room import Ahead, LiveRoom, narration, turn_goes_on

@@ -18,7 +18,8 @@ from ...engine import check_choice, is_chance, seat_to_act
 from ...errors import GameError
 from ...state import MatchState
 from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
-from ..players import HAND_OUT, advise
+from ..display.absence import playing_for, stewards
+from ..display.advice import HAND_OUT, advise
 from ..schemas import (
     CLIENT_MESSAGE,
     Act,
@@ -40,7 +41,6 @@ from ..words.choices import choice_words
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Words
-from .absence import playing_for, stewards
 from .broadcast import broadcast_room
 from .cluster import Cluster
 from .nextmatch import NextMatch, carried

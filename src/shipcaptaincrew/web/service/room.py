@@ -24,13 +24,13 @@ from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
 from ..connections.transport import Connection
-from ..moments import Story, bot_explained
-from ..party import REACTIONS
+from ..display.absence import Absence, By, by_of
+from ..display.moments import Story, bot_explained
+from ..display.party import REACTIONS
+from ..display.picture import picture
 from ..storage.models import DiceSource, RoomStatus
 from ..words import server_texts as T
 from ..words.render import Line, Title, Words, say_line
-from .absence import Absence, By, by_of
-from .picture import picture
 from .seats import Meta, SeatInfo
 
 # (.protocol takes hash_token from here.)

@@ -11,9 +11,9 @@ import random
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-from ..actions import Action
-from ..bots.base import TipBot
-from ..engine import (
+from ...actions import Action
+from ...bots.base import TipBot
+from ...engine import (
     apply,
     current_player,
     is_chance,
@@ -21,9 +21,9 @@ from ..engine import (
     legal_actions,
     sample_chance,
 )
-from ..solver import PositionNotReachableError, SolverError
-from ..solver import advise as exact_advise
-from ..state import MatchState, Phase
+from ...solver import PositionNotReachableError, SolverError
+from ...solver import advise as exact_advise
+from ...state import MatchState, Phase
 
 #: An advice entry as the page gets it: the choice's canonical text (``action``), how its
 #: numbers were found (``method``) and the numbers themselves, under the solver's own names.

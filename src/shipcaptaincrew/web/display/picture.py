@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..moments import Story, tie_view
-from ..party import seat_avatar, seat_color
-from ..podium import deciding
 from ..storage.models import RoomStatus, SeatKind
-from ..views import state_view
 from ..words.render import Words
 from ..words.server_texts import LEVEL_LABELS
 from .absence import playing_for, stewards, turn_view
+from .moments import Story, tie_view
+from .party import seat_avatar, seat_color
+from .podium import deciding
+from .state_view import state_view
 
 if TYPE_CHECKING:
     from ...state import MatchState
-    from .room import LiveRoom
+    from ..service.room import LiveRoom
 
 
 def confirmed(room: LiveRoom) -> list[int]:

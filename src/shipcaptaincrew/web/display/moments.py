@@ -20,17 +20,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Leave, Roll, Stand
-from ..bots import make_bot
-from ..engine import seat_to_act
-from ..state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
-from ..turn import apply as turn_apply
+from ...actions import Action, Leave, Roll, Stand
+from ...bots import make_bot
+from ...engine import seat_to_act
+from ...state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
+from ...turn import apply as turn_apply
+from ..words import server_texts as T
+from ..words.render import Reason, Text, Words
 from .podium import Tie, method_word, podium
-from .words import server_texts as T
-from .words.render import Reason, Text, Words
 
 if TYPE_CHECKING:
-    from .service.absence import By
+    from .absence import By
 
 
 class TurnEnd(StrEnum):

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..formats import FormatKind
-from ..rules import Rules, Stakes
-from ..state import Contest, MatchState, Method, Stage
-from .words import server_texts as T
-from .words.render import Words
+from ...formats import FormatKind
+from ...rules import Rules, Stakes
+from ...state import Contest, MatchState, Method, Stage
+from ..words import server_texts as T
+from ..words.render import Words
 
 
 class DecidedBy(StrEnum):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import dice_to_roll, is_chance, legal_actions, seat_to_act, split_choice
-from ..state import MatchState, RoundResult
+from ...engine import dice_to_roll, is_chance, legal_actions, seat_to_act, split_choice
+from ...state import MatchState, RoundResult
 
 
 def legal(state: MatchState) -> list[str]:
