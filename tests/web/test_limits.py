@@ -176,7 +176,7 @@ def test_a_burst_of_new_rooms_cannot_slip_past_the_limit(make_client: Any) -> No
     being made are counted with them."""
     import asyncio
 
-    from shipcaptaincrew.web.schemas import CreateRoom
+    from shipcaptaincrew.web.table.schemas import CreateRoom
     from shipcaptaincrew.web.words.refusals import RoomError
 
     client = make_client(rooms_per_hour=2)

@@ -18,11 +18,11 @@ from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.web.connections import transport
 from shipcaptaincrew.web.display.moments import Story
 from shipcaptaincrew.web.display.state_view import legal
-from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.storage.db import open_database
 from shipcaptaincrew.web.storage.sqlite import EventAppender, checkpoints
+from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 
 from .conftest import SERVER_SEED
 
@@ -266,7 +266,7 @@ def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: P
     second, as its own share alone would have it."""
     import time
 
-    from shipcaptaincrew.web.service import presence
+    from shipcaptaincrew.web.table import presence
 
     async def scenario() -> None:
         svc, code, _ = await two_seat_room(tmp_path / "db.sqlite3")

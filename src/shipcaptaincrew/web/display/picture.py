@@ -23,7 +23,7 @@ from .state_view import state_view
 
 if TYPE_CHECKING:
     from ...state import MatchState
-    from ..service.room import LiveRoom
+    from ..table.room import LiveRoom
 
 
 def confirmed(room: LiveRoom) -> list[int]:

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Request, Response
 
 from ..connections.transport import dumps
 from ..deps import LangDep, ServiceDep, TokenDep
-from ..schemas import AddBot, CreateRoom, JoinRoom
 from ..storage.models import RoomStatus
+from ..table.schemas import AddBot, CreateRoom, JoinRoom
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 

@@ -7,9 +7,9 @@ modules beside it, one job each.
 from __future__ import annotations
 
 from ..connections.transport import Connection, RateLimiter, Sender
+from ..table.room import Ahead, LiveRoom
+from ..table.seats import SeatInfo, hash_token
 from .facade import MatchService
-from .room import Ahead, LiveRoom
-from .seats import SeatInfo, hash_token
 
 __all__ = [
     "Ahead",

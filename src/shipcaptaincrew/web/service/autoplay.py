@@ -22,11 +22,11 @@ from ..connections.relay import PRESENCE_EVERY
 from ..display.absence import STAND_IN, By, persons
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
+from ..table.broadcast import broadcast_room
+from ..table.cluster import Cluster, tell
+from ..table.room import LiveRoom
 from ..words.refusals import ErrorCode, RoomError
 from ..words.render import Reason
-from .broadcast import broadcast_room
-from .cluster import Cluster, tell
-from .room import LiveRoom
 
 log = logging.getLogger("shipcaptaincrew.web")
 

@@ -29,21 +29,21 @@ from .. import heap
 from ..connections.limits import Doorman
 from ..connections.relay import Relay
 from ..connections.transport import Connection, Sender
-from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..settings import Settings
 from ..storage.models import RoomStatus
+from ..table import broadcast
+from ..table.cluster import Cluster
+from ..table.presence import PresenceBoard
+from ..table.room import LiveRoom
+from ..table.schemas import AddBot, CreateRoom, Hello, JoinRoom
+from ..table.store import Store
 from ..words.render import Line
-from . import broadcast
 from .autoplay import AutoPlay
-from .cluster import Cluster
 from .host import HostWatch
 from .lobby import Lobby
 from .nextmatch import NextMatch
 from .play import Play
-from .presence import PresenceBoard
 from .protocol import Protocol
-from .room import LiveRoom
-from .store import Store
 from .upkeep import Upkeep
 
 log = logging.getLogger("shipcaptaincrew.web")

@@ -16,11 +16,11 @@ import logging
 
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
+from ..table.broadcast import broadcast_room
+from ..table.cluster import Cluster
+from ..table.room import LiveRoom
+from ..table.store import Store
 from ..words.refusals import RoomError
-from .broadcast import broadcast_room
-from .cluster import Cluster
-from .room import LiveRoom
-from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
 

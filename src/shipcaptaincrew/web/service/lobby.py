@@ -12,17 +12,17 @@ from ...bots import DIFFICULTIES, UnknownBotError, make_bot
 from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
 from ..names import check_name, skeleton
-from ..schemas import AddBot, CreateRoom, JoinRoom
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
+from ..table.broadcast import broadcast_room
+from ..table.cluster import Cluster
+from ..table.room import LiveRoom
+from ..table.schemas import AddBot, CreateRoom, JoinRoom
+from ..table.seats import SeatInfo, hash_token
+from ..table.store import Store
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
-from .broadcast import broadcast_room
-from .cluster import Cluster
 from .play import Play
-from .room import LiveRoom
-from .seats import SeatInfo, hash_token
-from .store import Store
 
 #: Seat tokens: 32 random bytes (256 bits), URL-safe.
 TOKEN_BYTES = 32

@@ -32,16 +32,16 @@ from ...rules import Starter
 from ..connections.transport import Connection
 from ..display.party import AVATARS, COLORS, seat_avatar, seat_color
 from ..names import check_name
-from ..schemas import Rematch, SeatNext
 from ..settings import Settings
 from ..storage.models import Room, RoomStatus, SeatKind
+from ..table.broadcast import broadcast_room
+from ..table.cluster import Cluster
+from ..table.room import LiveRoom
+from ..table.schemas import Rematch, SeatNext
+from ..table.seats import Meta, SeatInfo, hash_token
+from ..table.store import Store, Table, guarded
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
-from .broadcast import broadcast_room
-from .cluster import Cluster
-from .room import LiveRoom
-from .seats import Meta, SeatInfo, hash_token
-from .store import Store, Table, guarded
 
 log = logging.getLogger("shipcaptaincrew.web")
 

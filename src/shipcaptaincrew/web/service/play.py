@@ -25,14 +25,14 @@ from ..display.absence import By
 from ..display.moments import explained
 from ..settings import Settings
 from ..storage.models import Result, RoomStatus
+from ..table.broadcast import broadcast_room, room_text
+from ..table.cluster import Cluster
+from ..table.room import Ahead, LiveRoom, narration, turn_goes_on
+from ..table.store import Store
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Line, Reason
 from . import stats
-from .broadcast import broadcast_room, room_text
-from .cluster import Cluster
-from .room import Ahead, LiveRoom, narration, turn_goes_on
-from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
 

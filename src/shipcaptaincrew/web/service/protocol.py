@@ -20,7 +20,13 @@ from ...state import MatchState
 from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
 from ..display.absence import playing_for, stewards
 from ..display.advice import HAND_OUT, advise
-from ..schemas import (
+from ..settings import Settings
+from ..storage.models import RoomStatus, SeatKind
+from ..table.broadcast import broadcast_room
+from ..table.cluster import Cluster
+from ..table.presence import PresenceBoard
+from ..table.room import LiveRoom, hash_token
+from ..table.schemas import (
     CLIENT_MESSAGE,
     Act,
     Advice,
@@ -33,20 +39,14 @@ from ..schemas import (
     RollDice,
     SeatNext,
 )
-from ..settings import Settings
-from ..storage.models import RoomStatus, SeatKind
 from ..words import refusals as E
 from ..words import server_texts as T
 from ..words.choices import choice_words
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Words
-from .broadcast import broadcast_room
-from .cluster import Cluster
 from .nextmatch import NextMatch, carried
 from .play import Play
-from .presence import PresenceBoard
-from .room import LiveRoom, hash_token
 
 log = logging.getLogger("shipcaptaincrew.web")
 

@@ -10,7 +10,7 @@ from ...engine import apply, initial_state, is_terminal, opening_chips, seat_to_
 from ...notation import replay_events
 from ...state import MatchState, Phase
 from ..storage.models import Result
-from .room import LiveRoom
+from ..table.room import LiveRoom
 
 
 def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> list[Result]:

@@ -45,10 +45,10 @@ from sqlalchemy import and_, delete, exists, func, or_, select, update
 from ..connections.limits import network
 from ..settings import Settings
 from ..storage.models import Event, Result, Room, RoomStatus, Seat
+from ..table.room import LiveRoom
+from ..table.store import Store, guarded
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
-from .room import LiveRoom
-from .store import Store, guarded
 
 if TYPE_CHECKING:
     from ..connections.relay import Relay

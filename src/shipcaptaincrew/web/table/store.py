@@ -31,13 +31,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...fair import SeedFormat
 from ...rules import Rules
 from ...state import MatchState
-from ..schemas import CreateRoom
 from ..settings import Settings
 from ..storage.models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..storage.sqlite import EventAppender, GroupCommit, checkpoints
 from ..words import refusals as E
 from ..words.refusals import CONFLICT, ErrorCode, RoomError, unavailable
 from .room import LiveRoom
+from .schemas import CreateRoom
 from .seats import Meta, SeatInfo
 
 #: Join-code alphabet: no 0/O, 1/I/L, so a code read aloud is typed right.

@@ -24,10 +24,10 @@ from pydantic import (
     TypeAdapter,
 )
 
-from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
-from .display.party import AVATARS, COLORS, REACTIONS
-from .storage.models import DiceSource
-from .words.invalid import blank, one_of
+from ...facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
+from ..display.party import AVATARS, COLORS, REACTIONS
+from ..storage.models import DiceSource
+from ..words.invalid import blank, one_of
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:
