@@ -24,7 +24,8 @@ from .pages import routes as pages
 from .pages.head import HeadAsGet
 from .pages.release import content_security_policy
 from .pages.routes import STATIC
-from .routers import live, matches, meta, rooms, stats
+from .rooms import routes as rooms
+from .routers import live, matches, meta, stats
 from .service import MatchService
 from .settings import Settings
 from .storage.db import open_database

@@ -29,6 +29,10 @@ from .. import heap
 from ..connections.limits import Doorman
 from ..connections.relay import Relay
 from ..connections.transport import Connection, Sender
+from ..rooms.host import HostWatch
+from ..rooms.lobby import Lobby
+from ..rooms.nextmatch import NextMatch
+from ..rooms.upkeep import Upkeep
 from ..settings import Settings
 from ..storage.models import RoomStatus
 from ..table import broadcast
@@ -39,12 +43,8 @@ from ..table.schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..table.store import Store
 from ..words.render import Line
 from .autoplay import AutoPlay
-from .host import HostWatch
-from .lobby import Lobby
-from .nextmatch import NextMatch
 from .play import Play
 from .protocol import Protocol
-from .upkeep import Upkeep
 
 log = logging.getLogger("shipcaptaincrew.web")
 

@@ -20,6 +20,7 @@ from ...state import MatchState
 from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
 from ..display.absence import playing_for, stewards
 from ..display.advice import HAND_OUT, advise
+from ..rooms.nextmatch import NextMatch, carried
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
 from ..table.broadcast import broadcast_room
@@ -45,7 +46,6 @@ from ..words.choices import choice_words
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Words
-from .nextmatch import NextMatch, carried
 from .play import Play
 
 log = logging.getLogger("shipcaptaincrew.web")

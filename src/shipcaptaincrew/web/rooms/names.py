@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 from disarm import skeleton_key
 
-from .words import refusals as E
-from .words.refusals import ErrorCode, RoomError
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 
 
 def skeleton(name: str) -> str:

@@ -11,7 +11,7 @@ import secrets
 from ...bots import DIFFICULTIES, UnknownBotError, make_bot
 from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
-from ..names import check_name, skeleton
+from ..service.play import Play
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
 from ..table.broadcast import broadcast_room
@@ -22,7 +22,7 @@ from ..table.seats import SeatInfo, hash_token
 from ..table.store import Store
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
-from .play import Play
+from .names import check_name, skeleton
 
 #: Seat tokens: 32 random bytes (256 bits), URL-safe.
 TOKEN_BYTES = 32

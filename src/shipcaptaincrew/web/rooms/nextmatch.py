@@ -31,7 +31,6 @@ from ...engine import InvalidSetupError, check_players, rotation_step
 from ...rules import Starter
 from ..connections.transport import Connection
 from ..display.party import AVATARS, COLORS, seat_avatar, seat_color
-from ..names import check_name
 from ..settings import Settings
 from ..storage.models import Room, RoomStatus, SeatKind
 from ..table.broadcast import broadcast_room
@@ -42,6 +41,7 @@ from ..table.seats import Meta, SeatInfo, hash_token
 from ..table.store import Store, Table, guarded
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
+from .names import check_name
 
 log = logging.getLogger("shipcaptaincrew.web")
 
