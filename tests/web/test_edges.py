@@ -19,8 +19,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from shipcaptaincrew.web.pages import routes as pages
+from shipcaptaincrew.web.play import routes as live
 from shipcaptaincrew.web.rooms import routes as rooms
-from shipcaptaincrew.web.routers import live, matches, meta, stats
+from shipcaptaincrew.web.routers import matches, meta, stats
 
 from .conftest import LiveServer, open_table
 

@@ -24,8 +24,9 @@ from .pages import routes as pages
 from .pages.head import HeadAsGet
 from .pages.release import content_security_policy
 from .pages.routes import STATIC
+from .play import routes as live
 from .rooms import routes as rooms
-from .routers import live, matches, meta, stats
+from .routers import matches, meta, stats
 from .service import MatchService
 from .settings import Settings
 from .storage.db import open_database

@@ -11,7 +11,7 @@ import secrets
 from ...bots import DIFFICULTIES, UnknownBotError, make_bot
 from ...engine import InvalidSetupError
 from ...rules import InvalidRulesError, find_rules
-from ..service.play import Play
+from ..play.moves import Play
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
 from ..table.broadcast import broadcast_room

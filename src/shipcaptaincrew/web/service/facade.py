@@ -29,6 +29,9 @@ from .. import heap
 from ..connections.limits import Doorman
 from ..connections.relay import Relay
 from ..connections.transport import Connection, Sender
+from ..play.autoplay import AutoPlay
+from ..play.moves import Play
+from ..play.protocol import Protocol
 from ..rooms.host import HostWatch
 from ..rooms.lobby import Lobby
 from ..rooms.nextmatch import NextMatch
@@ -42,9 +45,6 @@ from ..table.room import LiveRoom
 from ..table.schemas import AddBot, CreateRoom, Hello, JoinRoom
 from ..table.store import Store
 from ..words.render import Line
-from .autoplay import AutoPlay
-from .play import Play
-from .protocol import Protocol
 
 log = logging.getLogger("shipcaptaincrew.web")
 

@@ -46,7 +46,7 @@ from ..words.choices import choice_words
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Words
-from .play import Play
+from .moves import Play
 
 log = logging.getLogger("shipcaptaincrew.web")
 

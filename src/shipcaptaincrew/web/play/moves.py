@@ -23,6 +23,7 @@ from ...notation import event_for
 from ...state import MatchState
 from ..display.absence import By
 from ..display.moments import explained
+from ..service import stats
 from ..settings import Settings
 from ..storage.models import Result, RoomStatus
 from ..table.broadcast import broadcast_room, room_text
@@ -32,7 +33,6 @@ from ..table.store import Store
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Line, Reason
-from . import stats
 
 log = logging.getLogger("shipcaptaincrew.web")
 

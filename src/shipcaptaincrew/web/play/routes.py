@@ -20,12 +20,12 @@ from ...facts import DEFAULT_LANG
 from ..connections.limits import Visit, network
 from ..connections.transport import dumps, small_buffers
 from ..service import LiveRoom, MatchService
-from ..service.protocol import screens
 from ..settings import Settings
 from ..table.schemas import CLIENT_MESSAGE, Hello
 from ..words import refusals as E
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError
+from .protocol import screens
 
 router = APIRouter(tags=["live"])
 
