@@ -20,15 +20,17 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from .deps import request_lang
+from .history import routes as matches
+from .history import stats_routes as stats
 from .pages import routes as pages
 from .pages.head import HeadAsGet
 from .pages.release import content_security_policy
 from .pages.routes import STATIC
 from .play import routes as live
 from .rooms import routes as rooms
-from .routers import matches, meta, stats
 from .service import MatchService
 from .settings import Settings
+from .setup import routes as meta
 from .storage.db import open_database
 from .words import refusals as E
 from .words.invalid import invalid

@@ -19,8 +19,8 @@ from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException
 
 from ...facts import DEFAULT_LANG, LANGUAGES
-from ..forms import option_table
-from ..routers.meta import ui_strings
+from ..setup.forms import option_table
+from ..setup.routes import ui_strings
 from . import release as rel
 from .release import IMMUTABLE, PageSpec, Release
 

@@ -23,7 +23,7 @@ from ...notation import event_for
 from ...state import MatchState
 from ..display.absence import By
 from ..display.moments import explained
-from ..service import stats
+from ..history import stats
 from ..settings import Settings
 from ..storage.models import Result, RoomStatus
 from ..table.broadcast import broadcast_room, room_text

@@ -6,8 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from .. import queries
 from ..deps import DbDep
+from . import queries
 
 router = APIRouter(prefix="/api/stats", tags=["stats"])
 

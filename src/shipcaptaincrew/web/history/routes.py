@@ -6,12 +6,12 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Response
 
-from .. import queries
 from ..deps import DbDep, LangDep, ServiceDep
 from ..service import LiveRoom, MatchService
 from ..storage.models import RoomStatus
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
+from . import queries
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 

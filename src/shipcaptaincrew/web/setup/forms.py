@@ -11,16 +11,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..bots import DIFFICULTIES
-from ..facts import LANGUAGE_NAMES, LANGUAGES
-from ..formats import FORMAT_KINDS
-from ..i18n import translator
-from ..i18n.rules_text import rules_text, rules_title
-from ..options import OPTIONS, Group, Option, OptionType
-from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
-from .display.party import AVATARS, COLORS, REACTIONS
-from .storage.models import DiceSource
-from .words.server_texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
+from ...bots import DIFFICULTIES
+from ...facts import LANGUAGE_NAMES, LANGUAGES
+from ...formats import FORMAT_KINDS
+from ...i18n import translator
+from ...i18n.rules_text import rules_text, rules_title
+from ...options import OPTIONS, Group, Option, OptionType
+from ...rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
+from ..display.party import AVATARS, COLORS, REACTIONS
+from ..storage.models import DiceSource
+from ..words.server_texts import DICE_LABELS, GROUP_LABELS, LEVEL_LABELS
 
 
 def _option(o: Option, defaults: dict[str, Any], tr: Any) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from ...facts import LANGUAGES
 from ...i18n import translator
 from ...rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
 from ..deps import LangDep
-from ..forms import option_table, rules_view
 from ..words import refusals as E
 from ..words.page_strings import UI_STRINGS
 from ..words.refusals import ErrorCode, RoomError
+from .forms import option_table, rules_view
 
 router = APIRouter(prefix="/api", tags=["meta"])
 

@@ -8,14 +8,14 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from ..fair import verify_fair_rolls
-from ..i18n import translator
-from ..narrate import narrate
-from ..notation import replay_states
-from .display.state_view import state_view
-from .service import LiveRoom
-from .storage.models import Result, Room, RoomStatus
-from .words.server_texts import PHYSICAL_VERIFY
+from ...fair import verify_fair_rolls
+from ...i18n import translator
+from ...narrate import narrate
+from ...notation import replay_states
+from ..display.state_view import state_view
+from ..service import LiveRoom
+from ..storage.models import Result, Room, RoomStatus
+from ..words.server_texts import PHYSICAL_VERIFY
 
 
 def history(db: Session, limit: int = 50) -> list[dict[str, Any]]:
