@@ -280,7 +280,7 @@ def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
     for token in tokens:
         assert token not in everything
     # Even hashes of tokens stay on the server.
-    from shipcaptaincrew.web.service import hash_token
+    from shipcaptaincrew.web.table.seats import hash_token
 
     assert all(hash_token(t) not in everything for t in tokens)
 

@@ -16,12 +16,14 @@ from sqlalchemy.exc import IntegrityError
 from shipcaptaincrew.engine import initial_state, legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.web.connections import transport
+from shipcaptaincrew.web.connections.transport import Connection, RateLimiter
 from shipcaptaincrew.web.display.moments import Story
 from shipcaptaincrew.web.display.state_view import legal
-from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter
+from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.storage.db import open_database
 from shipcaptaincrew.web.storage.sqlite import EventAppender, checkpoints
+from shipcaptaincrew.web.table.room import Ahead
 from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 
 from .conftest import SERVER_SEED

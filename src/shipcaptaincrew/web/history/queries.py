@@ -13,8 +13,8 @@ from ...i18n import translator
 from ...narrate import narrate
 from ...notation import replay_states
 from ..display.state_view import state_view
-from ..service import LiveRoom
 from ..storage.models import Result, Room, RoomStatus
+from ..table.room import LiveRoom
 from ..words.server_texts import PHYSICAL_VERIFY
 
 

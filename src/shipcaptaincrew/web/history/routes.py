@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Query, Response
 
 from ..deps import DbDep, LangDep, ServiceDep
-from ..service import LiveRoom, MatchService
+from ..service import MatchService
 from ..storage.models import RoomStatus
+from ..table.room import LiveRoom
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
 from . import queries

@@ -19,8 +19,9 @@ from pydantic import ValidationError
 from ...facts import DEFAULT_LANG
 from ..connections.limits import Visit, network
 from ..connections.transport import dumps, small_buffers
-from ..service import LiveRoom, MatchService
+from ..service import MatchService
 from ..settings import Settings
+from ..table.room import LiveRoom
 from ..table.schemas import CLIENT_MESSAGE, Hello
 from ..words import refusals as E
 from ..words.invalid import invalid

@@ -25,26 +25,26 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from .. import heap
-from ..connections.limits import Doorman
-from ..connections.relay import Relay
-from ..connections.transport import Connection, Sender
-from ..play.autoplay import AutoPlay
-from ..play.moves import Play
-from ..play.protocol import Protocol
-from ..rooms.host import HostWatch
-from ..rooms.lobby import Lobby
-from ..rooms.nextmatch import NextMatch
-from ..rooms.upkeep import Upkeep
-from ..settings import Settings
-from ..storage.models import RoomStatus
-from ..table import broadcast
-from ..table.cluster import Cluster
-from ..table.presence import PresenceBoard
-from ..table.room import LiveRoom
-from ..table.schemas import AddBot, CreateRoom, Hello, JoinRoom
-from ..table.store import Store
-from ..words.render import Line
+from . import heap
+from .connections.limits import Doorman
+from .connections.relay import Relay
+from .connections.transport import Connection, Sender
+from .play.autoplay import AutoPlay
+from .play.moves import Play
+from .play.protocol import Protocol
+from .rooms.host import HostWatch
+from .rooms.lobby import Lobby
+from .rooms.nextmatch import NextMatch
+from .rooms.upkeep import Upkeep
+from .settings import Settings
+from .storage.models import RoomStatus
+from .table import broadcast
+from .table.cluster import Cluster
+from .table.presence import PresenceBoard
+from .table.room import LiveRoom
+from .table.schemas import AddBot, CreateRoom, Hello, JoinRoom
+from .table.store import Store
+from .words.render import Line
 
 log = logging.getLogger("shipcaptaincrew.web")
 
