@@ -7,16 +7,16 @@ from typing import Annotated, Any
 
 import typer
 
-from ..actions import RerollCargo, Roll, Stand
-from ..bots.base import best_take
-from ..dice import InvalidDiceError, parse_faces
-from ..engine import apply, dice_to_roll, initial_turn, legal_actions
-from ..messages import N_, NP_
-from ..rules import Rules
-from ..state import TurnPhase, TurnState
-from ..turn import IllegalActionError
-from .app import app
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural
+from ...actions import RerollCargo, Roll, Stand
+from ...bots.base import best_take
+from ...dice import InvalidDiceError, parse_faces
+from ...engine import apply, dice_to_roll, initial_turn, legal_actions
+from ...messages import N_, NP_
+from ...rules import Rules
+from ...state import TurnPhase, TurnState
+from ...turn import IllegalActionError
+from ..app import app
+from ..common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural
 
 
 def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
@@ -136,8 +136,8 @@ def turn(
         return
     from rich.console import Console
 
-    from ..i18n import _, active_lang, translator
-    from ..i18n.rules_text import rules_title
+    from ...i18n import _, active_lang, translator
+    from ...i18n.rules_text import rules_title
 
     con = Console(highlight=False)
     title = rules_title(r, translator(active_lang()))

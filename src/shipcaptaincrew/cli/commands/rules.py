@@ -6,18 +6,18 @@ from typing import Annotated, Any
 
 import typer
 
-from ..messages import N_
-from .app import app
-from .common import LangOpt, SetOpt, load_rules
+from ...messages import N_
+from ..app import app
+from ..common import LangOpt, SetOpt, load_rules
 
 
 def solver_notes(rules: Any) -> Any:
     """What the solver's best-expected-score player rerolls (None if the solver is missing):
     the turns it decides on are the engine's own, walked by the solver's turn graph."""
-    from ..i18n.rules_text import SolverNotes
+    from ...i18n.rules_text import SolverNotes
 
     try:
-        from ..solver.table import ev_reroll_limits
+        from ...solver.table import ev_reroll_limits
     except ImportError:
         return None
     return SolverNotes(ev_reroll_limits(rules))
@@ -44,9 +44,9 @@ def rules_cmd(
     ] = False,
 ) -> None:
     """The rules text of :mod:`..i18n.rules_text`, with the solver's notes where it can."""
-    from ..i18n import active_lang, translator
-    from ..i18n.rules_text import rules_text
-    from .tui_setup import make_console
+    from ...i18n import active_lang, translator
+    from ...i18n.rules_text import rules_text
+    from ..terminal.setup import make_console
 
     r = load_rules(preset, settings)
     try:

@@ -7,20 +7,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..i18n import _, active_lang, translator
-from ..messages import N_, NP_
-from .app import app
-from .cmd_simulate import FormatOpt
-from .cmd_solver import JsonOpt
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from ...i18n import _, active_lang, translator
+from ...messages import N_, NP_
+from ..app import app
+from ..common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from .simulate import FormatOpt
+from .solver import JsonOpt
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..solver.match.view import MatchView
+    from ...rules import Rules
+    from ...solver.match.view import MatchView
 
 
 def _parse_held(text: str) -> int:
-    from ..state import ROLE_NAMES
+    from ...state import ROLE_NAMES
 
     t = text.strip().lower()
     if t in ("", "none", "-"):
@@ -71,9 +71,9 @@ def _match_view(
     r: Rules, scores: list[int], players_after: int, totals: str | None, round_no: int
 ) -> MatchView | None:
     """The match around the turn (``--format``/``--round``/``--totals``), or None for a round."""
-    from ..formats import FormatKind
-    from ..solver.match.advice import has_match
-    from ..solver.match.view import MatchView
+    from ...formats import FormatKind
+    from ...solver.match.advice import has_match
+    from ...solver.match.view import MatchView
 
     points = _parse_posted(totals, "--totals")
     if not has_match(r):
@@ -184,10 +184,10 @@ def advise(
     lang: LangOpt = None,
 ) -> None:
     """The position after the roll, rated by the solver for the round or the match."""
-    from ..dice import parse_faces
-    from ..sim.options import apply_options
-    from ..solver import advise as solver_advise
-    from ..solver import position_after_roll
+    from ...dice import parse_faces
+    from ...sim.options import apply_options
+    from ...solver import advise as solver_advise
+    from ...solver import position_after_roll
 
     n_held = _parse_held(held)
     scores = _parse_posted(posted)
@@ -228,8 +228,8 @@ def advise(
     from rich.console import Console
     from rich.table import Table
 
-    from ..state import TurnPhase
-    from .tui_view import describe_action
+    from ...state import TurnPhase
+    from ..terminal.view import describe_action
 
     tr = translator(active_lang())
     con = Console(highlight=False)

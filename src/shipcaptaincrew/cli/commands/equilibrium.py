@@ -13,22 +13,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..facts import MAX_PLAYERS, MIN_PLAYERS
-from ..i18n import _, active_lang, translator
-from ..messages import N_, NP_
-from ..options import OPTIONS
-from .app import app
-from .cmd_simulate import FormatOpt
-from .cmd_solver import JsonOpt, check_players
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
-from .helptext import composed
+from ...facts import MAX_PLAYERS, MIN_PLAYERS
+from ...i18n import _, active_lang, translator
+from ...messages import N_, NP_
+from ...options import OPTIONS
+from ..app import app
+from ..common import LangOpt, RulesOpt, SetOpt, fail, load_rules, plural, rules_name
+from ..helptext import composed
+from .simulate import FormatOpt
+from .solver import JsonOpt, check_players
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from ..rules import Rules
-    from ..solver.policies import Policy
+    from ...rules import Rules
+    from ...solver.policies import Policy
 
 _PLAYERS_HELP = composed(
     lambda tr: tr("Players at the table ({low}..{high}).").format(low=MIN_PLAYERS, high=MAX_PLAYERS)
@@ -49,7 +49,7 @@ def lineup(policy: str, players: int) -> tuple[Policy, ...]:
     ``scc export``; a wrong count exits with a message, an unknown name raises
     :class:`~..solver.UnknownPolicyError`.
     """
-    from ..solver.policies import SEAT_KINDS, parse_policy
+    from ...solver.policies import SEAT_KINDS, parse_policy
 
     pols = tuple(parse_policy(p.strip(), allow=SEAT_KINDS) for p in policy.split(","))
     if len(pols) == 1:
@@ -65,7 +65,7 @@ def lineup(policy: str, players: int) -> tuple[Policy, ...]:
 
 def figures(rules: Rules, pols: tuple[Policy, ...]) -> dict[str, Any]:
     """The JSON object of a line-up: the format, the objective and every seat's chances."""
-    from ..solver.evaluate import evaluate
+    from ...solver.evaluate import evaluate
 
     e = evaluate(rules, pols)
     alike = len(set(pols)) == 1
@@ -100,8 +100,8 @@ def equilibrium(
     lang: LangOpt = None,
 ) -> None:
     """The line-up's exact chances, from :func:`figures`."""
-    from ..sim.options import apply_options
-    from ..solver import SolverError, UnknownPolicyError
+    from ...sim.options import apply_options
+    from ...solver import SolverError, UnknownPolicyError
 
     check_players(players)
     try:

@@ -13,13 +13,13 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import _, active_lang, translator
-from ..messages import N_
-from .app import app
-from .cmd_equilibrium import PlayersOpt, PolicyOpt, figures, lineup, show_seats
-from .cmd_simulate import FormatOpt
-from .cmd_solver import JsonOpt, check_players
-from .common import LangOpt, RulesOpt, SetOpt, fail, load_rules
+from ...i18n import _, active_lang, translator
+from ...messages import N_
+from ..app import app
+from ..common import LangOpt, RulesOpt, SetOpt, fail, load_rules
+from .equilibrium import PlayersOpt, PolicyOpt, figures, lineup, show_seats
+from .simulate import FormatOpt
+from .solver import JsonOpt, check_players
 
 _BEST_HELP = N_(
     "Also the value of the best response (optimal) at this seat, 1 being the first to play."
@@ -45,9 +45,9 @@ def evaluate(
     lang: LangOpt = None,
 ) -> None:
     """The line-up solved as ``scc equilibrium`` solves it, and a best response's value."""
-    from ..sim.options import apply_options
-    from ..solver import SolverError, UnknownPolicyError
-    from ..solver.evaluate import best_response
+    from ...sim.options import apply_options
+    from ...solver import SolverError, UnknownPolicyError
+    from ...solver.evaluate import best_response
 
     check_players(players)
     if best is not None and not 1 <= best <= players:

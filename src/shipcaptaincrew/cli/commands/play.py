@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from ..messages import N_
-from .app import app
-from .common import LangOpt
-from .tui_options import LogOpt, ResultJsonOpt, ScriptOpt, TableFlags, table_options
+from ...messages import N_
+from ..app import app
+from ..common import LangOpt
+from ..terminal.options import LogOpt, ResultJsonOpt, ScriptOpt, TableFlags, table_options
 
 
 @app.command(
@@ -69,8 +69,8 @@ def play(
     as_json: ResultJsonOpt = False,
 ) -> None:
     """The terminal match: a table set up from the flags (or the dialogue), then played."""
-    from ..fair import FairDice, SeededDice
-    from .tui_setup import play_table, script_answers, set_up_table
+    from ...fair import FairDice, SeededDice
+    from ..terminal.setup import play_table, script_answers, set_up_table
 
     answers = script_answers(script)
     t = set_up_table(table, player, companion=False, answers=answers, stderr=as_json, target=target)

@@ -15,15 +15,21 @@ from typing import Annotated, Any
 
 import typer
 
-from ..facts import house_rule_where
-from ..formats import FORMAT_KINDS
-from ..i18n import Translator
-from ..messages import N_
-from ..options import OPTIONS, Option, OptionType
-from ..rules import ALIASES, OPTION_DOCS, PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
-from .app import app
-from .common import LangOpt
-from .option_words import KIND_WORDS, bounds_words, differences, format_spellings, value_words
+from ...facts import house_rule_where
+from ...formats import FORMAT_KINDS
+from ...i18n import Translator
+from ...messages import N_
+from ...options import OPTIONS, Option, OptionType
+from ...rules import ALIASES, OPTION_DOCS, PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
+from ..app import app
+from ..common import LangOpt
+from ..terminal.option_words import (
+    KIND_WORDS,
+    bounds_words,
+    differences,
+    format_spellings,
+    value_words,
+)
 
 __all__ = ["option_json", "presets", "presets_json"]
 
@@ -128,7 +134,7 @@ def presets(
     from rich.console import Console
     from rich.table import Table
 
-    from ..i18n import _, active_lang, translator
+    from ...i18n import _, active_lang, translator
 
     tr = translator(active_lang())
     con = Console(highlight=False)

@@ -22,10 +22,10 @@ from typing import TypeVar, cast
 from rich.console import Console
 from rich.markup import escape
 
-from ..i18n import _
-from ..messages import NP_
-from ..options import FALSE_WORDS, TRUE_WORDS
-from .common import error_text, plural
+from ...i18n import _
+from ...messages import NP_
+from ...options import FALSE_WORDS, TRUE_WORDS
+from ..common import error_text, plural
 
 __all__ = ["ADVICE", "Prompter", "QuitMatch", "parse_int", "yes_no_words"]
 

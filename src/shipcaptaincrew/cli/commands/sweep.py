@@ -11,10 +11,11 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import _, active_lang, translator
-from ..messages import N_, NP_
-from .app import app
-from .cmd_simulate import (
+from ...i18n import _, active_lang, translator
+from ...messages import N_, NP_
+from ..app import app
+from ..common import LangOpt, SetOpt, fail, load_rules, plural
+from .simulate import (
     DaskOpt,
     FormatOpt,
     JsonOpt,
@@ -28,7 +29,6 @@ from .cmd_simulate import (
     _progress,
     _write,
 )
-from .common import LangOpt, SetOpt, fail, load_rules, plural
 
 
 @app.command(
@@ -111,7 +111,7 @@ def sweep(
     lang: LangOpt = None,
 ) -> None:
     """A grid of cells, each a simulation with the tested bot at seat 0."""
-    from ..sim.options import apply_options
+    from ...sim.options import apply_options
 
     _check_backend(workers, dask)
     _check_out(out, (".csv", ".json", ".parquet"), "--out")
@@ -127,8 +127,8 @@ def sweep(
         counts = [_count(x) for x in players.split(",")]
     except ValueError as e:
         fail(e)
-    from ..sim.sweep import sweep as run_sweep
-    from ..sim.sweep import sweep_cells
+    from ...sim.sweep import sweep as run_sweep
+    from ...sim.sweep import sweep_cells
 
     try:
         cells = sweep_cells(rule_sets, bot_list, counts, field)
@@ -146,17 +146,17 @@ def sweep(
             )
     except ValueError as e:
         fail(e)
-    from ..sim.sweep import sweep_provenance
+    from ...sim.sweep import sweep_provenance
 
     prov = sweep_provenance(
         rule_sets, bot_list, counts, matches, field=field, seed=seed, command=_command()
     )
     if out is not None:
-        from ..sim.plot import write_table
+        from ...sim.plot import write_table
 
         _write("table", "--out", out, lambda: write_table(frame, out, prov))
     if plot is not None:
-        from ..sim.plot import plot_sweep
+        from ...sim.plot import plot_sweep
 
         _write("plot", "--plot", plot, lambda: plot_sweep(frame, plot))
     if as_json:

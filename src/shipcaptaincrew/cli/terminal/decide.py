@@ -16,17 +16,17 @@ from collections.abc import Sequence
 
 from rich.markup import escape
 
-from ..actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
-from ..actions import parse_action as parse_canonical
-from ..engine import apply
-from ..errors import GameError
-from ..i18n import _
-from ..messages import NP_
-from ..rules import HandOutAmount
-from ..state import MatchState, TurnPhase
-from .common import error_text, plural
-from .tui_prompt import Prompter, yes_no_words
-from .tui_view import describe_action
+from ...actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
+from ...actions import parse_action as parse_canonical
+from ...engine import apply
+from ...errors import GameError
+from ...i18n import _
+from ...messages import NP_
+from ...rules import HandOutAmount
+from ...state import MatchState, TurnPhase
+from ..common import error_text, plural
+from .prompt import Prompter, yes_no_words
+from .view import describe_action
 
 __all__ = ["action_words", "ask_another_round", "ask_hand_out", "ask_turn", "parse_split"]
 

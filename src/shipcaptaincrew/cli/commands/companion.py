@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from ..messages import N_
-from .app import app
-from .common import LangOpt
-from .tui_options import LogOpt, ResultJsonOpt, ScriptOpt, TableFlags, table_options
+from ...messages import N_
+from ..app import app
+from ..common import LangOpt
+from ..terminal.options import LogOpt, ResultJsonOpt, ScriptOpt, TableFlags, table_options
 
 
 @app.command(
@@ -43,7 +43,7 @@ def companion(
     as_json: ResultJsonOpt = False,
 ) -> None:
     """The companion: the table set up as ``scc play`` does it, the dice typed in."""
-    from .tui_setup import play_table, script_answers, set_up_table
+    from ..terminal.setup import play_table, script_answers, set_up_table
 
     answers = script_answers(script)
     t = set_up_table(table, player, companion=True, answers=answers, stderr=as_json)

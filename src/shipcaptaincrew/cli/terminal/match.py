@@ -25,23 +25,23 @@ from pathlib import Path
 
 from rich.rule import Rule
 
-from ..actions import Action, Roll, Take
-from ..bots import make_bot, render_reason
-from ..engine import DiceSource, dice_to_roll, seat_to_act
-from ..fair import FairDice, TypedDice
-from ..game import Game
-from ..i18n import _, active_lang, translator
-from ..i18n.rules_text import rules_title
-from ..messages import NP_
-from ..narrate import narrate_parts
-from ..rules import Rules
-from ..solver import advise
-from ..state import MatchState, Phase, Purpose, TurnPhase
-from ..turn import apply as turn_apply
-from .common import error_text, plural
-from .tui_decide import ask_another_round, ask_hand_out, ask_turn
-from .tui_prompt import ADVICE, Prompter, QuitMatch
-from .tui_view import advice_table, board_key, describe_action, scoreboard, summary_table, turn_line
+from ...actions import Action, Roll, Take
+from ...bots import make_bot, render_reason
+from ...engine import DiceSource, dice_to_roll, seat_to_act
+from ...fair import FairDice, TypedDice
+from ...game import Game
+from ...i18n import _, active_lang, translator
+from ...i18n.rules_text import rules_title
+from ...messages import NP_
+from ...narrate import narrate_parts
+from ...rules import Rules
+from ...solver import advise
+from ...state import MatchState, Phase, Purpose, TurnPhase
+from ...turn import apply as turn_apply
+from ..common import error_text, plural
+from .decide import ask_another_round, ask_hand_out, ask_turn
+from .prompt import ADVICE, Prompter, QuitMatch
+from .view import advice_table, board_key, describe_action, scoreboard, summary_table, turn_line
 
 __all__ = ["MatchRunner", "SeatSpec", "parse_seat"]
 
@@ -257,7 +257,7 @@ class MatchRunner:
         n = len(self.names)
         people = sorted((s for s in range(n) if self.bots[s] is None), key=lambda s: (s - seat) % n)
         if not people:  # a table of bots: play on for as long as a simulated session
-            from ..bots import session_call
+            from ...bots import session_call
 
             bot = self.bots[seat]
             assert bot is not None

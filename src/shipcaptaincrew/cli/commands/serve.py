@@ -7,10 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
-from ..i18n import _
-from ..messages import N_, NP_
-from .app import app
-from .common import LangOpt, fail, plural
+from ...i18n import _
+from ...messages import N_, NP_
+from ..app import app
+from ..common import LangOpt, fail, plural
 
 #: Seconds a worker of ``--workers N`` may take to answer the supervisor before it counts as hung.
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -119,7 +119,7 @@ def serve(
     # Without the web extra this import fails, and scc says what to install (see .extras).
     import uvicorn
 
-    from ..web import Settings, create_app
+    from ...web import Settings, create_app
 
     overrides: dict[str, object] = {}
     if db:
@@ -165,7 +165,7 @@ def serve(
         lan = _lan_address()
         if lan:
             settings.public_url = f"http://{lan}:{port}"
-    from ..web.connections.relay import log_config
+    from ...web.connections.relay import log_config
 
     try:
         # Built (and the schema migrated) here even with several workers: a database that
@@ -225,7 +225,7 @@ def serve(
     # their turn within a fraction of a millisecond instead of up to 5 ms per hand-over.
     sys.setswitchinterval(0.0005)
     # Full garbage collections walk only what is new (the app is built: freeze it).
-    from ..web import heap
+    from ...web import heap
 
     heap.install(settings.gc_sweep_seconds)
     # No per-message compression: each broadcast would be compressed once per connection.

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..formats import FORMAT_KINDS
-from ..messages import N_
-from ..options import OPTIONS, Group, Option, OptionType
-from ..rules import Rules
+from ...formats import FORMAT_KINDS
+from ...messages import N_
+from ...options import OPTIONS, Group, Option, OptionType
+from ...rules import Rules
 
 __all__ = [
     "GROUP_TITLES",

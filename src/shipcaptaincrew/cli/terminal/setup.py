@@ -20,19 +20,19 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
-from ..bots import DIFFICULTIES
-from ..engine import check_players
-from ..errors import GameError, InvalidSetupError
-from ..facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS
-from ..i18n import _
-from ..messages import N_
-from ..rules import Rules, Starter, find_rules
-from ..state import MatchState
-from .common import fail, os_reason
-from .tui_match import MatchRunner, SeatSpec, parse_seat
-from .tui_options import TableFlags
-from .tui_prompt import Prompter, QuitMatch
-from .tui_rules import ask_rules
+from ...bots import DIFFICULTIES
+from ...engine import check_players
+from ...errors import GameError, InvalidSetupError
+from ...facts import MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS
+from ...i18n import _
+from ...messages import N_
+from ...rules import Rules, Starter, find_rules
+from ...state import MatchState
+from ..common import fail, os_reason
+from .match import MatchRunner, SeatSpec, parse_seat
+from .options import TableFlags
+from .prompt import Prompter, QuitMatch
+from .rules import ask_rules
 
 __all__ = [
     "Table",

@@ -15,11 +15,11 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..facts import MAX_PLAYERS, MIN_PLAYERS
-from ..i18n import _, active_lang, translator
-from ..messages import N_, NP_
-from .app import SccGroup, SccTyper, app
-from .common import (
+from ...facts import MAX_PLAYERS, MIN_PLAYERS
+from ...i18n import _, active_lang, translator
+from ...messages import N_, NP_
+from ..app import SccGroup, SccTyper, app
+from ..common import (
     LangOpt,
     RulesOpt,
     SetOpt,
@@ -29,7 +29,7 @@ from .common import (
     plural,
     rules_name,
 )
-from .helptext import composed
+from ..helptext import composed
 
 report_app = SccTyper(
     cls=SccGroup,
@@ -90,7 +90,7 @@ def odds(
     lang: LangOpt = None,
 ) -> None:
     """One turn's odds from the solver's exact turn model."""
-    from ..solver import UnknownPolicyError, turn_odds
+    from ...solver import UnknownPolicyError, turn_odds
 
     r = load_rules(rules, settings)
     try:
@@ -176,8 +176,8 @@ def strategy(
     lang: LangOpt = None,
 ) -> None:
     """The round's decision table, or with ``--format`` the two-player match tables."""
-    from ..solver import SolverError
-    from ..solver.table import decision_table
+    from ...solver import SolverError
+    from ...solver.table import decision_table
 
     r = load_rules(rules, settings)
     if fmt is not None:
@@ -200,14 +200,14 @@ def strategy(
                     "decision"
                 ).format(rules=rules_name(r))
             )
-        from ..plots.strategy import plot_strategy
+        from ...plots.strategy import plot_strategy
 
         try:
             plot_strategy(r, rows, objective, players, plot)
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     if as_json:
-        from ..solver.export_tables import PlanObjective, decision_rows
+        from ...solver.export_tables import PlanObjective, decision_rows
 
         states = decision_rows(r, players, (PlanObjective(objective),))
         typer.echo(
@@ -284,10 +284,10 @@ def strategy(
 
 
 def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: bool) -> None:
-    from ..sim.options import apply_options
-    from ..solver import SolverError
-    from ..solver.match.table import match_table
-    from .strategy_match import plot_match_table, print_match_table
+    from ...sim.options import apply_options
+    from ...solver import SolverError
+    from ...solver.match.table import match_table
+    from ..strategy_match import plot_match_table, print_match_table
 
     if players != 2:
         fail(_("--format tables are for two players, got --players {n}").format(n=players))
@@ -329,7 +329,7 @@ def report_strategy(
     lang: LangOpt = None,
 ) -> None:
     """The strategy report, written where ``--out`` says."""
-    from ..plots.strategy import write_report
+    from ...plots.strategy import write_report
 
     try:
         path = write_report(out)

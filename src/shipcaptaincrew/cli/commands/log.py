@@ -8,15 +8,15 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from ..engine import check_players
-from ..facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
-from ..fair import seed_format, verify_fair_rolls
-from ..i18n import _, active_lang
-from ..messages import N_
-from ..narrate import transcript
-from ..notation import LogError, MatchLog, replay_states
-from .app import app
-from .common import (
+from ...engine import check_players
+from ...facts import LANGUAGES, MAX_PLAYERS, MIN_PLAYERS
+from ...fair import seed_format, verify_fair_rolls
+from ...i18n import _, active_lang
+from ...messages import N_
+from ...narrate import transcript
+from ...notation import LogError, MatchLog, replay_states
+from ..app import app
+from ..common import (
     LangOpt,
     RulesOpt,
     SetOpt,
@@ -25,7 +25,7 @@ from .common import (
     fail,
     load_rules,
 )
-from .helptext import composed, or_words
+from ..helptext import composed, or_words
 
 #: The dice sources of a log (``fair.DiceSource.describe``), in words.
 _DICE_SOURCES = {
@@ -100,8 +100,8 @@ def replay(
             )
         )
         return
-    from ..i18n import active_lang, translator
-    from ..i18n.rules_text import rules_title
+    from ...i18n import active_lang, translator
+    from ...i18n.rules_text import rules_title
 
     tr = translator(active_lang() if lang else m.lang)
     typer.echo(f"# {rules_title(final.rules, tr)} - {', '.join(m.players)}")
@@ -122,7 +122,7 @@ def replay(
 def verify(log: LogArg, lang: LangOpt = None) -> None:
     """The fair dice recomputed from the log's commitment and revealed seed."""
     m = _load(log)
-    from ..i18n import _
+    from ...i18n import _
 
     if m.dice.get("source") != "fair":
         source = _DICE_SOURCES.get(str(m.dice.get("source")), N_("an unknown dice source"))
@@ -215,9 +215,9 @@ def demo(
     """A match of tip and timid bots, played through :class:`~..game.Game` and told."""
     import random
 
-    from ..bots import SESSION_ROUNDS, TimidBot, TipBot, session_call
-    from ..fair import FairDice, SeededDice
-    from ..game import Game
+    from ...bots import SESSION_ROUNDS, TimidBot, TipBot, session_call
+    from ...fair import FairDice, SeededDice
+    from ...game import Game
 
     r = load_rules(rules, settings)
     try:
@@ -240,7 +240,7 @@ def demo(
         else:
             stop = session_call(game.state, limit)
             game.push(stop or bots[game.current_player()].choose(game.state, rng))
-    from ..i18n import translator
+    from ...i18n import translator
 
     for line in transcript(replay_states(game.log), names, translator(active_lang())):
         typer.echo(line)

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from ..engine import check_players
-from ..errors import GameError
-from ..facts import SOLO_PLAYERS
-from ..formats import FORMAT_KINDS, MatchFormat
-from ..i18n import Translator, _, active_lang, translator
-from ..i18n.rules_text import rules_title
-from ..options import (
+from ...engine import check_players
+from ...errors import GameError
+from ...facts import SOLO_PLAYERS
+from ...formats import FORMAT_KINDS, MatchFormat
+from ...i18n import Translator, _, active_lang, translator
+from ...i18n.rules_text import rules_title
+from ...options import (
     NONE_WORDS,
     OPTIONS,
     Group,
@@ -33,9 +33,9 @@ from ..options import (
     OptionType,
     options_in,
 )
-from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
+from ...rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules
 from .option_words import GROUP_TITLES, bounds_words, format_spellings, option_line, value_words
-from .tui_prompt import Prompter, parse_int, yes_no_words
+from .prompt import Prompter, parse_int, yes_no_words
 
 __all__ = ["ask_option", "ask_preset", "ask_rules", "edit_options"]
 

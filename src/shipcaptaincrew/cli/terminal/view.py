@@ -13,7 +13,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..actions import (
+from ...actions import (
     Action,
     HandOut,
     HandOutSplit,
@@ -24,15 +24,15 @@ from ..actions import (
     StopMatch,
     Take,
 )
-from ..dice import remove_faces
-from ..engine import seat_to_act
-from ..formats import FormatKind
-from ..i18n import _, active_lang, translator
-from ..messages import N_, NP_
-from ..rules import Drinking, Stakes
-from ..solver import Choice
-from ..state import ROLE_NAMES, MatchState, Purpose, TurnPhase, TurnState
-from .common import plural
+from ...dice import remove_faces
+from ...engine import seat_to_act
+from ...formats import FormatKind
+from ...i18n import _, active_lang, translator
+from ...messages import N_, NP_
+from ...rules import Drinking, Stakes
+from ...solver import Choice
+from ...state import ROLE_NAMES, MatchState, Purpose, TurnPhase, TurnState
+from ..common import plural
 
 __all__ = [
     "POT",

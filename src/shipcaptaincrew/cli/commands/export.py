@@ -13,13 +13,13 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import _
-from ..messages import N_
-from .app import app
-from .cmd_equilibrium import PlayersOpt, PolicyOpt, lineup
-from .cmd_simulate import FormatOpt
-from .cmd_solver import check_players
-from .common import LangOpt, RulesOpt, SetOpt, error_text, fail, load_rules, os_reason
+from ...i18n import _
+from ...messages import N_
+from ..app import app
+from ..common import LangOpt, RulesOpt, SetOpt, error_text, fail, load_rules, os_reason
+from .equilibrium import PlayersOpt, PolicyOpt, lineup
+from .simulate import FormatOpt
+from .solver import check_players
 
 _TABLE_HELP = N_(
     "A table to write: turn_odds, decisions, round_equilibrium, match_equilibrium or "
@@ -66,12 +66,12 @@ def export(
     lang: LangOpt = None,
 ) -> None:
     """Each table built by the solver and written with its provenance."""
-    from ..sim.options import apply_options
-    from ..solver import SolverError, UnknownPolicyError
-    from ..solver.export_schema import TableKind
-    from ..solver.export_tables import ExportSpec, build_table
-    from ..solver.export_write import FileFormat, provenance, table_path, write
-    from ..solver.policies import SEAT_KINDS, parse_policy
+    from ...sim.options import apply_options
+    from ...solver import SolverError, UnknownPolicyError
+    from ...solver.export_schema import TableKind
+    from ...solver.export_tables import ExportSpec, build_table
+    from ...solver.export_write import FileFormat, provenance, table_path, write
+    from ...solver.policies import SEAT_KINDS, parse_policy
 
     formats = [f.value for f in FileFormat]
     if to not in formats:

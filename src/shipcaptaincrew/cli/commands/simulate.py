@@ -14,10 +14,10 @@ from typing import Annotated, Any
 
 import typer
 
-from ..i18n import _, active_lang, translator
-from ..messages import N_, NP_
-from .app import app
-from .common import (
+from ...i18n import _, active_lang, translator
+from ...messages import N_, NP_
+from ..app import app
+from ..common import (
     LangOpt,
     RulesOpt,
     SetOpt,
@@ -27,7 +27,7 @@ from .common import (
     plural,
     rules_name,
 )
-from .tui_options import FORMAT_HELP
+from ..terminal.options import FORMAT_HELP
 
 FormatOpt = Annotated[
     str | None, typer.Option("--format", "-f", metavar=N_("FORMAT"), help=FORMAT_HELP)
@@ -218,7 +218,7 @@ def simulate(
     lang: LangOpt = None,
 ) -> None:
     """Bots at one table, many matches, on the simulator's tables or its engine loop."""
-    from ..sim.options import apply_options, parse_players
+    from ...sim.options import apply_options, parse_players
 
     r = load_rules(rules, settings)
     _check_backend(workers, dask)
@@ -228,12 +228,12 @@ def simulate(
     try:
         r = apply_options(r, fmt, stakes)
         bots = parse_players(players)
-        from ..sim.run import check_setup
+        from ...sim.run import check_setup
 
         check_setup(r, bots)
     except ValueError as e:
         fail(e)
-    from ..sim.run import simulate as run_simulation
+    from ...sim.run import simulate as run_simulation
 
     try:
         with _progress(matches, _("simulating")) as advance:
@@ -245,12 +245,12 @@ def simulate(
         fail(e)
     summary = result.summary()
     if out is not None:
-        from ..sim.plot import write_table
+        from ...sim.plot import write_table
 
         prov = result.provenance()
         _write("table", "--out", out, lambda: write_table(result.table(), out, prov))
     if plot is not None:
-        from ..sim.plot import plot_result
+        from ...sim.plot import plot_result
 
         _write("plot", "--plot", plot, lambda: plot_result(result, plot))
     if as_json:
@@ -289,7 +289,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..rules import Rules
+    from ...rules import Rules
 
     tr = translator(active_lang())
     con = Console(highlight=False)

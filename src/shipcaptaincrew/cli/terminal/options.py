@@ -15,11 +15,11 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 
 import typer
 
-from ..i18n import Translator
-from ..messages import N_
-from ..options import OPTIONS, Starter
-from .common import SetOpt
-from .helptext import composed, or_words
+from ...i18n import Translator
+from ...messages import N_
+from ...options import OPTIONS, Starter
+from ..common import SetOpt
+from ..helptext import composed, or_words
 from .option_words import format_spellings
 
 __all__ = [
