@@ -304,7 +304,7 @@ class Fuzz:
 
     async def hellos(self, code: str) -> None:
         """Wrong first messages on new connections: each is refused, then the connection closes
-        (a binary frame excepted: the table still waits for the hello, see ``web/routers/live``)."""
+        (a binary frame excepted: the table still waits for the hello, see ``web/play/routes.py``)."""
         bad: list[tuple[str | bytes, str]] = [
             ("{}", "en"),
             ("hello", "en"),

@@ -160,5 +160,5 @@ def create_app_from_env() -> FastAPI:
 
     settings = Settings()
     application = create_app(settings)
-    heap.install(settings.gc_sweep_seconds)  # a server process (see cmd_serve)
+    heap.install(settings.gc_sweep_seconds)  # a server process (see cli/commands/serve.py)
     return application

@@ -1,18 +1,18 @@
 """The match service as the routers see it: one object, each job in a part of its own.
 
-One :class:`~.room.LiveRoom` per table holds the engine state, the provably fair dice and the
-open connections.  Every change goes through :meth:`.play.Play.step` under the room's lock: the
+One :class:`~.table.room.LiveRoom` per table holds the engine state, the provably fair dice and the
+open connections.  Every change goes through :meth:`.play.moves.Play.step` under the room's lock: the
 engine applies the action (refusing anything illegal), the event is committed to the database
-(:mod:`.store`), and only then is it broadcast.  On start-up every unfinished match is rebuilt
+(:mod:`.table.store`), and only then is it broadcast.  On start-up every unfinished match is rebuilt
 by replaying its events with the engine, so a restart resumes where the table was; scaled out,
-the workers catch up with each other the same way (:mod:`.cluster`).
+the workers catch up with each other the same way (:mod:`.table.cluster`).
 
-The parts: :mod:`.lobby` (seats, start), :mod:`.play` (moves and the look-ahead),
-:mod:`.autoplay` (bots, turn timers, bots playing for absent people: :mod:`.absence`),
-:mod:`.picture` (what everyone sees), :mod:`.host` (the host's role handed on when the host
-stays away), :mod:`.nextmatch` (play again), :mod:`.cluster` (other workers and presence),
-:mod:`.protocol` (the live table's messages), :mod:`.broadcast` and :mod:`.transport`
-(sending), :mod:`.store` and :mod:`.sqlite` (the database), :mod:`.stats` (results).
+The parts: :mod:`.rooms.lobby` (seats, start), :mod:`.play.moves` (moves and the look-ahead),
+:mod:`.play.autoplay` (bots, turn timers, bots playing for absent people: :mod:`.display.absence`),
+:mod:`.display.picture` (what everyone sees), :mod:`.rooms.host` (the host's role handed on when the host
+stays away), :mod:`.rooms.nextmatch` (play again), :mod:`.table.cluster` (other workers and presence),
+:mod:`.play.protocol` (the live table's messages), :mod:`.table.broadcast` and :mod:`.connections.transport`
+(sending), :mod:`.table.store` and :mod:`.storage.sqlite` (the database), :mod:`.history.stats` (results).
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ class MatchService:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.
 
         Called after every change; also the way to restart a timer whose length was changed
-        (see :meth:`.autoplay.AutoPlay.schedule`).
+        (see :meth:`.play.autoplay.AutoPlay.schedule`).
         """
         self.autoplay.schedule(room, failover)
 
@@ -171,11 +171,11 @@ class MatchService:
     async def create_room(self, req: CreateRoom, address: str | None = None) -> tuple[str, str]:
         """A new room with its host in seat 0; returns (join code, host's seat token).
 
-        ``address``: the client's, for the limits on new rooms (see :mod:`.upkeep`).  Refused
+        ``address``: the client's, for the limits on new rooms (see :mod:`.rooms.upkeep`).  Refused
         on the event loop (from memory, mostly: a flood costs little), made off it: a commit
         waits for the disk (SQLite's synchronous=FULL), and people opening tables must not
         hold up the moves of the tables already playing.  Scaled out, the network's room is
-        also counted in Redis, atomically across the workers (see :meth:`.upkeep.Upkeep.claim`)."""
+        also counted in Redis, atomically across the workers (see :meth:`.rooms.upkeep.Upkeep.claim`)."""
         opener = self.upkeep.admit(address)
         if opener is None:
             return await asyncio.to_thread(self.lobby.create_room, req, opener)

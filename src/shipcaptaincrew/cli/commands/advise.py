@@ -1,4 +1,4 @@
-"""``scc advise``: every choice after a roll, rated by the solver (a shell like :mod:`.cmd_solver`)."""
+"""``scc advise``: every choice after a roll, rated by the solver (a shell like :mod:`.solver`)."""
 
 from __future__ import annotations
 

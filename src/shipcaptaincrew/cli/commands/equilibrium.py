@@ -1,6 +1,6 @@
 """``scc equilibrium``: each seat's chance to win the match, one policy per seat.
 
-A shell over :func:`~..solver.evaluate.evaluate`: the round equilibrium for a single round
+A shell over :func:`~...solver.evaluate.evaluate`: the round equilibrium for a single round
 played alike, the exact match solver for everything else.  ``seat_win_probability[i]`` is the
 chance of the player who plays i-th in the first round (as if ``starter=chosen``).
 :func:`lineup` and :func:`figures` are shared with ``scc evaluate`` and ``scc export``.
@@ -47,7 +47,7 @@ def lineup(policy: str, players: int) -> tuple[Policy, ...]:
 
     The one reading of ``--policy`` for ``scc equilibrium``, ``scc evaluate`` and
     ``scc export``; a wrong count exits with a message, an unknown name raises
-    :class:`~..solver.UnknownPolicyError`.
+    :class:`~...solver.UnknownPolicyError`.
     """
     from ...solver.policies import SEAT_KINDS, parse_policy
 

@@ -1,8 +1,8 @@
 """``scc evaluate``: the exact chances of any line-up of policies, and a best response's value.
 
-The line-up is read and solved as ``scc equilibrium`` does it (:func:`.cmd_equilibrium.lineup`,
-:func:`.cmd_equilibrium.figures`, both over :func:`~..solver.evaluate.evaluate`); the best
-response is :func:`~..solver.evaluate.best_response`.  Everything is exact: where the solver's
+The line-up is read and solved as ``scc equilibrium`` does it (:func:`.equilibrium.lineup`,
+:func:`.equilibrium.figures`, both over :func:`~...solver.evaluate.evaluate`); the best
+response is :func:`~...solver.evaluate.best_response`.  Everything is exact: where the solver's
 bound or a rule it does not follow stops it, the command says so (the solver's own words)
 and prints nothing else -- never a sampled figure in place of an exact one.
 """

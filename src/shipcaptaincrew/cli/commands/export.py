@@ -2,7 +2,7 @@
 
 A shell over :mod:`shipcaptaincrew.solver.export_tables` (the rows) and
 :mod:`~shipcaptaincrew.solver.export_write` (the files); ``docs/export.md`` documents every
-column.  ``--policy`` is read as ``scc equilibrium`` reads it (:func:`.cmd_equilibrium.lineup`).
+column.  ``--policy`` is read as ``scc equilibrium`` reads it (:func:`.equilibrium.lineup`).
 """
 
 from __future__ import annotations

@@ -212,7 +212,7 @@ def demo(
     ] = None,
     lang: LangOpt = None,
 ) -> None:
-    """A match of tip and timid bots, played through :class:`~..game.Game` and told."""
+    """A match of tip and timid bots, played through :class:`~...game.Game` and told."""
     import random
 
     from ...bots import SESSION_ROUNDS, TimidBot, TipBot, session_call

@@ -43,7 +43,7 @@ def rules_cmd(
         bool, typer.Option(help=N_("Print the Markdown source instead of the rendered text."))
     ] = False,
 ) -> None:
-    """The rules text of :mod:`..i18n.rules_text`, with the solver's notes where it can."""
+    """The rules text of :mod:`...i18n.rules_text`, with the solver's notes where it can."""
     from ...i18n import active_lang, translator
     from ...i18n.rules_text import rules_text
     from ..terminal.setup import make_console

@@ -1,4 +1,4 @@
-"""``scc odds``, ``scc strategy`` and ``scc report strategy`` (``scc equilibrium``: cmd_equilibrium).
+"""``scc odds``, ``scc strategy`` and ``scc report strategy`` (``scc equilibrium``: :mod:`.equilibrium`).
 
 Thin shells over :mod:`shipcaptaincrew.solver`: they read options, call the solver and print
 Rich tables or JSON.  Bad input exits with status 2 and one line on stderr.  The tables speak

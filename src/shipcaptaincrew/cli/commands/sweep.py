@@ -1,7 +1,7 @@
 """``scc sweep``: a grid of rule sets, bots and player counts as one tidy table.
 
-A shell over :mod:`..sim.sweep`, sharing ``scc simulate``'s options and checks
-(:mod:`.cmd_simulate`) so that both commands refuse the same input with the same words.
+A shell over :mod:`...sim.sweep`, sharing ``scc simulate``'s options and checks
+(:mod:`.simulate`) so that both commands refuse the same input with the same words.
 """
 
 from __future__ import annotations

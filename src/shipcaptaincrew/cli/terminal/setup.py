@@ -3,7 +3,7 @@
 ``scc play`` and ``scc companion`` share it.  Every option the engine has can be given by flag
 (``--rules``, ``--set KEY=VALUE``, and the shortcuts ``--format``, ``--stakes``, ``--drinking``,
 ``--tie-break``, ``--starter``); when neither a preset nor an option is given, the dialogue of
-:mod:`.tui_rules` asks for the preset and offers every option of the table.  Rule sets are
+:mod:`.rules` asks for the preset and offers every option of the table.  Rule sets are
 always validated by :class:`~shipcaptaincrew.rules.Rules` itself, table sizes by
 :func:`~shipcaptaincrew.engine.check_players`, and who starts is the engine's to decide unless
 the table names someone.
@@ -224,7 +224,7 @@ class Table:
         """Play the match: its exit status and its last state.
 
         The event log goes to ``log``, else to :func:`default_log_path` of ``kind``;
-        ``options`` go to :class:`~.tui_match.MatchRunner`.
+        ``options`` go to :class:`~.match.MatchRunner`.
         """
         path = log or default_log_path(kind)
         try:

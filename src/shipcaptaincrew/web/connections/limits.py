@@ -5,12 +5,12 @@ household or pub has; an IPv6 client usually holds a whole /64 network (2^64 add
 the limits count IPv6 clients by their /64 (:func:`network`).  The address itself is the one
 the socket comes from, or, behind a reverse proxy, the one the proxy names in
 ``X-Forwarded-For`` -- believed only from the proxies listed in
-``Settings.forwarded_allow_ips`` (see :mod:`.app`), never from anyone who simply sends it.
+``Settings.forwarded_allow_ips`` (see :mod:`..app`), never from anyone who simply sends it.
 
 :class:`Doorman` counts the live table's connections per network in this process: at most
 ``max_connections_per_address`` spectators, and as many sockets again that have not said hello
 yet (a page says hello as soon as its socket opens).  Seated players and table screens are
-let in past the count (their own limits are the room's: see :mod:`.service.protocol`), so a
+let in past the count (their own limits are the room's: see :mod:`..play.protocol`), so a
 crowd on the same network never locks a player out of their own table.
 
 The count is per process, and that is the promise (docs/deployment.md says so): what it

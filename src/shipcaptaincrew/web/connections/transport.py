@@ -77,7 +77,7 @@ def dumps(message: dict[str, Any], lang: str | None = None) -> str:
 
     orjson: several times the json module's speed on a room picture, which every move
     serialises once per language.  A picture carries its few texts for people as objects with
-    ``render(lang)`` (:class:`~..words.Words`); orjson hands each to :func:`say` and nothing
+    ``render(lang)`` (:class:`~..words.render.Words`); orjson hands each to :func:`say` and nothing
     else, so the rest of the picture costs what it did.
     """
 

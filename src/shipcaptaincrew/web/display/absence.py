@@ -8,7 +8,7 @@ their link again (or, silent at the timer, by making a move).  Each move made so
 
 Who may ask: the host, or any seated person online while the host is away (the same people
 who would be handed the host's role).  This module keeps the clock of who went away when and
-answers those questions; :mod:`.autoplay` plays the moves, :mod:`.protocol` takes the asks.
+answers those questions; :mod:`..play.autoplay` plays the moves, :mod:`..play.protocol` takes the asks.
 """
 
 from __future__ import annotations

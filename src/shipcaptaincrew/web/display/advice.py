@@ -1,8 +1,8 @@
 """Advice for the web table, from the solver and the bots.
 
-The web app never re-implements a rule: the exact advice is :func:`..solver.advise`, and the
+The web app never re-implements a rule: the exact advice is :func:`...solver.advise`, and the
 estimate for positions the solver does not model plays the match out with the engine and a
-base bot.  (A person's turn played for them is a bot's: see :mod:`.service.absence`.)
+base bot.  (A person's turn played for them is a bot's: see :mod:`.absence`.)
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The room picture: everything anyone at (or watching) a table may see, drawn for the pages.
 
-The engine's view of the match (:func:`..views.state_view`) plus what the table needs to draw
+The engine's view of the match (:func:`.state_view.state_view`) plus what the table needs to draw
 itself: the rule set's name, who sits where and is online, the moment the last event made
-(:mod:`..moments`), the last round's card, the tie being broken, what decides the match, the
+(:mod:`.moments`), the last round's card, the tie being broken, what decides the match, the
 podium, "play again", and whose turn a bot plays for an absent person (:mod:`.absence`).
 Never a token, never the seed before the end.  The texts in it are
-:class:`~..words.Words`, said in each connection's language when sent.
+:class:`~..words.render.Words`, said in each connection's language when sent.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def picture(
     story: Story | None = None,
     moment: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The room picture (see :meth:`.room.LiveRoom.public`)."""
+    """The room picture (see :meth:`..table.room.LiveRoom.public`)."""
     online, spectators = room.presence() if presence is None else presence
     state = room.state if after is None else after
     story = room.story if story is None else story

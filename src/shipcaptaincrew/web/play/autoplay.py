@@ -1,5 +1,5 @@
 """Moves nobody sends: a bot's after its pause, and a person's whole turn played by a bot when
-the person is away or silent past the turn timer (see :mod:`.absence`).
+the person is away or silent past the turn timer (see :mod:`..display.absence`).
 
 Scaled out, the worker that committed the last move plays the next automatic one; the others
 wait a grace period longer and play it only if that worker has gone (the failover).

@@ -65,7 +65,7 @@ class Play:
 
         ``by``: a bot plays it for a person, and why (the stored event, the narration and the
         moment say so).  ``reason``: a bot's choice, and why the bot made it (on the moment,
-        see :func:`..moments.explained`).  A reroll of the cargo at a table of fair dice
+        see :func:`..display.moments.explained`).  A reroll of the cargo at a table of fair dice
         rolls at once: the rerolled dice arrive with the choice, one picture for both.  The
         caller holds the room's lock.
         """

@@ -2,7 +2,7 @@
 
 Each message is checked for size and rate before it is parsed, then against the table (whose
 turn, which version, which choices); a refusal goes back to that connection only, with an
-:class:`~..errors.ErrorCode` and a translated message.
+:class:`~..words.refusals.ErrorCode` and a translated message.
 """
 
 from __future__ import annotations
@@ -78,8 +78,8 @@ class Protocol:
 
         The welcome and the first picture (the story so far) are sent, and the connection
         joins the room's broadcasts, all under the room's lock.  Every event is appended to
-        the story and broadcast under that lock too (:meth:`.play.Play.step`,
-        :meth:`.cluster.Cluster.sync`), so each event reaches a newcomer exactly once: in its
+        the story and broadcast under that lock too (:meth:`.moves.Play.step`,
+        :meth:`..table.cluster.Cluster.sync`), so each event reaches a newcomer exactly once: in its
         first picture if it was broadcast before, in a broadcast if it comes after.  Without
         the lock a move could sit between its commit and its broadcast (awaiting the relay's
         publish) while a newcomer's first picture already told it, and its broadcast then

@@ -104,7 +104,7 @@ async def table(ws: WebSocket, code: str) -> None:
     """One player's or spectator's connection to a table.
 
     Each client network may have ``max_connections_per_address`` sockets waiting to say hello
-    and as many spectators connected (see :mod:`..limits`); past that a socket is refused at
+    and as many spectators connected (see :mod:`..connections.limits`); past that a socket is refused at
     once, and a hello in the language it names.  Seats and table screens are let in past it.
     """
     service: MatchService = ws.app.state.service

@@ -4,8 +4,8 @@ The host starts the match, seats bots and (with real dice) may type anyone's fac
 host has been offline for ``host_grace`` seconds while someone else is at the table, the next
 person online after the host's seat (in seat order, round the table) becomes host.  Every
 worker that sees the host away keeps the same clock; the change is committed only if the host
-is still the one it saw (:meth:`.store.Store.hand_over`), so two workers never hand it to two
-people, and the others read it when told (:meth:`.cluster.Cluster.publish_meta`).
+is still the one it saw (:meth:`..table.store.Store.hand_over`), so two workers never hand it to two
+people, and the others read it when told (:meth:`..table.cluster.Cluster.publish_meta`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Opening a room costs the server a little memory and a row; nothing else stops one client (a
 script) from opening thousands.  So a client network -- an IPv4 address, an IPv6 /64, see
-:func:`..limits.network` -- may open ``rooms_per_hour`` rooms an hour, and the server holds at
+:func:`..connections.limits.network` -- may open ``rooms_per_hour`` rooms an hour, and the server holds at
 most ``max_open_rooms`` unfinished ones in all; both are counted in the database, so every
 worker of a scaled-out server counts the same rooms.  The network is kept as a hash, and only
 for the hour the limit needs it.  A network that has used its hour is refused from memory for
@@ -66,7 +66,7 @@ StopRoom = Callable[[LiveRoom], Awaitable[None]]
 
 
 def address_key(address: str) -> str:
-    """The form in which a client's network is kept (a hash of :func:`..limits.network`,
+    """The form in which a client's network is kept (a hash of :func:`..connections.limits.network`,
     never the address itself)."""
     net = network(address) or address
     return hashlib.sha256(b"scc-room-limit\0" + net.encode()).hexdigest()

@@ -57,7 +57,7 @@ async def bots() -> list[str]:
 
 def ui_strings(lang: str) -> dict[str, str]:
     """The pages' strings in a language (English id -> translation): the answer of
-    ``/api/i18n/{lang}``, which a page also gets inline (see ``routers/pages.py``)."""
+    ``/api/i18n/{lang}``, which a page also gets inline (see ``pages/routes.py``)."""
     tr = translator(lang, "web")
     return {s: tr(s) for s in UI_STRINGS}
 

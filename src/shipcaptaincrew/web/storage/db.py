@@ -35,7 +35,7 @@ def make_engine(url: str, synchronous: str = "full") -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={synchronous.upper()}")
             # Checkpoints (which fsync) are run by the server's checkpointer in the background,
-            # not by whichever move happens to fill the WAL (see service.sqlite.checkpoints).
+            # not by whichever move happens to fill the WAL (see sqlite.checkpoints).
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()

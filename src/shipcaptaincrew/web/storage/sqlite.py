@@ -1,6 +1,6 @@
 """The hot path of every move on SQLite: one prepared insert, and checkpoints in the background.
 
-With ``synchronous=FULL`` (the default, see :func:`..db.make_engine`) every commit waits for
+With ``synchronous=FULL`` (the default, see :func:`.db.make_engine`) every commit waits for
 the disk (an fsync of the write-ahead log: 4 ms at the median on the reference machine, 11 ms
 at the 99th percentile).  Done on the event loop that would stall every other table for as
 long, so the moves then go to one writer thread (:class:`GroupCommit`) that commits all the
@@ -38,7 +38,7 @@ class EventAppender:
     0.2 ms a move back to back and about 1.2 ms for a move after a quiet second (cold caches,
     the common case at a real table), against 0.04 and 0.35 ms this way.  Errors come out
     as SQLAlchemy's, like every other write's.  Used from the event loop only (see
-    :class:`.store.Store`), so it is the only writer and needs no lock.
+    :class:`..table.store.Store`), so it is the only writer and needs no lock.
     """
 
     COLUMNS = ("room_id", "seq", "payload", "created_at")
@@ -202,7 +202,7 @@ async def checkpoints(
     """Move the SQLite write-ahead log into the database now and then, off the event loop.
 
     A passive checkpoint never blocks the writer, so the fsync it costs is never a move's
-    wait; the engine's own auto-checkpoint is off (see :func:`..db.make_engine`).  It runs
+    wait; the engine's own auto-checkpoint is off (see :func:`.db.make_engine`).  It runs
     only once the log has grown to ``threshold`` bytes, not on a clock: the first commit after
     a complete checkpoint starts the log afresh and SQLite fsyncs the new log header then,
     inside that move (0.7-0.9 ms on the reference machine).  Checkpointing every 2 s put that

@@ -52,10 +52,10 @@ def post_room(
     by_timer: bool = False,
 ) -> None:
     """Send the room to everyone (one JSON text per language, built once), queued for each
-    connection (see :mod:`.transport`): it never waits for a peer.
+    connection (see :mod:`..connections.transport`): it never waits for a peer.
 
     ``made``: texts already drawn for this very moment (by the look-ahead), per language;
-    ``moment``: what the event just played means for the table (see :mod:`..moments`).
+    ``moment``: what the event just played means for the table (see :mod:`..display.moments`).
     """
     texts: dict[str, str] = dict(made or {})
     public = None

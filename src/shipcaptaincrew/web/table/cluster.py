@@ -4,7 +4,7 @@ Scaled out (``redis_url`` set, several workers on one PostgreSQL database), the 
 still the only truth: under a room's lock a worker first reads the events other workers
 committed (:meth:`Cluster.refresh`), and the unique constraint on (room, event number) refuses
 a second event with the same number, so two workers never both apply a move to one match.
-After each commit the worker tells the others through Redis (:mod:`..relay`), and they catch up
+After each commit the worker tells the others through Redis (:mod:`..connections.relay`), and they catch up
 and broadcast to their own connections.  Each worker also tells the others which seats are
 connected through it, so everyone sees everyone online whichever worker they are on.
 """
@@ -57,7 +57,7 @@ class Cluster:
         self.scaled = settings.scaled
         self.store, self.rooms = store, rooms
         #: Sets a room's next automatic move going (``True``: as the failover, see
-        #: :meth:`.autoplay.AutoPlay.schedule`) once another worker's move is read here.
+        #: :meth:`..play.autoplay.AutoPlay.schedule`) once another worker's move is read here.
         self.schedule = schedule
         #: Called when who is online may have changed (the host's absence is watched, and
         #: the rematch waits for those online only).

@@ -77,7 +77,7 @@ class Advanced(NamedTuple):
 
 @dataclass(frozen=True)
 class Ahead:
-    """A room's next move played out early by the engine (see :meth:`.play.Play.look_ahead`)."""
+    """A room's next move played out early by the engine (see :meth:`..play.moves.Play.look_ahead`)."""
 
     before: MatchState
     names: list[str]
@@ -85,7 +85,7 @@ class Ahead:
     after: MatchState
     event: dict[str, Any]
     messages: list[Line]
-    #: The table's story after the move, and the move's moment (see :mod:`..moments`).
+    #: The table's story after the move, and the move's moment (see :mod:`..display.moments`).
     story: Story
     moment: dict[str, Any] | None
     #: The broadcast of ``after`` per language, drawn for this presence (None: not drawn).
@@ -114,7 +114,7 @@ class LiveRoom:
     #: The host's seat (seat 0 at first).
     host: int = 0
     #: Once over, "play again": the seats that confirmed, the seats spectators asked for, and
-    #: the next match's room once it is made (see :mod:`.nextmatch`).
+    #: the next match's room once it is made (see :mod:`..rooms.nextmatch`).
     rematch: tuple[int, ...] = ()
     next_seats: tuple[SeatInfo, ...] = ()
     next_code: str | None = None
@@ -132,7 +132,7 @@ class LiveRoom:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     deadline: float | None = None
-    #: The clock that hands the host's role on while the host is away (see :mod:`.host`).
+    #: The clock that hands the host's role on while the host is away (see :mod:`..rooms.host`).
     host_task: asyncio.Task[None] | None = None
     #: Bots choose with a generator of their own, seeded one way from the secret seed: a
     #: match is reproducible, and their choices tell nothing about the dice to come.
@@ -148,7 +148,7 @@ class LiveRoom:
     #: When this worker loaded the room (monotonic): scaled out, who is connected through the
     #: other workers is known only once each has announced (at least every ``PRESENCE_EVERY``).
     loaded_at: float = field(default_factory=time.monotonic)
-    #: Who is away and whose turn a bot plays for them (see :mod:`.absence`), and the
+    #: Who is away and whose turn a bot plays for them (see :mod:`..display.absence`), and the
     #: seconds a person may be offline before it does (``Settings.absent_grace``).
     absence: Absence = field(default_factory=Absence)
     absent_grace: float = 30.0
@@ -372,9 +372,9 @@ class LiveRoom:
         """Everything anyone at (or watching) the table may see; never a token or the seed early.
 
         ``after`` and ``story``: the picture as it will be once this state (one event on) is
-        played, which the look-ahead draws in advance (see :meth:`.play.Play.look_ahead`).
-        ``moment``: what the event that led here means for the table (see :mod:`..moments`;
+        played, which the look-ahead draws in advance (see :meth:`..play.moves.Play.look_ahead`).
+        ``moment``: what the event that led here means for the table (see :mod:`..display.moments`;
         None for a picture that follows no event, such as someone coming online).  Drawn by
-        :func:`.picture.picture`.
+        :func:`..display.picture.picture`.
         """
         return picture(self, after, presence, story, moment)

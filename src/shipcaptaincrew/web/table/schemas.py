@@ -2,7 +2,7 @@
 
 A WebSocket frame is checked for size before it is parsed, then parsed into exactly one of the
 :data:`ClientMessage` shapes; anything else is refused with a sentence naming the problem
-(:mod:`.invalid`).  The server rolls every die of a fair room; only a room played with real
+(:mod:`..words.invalid`).  The server rolls every die of a fair room; only a room played with real
 dice takes faces from a client (``roll`` with ``faces``), and the engine checks them.
 
 Languages and bot levels are the project's own lists (:data:`~shipcaptaincrew.facts.LANGUAGES`,

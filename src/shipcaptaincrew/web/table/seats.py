@@ -39,7 +39,7 @@ class SeatInfo:
         color: int | None = None,
         avatar: str | None = None,
     ) -> SeatInfo:
-        """A seat from its row (``label``: the stored kind, see :data:`.models.PERSON_LABEL`)."""
+        """A seat from its row (``label``: the stored kind, see :data:`..service.models.PERSON_LABEL`)."""
         if label == PERSON_LABEL:
             return cls(name, SeatKind.PERSON, token_hash, None, color, avatar)
         return cls(name, SeatKind.BOT, token_hash, label, color, avatar)
@@ -53,7 +53,7 @@ class SeatInfo:
 @dataclass(frozen=True)
 class Meta:
     """What a room holds besides its seats and events, and may change at any time: the host,
-    and once the match is over, "play again" (see :mod:`.nextmatch`)."""
+    and once the match is over, "play again" (see :mod:`..rooms.nextmatch`)."""
 
     host: int
     rematch: tuple[int, ...] = ()

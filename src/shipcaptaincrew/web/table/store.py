@@ -4,9 +4,9 @@ Where a move is committed depends on the database.  PostgreSQL is a network roun
 moves go to writer threads so that the event loop serves other tables meanwhile.  SQLite in WAL
 mode with ``synchronous=FULL`` (the default) waits for the disk at every commit, so its moves
 go to one writer thread that commits every move waiting in one transaction, one fsync
-(:class:`.sqlite.GroupCommit`).  With ``synchronous=NORMAL`` a commit appends to the log
+(:class:`..storage.sqlite.GroupCommit`).  With ``synchronous=NORMAL`` a commit appends to the log
 without an fsync (the checkpointer fsyncs in the background, see
-:func:`.sqlite.checkpoints`) and takes a fraction of a millisecond, about what handing it to a
+:func:`..storage.sqlite.checkpoints`) and takes a fraction of a millisecond, about what handing it to a
 thread and back costs, so it is made on the event loop itself: the only SQLite writer, never
 colliding with another.  ``benchmarks/bench_web.py`` measures both in one run.
 """
@@ -180,7 +180,7 @@ class Store:
     ) -> str:
         """Store a new room with its host in seat 0; returns its join code (new, unique).
 
-        ``created_by``: who opened it (see :mod:`.upkeep`)."""
+        ``created_by``: who opened it (see :mod:`..rooms.upkeep`)."""
         table = Table(rules, req.lang, req.hints, req.turn_timer, req.starter, req.dice)
         seeds = [req.client_seed] if req.client_seed else []
         with guarded(), self.sessions() as db, db.begin():

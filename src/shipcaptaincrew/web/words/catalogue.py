@@ -1,10 +1,10 @@
 """The server's own message ids of the ``web`` catalogue: how they are marked and listed.
 
-The server says things in two tables of one shape: its refusals (:mod:`.errors`) and the words
-it writes for the table (:mod:`.texts`), each a module of upper-case constants (and a few
+The server says things in two tables of one shape: its refusals (:mod:`.refusals`) and the words
+it writes for the table (:mod:`.server_texts`), each a module of upper-case constants (and a few
 dicts of labels) marked with :func:`N_`.  Both are listed by :func:`message_ids` for the
 catalogue check, and both are said in a language by one lookup,
-:meth:`.words.Words.render` (a refusal is a :class:`~.words.Words` with a code and a status).
+:meth:`.render.Words.render` (a refusal is a :class:`~.render.Words` with a code and a status).
 """
 
 from __future__ import annotations

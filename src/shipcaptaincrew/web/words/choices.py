@@ -33,7 +33,7 @@ def _to(seat: int, sips: int, names: Sequence[str]) -> Words:
 
 
 def choice_words(action: Action, names: Sequence[str]) -> Text:
-    """``action`` as a person says it, in any language (see :class:`~.words.Words`)."""
+    """``action`` as a person says it, in any language (see :class:`~.render.Words`)."""
     if isinstance(action, HandOut):
         return _to(action.to, 1, names)
     if isinstance(action, HandOutSplit):

@@ -2,7 +2,7 @@
 
 pydantic reports every problem of a request body or a WebSocket message with a type
 (``missing``, ``string_too_long``, ...), the field's location and a context; the first
-problem becomes one :class:`~.errors.RoomError` whose sentence names the field as a player
+problem becomes one :class:`~.refusals.RoomError` whose sentence names the field as a player
 knows it ("Your name must not be empty." / "Dein Name darf nicht leer sein."), in the
 request's or the connection's language.  The answer also carries ``field``, the field's key,
 so a page can point at the input.

@@ -2,7 +2,7 @@
 
 The pages fetch ``/api/i18n/{lang}`` (these ids mapped to their translations) and look each
 text up by its English id, so this list is what ``scripts/i18n.sh`` extracts into ``web.pot``
-(with the server's own words in :mod:`.errors` and :mod:`.texts`).  Option labels, rule names, bot levels and
+(with the server's own words in :mod:`.refusals` and :mod:`.server_texts`).  Option labels, rule names, bot levels and
 the story of the match are not here: the server sends them already translated.
 """
 

@@ -1,7 +1,7 @@
 """Refusals with a message id (translated in the ``web`` catalogue) and an HTTP status.
 
-A refusal is the server's words (:class:`~.words.Words`, the table of this module shaped like
-:mod:`.texts`') with a code for programs and a status: it is rendered in one language by the
+A refusal is the server's words (:class:`~.render.Words`, the table of this module shaped like
+:mod:`.server_texts`') with a code for programs and a status: it is rendered in one language by the
 same lookup as every other text of the server (:meth:`RoomError.render`).  Its own sentence
 comes from the ``web`` catalogue, and a parameter that is a refusal of the core (a
 :class:`~shipcaptaincrew.errors.GameError`, or its :class:`~shipcaptaincrew.messages.Message`)

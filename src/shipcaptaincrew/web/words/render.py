@@ -2,7 +2,7 @@
 
 A picture is built once per event for everyone at the table; the few texts in it (the rule
 set's human name, a moment's one-liner, the podium's reason) stay :class:`Words` until the
-picture is written as JSON for one language (:func:`.service.transport.dumps`), where orjson
+picture is written as JSON for one language (:func:`..connections.transport.dumps`), where orjson
 hands each to :meth:`Words.render`.  So a table with German and Norwegian players builds one picture and
 writes it twice, and a table in one language pays nothing for the others.
 """
@@ -37,7 +37,7 @@ class Words:
     of names, a refusal of the core (a :class:`~shipcaptaincrew.errors.GameError` or a
     :class:`~shipcaptaincrew.messages.Message`) is said in the ``scc`` catalogue and a
     :class:`~.catalogue.Label` in the ``web`` one.  The one lookup of the server's own words:
-    a refusal (:class:`~.errors.RoomError`) is rendered by it too."""
+    a refusal (:class:`~.refusals.RoomError`) is rendered by it too."""
 
     msgid: str
     params: dict[str, Any] = field(default_factory=dict)
@@ -111,7 +111,7 @@ def _title(rules: Rules, lang: str) -> str:
 
 @dataclass(frozen=True)
 class Reason:
-    """Why a bot chose what it chose (the core's ``Bot.explain``, a :mod:`~..bots.reasons`
+    """Why a bot chose what it chose (the core's ``Bot.explain``, a :mod:`~...bots.reasons`
     message of the ``scc`` catalogue), its numbers written the way the language writes them."""
 
     message: Message

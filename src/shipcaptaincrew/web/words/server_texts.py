@@ -2,7 +2,7 @@
 
 Everything else a page shows comes from the core in the ``scc`` catalogue (rule names, option
 labels, narration, the engine's refusals) or from the pages' own strings
-(:mod:`.strings`); refusals are in :mod:`.errors`, a table of the same shape, listed and said in
+(:mod:`.page_strings`); refusals are in :mod:`.refusals`, a table of the same shape, listed and said in
 a language the same way (:mod:`.catalogue`).
 """
 
