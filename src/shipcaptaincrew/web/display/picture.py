@@ -6,14 +6,19 @@ itself: the rule set's name, who sits where and is online, the moment the last e
 podium, "play again", and whose turn a bot plays for an absent person (:mod:`.absence`).
 Never a token, never the seed before the end.  The texts in it are
 :class:`~..words.render.Words`, said in each connection's language when sent.
+
+The picture reads a table through :class:`Pictured`, the part of
+:class:`~..table.room.LiveRoom` it needs, so that the room (above it) draws its own picture
+without the two importing each other; mypy checks that the room fits.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..storage.models import RoomStatus, SeatKind
-from ..words.render import Words
+from ..storage.models import DiceSource, RoomStatus, SeatKind
+from ..words.render import Title, Words
 from ..words.server_texts import LEVEL_LABELS
 from .absence import playing_for, stewards, turn_view
 from .moments import Story, tie_view
@@ -22,11 +27,81 @@ from .podium import deciding
 from .state_view import state_view
 
 if TYPE_CHECKING:
+    from ...rules import Rules
     from ...state import MatchState
-    from ..table.room import LiveRoom
 
 
-def confirmed(room: LiveRoom) -> list[int]:
+class Seated(Protocol):
+    """A seat as the picture reads it (a :class:`~..table.seats.SeatInfo`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> SeatKind: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def color(self) -> int | None: ...
+    @property
+    def avatar(self) -> str | None: ...
+
+
+class Pictured(Protocol):
+    """A table as the picture reads it (a :class:`~..table.room.LiveRoom`), read-only."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def hints(self) -> bool: ...
+    @property
+    def turn_timer(self) -> float | None: ...
+    @property
+    def status(self) -> RoomStatus: ...
+    @property
+    def seats(self) -> Sequence[Seated]: ...
+    @property
+    def host(self) -> int: ...
+    @property
+    def rematch(self) -> Collection[int]: ...
+    @property
+    def next_seats(self) -> Sequence[Seated]: ...
+    @property
+    def next_code(self) -> str | None: ...
+    @property
+    def dice_source(self) -> DiceSource: ...
+    @property
+    def fair(self) -> bool: ...
+    @property
+    def commitment(self) -> str: ...
+    @property
+    def client_seeds(self) -> list[str]: ...
+    @property
+    def server_seed(self) -> str: ...
+    @property
+    def state(self) -> MatchState | None: ...
+    @property
+    def story(self) -> Story: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def names(self) -> list[str]: ...
+    @property
+    def deadline(self) -> float | None: ...
+    @property
+    def absent_grace(self) -> float: ...
+    @property
+    def rules_view(self) -> tuple[str, dict[str, Any], Title]: ...
+    def presence(self) -> tuple[frozenset[int], int]: ...
+    def screens(self) -> int: ...
+
+
+def confirmed(room: Pictured) -> list[int]:
     """Once over, the seats that want to play again: the persons who said so, and bots."""
     if room.status is not RoomStatus.OVER:
         return []
@@ -34,7 +109,7 @@ def confirmed(room: LiveRoom) -> list[int]:
     return sorted(bots | set(room.rematch))
 
 
-def awaited(room: LiveRoom, online: frozenset[int]) -> list[int]:
+def awaited(room: Pictured, online: frozenset[int]) -> list[int]:
     """Once over, the persons online whose "play again" the rematch still waits for."""
     if room.status is not RoomStatus.OVER or room.next_code is not None:
         return []
@@ -45,7 +120,7 @@ def awaited(room: LiveRoom, online: frozenset[int]) -> list[int]:
     ]
 
 
-def _rematch_view(room: LiveRoom, online: frozenset[int]) -> dict[str, Any] | None:
+def _rematch_view(room: Pictured, online: frozenset[int]) -> dict[str, Any] | None:
     if room.status is not RoomStatus.OVER and not room.next_seats:
         return None
     return {
@@ -60,7 +135,7 @@ def _rematch_view(room: LiveRoom, online: frozenset[int]) -> dict[str, Any] | No
 
 
 def _player(
-    room: LiveRoom,
+    room: Pictured,
     seat: int,
     online: frozenset[int],
     done: list[int],
@@ -89,7 +164,7 @@ def _player(
 
 
 def picture(
-    room: LiveRoom,
+    room: Pictured,
     after: MatchState | None = None,
     presence: tuple[frozenset[int], int] | None = None,
     story: Story | None = None,

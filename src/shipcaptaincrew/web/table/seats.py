@@ -39,7 +39,7 @@ class SeatInfo:
         color: int | None = None,
         avatar: str | None = None,
     ) -> SeatInfo:
-        """A seat from its row (``label``: the stored kind, see :data:`..service.models.PERSON_LABEL`)."""
+        """A seat from its row (``label``: the stored kind, see :data:`..storage.models.PERSON_LABEL`)."""
         if label == PERSON_LABEL:
             return cls(name, SeatKind.PERSON, token_hash, None, color, avatar)
         return cls(name, SeatKind.BOT, token_hash, label, color, avatar)
