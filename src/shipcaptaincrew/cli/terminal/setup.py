@@ -29,10 +29,11 @@ from ...messages import N_
 from ...rules import Rules, Starter, find_rules
 from ...state import MatchState
 from ..common import fail, os_reason
-from .match import MatchRunner, SeatSpec, parse_seat
+from .match import MatchRunner
 from .options import TableFlags
 from .prompt import Prompter, QuitMatch
 from .rules import ask_rules
+from .seats import SeatSpec, parse_seat
 
 __all__ = [
     "Table",
