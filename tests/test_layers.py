@@ -270,7 +270,7 @@ WEB_LAYERS: list[set[str]] = [
     {"app", "__init__"},
     {"routes"},
     {"service", "deps"},
-    {"rooms", "play", "history", "setup"},
+    {"rooms", "play", "history", "setup", "push"},
     {"table"},
     {"display"},
     {"words"},

@@ -27,6 +27,7 @@ from .pages.head import HeadAsGet
 from .pages.release import content_security_policy
 from .pages.routes import STATIC
 from .play import routes as live
+from .push import routes as push
 from .rooms import routes as rooms
 from .service import MatchService
 from .settings import Settings
@@ -147,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
-    for module in (rooms, matches, stats, meta, live, pages):
+    for module in (rooms, matches, stats, meta, live, push, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -11,7 +11,8 @@ The parts: :mod:`.rooms.lobby` (seats, start), :mod:`.play.moves` (moves and the
 :mod:`.play.autoplay` (bots, turn timers, bots playing for absent people: :mod:`.display.absence`),
 :mod:`.display.picture` (what everyone sees), :mod:`.rooms.host` (the host's role handed on when the host
 stays away), :mod:`.rooms.nextmatch` (play again), :mod:`.table.cluster` (other workers and presence),
-:mod:`.play.protocol` (the live table's messages), :mod:`.table.broadcast` and :mod:`.connections.transport`
+:mod:`.play.protocol` (the live table's messages), :mod:`.push.notifier` ("your turn" on the
+phones of people away), :mod:`.table.broadcast` and :mod:`.connections.transport`
 (sending), :mod:`.table.store` and :mod:`.storage.sqlite` (the database), :mod:`.history.stats` (results).
 """
 
@@ -32,6 +33,7 @@ from .connections.transport import Connection, Sender
 from .play.autoplay import AutoPlay
 from .play.moves import Play
 from .play.protocol import Protocol
+from .push.notifier import Notifier
 from .rooms.host import HostWatch
 from .rooms.lobby import Lobby
 from .rooms.nextmatch import NextMatch
@@ -72,6 +74,9 @@ class MatchService:
         self.doorman = Doorman(settings.max_connections_per_address)
         self.host = HostWatch(settings, self.store, self.cluster)
         self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room, self.relay)
+        #: "Your turn" on the phones of people away from the table (Web Push).
+        self.push = Notifier(settings, sessions, self.fresh_room)
+        self.play.turned = self.push.turned
         self.cluster.presence_changed = self._presence_changed
         self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved
@@ -87,6 +92,7 @@ class MatchService:
         self.store.start()
         self.upkeep.start()
         await self.cluster.start()
+        await self.push.start()
         for code in self.store.playing():
             # Scaled out, the workers already running keep their tables going: a newcomer
             # takes over a bot or a timer only after the grace period.
@@ -108,6 +114,7 @@ class MatchService:
                 await asyncio.wait_for(room.lock.acquire(), max(0.01, deadline - time.monotonic()))
                 room.lock.release()
         await self.upkeep.stop()
+        await self.push.stop()
         await self.cluster.stop()
         await self.autoplay.stop(list(self.rooms.values()))
         await self.host.stop(list(self.rooms.values()))

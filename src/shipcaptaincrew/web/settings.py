@@ -120,6 +120,27 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["full", "normal"] = "full"
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
+    #: Web Push (see ``web/push/``): who runs this server, as every push service is told
+    #: (VAPID's ``sub``, RFC 8292): a ``mailto:`` address or an ``https://`` page to reach
+    #: its operator.  Empty: the public URL when it is https, else ``mailto:push@localhost``
+    #: (which some push services refuse: set it on a public server).
+    vapid_subject: str = Field(default="", pattern=r"^(|mailto:\S+@\S+|https://\S+)$")
+    #: Tests and private networks only: push endpoints over plain http and at loopback or
+    #: private addresses are accepted (the test push service).  Off, they are refused: the
+    #: server would send requests into its own network for whoever subscribes.
+    push_local_endpoints: bool = False
+    #: Seconds a turn waits before its notification goes, and between two looks while the
+    #: person is at the table (someone who is there, or back within it, needs none).
+    push_wait: float = Field(default=15.0, ge=0)
+    #: Seconds between two looks of a worker's sender for notifications that came due (a
+    #: notification written by this worker wakes it at once).
+    push_poll: float = Field(default=5.0, gt=0)
+    #: Tries of a notification whose push service fails (5xx, 429, no answer): the first
+    #: retry after ``push_retry`` seconds, each next one twice as late (at most an hour).
+    push_attempts: int = Field(default=5, ge=1)
+    push_retry: float = Field(default=30.0, ge=0)
+    #: Seconds a push service keeps a notification for a phone that is off (``TTL``).
+    push_ttl: int = Field(default=43200, ge=0)
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;
     #: 0 = never; ``scc serve`` only).
     gc_sweep_seconds: float = Field(default=3600.0, ge=0)

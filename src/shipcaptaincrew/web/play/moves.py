@@ -53,6 +53,9 @@ class Play:
         self.settings, self.store, self.cluster = settings, store, cluster
         #: Sets the room's next automatic move going (see :class:`.autoplay.AutoPlay`).
         self.schedule = schedule
+        #: Told of every move once it is committed, with the state it was made in (None: the
+        #: match began): who is notified that it is their turn (``push.notifier``).
+        self.turned: Callable[[LiveRoom, MatchState | None], None] = lambda room, before: None
 
     async def step(
         self,
@@ -93,6 +96,7 @@ class Play:
                     assert seat is not None and action is not None
                     moment = explained(moment, seat, action, reason)
         self.schedule(room)
+        self.turned(room, before)
         await self.cluster.publish(room)
         texts = None
         if (

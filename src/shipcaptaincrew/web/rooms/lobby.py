@@ -124,6 +124,7 @@ class Lobby:
                 room.status, room.state, room.dice = RoomStatus.LOBBY, None, None
                 raise
             self.play.schedule(room)
+            self.play.turned(room, None)
             await self.cluster.publish(room)
             await broadcast_room(room)
             self.play.look_ahead_soon(room)

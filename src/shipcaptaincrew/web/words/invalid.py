@@ -41,6 +41,15 @@ FIELDS: dict[str, str] = {
     "type": E.FIELD_TYPE,
     "rules": E.FIELD_RULES,
     "seat": E.FIELD_SEAT,
+    "endpoint": E.FIELD_ENDPOINT,
+    "keys": E.FIELD_PUSH_KEYS,
+    "p256dh": E.FIELD_PUSH_KEY,
+    "auth": E.FIELD_PUSH_SECRET,
+    "time_zone": E.FIELD_TIME_ZONE,
+    "quiet_start": E.FIELD_QUIET_START,
+    "quiet_end": E.FIELD_QUIET_END,
+    "muted": E.FIELD_MUTED,
+    "room": E.FIELD_ROOM,
 }
 
 #: Where a REST problem is (FastAPI's first location part), not a field.

@@ -66,6 +66,8 @@ class ErrorCode(StrEnum):
     #: No room for this connection: the table's spectators, the seat's connections or the
     #: client network's connections are at their limit.
     CROWDED = "crowded"
+    #: A push subscription that cannot be kept: its address, keys, time zone or quiet hours.
+    BAD_SUBSCRIPTION = "bad_subscription"
 
 
 class RoomError(ValueError):
@@ -191,6 +193,19 @@ TOO_MANY_CONNECTIONS = N_(
 NAME_LOOKALIKE = N_(
     "The name {name} looks too much like {other}, who is already at this table: choose another."
 )
+#: "Your turn" notifications (Web Push, see ``web/push/``): a subscription refused.
+PUSH_NOT_HTTPS = N_("The push address must start with https://.")
+PUSH_BAD_ADDRESS = N_("That is not a push address a browser gives.")
+PUSH_PRIVATE = N_(
+    "The push address points into a private network, and this server sends nothing there."
+)
+PUSH_BAD_KEY = N_("The browser's push key is not a valid P-256 public key.")
+PUSH_BAD_SECRET = N_("The browser's push secret must be 16 bytes, written in base64url.")
+PUSH_NO_ZONE = N_("There is no time zone called {zone}.")
+PUSH_NOT_A_TIME = N_("{field}: this must be a time of day such as 22:00.")
+PUSH_QUIET_PAIR = N_("Quiet hours need both a start and an end.")
+PUSH_NO_SUBSCRIPTION = N_("Your seat has no such subscription.")
+PUSH_NO_TABLE = N_("Your seat is at no table that is still open.")
 
 # -- refusals of a message that does not fit its form (pydantic's checks, one sentence each) --
 # ``field``: the field's name (one of the labels below, or the raw key of an unknown field);
@@ -236,6 +251,15 @@ FIELD_AVATAR = N_("Avatar")
 FIELD_TYPE = N_("Message type")
 FIELD_REQUEST = N_("Request")
 FIELD_SEAT = N_("Seat")
+FIELD_ENDPOINT = N_("Push address")
+FIELD_PUSH_KEYS = N_("Push keys")
+FIELD_PUSH_KEY = N_("Push key")
+FIELD_PUSH_SECRET = N_("Push secret")
+FIELD_TIME_ZONE = N_("Time zone")
+FIELD_QUIET_START = N_("Quiet from")
+FIELD_QUIET_END = N_("Quiet until")
+FIELD_MUTED = N_("Muted")
+FIELD_ROOM = N_("Table code")
 
 #: What :data:`UNAVAILABLE` says is away.
 DATABASE = N_("database")

@@ -115,3 +115,9 @@ AND_LIST = N_("{names} and {last}")
 HAND_OUT_ADVICE = N_(
     "Whoever gets this sip, nobody's chance of winning changes: hand it to whom you like."
 )
+
+# -- "your turn" notifications (Web Push, see web/push/) ------------------------------------
+#: The notification's title: the table it is about.
+PUSH_TITLE = N_("Your turn at table {code}")
+#: Its text when no move led to the turn (the match's first) or the move is no longer told.
+PUSH_YOUR_TURN = N_("It is your turn.")

@@ -1,0 +1,99 @@
+"""Your turn on a phone (Web Push): the server's VAPID key pair, the browsers' subscriptions
+(a seat's, or a crew member's once crews exist), the tables a subscription is muted for, and
+the outbox of notifications, one row per turn and subscription, written before it is sent.
+
+Self-contained: only new tables, so it may be chained after any other revision.  The member
+reference has no foreign key yet: the crews' tables may come after it in the chain, and their
+migration adds the key.
+
+Revision ID: 0008
+Revises: 0007
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008"
+down_revision = "0007"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "push_keys",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("private_pem", sa.Text(), nullable=False),
+        sa.Column("public_key", sa.String(96), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        "push_subscriptions",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("public_id", sa.String(32), nullable=False, unique=True),
+        sa.Column("endpoint", sa.Text(), nullable=False),
+        sa.Column("endpoint_hash", sa.String(64), nullable=False),
+        sa.Column("p256dh", sa.String(96), nullable=False),
+        sa.Column("auth", sa.String(32), nullable=False),
+        sa.Column(
+            "seat_id", sa.Integer(), sa.ForeignKey("seats.id", ondelete="CASCADE"), nullable=True
+        ),
+        sa.Column("member_id", sa.Integer(), nullable=True),
+        sa.Column("lang", sa.String(8), nullable=False),
+        sa.Column("time_zone", sa.String(64), nullable=False),
+        sa.Column("quiet_start", sa.Integer(), nullable=True),
+        sa.Column("quiet_end", sa.Integer(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("endpoint_hash", "seat_id"),
+        sa.UniqueConstraint("endpoint_hash", "member_id"),
+    )
+    op.create_index("ix_push_subscriptions_endpoint_hash", "push_subscriptions", ["endpoint_hash"])
+    op.create_index("ix_push_subscriptions_seat_id", "push_subscriptions", ["seat_id"])
+    op.create_index("ix_push_subscriptions_member_id", "push_subscriptions", ["member_id"])
+    op.create_table(
+        "push_mutes",
+        sa.Column(
+            "subscription_id",
+            sa.Integer(),
+            sa.ForeignKey("push_subscriptions.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "room_id",
+            sa.Integer(),
+            sa.ForeignKey("rooms.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+    )
+    op.create_table(
+        "push_outbox",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column(
+            "room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("turn", sa.Integer(), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column(
+            "subscription_id",
+            sa.Integer(),
+            sa.ForeignKey("push_subscriptions.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("state", sa.String(16), nullable=False),
+        sa.Column("payload", sa.JSON(), nullable=False),
+        sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("claimed_by", sa.String(64), nullable=True),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("outcome", sa.String(200), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
+        sa.UniqueConstraint("room_id", "turn", "seat", "subscription_id"),
+    )
+    op.create_index("ix_push_outbox_subscription_id", "push_outbox", ["subscription_id"])
+    op.create_index("ix_push_outbox_due", "push_outbox", ["state", "due_at"])
+
+
+def downgrade() -> None:
+    for table in ("push_outbox", "push_mutes", "push_subscriptions", "push_keys"):
+        op.drop_table(table)
