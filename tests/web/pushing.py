@@ -87,3 +87,30 @@ def turns_of(client: Any, code: str, persons: set[int]) -> list[tuple[int, int]]
         for version, seat in enumerate(seats)
         if seat is not None and seat in persons and (version == 0 or seats[version - 1] != seat)
     ]
+
+
+def play_turn_ws(base: str, code: str, token: str, seat: int) -> dict[str, Any]:
+    """:func:`play_turn` against a server process (``base``: its ``ws://host:port``)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    with connect(f"{base}/ws/rooms/{code}", open_timeout=60) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        room: dict[str, Any] = {}
+
+        def until(predicate: Any) -> dict[str, Any]:
+            nonlocal room
+            while not (room and predicate(room)):
+                msg = json.loads(ws.recv(60))
+                if msg["type"] == "room":
+                    room = msg["room"]
+            return room
+
+        until(lambda r: r["match"] is not None)
+        while room["match"]["actor"] == seat:
+            choice = room["match"]["legal"][0]
+            kind = {"type": "roll"} if choice == "roll" else {"type": "act", "action": choice}
+            ws.send(json.dumps({**kind, "version": room["version"]}))
+            until(lambda r, v=room["version"]: r["version"] > v)
+        return room

@@ -77,6 +77,7 @@ class MatchService:
         #: "Your turn" on the phones of people away from the table (Web Push).
         self.push = Notifier(settings, sessions, self.fresh_room)
         self.play.turned = self.push.turned
+        self.cluster.advanced = self.push.advanced
         self.cluster.presence_changed = self._presence_changed
         self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved

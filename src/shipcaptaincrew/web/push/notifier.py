@@ -5,10 +5,11 @@ committed), the turn's rows are written to the outbox for each of that seat's su
 that has not muted the table, due after ``Settings.push_wait``, and this worker's sender is
 woken.  Nothing of it is on the move's way: the rows are written by a task of their own, off
 the event loop.  A worker that stopped between a move's commit and its rows (killed, say)
-loses nothing: at start-up, and every few minutes, each worker looks at every match under way
-at which someone subscribed, works out whose turn it is since which version
-(:func:`.turns.began`) and writes the same rows, which the outbox's key makes a no-op when
-they were written already.
+loses nothing: scaled out, every other worker that reads the move writes the same rows
+(:meth:`Notifier.advanced`), and at start-up and every minute each worker looks at every match
+under way at which someone subscribed, works out whose turn it is since which version
+(:func:`.turns.began`) and writes them too; the outbox's key makes each a no-op when they were
+written already.
 
 Who is at the table is decided when a row is due, not when it is written: a person looking at
 the table needs no notification, and one who looked and went away before playing gets it
@@ -29,10 +30,12 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ...engine import seat_to_act
+from ...engine import initial_state, seat_to_act
+from ...notation import replay_events
 from ...state import MatchState
 from ..connections.relay import PRESENCE_EVERY
 from ..settings import Settings
@@ -46,7 +49,7 @@ from .turns import began, passed, payload, person
 log = logging.getLogger("shipcaptaincrew.web")
 
 #: Seconds between two looks at every match under way (see the module) and prunings.
-SWEEP_SECONDS = 300.0
+SWEEP_SECONDS = 60.0
 #: Settled rows of a finished match are kept this long (what was sent, for an operator).
 KEEP_SETTLED = timedelta(days=7)
 
@@ -114,6 +117,32 @@ class Notifier:
         if seat is None or not person(room, seat):
             return
         self._spawn(self._write(room, room.version, seat))
+
+    def advanced(
+        self, room: LiveRoom, before: MatchState | None, events: list[dict[str, Any]]
+    ) -> None:
+        """Moves another worker committed were read here (``before``: the state they were
+        played on; None: the match began with them): if they began a person's turn, write its
+        rows too.  The worker that made them wrote them already, unless it died first: the
+        outbox's key makes this a no-op, or the rows that were missing."""
+        state = room.state
+        if state is None:
+            return
+        first = (
+            before
+            if before is not None
+            else initial_state(room.rules, len(room.seats), starter=room.first_seat())
+        )
+        states = [first, *(after for after, _ in replay_events(first, events))]
+        seat = seat_to_act(states[-1])
+        if seat is None or not person(room, seat):
+            return
+        back = len(states) - 1
+        while back > 0 and seat_to_act(states[back - 1]) == seat:
+            back -= 1
+        if back == 0 and before is not None:
+            return  # the same turn goes on
+        self._spawn(self._write(room, room.version - (len(states) - 1 - back), seat))
 
     async def sweep(self) -> int:
         """Look at every match under way at which someone subscribed and write its current

@@ -118,6 +118,19 @@ class Outbox:
         ]
         if not values:
             return 0
+        with self.sessions() as db:  # (a sweep finds them written, mostly: no write then)
+            there = set(
+                db.scalars(
+                    select(PushOutbox.subscription_id).where(
+                        PushOutbox.room_id == room_id,
+                        PushOutbox.turn == turn,
+                        PushOutbox.seat == seat,
+                    )
+                )
+            )
+        values = [v for v in values if v["subscription_id"] not in there]
+        if not values:
+            return 0
         dialect = postgresql if self.dialect == "postgresql" else sqlite
         statement = dialect.insert(PushOutbox).on_conflict_do_nothing(
             index_elements=["room_id", "turn", "seat", "subscription_id"]

@@ -16,9 +16,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
+from ...state import MatchState
 from ..connections.relay import PRESENCE_EVERY, Note, NoteKind, Relay
 from ..connections.transport import dumps, send_all
 from ..settings import Settings
@@ -67,6 +69,13 @@ class Cluster:
         self.presence_reported: Callable[[LiveRoom, bool], None] = lambda room, local: None
         #: Called when the next match of a room was made by another worker (see .nextmatch).
         self.next_match: Callable[[LiveRoom], Awaitable[None]] = _nothing
+        #: Told of the moves another worker committed once they are read here: the state they
+        #: were played on (None: the match began with them) and the events (the turn they
+        #: begin is told from here too, should the worker that made them be gone: see
+        #: ``push.notifier``).
+        self.advanced: Callable[[LiveRoom, MatchState | None, list[dict[str, Any]]], None] = (
+            lambda room, before, events: None
+        )
         self.relay: Relay | None = None
         if settings.redis_url:
             self.relay = Relay(settings.redis_url, self._remote_change, self._catch_up_all)
@@ -112,6 +121,7 @@ class Cluster:
             log.warning("database unavailable", extra={"error": str(e.orig or e)[:200]})
             raise unavailable(E.DATABASE) from None
         changed = False
+        before = room.state
         if lobby is not None:
             status, seeds, seats, host = lobby
             if (status, seeds, seats, host) != (
@@ -127,6 +137,8 @@ class Cluster:
             if status is not RoomStatus.LOBBY:
                 room.begin()
         told = room.advance(events) if events else None
+        if events:
+            self.advanced(room, before, events)
         return changed or bool(events), told
 
     async def sync(self, room: LiveRoom) -> None:
