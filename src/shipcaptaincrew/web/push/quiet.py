@@ -5,8 +5,8 @@ theirs (see :mod:`.sender`).
 Hours are minutes after local midnight, ``[start, end)``; a start after the end spans
 midnight (22:00 to 07:00).  Reading them in the person's IANA zone, not the server's, keeps a
 player in Oslo asleep when a friend in New York plays at midnight there.  A quiet end that a
-daylight-saving change skips (02:30 on the spring night) counts as the first minute after the
-gap.
+daylight-saving change skips (02:30 on the spring night in Oslo) is read with the offset
+before the change (it ends at 03:30).
 """
 
 from __future__ import annotations
