@@ -20,6 +20,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from . import errors as E
+from .crews import routes as crew_routes
+from .crews.service import CrewService
 from .db import open_database
 from .deps import request_lang
 from .errors import ErrorCode, RoomError, unavailable
@@ -48,13 +50,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     sessions = open_database(settings.sqlalchemy_url(), settings.sqlite_synchronous)
     service = MatchService(settings, sessions)
+    crews = CrewService(settings, sessions, service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The pages' generated files (bundles, compressed bodies), made before the first visit.
         app.state.release = await asyncio.to_thread(pages.release)
         await service.startup()
+        await crews.startup()
         yield
+        await crews.shutdown()
         await service.shutdown()
         sessions.kw["bind"].dispose()
 
@@ -67,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.service = service
+    app.state.crews = crews
 
     # Every refusal is one sentence in the request's language (see deps.request_lang).
     def answer(request: Request, err: RoomError) -> JSONResponse:
@@ -144,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     for module in (rooms, matches, stats, meta, live, pages):
         app.include_router(module.router)
+    app.include_router(crew_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -104,6 +104,9 @@ class Room(Base):
     #: How the client seeds enter the fair dice (a ``fair.SeedFormat`` value; None: a room
     #: made before the length prefix, whose seeds are joined with "|").
     client_seed_format: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: The table chose to show its result in the server's lists (``/history``, ``/stats``);
+    #: without it only the people with its code see it (see ``Settings.open_lists``).
+    published: Mapped[bool] = mapped_column(Boolean, default=False)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"
@@ -161,3 +164,22 @@ class Result(Base):
     chips_won: Mapped[int] = mapped_column(Integer)
     sips: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# Every table on one metadata (the migrations and their check see them all): the crews' own
+# tables live beside the feature that uses them, and are declared on this Base.
+from .crews import models as crew_models  # noqa: E402
+
+__all__ = [
+    "PERSON_LABEL",
+    "Base",
+    "DiceSource",
+    "Event",
+    "Result",
+    "Room",
+    "RoomStatus",
+    "Seat",
+    "SeatKind",
+    "crew_models",
+    "utcnow",
+]

@@ -1,0 +1,19 @@
+"""Crews: the same friends, every week, with a season of their own.
+
+A crew is a private group (a name, members with a name and a look, an admin or two) whose
+rooms count for its season: ratings from every podium, records, who beats whom, each
+member's form, and how well each member chose against the solver's best choice.  Everything
+a crew has is for its members only: a device proves membership with its member key
+(``X-Member-Key``, :mod:`.identity`), and a crew's id, its invite and its keys are random.
+
+What lives here, side by side: the tables (:mod:`.models`), the requests (:mod:`.schemas`),
+the member's identity as a dependency (:mod:`.identity`), the rows read and written
+(:mod:`.store`), a finished match recorded for its crew (:mod:`.record`), the season's
+numbers (:mod:`.season`, :mod:`.ratings`, :mod:`.records`), the crew's answer
+(:mod:`.view`), its export (:mod:`.export`), the service that holds it together
+(:mod:`.service`) and the routes (:mod:`.routes`).
+
+Who may import it: the app (its routes and service), the rooms' routes (a room opened for a
+crew, a member taking a seat: :mod:`.identity`), and ``scc crew``.  Nothing here imports a
+router other than its own; the match service is used through the hooks it offers.
+"""
