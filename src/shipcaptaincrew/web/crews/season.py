@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, TypeVar, Unpack
+from typing import Any, TypeVar
 
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
@@ -212,7 +212,7 @@ def matches(db: Session, crew_row: int, season: Season) -> list[Match]:
     return [Match(room, *head, tuple(seats[room])) for room, head in heads.items()]
 
 
-Q = TypeVar("Q", bound="Select[Unpack[tuple[Any, ...]]]")
+Q = TypeVar("Q", bound="Select[*tuple[Any, ...]]")
 
 
 def within(query: Q, season: Season) -> Q:
