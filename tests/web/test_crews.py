@@ -308,3 +308,26 @@ def test_refusals_say_what_is_wrong_in_the_asker_s_language(client: Any) -> None
         headers={"Content-Type": "application/json"},
     )
     assert r.status_code == 422 and r.json()["code"] == "invalid"
+
+
+def test_scc_crew_show_prints_the_same_body(client: Any, db_url: str, tmp_path: Path) -> None:
+    from tests.cli_run import scc
+
+    crew = start_crew(client, "Friday", "Anna", "Bo")
+    play(client, crew_table(client, crew, "Anna", ["Bo"], bots=["easy"]))
+    recorded(client, crew, "Anna", 1)
+    api = client.get(f"/api/crews/{crew.id}", headers=crew.headers("Bo"))
+    r = scc(tmp_path, "crew", "show", crew.id, "--db", db_url, "--json")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == api.text
+    assert json.loads(r.stdout)["ratings"][0]["name"] in {"Anna", "Bo"}
+    r = scc(tmp_path, "crew", "show", crew.id, "--db", db_url, "--lang", "de")
+    assert r.returncode == 0 and "Bot 1 (Bot)" in r.stdout
+    r = scc(tmp_path, "crew", "show", "nope-nope-nope", "--db", db_url)
+    assert r.returncode == 2 and "nope-nope-nope" in r.stderr
+    out = tmp_path / "export"
+    r = scc(tmp_path, "crew", "export", crew.id, "--db", db_url, "--out", str(out), "--to", "csv")
+    assert r.returncode == 0, r.stderr
+    meta = json.loads((out / "matches.meta.json").read_text())
+    assert meta["crew"] == crew.id and meta["source"].startswith("scc crew export")
+    assert (out / "matches.csv").read_text().count("\n") == 4
