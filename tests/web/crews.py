@@ -7,9 +7,11 @@ A helper module, not a test file: the crew test files import it.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, text
@@ -176,3 +178,11 @@ def openskill_ratings(podiums: list[list[tuple[str, str, int]]]) -> dict[str, tu
         for k, team in zip(keys, new):
             ratings[k] = team[0]
     return {k: (r.mu, r.sigma) for k, r in ratings.items()}
+
+
+def set_clock(path: Path, when: str) -> None:
+    """The server's clock (``Settings.clock_file``) at ``when``, written whole at once (a
+    server reading it mid-write would find it empty)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(when)
+    os.replace(part, path)

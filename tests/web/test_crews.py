@@ -23,6 +23,7 @@ from .crews import (
     openskill_ratings,
     play,
     recorded,
+    set_clock,
     start_crew,
     stored_podiums,
 )
@@ -215,11 +216,11 @@ def test_a_guest_matched_to_a_member_brings_their_matches(client: Any) -> None:
 def test_seasons_by_month_and_the_crew_s_own(make_client: Any, tmp_path: Path) -> None:
     clock = tmp_path / "clock"
     client = make_client(clock_file=str(clock))
-    clock.write_text("2025-10-31T21:00:00+00:00")
+    set_clock(clock, "2025-10-31T21:00:00+00:00")
     crew = start_crew(client, "Friday", "Anna", "Bo")
     play(client, crew_table(client, crew, "Anna", ["Bo"]))
     recorded(client, crew, "Anna", 1)
-    clock.write_text("2025-11-07T21:00:00+00:00")
+    set_clock(clock, "2025-11-07T21:00:00+00:00")
     play(client, crew_table(client, crew, "Bo", ["Anna"]))
     play(client, crew_table(client, crew, "Anna", ["Bo"]))
     body = recorded(client, crew, "Anna", 2)

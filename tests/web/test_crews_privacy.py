@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import Player, open_table
-from .crews import Crew, crew_table, play, recorded, start_crew
+from .crews import Crew, crew_table, play, recorded, set_clock, start_crew
 from .test_protocol import play_out
 
 
@@ -136,7 +136,7 @@ def test_a_member_moves_to_a_new_phone_and_keeps_their_rating(client: Any) -> No
 
 def test_a_lost_phone_a_new_invite_and_an_old_link(make_client: Any, tmp_path: Path) -> None:
     clock = tmp_path / "clock"
-    clock.write_text("2025-11-07T20:00:00+00:00")
+    set_clock(clock, "2025-11-07T20:00:00+00:00")
     client = make_client(clock_file=str(clock))
     crew = start_crew(client, "Friday Club", "Anna", "Bo")
     lost = crew.headers("Bo")
@@ -160,7 +160,7 @@ def test_a_lost_phone_a_new_invite_and_an_old_link(make_client: Any, tmp_path: P
     assert r.status_code == 403
     # A link that waited too long is refused.
     r = client.post(f"/api/crews/{crew.id}/links", json={}, headers=crew.headers("Anna"))
-    clock.write_text("2025-11-07T21:00:00+00:00")
+    set_clock(clock, "2025-11-07T21:00:00+00:00")
     late = client.post(f"/api/crews/{crew.id}/claim", json={"link": r.json()["link"]})
     assert late.status_code == 404 and "too old" in late.json()["detail"]
 

@@ -93,6 +93,20 @@ def crew_link(request: Request, crew: str, name: str, secret: str) -> str:
     return f"{base_url(request)}/c/{crew}#{name}={secret}"
 
 
+def qr_svg(link: str) -> str:
+    """A link as an SVG QR code (the page shows it as an image: a phone held up to another
+    reads it)."""
+    import io
+
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(link, error="m").save(
+        buf, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="QR code"
+    )
+    return buf.getvalue().decode()
+
+
 # -- a crew begins, and people join ------------------------------------------------------------
 @router.post("/api/crews", status_code=201)
 async def create_crew(
@@ -200,13 +214,15 @@ async def crew_answer(
 async def my_membership(me: MemberDep, request: Request, crews: CrewsDep) -> dict[str, Any]:
     """Who this device is in the crew, and the invite to show."""
     invite = await asyncio.to_thread(crews.store.invite_link_of, me.crew_row)
+    link = crew_link(request, me.crew, "invite", invite)
     return {
         "member": me.id,
         "name": me.name,
         "color": me.color,
         "avatar": me.avatar,
         "admin": me.admin,
-        "invite": crew_link(request, me.crew, "invite", invite),
+        "invite": link,
+        "invite_qr": qr_svg(link),
     }
 
 
@@ -234,7 +250,8 @@ async def make_link(
     when it is opened) or another screen (``screen``)."""
     kind = LinkKind.SCREEN if req.kind is LinkKind.SCREEN else LinkKind.MOVE
     secret, expires = await asyncio.to_thread(crews.store.make_link, me.row, kind)
-    return {"link": crew_link(request, me.crew, "link", secret), "expires_at": expires.isoformat()}
+    link = crew_link(request, me.crew, "link", secret)
+    return {"link": link, "qr": qr_svg(link), "expires_at": expires.isoformat()}
 
 
 @router.post("/api/crews/{crew}/claim", status_code=201)
@@ -304,7 +321,8 @@ async def rename(admin: AdminDep, req: RenameCrew, crews: CrewsDep) -> dict[str,
 async def renew_invite(admin: AdminDep, request: Request, crews: CrewsDep) -> dict[str, Any]:
     """An admin renews the invite: the old link lets nobody in any more."""
     invite = await asyncio.to_thread(crews.store.renew_invite, admin)
-    return {"invite": crew_link(request, admin.crew, "invite", invite)}
+    link = crew_link(request, admin.crew, "invite", invite)
+    return {"invite": link, "invite_qr": qr_svg(link)}
 
 
 @router.patch("/api/crews/{crew}/members/{member}")
@@ -336,10 +354,8 @@ async def reinvite(
         return crews.store.make_link(row.id, LinkKind.REINVITE)
 
     secret, expires = await asyncio.to_thread(run)
-    return {
-        "link": crew_link(request, admin.crew, "link", secret),
-        "expires_at": expires.isoformat(),
-    }
+    link = crew_link(request, admin.crew, "link", secret)
+    return {"link": link, "qr": qr_svg(link), "expires_at": expires.isoformat()}
 
 
 @router.post("/api/crews/{crew}/seasons", status_code=201)
