@@ -16,6 +16,8 @@ from typing import Any
 
 from sqlalchemy import create_engine, text
 
+from shipcaptaincrew.notation import MatchLog, replay_states
+
 from .conftest import Player
 
 #: Chooses an action from the picture (``None``: the first legal one).
@@ -186,3 +188,42 @@ def set_clock(path: Path, when: str) -> None:
     part = path.with_name(path.name + ".part")
     part.write_text(when)
     os.replace(part, path)
+
+
+def podium_by_hand(client: Any, code: str) -> list[tuple[str, int]]:
+    """A classic match's places from its log: the winner first, the others by their
+    points, equal points sharing a place."""
+    log = MatchLog.from_jsonl(client.get(f"/api/matches/{code}/log").text)
+    final = replay_states(log)[-1][0]
+    order = sorted(range(final.players), key=lambda s: (s != final.winner, -final.totals[s]))
+    places: dict[int, int] = {}
+    for i, s in enumerate(order):
+        prev = order[i - 1] if i else None
+        same = prev is not None and prev != final.winner and final.totals[prev] == final.totals[s]
+        places[s] = places[prev] if same and prev is not None else i + 1
+    return [(log.players[s], places[s]) for s in range(final.players)]
+
+
+def place_of(match: list[tuple[str, int]], name: str) -> int:
+    return next(p for n, p in match if n == name)
+
+
+def counts_by_hand(client: Any, codes: list[str]) -> dict[str, dict[str, int]]:
+    """Crews completed and turns ending on 6+6 cargo, per name, from the logs' events."""
+    from shipcaptaincrew.engine import apply, is_terminal, seat_to_act
+    from shipcaptaincrew.state import Phase
+
+    out: dict[str, dict[str, int]] = {}
+    for code in codes:
+        log = MatchLog.from_jsonl(client.get(f"/api/matches/{code}/log").text)
+        states = replay_states(log)
+        for (before, _), (_, action) in zip(states, states[1:]):
+            if before.phase is not Phase.TURN or before.turn is None or action is None:
+                continue
+            turn = apply(before.turn, action)
+            seat = seat_to_act(before)
+            if is_terminal(turn) and seat is not None:
+                mine = out.setdefault(log.players[seat], {"crews": 0, "twelves": 0})
+                mine["crews"] += turn.complete
+                mine["twelves"] += turn.complete and tuple(turn.cargo) == (6, 6)
+    return out

@@ -14,14 +14,15 @@ from typing import Any
 
 import pytest
 
-from shipcaptaincrew.notation import MatchLog, replay_states
-
 from .conftest import Player
 from .crews import (
+    counts_by_hand,
     crew_table,
     join,
     openskill_ratings,
+    place_of,
     play,
+    podium_by_hand,
     recorded,
     set_clock,
     start_crew,
@@ -88,19 +89,19 @@ def test_a_season_counts_every_podium(client: Any, db_url: str) -> None:
     guest = next(o for o in body["others"] if o["kind"] == "guest")
     assert guest["name"] == "Gus" and guest["mu"] == pytest.approx(expected["Gus"][0])
     # The podiums stored are the ones the event logs lead to (the test's own ranking).
-    by_hand = [_podium_by_hand(client, code) for code in codes]
+    by_hand = [podium_by_hand(client, code) for code in codes]
     assert [[(n, p) for n, _, p in match] for match in podiums] == by_hand
     # Head-to-head by hand.
     ids = {v: k for k, v in crew.ids.items()}
     for pair in body["head_to_head"]:
         a, b = ids[pair["a"]], ids[pair["b"]]
-        ahead = sum(_place(m, a) < _place(m, b) for m in by_hand)
-        behind = sum(_place(m, a) > _place(m, b) for m in by_hand)
+        ahead = sum(place_of(m, a) < place_of(m, b) for m in by_hand)
+        behind = sum(place_of(m, a) > place_of(m, b) for m in by_hand)
         assert (pair["matches"], pair["a_ahead"], pair["b_ahead"]) == (3, ahead, behind)
         assert pair["even"] == 3 - ahead - behind
     assert len(body["head_to_head"]) == 3
     # Crews completed and 12s by hand, per member (one evening: all three matches).
-    counts = _counts_by_hand(client, codes)
+    counts = counts_by_hand(client, codes)
     records = {r["record"]: r for r in body["records"]}
     for kind in ("crews", "twelves"):
         best = max(counts[m][kind] for m in ("Anna", "Bo", "Cy"))
@@ -111,45 +112,6 @@ def test_a_season_counts_every_podium(client: Any, db_url: str) -> None:
     form = {ids[f["member"]]: f["matches"] for f in body["form"]}
     assert all([m["code"] for m in rows] == codes for rows in form.values())
     assert len(body["evenings"]) == 1 and body["evenings"][0]["matches"] == codes
-
-
-def _podium_by_hand(client: Any, code: str) -> list[tuple[str, int]]:
-    """A classic match's places from its log: the winner first, the others by their
-    points, equal points sharing a place."""
-    log = MatchLog.from_jsonl(client.get(f"/api/matches/{code}/log").text)
-    final = replay_states(log)[-1][0]
-    order = sorted(range(final.players), key=lambda s: (s != final.winner, -final.totals[s]))
-    places: dict[int, int] = {}
-    for i, s in enumerate(order):
-        prev = order[i - 1] if i else None
-        same = prev is not None and prev != final.winner and final.totals[prev] == final.totals[s]
-        places[s] = places[prev] if same and prev is not None else i + 1
-    return [(log.players[s], places[s]) for s in range(final.players)]
-
-
-def _place(match: list[tuple[str, int]], name: str) -> int:
-    return next(p for n, p in match if n == name)
-
-
-def _counts_by_hand(client: Any, codes: list[str]) -> dict[str, dict[str, int]]:
-    """Crews completed and turns ending on 6+6 cargo, per name, from the logs' events."""
-    from shipcaptaincrew.engine import apply, is_terminal, seat_to_act
-    from shipcaptaincrew.state import Phase
-
-    out: dict[str, dict[str, int]] = {}
-    for code in codes:
-        log = MatchLog.from_jsonl(client.get(f"/api/matches/{code}/log").text)
-        states = replay_states(log)
-        for (before, _), (_, action) in zip(states, states[1:]):
-            if before.phase is not Phase.TURN or before.turn is None or action is None:
-                continue
-            turn = apply(before.turn, action)
-            seat = seat_to_act(before)
-            if is_terminal(turn) and seat is not None:
-                mine = out.setdefault(log.players[seat], {"crews": 0, "twelves": 0})
-                mine["crews"] += turn.complete
-                mine["twelves"] += turn.complete and tuple(turn.cargo) == (6, 6)
-    return out
 
 
 def test_play_again_counts_for_the_crew_with_every_member_in_their_seat(client: Any) -> None:

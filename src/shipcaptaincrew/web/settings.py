@@ -122,7 +122,7 @@ class Settings(BaseSettings):
     #: every finished table, as a private server on a home or pub network may want; off (the
     #: default) they show only the tables that chose to publish their result when they were
     #: opened.  A server cannot tell whether strangers reach it, so it keeps its tables to
-    #: themselves unless told (``scc serve --open-lists``).
+    #: themselves unless told (``SCC_OPEN_LISTS=true``).
     open_lists: bool = False
     #: Tests and demonstrations only: a file holding the server's date and time (ISO 8601,
     #: e.g. ``2025-11-07T21:00:00+00:00``), read at every use instead of the system clock, so

@@ -48,7 +48,10 @@ def rate(evenings: list[Evening]) -> dict[str, Rated]:
         seen: set[str] = set()
         for match in evening.matches:
             whos = [s.who for s in match.seats]
-            teams = [[now.setdefault(w, m.rating(name=w))] for w in whos]
+            for w in whos:
+                if w not in now:
+                    now[w] = m.rating(name=w)
+            teams = [[now[w]] for w in whos]
             ranks = [float(s.place) for s in match.seats]
             rated = m.rate(teams, ranks=ranks)
             kept: set[str] = set()

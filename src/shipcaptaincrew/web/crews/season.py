@@ -15,6 +15,7 @@ the name's confusable skeleton: a guest is known by their name).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
@@ -37,6 +38,8 @@ class Seat:
     """A seat of a recorded match, as the season reads it (see :class:`.models.CrewLine`)."""
 
     who: str
+    #: The member's id (None: a guest or a bot).
+    member: str | None
     name: str
     kind: str
     place: int
@@ -54,11 +57,6 @@ class Seat:
     unjudged: int
     lowest: float | None
     scores: dict[str, int]
-
-    @property
-    def member(self) -> str | None:
-        """The member's id (None: a guest or a bot)."""
-        return self.who[2:] if self.who.startswith("m:") else None
 
 
 @dataclass(frozen=True)
@@ -111,13 +109,14 @@ def aware(when: datetime | None) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-def who_of(line: CrewLine, members: dict[int, str]) -> str:
-    """The key a line's seat is rated and counted under (see the module docstring)."""
-    if line.member_id is not None and line.member_id in members:
-        return "m:" + members[line.member_id]
-    if line.kind != PERSON_LABEL:
-        return "bot:" + line.kind
-    return "guest:" + skeleton(line.name)
+def who_of(member: str | None, kind: str, name: str) -> str:
+    """The key a line's seat is rated and counted under (see the module docstring):
+    ``member``, its member's id (None: none)."""
+    if member is not None:
+        return "m:" + member
+    if kind != PERSON_LABEL:
+        return "bot:" + kind
+    return "guest:" + skeleton(name)
 
 
 def month_of(when: datetime) -> str:
@@ -163,9 +162,10 @@ def seasons(db: Session, crew_row: int, times: list[datetime]) -> list[Season]:
             season = Season(f"s{s.id}", s.name, s.starts, s.ends, 0)
             out.append(_counted(season, times))
     else:
-        for month in sorted({month_of(t) for t in times}, reverse=True):
+        months = Counter(month_of(t) for t in times)
+        for month in sorted(months, reverse=True):
             first, last = _month(month) or (None, None)
-            out.append(_counted(Season(month, None, first, last, 0), times))
+            out.append(Season(month, None, first, last, months[month]))
     out.append(Season(ALL, None, None, None, len(times)))
     return out
 
@@ -197,18 +197,51 @@ def matches(db: Session, crew_row: int, season: Season) -> list[Match]:
             select(CrewMember.id, CrewMember.public_id).where(CrewMember.crew_id == crew_row)
         ).all()
     )
+    line = CrewLine
     query = (
-        select(CrewLine, CrewRoom.played_at, Room.code, Room.rules)
-        .join(CrewRoom, CrewRoom.room_id == CrewLine.room_id)
-        .join(Room, Room.id == CrewLine.room_id)
+        select(
+            line.room_id,
+            line.member_id,
+            line.kind,
+            line.name,
+            line.place,
+            line.won,
+            line.points,
+            line.twelves,
+            line.crews,
+            line.sips,
+            line.sips_out,
+            line.pot,
+            line.behind,
+            line.skill,
+            line.luck,
+            line.judged,
+            line.unjudged,
+            line.lowest,
+            line.scores,
+            CrewRoom.played_at,
+            Room.code,
+            Room.rules,
+        )
+        .join(CrewRoom, CrewRoom.room_id == line.room_id)
+        .join(Room, Room.id == line.room_id)
         .where(CrewRoom.crew_id == crew_row, CrewRoom.played_at.is_not(None))
-        .order_by(CrewRoom.played_at, CrewLine.room_id, CrewLine.position)
+        .order_by(CrewRoom.played_at, line.room_id, line.position)
     )
     heads: dict[int, tuple[str, datetime, str]] = {}
     seats: dict[int, list[Seat]] = {}
-    for line, when, code, rules in db.execute(within(query, season)):
-        heads.setdefault(line.room_id, (code, aware(when), rules))
-        seats.setdefault(line.room_id, []).append(_seat(line, members))
+    whos: dict[tuple[int | None, str, str], tuple[str, str | None]] = {}
+    for room, member_row, kind, name, *counts, when, code, rules in db.execute(
+        within(query, season)
+    ):
+        if room not in heads:
+            heads[room] = (code, aware(when), rules)
+            seats[room] = []
+        known = whos.get((member_row, kind, name))
+        if known is None:
+            member = members.get(member_row) if member_row is not None else None
+            known = whos[(member_row, kind, name)] = (who_of(member, kind, name), member)
+        seats[room].append(Seat(known[0], known[1], name, kind, *counts))
     return [Match(room, *head, tuple(seats[room])) for room, head in heads.items()]
 
 
@@ -225,29 +258,6 @@ def within(query: Q, season: Season) -> Q:
         after = datetime.combine(season.ends + timedelta(days=1), datetime.min.time(), UTC)
         query = query.where(CrewRoom.played_at < after)
     return query
-
-
-def _seat(line: CrewLine, members: dict[int, str]) -> Seat:
-    return Seat(
-        who_of(line, members),
-        line.name,
-        line.kind,
-        line.place,
-        line.won,
-        line.points,
-        line.twelves,
-        line.crews,
-        line.sips,
-        line.sips_out,
-        line.pot,
-        line.behind,
-        line.skill,
-        line.luck,
-        line.judged,
-        line.unjudged,
-        line.lowest,
-        dict(line.scores),
-    )
 
 
 def evenings(matches: list[Match]) -> list[Evening]:
