@@ -220,11 +220,13 @@ def _ratings_are_openskill_s(body: dict[str, Any], db: str) -> None:
     assert set(shown) == set(FRIENDS)
     for name, (mu, sigma) in shown.items():
         assert (mu, sigma) == pytest.approx(expected[name], abs=1e-9), name
-    others = {o["key"]: o for o in body["others"]}
-    assert others["bot:easy"]["mu"] == pytest.approx(expected["bot:easy"][0], abs=1e-9)
+    bots = [o for o in body["others"] if o["kind"] == "bot"]
+    assert len(bots) == 1 and bots[0]["matches"] == 3
+    bot = expected[bots[0]["key"]]
+    assert (bots[0]["mu"], bots[0]["sigma"]) == pytest.approx(bot, abs=1e-9)
     gus = next(o for o in body["others"] if o["kind"] == "guest")
     assert gus["name"] == "Gus" and gus["matches"] == 2
-    assert gus["mu"] == pytest.approx(expected["Gus"][0], abs=1e-9)
+    assert (gus["mu"], gus["sigma"]) == pytest.approx(expected["Gus"], abs=1e-9)
 
 
 def _records_and_head_to_head_by_hand(

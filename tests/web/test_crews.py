@@ -294,3 +294,47 @@ def test_scc_crew_show_prints_the_same_body(client: Any, db_url: str, tmp_path: 
     meta = json.loads((out / "matches.meta.json").read_text())
     assert meta["crew"] == crew.id and meta["source"].startswith("scc crew export")
     assert (out / "matches.csv").read_text().count("\n") == 4
+
+
+def test_a_match_is_recorded_once_whoever_records_it(client: Any) -> None:
+    """Two recordings of one match at once (two workers, say): one writes its lines, the
+    other finds it done; and again later, nothing changes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import delete, func, select, update
+
+    from shipcaptaincrew.web.crews import record
+    from shipcaptaincrew.web.crews.models import CrewDecision, CrewLine, CrewRoom
+
+    crew = start_crew(client, "Friday", "Anna", "Bo")
+    table = crew_table(client, crew, "Anna", ["Bo"], guests=["Gus"])
+    play(client, table)
+    recorded(client, crew, "Anna", 1)
+    crews = client.app.state.crews
+    room = client.app.state.service.room(table.code)
+    finished = record.Finished(
+        room.id,
+        room.code,
+        room.rules,
+        tuple((s.name, s.label, s.token_hash) for s in room.seats),
+        room.first_seat(),
+        tuple(room.events),
+        tuple(r["place"] for r in sorted(room.story.podium["ranking"], key=lambda r: r["seat"])),
+    )
+    with crews.sessions() as db, db.begin():  # as if it had never been recorded
+        db.execute(update(CrewRoom).where(CrewRoom.room_id == room.id).values(recorded_at=None))
+        db.execute(delete(CrewLine).where(CrewLine.room_id == room.id))
+        db.execute(delete(CrewDecision).where(CrewDecision.room_id == room.id))
+
+    def once() -> bool:
+        lines, decisions = record.analyse(finished)
+        with crews.store.change() as db:
+            return record.write(db, finished, lines, decisions, crews.now())
+
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda _: once(), range(2)))
+    assert sorted(done) == [False, True]
+    assert once() is False
+    with crews.sessions() as db:
+        n = db.scalar(select(func.count()).select_from(CrewLine).where(CrewLine.room_id == room.id))
+    assert n == 3

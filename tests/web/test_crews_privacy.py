@@ -203,7 +203,7 @@ def test_keep_this_crew_from_the_podium(client: Any, players: list[Player]) -> N
         json={"name": "Friday Club", "member": "Anna"},
         headers={"X-Seat-Token": tokens[0]},
     )
-    assert r.status_code == 404  # (the match is not over: there is no finished table yet)
+    assert r.status_code == 409 and "once its match is over" in r.json()["detail"]
     client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
     play_out(ps, ps[0])
     r = client.post(

@@ -268,7 +268,6 @@ FIELD_INVITE = N_("Invite")
 FIELD_SEASON = N_("Season")
 FIELD_GUEST = N_("The guest's name")
 FIELD_LINK = N_("Link")
-FIELD_MEMBER = N_("Member")
 FIELD_STARTS = N_("First day")
 FIELD_ENDS = N_("Last day")
 

@@ -41,6 +41,7 @@ FIELDS: dict[str, str] = {
     "type": E.FIELD_TYPE,
     "rules": E.FIELD_RULES,
     "seat": E.FIELD_SEAT,
+    "crew": E.FIELD_CREW,
 }
 
 #: Where a REST problem is (FastAPI's first location part), not a field.

@@ -118,7 +118,7 @@ async def create_crew(
 
     def run() -> tuple[str, str, str, str, str | None]:
         with crews.store.change() as db:
-            seat = tables.finished_seat(db, seat_hash, req.table) if seat_hash else None
+            seat = tables.finished_seat(db, seat_hash, req.table, True) if seat_hash else None
             looks = Looks(
                 req.member,
                 req.color if req.color is not None or seat is None else seat.color,

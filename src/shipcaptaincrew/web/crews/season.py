@@ -245,7 +245,7 @@ def matches(db: Session, crew_row: int, season: Season) -> list[Match]:
     return [Match(room, *head, tuple(seats[room])) for room, head in heads.items()]
 
 
-Q = TypeVar("Q", bound="Select[*tuple[Any, ...]]")
+Q = TypeVar("Q", bound=Select[*tuple[Any, ...]])
 
 
 def within(query: Q, season: Season) -> Q:

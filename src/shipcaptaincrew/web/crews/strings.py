@@ -74,7 +74,6 @@ CREW_STRINGS: tuple[str, ...] = (
     N_("never met"),
     N_("{a} ahead {x} times, {b} ahead {y} times, of {n}"),
     N_("admin"),
-    N_("What to do with {name}"),
     N_("More"),
     N_("No longer an admin"),
     N_("Make an admin"),

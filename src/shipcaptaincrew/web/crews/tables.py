@@ -89,9 +89,12 @@ def carry(db: Session, old_room: int, new_room: Room) -> None:
             )
 
 
-def finished_seat(db: Session, token_hash: str, code: str | None) -> SeatAt:
+def finished_seat(
+    db: Session, token_hash: str, code: str | None, keeping: bool = False
+) -> SeatAt:
     """The seat this token has at a finished table (``code``: which, where it sat at
-    several; else the newest); else the one 404."""
+    several; else the newest); else the one 404 (``keeping`` a table whose match is still
+    going: it says to wait for the end)."""
     query = (
         select(Room.id, Room.code, Seat.position, Seat.name, Seat.color, Seat.avatar)
         .join(Seat, Seat.room_id == Room.id)
@@ -101,6 +104,8 @@ def finished_seat(db: Session, token_hash: str, code: str | None) -> SeatAt:
         query = query.where(Room.code == code.upper())
     row = db.execute(query.order_by(Room.finished_at.desc()).limit(1)).first()
     if row is None:
+        if keeping and db.scalar(select(Seat.id).where(Seat.token_hash == token_hash).limit(1)):
+            raise RoomError(ErrorCode.CREW, E.KEEP_NOT_OVER, 409)
         raise no_crew()
     return SeatAt(*row)
 

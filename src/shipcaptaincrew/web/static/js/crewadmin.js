@@ -42,7 +42,7 @@ export function membersPanel(body, me, ctx) {
     h("span", { class: "grow" }, h("b", {}, m.name), " ",
       m.admin ? h("span", { class: "tag" }, t("admin")) : null, " ",
       m.id === me.member ? h("span", { class: "tag" }, t("you")) : null),
-    admin && m.id !== me.member ? h("details", { class: "actions" }, h("summary", { "aria-label": t("What to do with {name}", { name: m.name }) }, t("More")),
+    admin && m.id !== me.member ? h("details", { class: "actions" }, h("summary", {}, t("More"), h("span", { class: "sr-only" }, ` (${m.name})`)),
       h("div", { class: "row" },
         h("button", { type: "button", class: "secondary", onclick: acting(ctx, () => post(`/members/${m.id}`, { admin: !m.admin }, "PATCH")) },
           m.admin ? t("No longer an admin") : t("Make an admin")),
