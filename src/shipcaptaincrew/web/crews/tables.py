@@ -89,9 +89,7 @@ def carry(db: Session, old_room: int, new_room: Room) -> None:
             )
 
 
-def finished_seat(
-    db: Session, token_hash: str, code: str | None, keeping: bool = False
-) -> SeatAt:
+def finished_seat(db: Session, token_hash: str, code: str | None, keeping: bool = False) -> SeatAt:
     """The seat this token has at a finished table (``code``: which, where it sat at
     several; else the newest); else the one 404 (``keeping`` a table whose match is still
     going: it says to wait for the end)."""
