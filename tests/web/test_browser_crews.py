@@ -309,3 +309,46 @@ def _page_shows_the_numbers(page: Any, body: dict[str, Any], lang: str) -> None:
     assert page.locator("#score-charts figure").count() == len(body["scores"])
     assert page.locator("#worst li").count() == len(body["quality"]["worst"])
     assert json.dumps(body["crew"]["name"])[1:-1] in page.inner_text("#crew-h")
+
+
+@pytest.mark.parametrize(("lang", "dark"), [("en", False), ("de", True), ("nb", False)])
+def test_start_a_crew_from_the_home_page_and_invite_a_friend(
+    crew_server: tuple[LiveServer, Path], browser: Any, lang: str, dark: bool
+) -> None:
+    """The home page's "Start a crew": the crew's empty page says there is nothing yet; the
+    invite's link lets a friend in on another phone (named, with a look); a third phone that
+    opens the crew's address without the invite sees the closed door."""
+    srv, _ = crew_server
+    with browsing.opened_pages(browser, srv.url) as pages:
+        home = browsing.home_ready(
+            pages.open(f"/?lang={lang}", viewport=SMALL_PHONE, lang=lang, dark=dark)
+        )
+        check(home, f"home with crews {lang}")
+        home.fill("#crew-name", "Skål")
+        home.fill("#crew-member", "Anna")
+        home.click("[data-testid=start-crew] button[type=submit]")
+        home.wait_for_selector("#ratings-table")
+        assert home.inner_text("#crew-h") == "Skål"
+        assert home.locator("#ratings-table tbody tr").count() == 1
+        check(home, f"a new crew {lang}")
+        shot(home, f"crew-new-{lang}", full=False)
+        invite = home.get_attribute("#invite .secret-link", "href")
+        assert invite and "#invite=" in invite
+        friend = pages.open("", viewport=PHONE, lang=lang, dark=dark)
+        friend.goto(invite)
+        friend.wait_for_selector("[data-testid=join-crew]")
+        assert "#invite=" not in friend.url  # the secret leaves the address at once
+        check(friend, f"joining a crew {lang}")
+        friend.fill("#member-name", "Bo")
+        friend.click("[data-testid=join-crew] button[type=submit]")
+        friend.wait_for_selector("#ratings-table")
+        assert friend.locator("#member-list li").count() == 2
+        stranger = pages.open(invite.split("#")[0].removeprefix(srv.url), viewport=PHONE, lang=lang)
+        stranger.wait_for_selector("#door-panel")
+        assert "Skål" not in stranger.inner_text("body")
+        assert stranger.locator("#crew").is_hidden()
+        check(stranger, f"a crew's closed door {lang}")
+        if lang != "en":
+            strings = httpx.get(f"{srv.url}/api/i18n/{lang}").json()
+            for page in (home, friend, stranger):
+                assert english_left(page, strings) == []
