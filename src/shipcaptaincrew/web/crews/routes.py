@@ -204,10 +204,19 @@ async def kept_from(code: str, crews: CrewsDep, token: TokenDep = None) -> dict[
 # -- a member's own ----------------------------------------------------------------------------
 @router.get("/api/crews/{crew}")
 async def crew_answer(
-    me: MemberDep, crews: CrewsDep, season: str | None = Query(None, max_length=32)
+    me: MemberDep,
+    crews: CrewsDep,
+    request: Request,
+    season: str | None = Query(None, max_length=32),
 ) -> Response:
-    """The crew, its members and the season's numbers (see ``crews.view``)."""
-    return Response(await crews.answer(me, season), media_type="application/json")
+    """The crew, its members and the season's numbers (see ``crews.view``), gzipped for a
+    client that takes it (a season of every match is some 270 KB of JSON, 70 KB gzipped)."""
+    answer = await crews.answer(me, season)
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-store"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(answer.gzipped, media_type="application/json", headers=headers)
+    return Response(answer.raw, media_type="application/json", headers=headers)
 
 
 @router.get("/api/crews/{crew}/me")

@@ -190,8 +190,9 @@ def chosen(listed: list[Season], wanted: str | None, times: list[datetime]) -> S
     return listed[-1]
 
 
-def matches(db: Session, crew_row: int, season: Season) -> list[Match]:
-    """The season's recorded matches, oldest first, each with its seats."""
+def matches(db: Session, crew_row: int, season: Season, newest: int | None = None) -> list[Match]:
+    """The season's recorded matches, oldest first, each with its seats (``newest``: only
+    that many, the newest)."""
     members = dict(
         db.execute(
             select(CrewMember.id, CrewMember.public_id).where(CrewMember.crew_id == crew_row)
@@ -228,6 +229,15 @@ def matches(db: Session, crew_row: int, season: Season) -> list[Match]:
         .where(CrewRoom.crew_id == crew_row, CrewRoom.played_at.is_not(None))
         .order_by(CrewRoom.played_at, line.room_id, line.position)
     )
+    if newest is not None:
+        last = within(
+            select(CrewRoom.room_id)
+            .where(CrewRoom.crew_id == crew_row, CrewRoom.played_at.is_not(None))
+            .order_by(CrewRoom.played_at.desc(), CrewRoom.room_id.desc())
+            .limit(newest),
+            season,
+        )
+        query = query.where(line.room_id.in_(last.scalar_subquery()))
     heads: dict[int, tuple[str, datetime, str]] = {}
     seats: dict[int, list[Seat]] = {}
     whos: dict[tuple[int | None, str, str], tuple[str, str | None]] = {}

@@ -15,11 +15,12 @@ is the database's.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import logging
 import threading
 from collections import OrderedDict
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import orjson
 from sqlalchemy import select
@@ -42,6 +43,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("shipcaptaincrew.web")
 
 
+class Answer(NamedTuple):
+    """A crew's answer as JSON, and the same gzipped (made once, sent as asked)."""
+
+    raw: bytes
+    gzipped: bytes
+
+
 class CrewService:
     """Crews: their rows (:attr:`store`), their matches recorded, their answers cached."""
 
@@ -53,7 +61,8 @@ class CrewService:
     ) -> None:
         self.settings, self.sessions, self.matches = settings, sessions, matches
         self.store = CrewStore(sessions, self.now)
-        self._answers: OrderedDict[tuple[int, int, str | None], bytes] = OrderedDict()
+        #: (crew, version, season) -> the answer, and the answer gzipped.
+        self._answers: OrderedDict[tuple[int, int, str | None], Answer] = OrderedDict()
         self._answers_lock = threading.Lock()
         #: Rooms being recorded by this process, and the tasks doing it.
         self._recording: set[str] = set()
@@ -125,15 +134,16 @@ class CrewService:
                 log.info("crew match recorded", extra={"room": finished.code})
 
     # -- answers ----------------------------------------------------------------------------
-    async def answer(self, member: Member, season: str | None) -> bytes:
-        """The crew's answer as JSON (see :mod:`.view`), from the cache while current; a
-        finished match of the crew not recorded yet is recorded now (in the background)."""
+    async def answer(self, member: Member, season: str | None) -> Answer:
+        """The crew's answer as JSON (see :mod:`.view`), and gzipped, from the cache while
+        current; a finished match of the crew not recorded yet is recorded now (in the
+        background)."""
         body, unrecorded = await asyncio.to_thread(self._answer, member.crew_row, season)
         for code in unrecorded:
             self.record_soon(code)
         return body
 
-    def _answer(self, crew_row: int, season: str | None) -> tuple[bytes, list[str]]:
+    def _answer(self, crew_row: int, season: str | None) -> tuple[Answer, list[str]]:
         with self.sessions() as db:
             version = db.scalar(select(Crew.version).where(Crew.id == crew_row))
             key = (crew_row, int(version or 0), season)
@@ -143,7 +153,8 @@ class CrewService:
                     self._answers.move_to_end(key)
                     return cached, []
             unrecorded = tables.rooms_to_record(db, crew_row)
-            body = orjson.dumps(crew_view(db, crew_row, season))
+            raw = orjson.dumps(crew_view(db, crew_row, season))
+        body = Answer(raw, gzip.compress(raw, 6))
         with self._answers_lock:
             self._answers[key] = body
             while len(self._answers) > self.KEEP:

@@ -202,7 +202,7 @@ def match_list(db: Session, crew_row: int, wanted: str | None, limit: int) -> li
     season = chosen(seasons(db, crew_row, times), wanted, times)
     if season is None:
         raise RoomError(ErrorCode.CREW, E.NO_SEASON, 404, season=(wanted or "")[:32])
-    held = matches(db, crew_row, season)[-limit:]
+    held = matches(db, crew_row, season, newest=limit)
     return [
         {
             "code": m.code,
