@@ -268,6 +268,8 @@ FIELD_INVITE = N_("Invite")
 FIELD_SEASON = N_("Season")
 FIELD_GUEST = N_("The guest's name")
 FIELD_LINK = N_("Link")
+FIELD_EXPORT_TABLE = N_("The table to export")
+FIELD_FORMAT = N_("File format")
 FIELD_STARTS = N_("First day")
 FIELD_ENDS = N_("Last day")
 

@@ -28,6 +28,7 @@ from ... import __version__
 from ...solver.export_schema import Column, ColumnType
 from ...solver.export_write import PROVENANCE_KEY, csv_field
 from .. import errors as E
+from ..catalogue import Label
 from ..errors import ErrorCode, RoomError
 from ..models import Room
 from .models import Crew, CrewDecision, CrewLine, CrewMember, CrewRoom
@@ -202,11 +203,11 @@ def export(
 ) -> tuple[bytes, str, str]:
     """A table as a download: (bytes, media type, file name)."""
     if table not in EXPORTS:
-        raise RoomError(
-            ErrorCode.INVALID, E.ONE_OF, 422, field=table[:16], choices=", ".join(EXPORTS)
-        )
+        field = Label(E.FIELD_EXPORT_TABLE)
+        raise RoomError(ErrorCode.INVALID, E.ONE_OF, 422, field=field, choices=", ".join(EXPORTS))
     if to not in FORMATS:
-        raise RoomError(ErrorCode.INVALID, E.ONE_OF, 422, field=to[:8], choices=", ".join(FORMATS))
+        field = Label(E.FIELD_FORMAT)
+        raise RoomError(ErrorCode.INVALID, E.ONE_OF, 422, field=field, choices=", ".join(FORMATS))
     with sessions() as db:
         data, about = rows(db, crew_row, table, season)
     meta = provenance(table, about, source)
