@@ -75,7 +75,8 @@ class CreateRoom(_Strict):
     host's name and look are the member's own, so ``name`` may be left out."""
 
     name: Name | None = None
-    preset: str = Field(default="classic", max_length=64)
+    #: A preset's name, or a rule set's canonical text (a crew's table plays its last rules).
+    preset: str = Field(default="classic", max_length=400)
     #: Rule options as ``key=value`` texts, e.g. ``["wild_captain=true"]``.
     settings: list[Annotated[str, Field(max_length=64)]] = Field(
         default_factory=list, max_length=20

@@ -117,7 +117,10 @@ $("season").addEventListener("change", () => load($("season").value));
 $("open-table").addEventListener("click", async () => {
   personal("");
   try {
-    const res = await api("/api/rooms", { method: "POST", body: JSON.stringify({ crew, lang: lang() }), headers: { "X-Member-Key": membership(crew).key } });
+    // The crew's last rules (a crew that plays first to 50 keeps playing it), else the classic.
+    const last = await crewApi(crew, "/matches?season=all&limit=1").catch(() => []);
+    const preset = last.length ? last[0].rules : "classic";
+    const res = await api("/api/rooms", { method: "POST", body: JSON.stringify({ crew, preset, lang: lang() }), headers: { "X-Member-Key": membership(crew).key } });
     saveSeatToken(res.code, res.token);
     location.href = `/r/${res.code}`;
   } catch (e) { personal(e.message); }
