@@ -48,9 +48,9 @@ from shipcaptaincrew.web.crews.models import (  # noqa: E402
     CrewRoom,
     CrewSeat,
 )
-from shipcaptaincrew.web.db import open_database  # noqa: E402
-from shipcaptaincrew.web.models import Event, Room, RoomStatus, Seat  # noqa: E402
-from shipcaptaincrew.web.moments import Story  # noqa: E402
+from shipcaptaincrew.web.display.moments import Story  # noqa: E402
+from shipcaptaincrew.web.storage.db import open_database  # noqa: E402
+from shipcaptaincrew.web.storage.models import Event, Room, RoomStatus, Seat  # noqa: E402
 
 NAMES = ("Anna", "Bo", "Cy", "Dora", "Eik", "Finn", "Gro", "Hal", "Ida", "Jon", "Kai", "Liv")
 

@@ -27,10 +27,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from ... import __version__
 from ...solver.export_schema import Column, ColumnType
 from ...solver.export_write import PROVENANCE_KEY, csv_field
-from .. import errors as E
-from ..catalogue import Label
-from ..errors import ErrorCode, RoomError
-from ..models import Room
+from ..storage.models import Room
+from ..words import refusals as E
+from ..words.catalogue import Label
+from ..words.refusals import ErrorCode, RoomError
 from .models import Crew, CrewDecision, CrewLine, CrewMember, CrewRoom
 from .ratings import rate
 from .season import ALL, aware, chosen, evenings, matches, played, seasons, within

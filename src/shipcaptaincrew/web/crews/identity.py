@@ -27,8 +27,8 @@ from fastapi import Depends, Header, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from .. import errors as E
-from ..errors import ErrorCode, RoomError
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from .models import Crew, CrewKey, CrewMember
 
 #: The header a member's device sends its key in.

@@ -25,7 +25,7 @@ from ...notation import replay_events
 from ...rules import Rules
 from ...solver.quality import Judged, match_quality
 from ...state import MatchState, Phase
-from ..models import Room
+from ..storage.models import Room
 from .models import CrewDecision, CrewLine, CrewRoom, CrewSeat
 from .store import bump
 

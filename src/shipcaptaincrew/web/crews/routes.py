@@ -16,12 +16,12 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
-from .. import errors as E
-from ..catalogue import Label
 from ..deps import TokenDep
-from ..errors import ErrorCode, RoomError
-from ..invalid import invalid
-from ..service.seats import hash_token
+from ..table.seats import hash_token
+from ..words import refusals as E
+from ..words.catalogue import Label
+from ..words.invalid import invalid
+from ..words.refusals import ErrorCode, RoomError
 from . import tables
 from .export import export
 from .identity import AdminDep, MemberDep, MemberKey, no_crew

@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ..schemas import Avatar, Color, Name, _Strict
+from ..table.schemas import Avatar, Color, Name, _Strict
 
 #: An invite or a one-time link: the link as shown (``https://.../c/ID#invite=...``) or its
 #: secret alone.

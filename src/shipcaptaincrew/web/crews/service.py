@@ -1,9 +1,11 @@
 """The crews as the routes and the match service see them: one object on ``app.state.crews``.
 
-It joins the crews to the tables through two hooks the match service offers: a match that
-ends (:attr:`.play.Play.finished`: its crew, if any, records it) and a next match made
-("play again": :attr:`.nextmatch.NextMatch.carried`: it counts for the same crew, each member
-in their seat).  A finished match is recorded off the event loop (the solver may take
+It joins the crews to the tables through two hooks the match service offers, which the app
+connects (``web/app.py``): a match that ends (:attr:`..play.moves.Play.finished`: its crew, if
+any, records it: :meth:`CrewService.match_over`) and a next match made ("play again":
+:attr:`..rooms.nextmatch.NextMatch.carried`: it counts for the same crew, each member in their
+seat: :func:`.tables.carry`).  Nothing here imports the match service: it is handed the way
+to load a room.  A finished match is recorded off the event loop (the solver may take
 seconds), once, by whichever worker gets there first; a match not recorded yet (the worker
 went away) is recorded when the crew is next looked at or the server starts.
 
@@ -19,6 +21,7 @@ import gzip
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -27,9 +30,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from .. import clock
-from ..errors import RoomError
-from ..models import RoomStatus
-from ..service.seats import hash_token
+from ..storage.models import RoomStatus
+from ..table.seats import hash_token
+from ..words.refusals import RoomError
 from . import record, tables
 from .identity import Member
 from .models import Crew
@@ -37,8 +40,8 @@ from .store import CrewStore
 from .view import crew_view
 
 if TYPE_CHECKING:
-    from ..service import LiveRoom, MatchService
     from ..settings import Settings
+    from ..table.room import LiveRoom
 
 log = logging.getLogger("shipcaptaincrew.web")
 
@@ -57,9 +60,13 @@ class CrewService:
     KEEP = 64
 
     def __init__(
-        self, settings: Settings, sessions: sessionmaker[Session], matches: MatchService
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        room: Callable[[str], LiveRoom],
     ) -> None:
-        self.settings, self.sessions, self.matches = settings, sessions, matches
+        """``room``: the live room of a code (the match service's, loaded if need be)."""
+        self.settings, self.sessions, self.room = settings, sessions, room
         self.store = CrewStore(sessions, self.now)
         #: (crew, version, season) -> the answer, and the answer gzipped.
         self._answers: OrderedDict[tuple[int, int, str | None], Answer] = OrderedDict()
@@ -67,8 +74,6 @@ class CrewService:
         #: Rooms being recorded by this process, and the tasks doing it.
         self._recording: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        matches.play.finished = self.match_over
-        matches.next.carried.append(tables.carry)
 
     def now(self) -> datetime:
         """The server's clock (see ..clock)."""
@@ -102,7 +107,7 @@ class CrewService:
 
     async def _record(self, code: str) -> None:
         try:
-            room = self.matches.room(code)
+            room = self.room(code)
             podium = room.story.podium
             if room.status is not RoomStatus.OVER or podium is None:
                 return

@@ -16,10 +16,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from .. import errors as E
-from ..errors import ErrorCode, RoomError
-from ..names import skeleton
-from ..service.store import guarded
+from ..rooms.names import skeleton
+from ..table.store import guarded
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from .identity import Member, hash_secret, new_id, new_secret, no_crew
 from .models import Crew, CrewKey, CrewLine, CrewLink, CrewMember, CrewSeason
 from .schemas import AddSeason, LinkKind

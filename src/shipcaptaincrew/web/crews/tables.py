@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .. import errors as E
-from ..errors import ErrorCode, RoomError
-from ..models import Room, RoomStatus, Seat
+from ..storage.models import Room, RoomStatus, Seat
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from .identity import Member, no_crew
 from .models import Crew, CrewLine, CrewRoom, CrewSeat
 from .store import bump

@@ -15,9 +15,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .. import errors as E
-from ..errors import ErrorCode, RoomError
-from ..models import Room, RoomStatus
+from ..storage.models import Room, RoomStatus
+from ..words import refusals as E
+from ..words.refusals import ErrorCode, RoomError
 from . import records as R
 from .models import Crew, CrewDecision, CrewLine, CrewMember, CrewRoom
 from .ratings import Rated, fresh, rate
