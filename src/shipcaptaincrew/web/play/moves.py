@@ -56,6 +56,9 @@ class Play:
         #: Told of every move once it is committed, with the state it was made in (None: the
         #: match began): who is notified that it is their turn (``push.notifier``).
         self.turned: Callable[[LiveRoom, MatchState | None], None] = lambda room, before: None
+        #: Told of a match this process ended, once it is committed and shown (a crew
+        #: records it: see ``crews.service``).
+        self.finished: Callable[[LiveRoom], None] | None = None
 
     async def step(
         self,
@@ -110,6 +113,8 @@ class Play:
         ):
             texts = ahead.texts  # drawn for this very moment
         await broadcast_room(room, messages, texts, moment, by is not None)
+        if room.status is RoomStatus.OVER and self.finished is not None:
+            self.finished(room)
         self.look_ahead_soon(room)
 
     async def _play(

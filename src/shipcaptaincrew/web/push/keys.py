@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..storage.models import PushKey
+from .models import PushKey
 
 #: The row of the one key pair.
 KEY_ROW = 1

@@ -26,15 +26,8 @@ from sqlalchemy import CursorResult, and_, delete, exists, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..storage.models import (
-    PushMute,
-    PushOutbox,
-    PushState,
-    PushSubscription,
-    Room,
-    RoomStatus,
-    Seat,
-)
+from ..storage.models import Room, RoomStatus, Seat
+from .models import PushMute, PushOutbox, PushState, PushSubscription
 
 #: Seconds a claim holds a row: far beyond one sending (its timeout is 10 s).
 LEASE = timedelta(seconds=60)

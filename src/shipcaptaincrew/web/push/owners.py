@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..storage.models import PERSON_LABEL, PushSubscription, Room, RoomStatus, Seat
+from ..storage.models import PERSON_LABEL, Room, RoomStatus, Seat
 from ..table.seats import hash_token
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
+from .models import PushSubscription
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,9 @@ from py_vapid import Vapid
 from pywebpush import WebPusher
 
 from ..settings import Settings
-from ..storage.models import PushState
 from .endpoints import addresses, public
 from .keys import VapidKeys, b64url
+from .models import PushState
 from .outbox import BATCH, Claimed, Outbox
 from .quiet import QuietHours
 

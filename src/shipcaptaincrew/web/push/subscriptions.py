@@ -20,13 +20,14 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..settings import Settings
-from ..storage.models import PushMute, PushSubscription, Room, Seat
+from ..storage.models import Room, Seat
 from ..table.store import guarded
 from ..words import refusals as E
 from ..words.catalogue import Label
 from ..words.refusals import ErrorCode, RoomError
 from .endpoints import check_endpoint
 from .keys import unb64url
+from .models import PushMute, PushSubscription
 from .owners import Owner, seat_owner, subscription_owner
 from .quiet import clock, minutes, zone
 from .schemas import Choices, Subscribe

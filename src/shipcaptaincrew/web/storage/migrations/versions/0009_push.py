@@ -2,19 +2,19 @@
 (a seat's, or a crew member's once crews exist), the tables a subscription is muted for, and
 the outbox of notifications, one row per turn and subscription, written before it is sent.
 
-Self-contained: only new tables, so it may be chained after any other revision.  The member
-reference has no foreign key yet: the crews' tables may come after it in the chain, and their
-migration adds the key.
+Self-contained: only new tables (referring to rooms and seats only), so it may be chained
+after any other revision.  The member reference (a crew member's id) has no foreign key yet:
+the member's side of notifications adds it with the code that fills it.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
