@@ -16,8 +16,9 @@ the table needs no notification, and one who looked and went away before playing
 then (:meth:`Notifier.look`).  Scaled out, a worker knows who is connected through the others
 only once each has reported (``relay.PRESENCE_EVERY``): a row due before then waits.
 
-The clock (:attr:`Notifier.clock`) is what quiet hours, waits and retries are read on: a test
-sets it to any day and hour, and nothing sleeps.
+The clock (:attr:`Notifier.clock`) is what quiet hours, waits and retries are read on: the
+server's (:mod:`..clock`: the system's, or the day a test writes into ``Settings.clock_file``),
+or one a test in this process sets; a test goes to any day and hour, and nothing sleeps.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -37,6 +38,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...engine import initial_state, seat_to_act
 from ...notation import replay_events
 from ...state import MatchState
+from .. import clock
 from ..connections.relay import PRESENCE_EVERY
 from ..settings import Settings
 from ..table.room import LiveRoom
@@ -54,10 +56,6 @@ SWEEP_SECONDS = 60.0
 KEEP_SETTLED = timedelta(days=7)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 class Notifier:
     """This worker's notifications: the turns it sees begin, the looks, the sender."""
 
@@ -72,7 +70,7 @@ class Notifier:
         self.tables = tables
         self.outbox = Outbox(sessions)
         #: What quiet hours, waits and retries are read on (a test sets it).
-        self.clock: Callable[[], datetime] = _now
+        self.clock: Callable[[], datetime] = lambda: clock.now(settings.clock_file)
         self._keys: VapidKeys | None = None
         worker = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.sender = Sender(
