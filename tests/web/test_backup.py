@@ -23,7 +23,6 @@ from shipcaptaincrew.web.settings import Settings
 from .conftest import SCC, LiveServer, _new_pg_database
 from .test_restart import WsPlayer
 
-
 #: A scripted player moves faster than the rate limit lets a person.
 FAST = {"SCC_RATE_PER_SECOND": "1000", "SCC_RATE_BURST": "1000"}
 

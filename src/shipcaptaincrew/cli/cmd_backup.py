@@ -96,9 +96,7 @@ def backup(
     )
 )
 def restore(
-    src: Annotated[
-        Path, typer.Argument(metavar=N_("SRC"), help=N_("A backup file or directory."))
-    ],
+    src: Annotated[Path, typer.Argument(metavar=N_("SRC"), help=N_("A backup file or directory."))],
     db: DbOpt = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
@@ -114,7 +112,7 @@ def restore(
         typer.echo(json.dumps(held.json()))
         return
     matches, events = _holds(held.matches, held.events)
-    typer.echo(
-        _("restored {file}: {matches}, {events}; unfinished matches resume when the server starts")
-        .format(file=file, matches=matches, events=events)  # fmt: skip
+    said = _(
+        "restored {file}: {matches}, {events}; unfinished matches resume when the server starts"
     )
+    typer.echo(said.format(file=file, matches=matches, events=events))

@@ -89,9 +89,7 @@ def replay_all(sessions: sessionmaker[Session], url: str) -> Held:
     from .service.store import Store
 
     with sessions() as db:
-        codes = list(
-            db.scalars(select(Room.code).where(Room.status != RoomStatus.LOBBY.value))
-        )
+        codes = list(db.scalars(select(Room.code).where(Room.status != RoomStatus.LOBBY.value)))
         events = db.scalar(select(func.count()).select_from(Event)) or 0
     store = Store(Settings(db_url=url, sqlite_synchronous="normal"), sessions)
     try:
