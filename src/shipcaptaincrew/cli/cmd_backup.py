@@ -11,7 +11,7 @@ import typer
 from ..i18n import _
 from ..messages import N_, NP_
 from .app import app
-from .common import LangOpt, fail, plural
+from .common import LangOpt, error_text, fail, plural
 
 DbOpt = Annotated[
     str | None,
@@ -73,7 +73,7 @@ def backup(
     try:
         file, held = b.backup(_database(db), dest, keep)
     except b.BackupError as e:
-        fail(_("backup failed: {reason}").format(reason=e), code=1)
+        fail(_("backup failed: {reason}").format(reason=error_text(e)), code=1)
     if as_json:
         typer.echo(json.dumps(held.json()))
         return
@@ -107,7 +107,7 @@ def restore(
     try:
         file, held = b.restore(src, _database(db))
     except b.BackupError as e:
-        fail(_("restore failed: {reason}").format(reason=e), code=1)
+        fail(_("restore failed: {reason}").format(reason=error_text(e)), code=1)
     if as_json:
         typer.echo(json.dumps(held.json()))
         return

@@ -33,6 +33,8 @@ from pathlib import Path
 from sqlalchemy import Connection, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..errors import GameError
+from ..messages import N_
 from .db import make_engine, open_database
 from .models import Event, Room, RoomStatus
 from .settings import Settings
@@ -42,8 +44,9 @@ SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}
 PREFIX = "scc-"
 
 
-class BackupError(Exception):
-    """A backup or restore that could not be made or did not pass its check (one line)."""
+class BackupError(GameError):
+    """A backup or restore that could not be made or did not pass its check (one line, in
+    the reader's language)."""
 
 
 @dataclass(frozen=True)
@@ -63,14 +66,14 @@ def kind(url: str) -> str:
         return "sqlite"
     if url.startswith(("postgresql:", "postgres:", "postgresql+")):
         return "postgresql"
-    raise BackupError(f"not a sqlite:/// or postgresql:// URL: {url}")
+    raise BackupError(N_("not a sqlite:/// or postgresql:// URL: {url}"), url=url)
 
 
 def sqlite_path(url: str) -> Path:
     """The file of a ``sqlite:///FILE`` URL."""
     path = url.split(":///", 1)[1] if ":///" in url else ""
     if not path or path == ":memory:":
-        raise BackupError(f"not a SQLite file: {url}")
+        raise BackupError(N_("not a SQLite file: {url}"), url=url)
     return Path(path)
 
 
@@ -97,7 +100,9 @@ def replay_all(sessions: sessionmaker[Session], url: str) -> Held:
             try:
                 store.load(code)
             except Exception as e:
-                raise BackupError(f"match {code} does not replay: {e}") from None
+                raise BackupError(
+                    N_("match {code} does not replay: {reason}"), code=code, reason=str(e)
+                ) from None
     finally:
         store.writer.shutdown(wait=True)
         if store.appender is not None:
@@ -111,9 +116,15 @@ def check_sqlite(path: Path) -> Held:
         with contextlib.closing(sqlite3.connect(path)) as conn:
             verdict = [row[0] for row in conn.execute("PRAGMA integrity_check")]
     except sqlite3.DatabaseError as e:
-        raise BackupError(f"{path}: {e}") from None
+        raise BackupError(
+            N_("{path} is not a database: {reason}"), path=str(path), reason=str(e)
+        ) from None
     if verdict != ["ok"]:
-        raise BackupError(f"{path}: integrity check failed: {'; '.join(verdict)[:300]}")
+        raise BackupError(
+            N_("{path}: the integrity check failed: {verdict}"),
+            path=str(path),
+            verdict="; ".join(verdict)[:300],
+        )
     url = f"sqlite:///{path}"
     engine = make_engine(url, "normal")
     try:
@@ -148,7 +159,7 @@ def backup(db_url: str, dest: Path, keep: int) -> tuple[Path, Held]:
 
 def _backup_sqlite(source: Path, target: Path) -> Held:
     if not source.exists():
-        raise BackupError(f"no database at {source}")
+        raise BackupError(N_("no database at {path}"), path=str(source))
     with (
         contextlib.closing(sqlite3.connect(source)) as src,
         contextlib.closing(sqlite3.connect(target)) as dst,
@@ -193,11 +204,15 @@ def _snapshot(conn: Connection) -> Iterator[tuple[Connection, str]]:
 def _run(*command: str) -> str:
     """A PostgreSQL client program; its own message if it fails."""
     if shutil.which(command[0]) is None:
-        raise BackupError(f"{command[0]} is not installed (apt-get install postgresql-client)")
+        raise BackupError(
+            N_("{tool} is not installed (apt-get install postgresql-client)"), tool=command[0]
+        )
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         said = (done.stderr or done.stdout).strip().splitlines()
-        raise BackupError(f"{command[0]} failed: {said[-1] if said else done.returncode}")
+        raise BackupError(
+            N_("{tool} failed: {said}"), tool=command[0], said=said[-1] if said else done.returncode
+        )
     return done.stdout
 
 
@@ -220,10 +235,10 @@ def newest(source: Path) -> Path:
     if source.is_dir():
         found = backups(source)
         if not found:
-            raise BackupError(f"no backup in {source}")
+            raise BackupError(N_("no backup in {path}"), path=str(source))
         return max(found, key=lambda p: p.name)
     if not source.exists():
-        raise BackupError(f"no backup at {source}")
+        raise BackupError(N_("no backup at {path}"), path=str(source))
     return source
 
 
@@ -232,7 +247,9 @@ def restore(source: Path, db_url: str) -> tuple[Path, Held]:
     of the database ``db_url``; what it holds.  Stop the server first."""
     which, file = kind(db_url), newest(source)
     if file.suffix != SUFFIXES[which]:
-        raise BackupError(f"{file.name} is not a backup of a {which} database")
+        raise BackupError(
+            N_("{name} is not a backup of a {kind} database"), name=file.name, kind=which
+        )
     if which == "sqlite":
         held = check_sqlite(file)
         target = sqlite_path(db_url)
