@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_load import ARGS, NETWORKS, Visit, measure
+from bench_load import NETWORKS, Visit, measure
 from served import server
 
 from tests.web.conftest import free_port
