@@ -152,6 +152,16 @@ def test_the_hosts_page_at_127_0_0_1_hands_out_the_network_address(
     qr.screenshot(path=str(picture))
     assert scan(picture) == link
     shot(host, "lan-host-lobby")
+    # The table screen, opened on the host's laptop, shows the same address.
+    screen = host.context.new_page()
+    screen.goto(f"http://127.0.0.1:{server.port}/r/{code}/screen")
+    screen.wait_for_function(
+        "(want) => { const l = document.querySelector('[data-testid=screen-link]');"
+        " return !!l && l.textContent === want; }",
+        arg=link.removeprefix("http://"),
+    )
+    assert screen.locator("#loopback-warning").count() == 0
+    screen.close()
 
     # A phone opens that table over plain http: the page says what it lacks, once, and
     # shows no switch that would do nothing.

@@ -142,3 +142,5 @@ line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTab
 // Opened again (a reload, the TV switched on): the picture it showed, at once; the live follows.
 const kept = keptPicture(code, ":screen");
 if (kept && room === null) queue = queue.then(() => onRoom(kept.room, { history: true, kept: true }));
+// The address its link and QR code show: the server's (public, or the network's), not this page's.
+learnJoinLink(code, () => { if (room) render(); });
