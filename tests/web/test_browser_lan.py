@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from shipcaptaincrew.cli.serve_start import lan_address
+from shipcaptaincrew.cli.commands.serve_start import lan_address
 from tests.need import missing
 
 from .browsing import PHONE, create_table, home_ready, join_table, shot
