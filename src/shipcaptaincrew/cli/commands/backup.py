@@ -67,8 +67,8 @@ def backup(
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """A checked backup (see :mod:`shipcaptaincrew.web.storage.backup`)."""
-    from ...web.storage import backup as b
+    """A checked backup (see :mod:`shipcaptaincrew.web.history.backup`)."""
+    from ...web.history import backup as b
 
     try:
         file, held = b.backup(_database(db), dest, keep)
@@ -101,8 +101,8 @@ def restore(
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """A checked restore (see :mod:`shipcaptaincrew.web.storage.backup`)."""
-    from ...web.storage import backup as b
+    """A checked restore (see :mod:`shipcaptaincrew.web.history.backup`)."""
+    from ...web.history import backup as b
 
     try:
         file, held = b.restore(src, _database(db))

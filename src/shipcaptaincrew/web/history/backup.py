@@ -36,8 +36,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...errors import GameError
 from ...messages import N_
 from ..settings import Settings
-from .db import make_engine, open_database
-from .models import Event, Room, RoomStatus
+from ..storage.db import make_engine, open_database
+from ..storage.models import Event, Room, RoomStatus
 
 #: The suffix of a backup file, by database.
 SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}
