@@ -47,6 +47,7 @@ def server(db_url: str, clock: Clock | None = None, **settings: Any) -> Iterator
     app = create_app(Settings(db_url=db_url, **options))
     if clock is not None:  # before the start: the first look at the outbox reads it already
         app.state.service.push.clock = clock
+        app.state.service.slow.clock = clock  # a slow table's deadlines
     with TestClient(app) as client:
         yield client
 

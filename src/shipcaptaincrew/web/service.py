@@ -33,6 +33,7 @@ from .connections.transport import Connection, Sender
 from .play.autoplay import AutoPlay
 from .play.moves import Play
 from .play.protocol import Protocol
+from .play.slow import SlowClock
 from .push.notifier import Notifier
 from .rooms.host import HostWatch
 from .rooms.lobby import Lobby
@@ -65,7 +66,9 @@ class MatchService:
         self.store = Store(settings, sessions)
         self.cluster = Cluster(settings, self.store, self.rooms, self.schedule)
         self.play = Play(settings, self.store, self.cluster, self.schedule)
-        self.autoplay = AutoPlay(settings, self.cluster, self.play.step)
+        #: The deadlines of slow tables (played across a day).
+        self.slow = SlowClock(settings, sessions)
+        self.autoplay = AutoPlay(settings, self.cluster, self.play.step, self.slow)
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
         self.presence = PresenceBoard(self.cluster, settings.presence_seconds)
@@ -118,6 +121,7 @@ class MatchService:
         await self.push.stop()
         await self.cluster.stop()
         await self.autoplay.stop(list(self.rooms.values()))
+        await self.slow.stop()
         await self.host.stop(list(self.rooms.values()))
         await self.store.close()
         people = sum(len(r.conns) for r in self.rooms.values())

@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     #: Seconds a person may be offline before a bot plays their turns (until they are back),
     #: so nobody who left stalls the table.
     absent_grace: float = Field(default=30.0, ge=0)
+    #: Seconds between two looks at a slow table's deadline (``play/slow.py``): how late at
+    #: most a turn whose hours ran out is played (on the server's clock, which a test moves).
+    slow_tick: float = Field(default=30.0, gt=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
     #: Log a line for every request and WebSocket (``scc serve --access-log``).

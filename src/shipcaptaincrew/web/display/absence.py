@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...engine import seat_to_act
-from ..storage.models import RoomStatus, SeatKind
+from ..storage.models import Late, RoomStatus, SeatKind
 
 #: The bot that plays for an absent person: the middle difficulty (``bots.DIFFICULTIES``).
 STAND_IN = "medium"
@@ -31,12 +32,38 @@ class By(StrEnum):
     TIMER = "timer"  #: the person let the turn timer run out
     AWAY = "away"  #: the person was offline past the grace
     ASKED = "asked"  #: the table asked a bot to play for them
+    SKIPPED = "skipped"  #: a slow table's time ran out: the turn is passed (``play/slow.py``)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """A slow table's pace (see ``play/slow.py``): the hours a person has to act, and what
+    happens when they run out."""
+
+    hours: int
+    late: Late
+
+
+class Due(NamedTuple):
+    """The current turn's deadline at a slow table."""
+
+    #: The match's version (its count of events) when the turn began.
+    turn: int
+    #: Whose turn it is (None: read from the database, before the replay said whose).
+    seat: int | None
+    #: When the time to act runs out (UTC, on the server's clock).
+    at: datetime
 
 
 def by_of(event: dict[str, Any]) -> By | None:
     """Why a stored event was made for its player (None: by the player or a bot seat)."""
     value = event.get("by")
     return By(value) if value in {b.value for b in By} else None
+
+
+#: The stand-ins a person sends away by opening their link again (one whose time ran out
+#: takes the seat back by making a move).
+BY_LINK = frozenset({By.AWAY, By.ASKED})
 
 
 @dataclass
@@ -61,7 +88,7 @@ class Absence:
             if seat in online:
                 self.since.pop(seat, None)
                 self.asked.discard(seat)
-                if self.turn is not None and self.turn[0] == seat and self.turn[1] is not By.TIMER:
+                if self.turn is not None and self.turn[0] == seat and self.turn[1] in BY_LINK:
                     self.turn = None  # back by the link: the rest of the turn is theirs
             else:
                 self.since.setdefault(seat, now)

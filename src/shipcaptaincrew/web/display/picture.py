@@ -15,12 +15,14 @@ without the two importing each other; mypy checks that the room fits.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import UTC
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ...engine import seat_to_act
 from ..storage.models import DiceSource, RoomStatus, SeatKind
 from ..words.render import Title, Words
 from ..words.server_texts import LEVEL_LABELS
-from .absence import playing_for, stewards, turn_view
+from .absence import Due, Pace, playing_for, stewards, turn_view
 from .moments import Story, tie_view
 from .party import seat_avatar, seat_color
 from .podium import deciding
@@ -96,6 +98,10 @@ class Pictured(Protocol):
     @property
     def absent_grace(self) -> float: ...
     @property
+    def pace(self) -> Pace | None: ...
+    @property
+    def due(self) -> Due | None: ...
+    @property
     def rules_view(self) -> tuple[str, dict[str, Any], Title]: ...
     def presence(self) -> tuple[frozenset[int], int]: ...
     def screens(self) -> int: ...
@@ -163,6 +169,14 @@ def _player(
     }
 
 
+def _deadline(room: Pictured, state: MatchState | None) -> str | None:
+    """When the turn under way at a slow table runs out, as ISO 8601 in UTC."""
+    due = room.due
+    if due is None or state is None or state.is_over or due.seat != seat_to_act(state):
+        return None
+    return due.at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
 def picture(
     room: Pictured,
     after: MatchState | None = None,
@@ -192,6 +206,11 @@ def picture(
         # When the clock of a person's turn runs out (the turn timer, or the grace of someone
         # offline): then a bot plays the turn for them.
         "deadline_ms": None if room.deadline is None else int(room.deadline * 1000),
+        # A slow table (played across a day): the hours to act, what happens when they run
+        # out ("bot" or "skip"), and when the turn under way runs out (ISO 8601, UTC).
+        "turn_hours": None if room.pace is None else room.pace.hours,
+        "late": None if room.pace is None else room.pace.late.value,
+        "turn_deadline": _deadline(room, state) if playing else None,
         "host": room.host,
         "players": [
             _player(room, i, online, done, state, bot_plays) for i in range(len(room.seats))

@@ -1,5 +1,6 @@
 """Moves nobody sends: a bot's after its pause, and a person's whole turn played by a bot when
-the person is away or silent past the turn timer (see :mod:`..display.absence`).
+the person is away or silent past the turn timer (see :mod:`..display.absence`), or at a slow
+table when the hours to act ran out (see :mod:`.slow`).
 
 Scaled out, the worker that committed the last move plays the next automatic one; the others
 wait a grace period longer and play it only if that worker has gone (the failover).
@@ -27,6 +28,7 @@ from ..table.cluster import Cluster, tell
 from ..table.room import LiveRoom
 from ..words.refusals import ErrorCode, RoomError
 from ..words.render import Reason
+from .slow import LATE_BY, SKIPPER, SlowClock
 
 log = logging.getLogger("shipcaptaincrew.web")
 
@@ -44,8 +46,10 @@ def bot_move(spec: str, state: MatchState, rng: random.Random) -> tuple[Action, 
 class AutoPlay:
     """Bots and stand-ins: one pending automatic move per room, as :attr:`LiveRoom.task`."""
 
-    def __init__(self, settings: Settings, cluster: Cluster, step: Step) -> None:
+    def __init__(self, settings: Settings, cluster: Cluster, step: Step, slow: SlowClock) -> None:
         self.settings, self.cluster, self.step = settings, cluster, step
+        #: The deadlines of slow tables.
+        self.slow = slow
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """Set the next automatic move going: a bot's after its pause, a stand-in's, or the
@@ -96,6 +100,8 @@ class AutoPlay:
             return pause, absence.turn[1]
         if seat in absence.asked:
             return pause, By.ASKED
+        if room.pace is not None:
+            return self._late(room)
         timer = float(room.turn_timer) if room.turn_timer else None
         if seat not in room.presence()[0] and self._heard_everyone(room):
             absence.since.setdefault(seat, time.monotonic())
@@ -115,6 +121,15 @@ class AutoPlay:
             room.deadline = time.time() + left
             return left, By.TIMER
         return None
+
+    def _late(self, room: LiveRoom) -> tuple[float, By | None] | None:
+        """A slow table's person to act: their hours (looked at every ``slow_tick`` seconds,
+        on the server's clock), then the host's rule."""
+        left = self.slow.left(room)
+        if left is None or room.pace is None:
+            return None
+        room.deadline = time.time() + left
+        return min(left, self.settings.slow_tick), LATE_BY[room.pace.late]
 
     def _heard_everyone(self, room: LiveRoom) -> bool:
         """Whether this worker can tell an absent person from one connected elsewhere: alone,
@@ -184,13 +199,17 @@ class AutoPlay:
             return
         seat = seat_to_act(state)
         assert seat is not None
+        if room.pace is not None and by in (By.TIMER, By.SKIPPED) and room.absence.turn is None:
+            if (self.slow.left(room) or 0.0) > 0:
+                self.schedule(room)  # a slow table's hours are not over yet: look again later
+                return
         if by is not None:
             room.absence.turn = (seat, by)
-        spec = room.seats[seat].bot or STAND_IN
+        spec = SKIPPER if by is By.SKIPPED else room.seats[seat].bot or STAND_IN
         reason = None
         if is_chance(state):
             action: Action | None = None
-        elif state.phase is Phase.ANOTHER_ROUND and not self._anyone(room):
+        elif state.phase is Phase.ANOTHER_ROUND and room.pace is None and not self._anyone(room):
             action = StopMatch()  # a session whose people have all gone ends here
         else:
             action, reason = await asyncio.to_thread(bot_move, spec, state, room.rng)

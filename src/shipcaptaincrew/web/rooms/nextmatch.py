@@ -224,7 +224,9 @@ class NextMatch:
 
     def _make(self, db: Session, room: LiveRoom, made: Plan, published: bool) -> str:
         timer = None if room.turn_timer is None else int(room.turn_timer)
-        table = Table(room.rules, room.lang, room.hints, timer, made.starter, room.dice_source)
+        table = Table(
+            room.rules, room.lang, room.hints, timer, made.starter, room.dice_source, room.pace
+        )
         new = self.store.new_room(db, table, made.seats, RoomStatus.PLAYING, host=made.host)
         new.published = published  # (a table that published its result publishes the next)
         for carry in self.carried:

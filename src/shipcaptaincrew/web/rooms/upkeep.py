@@ -21,7 +21,9 @@ A room nobody is at (a lobby left behind, a match abandoned) expires -- its rows
 and whoever is still connected is told and disconnected -- once nobody has been connected to
 it, through any worker, for ``room_unattended_seconds`` (each worker marks the rooms it has
 connections to at every sweep), or once it has gone ``room_idle_seconds`` without a move (a
-lobby: since it was opened).  Finished matches and their logs are kept.  Every worker sweeps;
+lobby: since it was opened).  A slow table (``play/slow.py``) is kept while its match is
+unfinished, however long nobody looks; its lobby, once nobody has been at it for the longest
+time to act (48 hours).  Finished matches and their logs are kept.  Every worker sweeps;
 the deletions are idempotent, and each worker forgets the rooms of its own memory whose rows
 are gone, whoever deleted them.  An unfinished room therefore lives minutes once everyone has
 gone, and one network's rooms stay far below the server's cap: at most ``rooms_per_hour``
@@ -46,6 +48,7 @@ from ..connections.limits import network
 from ..settings import Settings
 from ..storage.models import Event, Result, Room, RoomStatus, Seat
 from ..table.room import LiveRoom
+from ..table.schemas import MAX_TURN_HOURS
 from ..table.store import Store, guarded
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError
@@ -228,12 +231,21 @@ class Upkeep:
         if unattended:
             seen = func.coalesce(Room.attended_at, Room.created_at)
             stale.append(seen < now - timedelta(seconds=unattended))
+        live = Room.turn_hours.is_(None)
+        slow_lobby = and_(
+            Room.turn_hours.is_not(None),
+            Room.status == RoomStatus.LOBBY.value,
+            func.coalesce(Room.attended_at, Room.created_at)
+            < now - timedelta(hours=MAX_TURN_HOURS),
+        )
         with guarded(), self.store.sessions() as db, db.begin():
             if here:
                 db.execute(update(Room).where(Room.code.in_(here)).values(attended_at=now))
             idle_rooms = (
                 db.execute(
-                    select(Room.id, Room.code).where(Room.status != RoomStatus.OVER, or_(*stale))
+                    select(Room.id, Room.code).where(
+                        Room.status != RoomStatus.OVER, or_(and_(live, or_(*stale)), slow_lobby)
+                    )
                 ).all()
                 if stale
                 else []

@@ -48,6 +48,15 @@ class DiceSource(StrEnum):
     PHYSICAL = "physical"
 
 
+class Late(StrEnum):
+    """What happens when a slow table's time to act runs out; ``rooms.late`` stores the value."""
+
+    #: A bot plays the person's turn, as the turn timer of a live table does.
+    BOT = "bot"
+    #: The turn is passed: played the shortest way the rules allow (see ``play/slow.py``).
+    SKIP = "skip"
+
+
 #: What ``seats.kind`` (and the room picture, the log and the statistics) call a person's seat;
 #: a bot's seat is called by its bot spec ("easy", "threshold:8"), which says which bot plays.
 PERSON_LABEL = "human"
@@ -107,6 +116,14 @@ class Room(Base):
     #: The table chose to show its result in the server's lists (``/history``, ``/stats``);
     #: without it only the people with its code see it (see ``Settings.open_lists``).
     published: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: A slow table (played across a day, see ``play/slow.py``): the hours a person has to act
+    #: (None: a live table), what happens when they run out (a ``slow.Late`` value), and the
+    #: current turn's deadline with the match's version when that turn began (the deadline
+    #: is the server's, so a restart keeps the clock where it was).
+    turn_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    late: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    deadline_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"

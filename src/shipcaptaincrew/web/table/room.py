@@ -24,7 +24,7 @@ from ...notation import MatchLog, replay_events
 from ...rules import Rules, Starter
 from ...state import MatchState
 from ..connections.transport import Connection
-from ..display.absence import Absence, By, by_of
+from ..display.absence import Absence, By, Due, Pace, by_of
 from ..display.moments import Story, bot_explained
 from ..display.party import REACTIONS
 from ..display.picture import picture
@@ -39,7 +39,12 @@ from .seats import hash_token as hash_token
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40
 #: The line before the first move a bot makes in a person's turn, by why it makes it.
-PLAYED_FOR = {By.TIMER: T.PLAYED_BY_TIMER, By.AWAY: T.PLAYED_AWAY, By.ASKED: T.PLAYED_ASKED}
+PLAYED_FOR = {
+    By.TIMER: T.PLAYED_BY_TIMER,
+    By.AWAY: T.PLAYED_AWAY,
+    By.ASKED: T.PLAYED_ASKED,
+    By.SKIPPED: T.PLAYED_SKIPPED,
+}
 
 
 def narration(
@@ -161,6 +166,9 @@ class LiveRoom:
     #: The story so far as a newcomer is told it, per language, for the version it was said
     #: at (see :meth:`history`).
     said: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict, repr=False)
+    #: A slow table's pace (None: a live table) and its current turn's deadline.
+    pace: Pace | None = None
+    due: Due | None = None
 
     def __post_init__(self) -> None:
         self.rng = random.Random(bot_seed(bytes.fromhex(self.server_seed)))

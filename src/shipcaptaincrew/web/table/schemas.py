@@ -22,12 +22,13 @@ from pydantic import (
     Field,
     StrictInt,
     TypeAdapter,
+    model_validator,
 )
 
 from ...facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from ..display.party import AVATARS, COLORS, REACTIONS
-from ..storage.models import DiceSource
-from ..words.invalid import blank, one_of
+from ..storage.models import DiceSource, Late
+from ..words.invalid import blank, one_of, two_clocks
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:
@@ -50,6 +51,10 @@ def _clean_name(value: str) -> str:
     if not text:
         raise blank()
     return text
+
+
+#: The hours a slow table's host may give a person to act.
+MIN_TURN_HOURS, MAX_TURN_HOURS = 1, 48
 
 
 #: A catalogue language (``en``, ``de``, ``nb``).
@@ -86,6 +91,12 @@ class CreateRoom(_Strict):
     hints: bool = True
     #: Seconds a person has to act before a safe default is played (None: wait forever).
     turn_timer: int | None = Field(default=None, ge=5, le=600)
+    #: A slow table, played across a day: the hours a person has to act (None: a live table;
+    #: with it, no turn timer and no bot for the absent while the clock runs).
+    turn_hours: int | None = Field(default=None, ge=MIN_TURN_HOURS, le=MAX_TURN_HOURS)
+    #: At a slow table, what happens when the time to act runs out: a bot plays the turn, or
+    #: the turn is passed.
+    late: Annotated[Late, BeforeValidator(_check_member([v.value for v in Late]))] = Late.BOT
     #: Starting seat when the rules say ``starter=chosen``.
     starter: int | None = Field(default=None, ge=0, le=MAX_PLAYERS - 1)
     client_seed: str = Field(default="", max_length=64)
@@ -100,6 +111,13 @@ class CreateRoom(_Strict):
     publish: bool = False
     #: Open the room for this crew: its match counts for the crew's season.
     crew: CrewId | None = None
+
+    @model_validator(mode="after")
+    def _one_clock(self) -> CreateRoom:
+        """A turn timer in seconds, or hours to act: one clock a table."""
+        if self.turn_hours is not None and self.turn_timer is not None:
+            raise two_clocks()
+        return self
 
 
 class JoinRoom(_Strict):

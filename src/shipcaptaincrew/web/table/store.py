@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -32,8 +33,9 @@ from ...fair import SeedFormat
 from ...rules import Rules
 from ...state import MatchState
 from .. import clock
+from ..display.absence import Due, Pace
 from ..settings import Settings
-from ..storage.models import DiceSource, Event, Result, Room, RoomStatus, Seat
+from ..storage.models import DiceSource, Event, Late, Result, Room, RoomStatus, Seat
 from ..storage.sqlite import EventAppender, GroupCommit, checkpoints
 from ..words import refusals as E
 from ..words.refusals import CONFLICT, ErrorCode, RoomError, unavailable
@@ -63,6 +65,8 @@ class Table:
     turn_timer: int | None
     starter: int | None
     dice: DiceSource
+    #: A slow table's pace (None: a live table).
+    pace: Pace | None = None
 
 
 @contextlib.contextmanager
@@ -173,6 +177,13 @@ class Store:
                 seed_format=SeedFormat(row.client_seed_format or SeedFormat.JOINED),
             )
             room.apply(Meta.of(row))
+            if row.turn_hours is not None:
+                room.pace = Pace(row.turn_hours, Late(row.late or Late.BOT.value))
+                room.absent_grace = math.inf  # nobody is "away" from a table played all day
+                if row.deadline_turn is not None and row.turn_deadline is not None:
+                    at = row.turn_deadline
+                    at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+                    room.due = Due(row.deadline_turn, None, at)
         if room.status is not RoomStatus.LOBBY:
             room.begin()
             room.advance([dict(e) for e in events])
@@ -184,7 +195,8 @@ class Store:
         """Store a new room with its host in seat 0; returns its join code (new, unique).
 
         ``created_by``: who opened it (see :mod:`..rooms.upkeep`)."""
-        table = Table(rules, req.lang, req.hints, req.turn_timer, req.starter, req.dice)
+        pace = None if req.turn_hours is None else Pace(req.turn_hours, req.late)
+        table = Table(rules, req.lang, req.hints, req.turn_timer, req.starter, req.dice, pace)
         seeds = [req.client_seed] if req.client_seed else []
         with guarded(), self.sessions() as db, db.begin():
             room = self.new_room(db, table, [host], RoomStatus.LOBBY, client_seeds=seeds)
@@ -220,6 +232,8 @@ class Store:
             dice=table.dice.value,
             host=host,
             client_seed_format=SeedFormat.PREFIXED.value,
+            turn_hours=None if table.pace is None else table.pace.hours,
+            late=None if table.pace is None else table.pace.late.value,
         )
         room.seats.extend(_seat_row(i, seat) for i, seat in enumerate(seats))
         db.add(room)

@@ -27,6 +27,8 @@ FIELDS: dict[str, str] = {
     "settings": E.FIELD_SETTINGS,
     "hints": E.FIELD_HINTS,
     "turn_timer": E.FIELD_TIMER,
+    "turn_hours": E.FIELD_TURN_HOURS,
+    "late": E.FIELD_LATE,
     "starter": E.FIELD_STARTER,
     "client_seed": E.FIELD_SEED,
     "dice": E.FIELD_DICE,
@@ -73,6 +75,7 @@ _BY_TYPE: dict[str, tuple[str, str | None]] = {
     "greater_than_equal": (E.AT_LEAST, "ge"),
     "less_than_equal": (E.AT_MOST, "le"),
     "blank": (E.BLANK, None),
+    "two_clocks": (E.TWO_CLOCKS, None),
 }
 
 
@@ -81,6 +84,11 @@ def one_of(choices: Sequence[str]) -> PydanticCustomError:
     return PydanticCustomError(
         "one_of", "must be one of: {choices}", {"choices": ", ".join(choices)}
     )
+
+
+def two_clocks() -> PydanticCustomError:
+    """A table given both a turn timer (seconds) and hours to act (a slow table)."""
+    return PydanticCustomError("two_clocks", "a turn timer or hours to act, not both")
 
 
 def blank() -> PydanticCustomError:

@@ -262,7 +262,12 @@ FIELD_LANG = N_("Language")
 FIELD_RULES = N_("Rules")
 FIELD_SETTINGS = N_("Rule options")
 FIELD_HINTS = N_("Hints")
+TWO_CLOCKS = N_(
+    "A table played across the day has hours to act, not a turn timer: leave the timer empty."
+)
 FIELD_TIMER = N_("Turn timer")
+FIELD_TURN_HOURS = N_("Hours to play a turn")
+FIELD_LATE = N_("When the time runs out")
 FIELD_STARTER = N_("Starting seat")
 FIELD_SEED = N_("Your dice seed")
 FIELD_DICE = N_("Dice")

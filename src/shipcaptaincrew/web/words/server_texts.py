@@ -94,6 +94,9 @@ POINTS_NOT_CHIPS = N_("Points decide, not chips: the chips are the stake.")
 PLAYED_BY_TIMER = N_("Time is up for {name}: a bot plays this turn for them.")
 PLAYED_AWAY = N_("{name} is away: a bot plays their turn.")
 PLAYED_ASKED = N_("A bot plays for {name}, as the table asked.")
+PLAYED_SKIPPED = N_(
+    "Time is up for {name}: their turn is passed (the dice roll for them, the first score stays)."
+)
 
 # -- a choice in words, where a refusal names it ----------------------------------------------
 CHOICE_SIP = N_("a sip for {name}")

@@ -1,10 +1,11 @@
-"""Your turn on a phone (Web Push): the server's VAPID key pair, the browsers' subscriptions
-(a seat's, or a crew member's once crews exist), the tables a subscription is muted for, and
-the outbox of notifications, one row per turn and subscription, written before it is sent.
+"""Play across a day: a slow table's time to act and its current turn's deadline (four
+nullable columns of ``rooms``), and your turn on a phone (Web Push): the server's VAPID key
+pair, the browsers' subscriptions (a seat's, or a crew member's), the tables a subscription
+is muted for, and the outbox of notifications, one row per turn and subscription, written
+before it is sent.
 
-Self-contained: only new tables (referring to rooms and seats only), so it may be chained
-after any other revision.  The member reference (a crew member's id) has no foreign key yet:
-the member's side of notifications adds it with the code that fills it.
+Self-contained: new tables (referring to rooms, seats and the crews' members of 0008) and new
+nullable columns, so it may be chained after any revision from 0008 on.
 
 Revision ID: 0009
 Revises: 0008
@@ -20,6 +21,11 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("turn_hours", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("late", sa.String(8), nullable=True))
+        batch.add_column(sa.Column("deadline_turn", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("turn_deadline", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "push_keys",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -38,7 +44,12 @@ def upgrade() -> None:
         sa.Column(
             "seat_id", sa.Integer(), sa.ForeignKey("seats.id", ondelete="CASCADE"), nullable=True
         ),
-        sa.Column("member_id", sa.Integer(), nullable=True),
+        sa.Column(
+            "member_id",
+            sa.Integer(),
+            sa.ForeignKey("crew_members.id", ondelete="CASCADE"),
+            nullable=True,
+        ),
         sa.Column("lang", sa.String(8), nullable=False),
         sa.Column("time_zone", sa.String(64), nullable=False),
         sa.Column("quiet_start", sa.Integer(), nullable=True),
@@ -97,3 +108,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     for table in ("push_outbox", "push_mutes", "push_subscriptions", "push_keys"):
         op.drop_table(table)
+    with op.batch_alter_table("rooms") as batch:
+        for column in ("turn_deadline", "deadline_turn", "late", "turn_hours"):
+            batch.drop_column(column)

@@ -1,0 +1,155 @@
+"""A slow table, played across a day: hours to act instead of seconds, nobody handed to a bot
+for being away while the clock runs, and when the hours run out a bot plays the turn or the
+turn is passed, as the host chose; the clock survives a restart and the room is kept while the
+match is unfinished.  The server's clock is the test's (nothing sleeps for hours)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+import pytest
+
+from .conftest import open_table
+from .pushing import Clock, server
+
+NOON = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
+T = TypeVar("T")
+#: Live tables would hand an absent person to a bot at once and expire an unattended room.
+IMPATIENT = {"absent_grace": 0.0, "slow_tick": 0.05, "room_unattended_seconds": 1}
+
+
+def wait_for(what: Callable[[], T], timeout: float = 30.0) -> T:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = what()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError("it never happened")
+
+
+def iso(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def start(client: Any, hours: int, late: str = "bot") -> tuple[str, list[str]]:
+    code, tokens = open_table(
+        client, ["Anna", "Bo"], turn_hours=hours, late=late, settings=["format=rounds:1"]
+    )
+    r = client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code == 200, r.text
+    return code, tokens
+
+
+def events(client: Any, code: str) -> list[dict[str, Any]]:
+    """The match's events as the database has them (the log is shown once it is over)."""
+    return list(client.app.state.service.store.load(code).events)
+
+
+def test_the_contract_hours_and_deadline(db_url: str) -> None:
+    clock = Clock(NOON)
+    with server(db_url, clock) as client:
+        code, tokens = open_table(client, ["Anna", "Bo"], turn_hours=6)
+        lobby = client.get(f"/api/rooms/{code}").json()
+        assert (lobby["turn_hours"], lobby["late"], lobby["turn_deadline"]) == (6, "bot", None)
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+        room = client.get(f"/api/rooms/{code}").json()
+        assert room["turn_hours"] == 6
+        assert room["turn_deadline"] == iso(NOON + timedelta(hours=6))
+        live, _ = open_table(client, ["Cy", "Di"])
+        assert client.get(f"/api/rooms/{live}").json()["turn_hours"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"turn_hours": 0}, "Stunden für einen Zug"),
+        ({"turn_hours": 49}, "Stunden für einen Zug"),
+        ({"turn_hours": "soon"}, "Stunden für einen Zug"),
+        ({"turn_hours": 5, "late": "never"}, "Wenn die Zeit abläuft"),
+        ({"turn_hours": 5, "turn_timer": 30}, "keine Zugzeit"),
+    ],
+)
+def test_hours_out_of_range_are_refused_in_words(
+    sqlite_url: str, body: dict[str, Any], said: str
+) -> None:
+    with server(sqlite_url) as client:
+        r = client.post("/api/rooms?lang=de", json={"name": "Anna", **body})
+    assert r.status_code == 422
+    assert said in r.json()["detail"], r.json()
+
+
+@pytest.mark.parametrize(("late", "by"), [("bot", "timer"), ("skip", "skipped")])
+def test_the_hours_run_out_as_the_host_chose(db_url: str, late: str, by: str) -> None:
+    clock = Clock(NOON)
+    with server(db_url, clock, **IMPATIENT) as client:
+        code, _ = start(client, 3, late)
+        first = client.get(f"/api/rooms/{code}").json()
+        actor, version = first["match"]["actor"], first["version"]
+        # Nobody is at the table, and a live table would have a bot play at once: here the
+        # turn waits for its person, and the room stays.
+        time.sleep(1.5)
+        client.portal.call(client.app.state.service.upkeep.sweep)
+        room = client.get(f"/api/rooms/{code}").json()
+        assert (room["match"]["actor"], room["version"]) == (actor, version)
+        assert not any(p["played_for"] for p in room["players"])
+        clock.now = NOON + timedelta(hours=3) - timedelta(seconds=1)
+        time.sleep(0.3)
+        assert client.get(f"/api/rooms/{code}").json()["version"] == version
+        # The hours are up: the host's rule plays the whole turn, and the next person's
+        # clock starts from now.
+        clock.now = NOON + timedelta(hours=3, seconds=1)
+        after = wait_for(
+            lambda: (r := client.get(f"/api/rooms/{code}").json())["match"]["actor"] != actor and r
+        )
+        made = [e for e in events(client, code)[version:] if e.get("seat") == actor]
+        assert made and {e.get("by") for e in made} == {by}, events(client, code)
+        if late == "skip":  # passed: the first score kept, nothing rerolled
+            assert not [e for e in made if str(e.get("action", "")).startswith("reroll")]
+        if after["match"]["actor"] is not None:
+            assert after["turn_deadline"] == iso(clock.now + timedelta(hours=3))
+
+
+def test_the_clock_survives_a_restart(db_url: str) -> None:
+    clock = Clock(NOON)
+    with server(db_url, clock, **IMPATIENT) as client:
+        code, _ = start(client, 2)
+        before = client.get(f"/api/rooms/{code}").json()
+    clock.now = NOON + timedelta(minutes=90)
+    with server(db_url, clock, **IMPATIENT) as client:
+        again = client.get(f"/api/rooms/{code}").json()
+        assert again["turn_deadline"] == before["turn_deadline"] == iso(NOON + timedelta(hours=2))
+        assert again["version"] == before["version"]
+        clock.now = NOON + timedelta(hours=2, seconds=1)
+        wait_for(lambda: client.get(f"/api/rooms/{code}").json()["version"] > before["version"])
+
+
+def test_my_tables_the_slow_ones_waiting_for_me_first(sqlite_url: str) -> None:
+    clock = Clock(NOON)
+    with server(sqlite_url, clock, slow_tick=0.05) as client:
+        live, live_tokens = open_table(client, ["Anna", "Bo"])
+        # A slow table where Bo is to act, then one where Anna is (with the least time left).
+        theirs, their_tokens = start(client, 6)
+        clock.now = NOON + timedelta(hours=1)
+        mine, my_tokens = start(client, 2)
+        for code, tokens in ((theirs, their_tokens), (mine, my_tokens)):
+            actor = client.get(f"/api/rooms/{code}").json()["match"]["actor"]
+            want = 1 if code == theirs else 0
+            if actor != want:  # the roll-off chose the other: their seats swap names
+                tokens.reverse()
+        anna = [my_tokens[0], live_tokens[0], their_tokens[0]]
+        clock.now = NOON + timedelta(hours=2)
+        r = client.post("/api/my-tables?lang=de", json={"tokens": anna})
+        assert r.status_code == 200, r.text
+        tables = r.json()["tables"]
+        assert [t["code"] for t in tables] == [mine, theirs, live]
+        first, second, third = tables
+        assert first["yours"] and first["left_seconds"] == 3600
+        assert not second["yours"] and second["left_seconds"] == 4 * 3600
+        assert third["turn_hours"] is None and third["status"] == "lobby"
+        assert client.post("/api/my-tables", json={"tokens": ["x" * 20]}).json() == {"tables": []}
+        bad = client.post("/api/my-tables", json={"tokens": ["no spaces allowed here"]})
+        assert bad.status_code == 422
