@@ -57,7 +57,7 @@ class PushKey(Base):
 
 class PushSubscription(Base):
     """A browser's push subscription (RFC 8030 endpoint, RFC 8291 keys) for one person: their
-    seat at a table, or (``member_id``, filled by the crews' work) a crew member, with the
+    seat at a table, or (``member_id``) a crew member, with the
     hours they do not want to be woken and the language they read."""
 
     __tablename__ = "push_subscriptions"
@@ -80,8 +80,10 @@ class PushSubscription(Base):
     seat_id: Mapped[int | None] = mapped_column(
         ForeignKey("seats.id", ondelete="CASCADE"), nullable=True, index=True
     )
-    #: A crew member's id (the crews' table; None: a seat's subscription).
-    member_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: A crew member's (their turns at every table of the crew they sit at; None: a seat's).
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("crew_members.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     lang: Mapped[str] = mapped_column(String(8), default="en")
     #: The person's IANA time zone, which the quiet hours are read in.
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")

@@ -26,6 +26,7 @@ from sqlalchemy import CursorResult, and_, delete, exists, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..crews.models import CrewSeat
 from ..storage.models import Room, RoomStatus, Seat
 from .models import PushMute, PushOutbox, PushState, PushSubscription
 
@@ -76,11 +77,26 @@ class Outbox:
         muted = exists().where(
             PushMute.subscription_id == PushSubscription.id, PushMute.room_id == room_id
         )
+        # The seat's own, and (a crew's table) those of the crew member sitting in it.
+        the_seat = and_(Seat.room_id == room_id, Seat.position == seat)
+        members = (
+            select(CrewSeat.member_id)
+            .join(
+                Seat, and_(Seat.room_id == CrewSeat.room_id, Seat.token_hash == CrewSeat.token_hash)
+            )
+            .where(CrewSeat.room_id == room_id, the_seat)
+        )
+        seated = select(Seat.id).where(the_seat)
         with self.sessions() as db:
             rows = db.execute(
                 select(PushSubscription.id, PushSubscription.lang)
-                .join(Seat, PushSubscription.seat_id == Seat.id)
-                .where(Seat.room_id == room_id, Seat.position == seat, ~muted)
+                .where(
+                    or_(
+                        PushSubscription.seat_id.in_(seated),
+                        PushSubscription.member_id.in_(members),
+                    ),
+                    ~muted,
+                )
                 .order_by(PushSubscription.id)
             ).all()
         return [Subscriber(i, lang) for i, lang in rows]
@@ -240,8 +256,14 @@ class Outbox:
                     select(Room.code)
                     .where(
                         Room.status == RoomStatus.PLAYING.value,
-                        exists().where(
-                            Seat.room_id == Room.id, PushSubscription.seat_id == Seat.id
+                        or_(
+                            exists().where(
+                                Seat.room_id == Room.id, PushSubscription.seat_id == Seat.id
+                            ),
+                            exists().where(
+                                CrewSeat.room_id == Room.id,
+                                PushSubscription.member_id == CrewSeat.member_id,
+                            ),
                         ),
                     )
                     .order_by(Room.id)

@@ -1,11 +1,11 @@
 """Whose turns a subscription announces, from the request that makes or changes it.
 
-Today a subscription belongs to a person's seat at one table, proven by that seat's token in
-``X-Seat-Token`` (the token the seat was given; the database holds only its hash).  The crews'
-work adds a crew member proven by ``X-Member-Key``: an :class:`Owner` with ``member_id`` and
-no seat, found by a function beside :func:`seat_owner`, and the routes' dependency
-(:func:`..push.routes.owner`) tries it when that header is sent.  Everything below the routes
-(storing, muting, sending) already takes either.
+A subscription belongs to a person's seat at one table, proven by that seat's token in
+``X-Seat-Token`` (the token the seat was given; the database holds only its hash), or to a
+crew member, proven by their key in ``X-Member-Key``: a member's subscription announces their
+turns at every table of their crew they sit at (per crew), and may be muted for one of them
+(per table: the request names it in ``room``).  Everything below (storing, muting, sending)
+takes either.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..crews.identity import find_member, no_crew
+from ..crews.models import CrewSeat
 from ..storage.models import PERSON_LABEL, Room, RoomStatus, Seat
 from ..table.seats import hash_token
 from ..words import refusals as E
@@ -76,3 +78,38 @@ def subscription_owner(db: Session, token: str | None, public_id: str) -> tuple[
         raise RoomError(ErrorCode.NOT_FOUND, E.PUSH_NO_SUBSCRIPTION, 404)
     seat_id, room_id, code, lang, row_id = found
     return Owner(lang=lang, seat_id=seat_id, room_id=room_id, code=code), row_id
+
+
+def member_owner(db: Session, key: str | None, code: str | None = None) -> Owner:
+    """The crew member whose key ``key`` is (the crews' one answer, 404, for any other key),
+    with the table ``code`` if named: one of their crew's tables they sit at."""
+    member = find_member(db, key)
+    if member is None:
+        raise no_crew()
+    if code is None:
+        return Owner(lang="en", member_id=member.row)
+    found = db.execute(
+        select(Room.id, Room.code, Room.lang)
+        .join(CrewSeat, CrewSeat.room_id == Room.id)
+        .where(Room.code == code.strip().upper(), CrewSeat.member_id == member.row)
+    ).first()
+    if found is None:
+        raise RoomError(ErrorCode.NOT_FOUND, E.NOT_FOUND, 404, code=code[:16])
+    room_id, room_code, lang = found
+    return Owner(lang=lang, room_id=room_id, code=room_code, member_id=member.row)
+
+
+def member_subscription(
+    db: Session, key: str | None, public_id: str, code: str | None = None
+) -> tuple[Owner, int]:
+    """The member's subscription ``public_id`` and its row's id (not found: any other)."""
+    owner = member_owner(db, key, code)
+    row_id = db.scalar(
+        select(PushSubscription.id).where(
+            PushSubscription.public_id == public_id[:32],
+            PushSubscription.member_id == owner.member_id,
+        )
+    )
+    if row_id is None:
+        raise RoomError(ErrorCode.NOT_FOUND, E.PUSH_NO_SUBSCRIPTION, 404)
+    return owner, row_id

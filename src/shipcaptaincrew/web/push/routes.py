@@ -2,9 +2,10 @@
 
 ``GET /api/push/key`` gives the key a page subscribes with (``applicationServerKey``).
 ``POST /api/push/subscriptions`` keeps a browser's subscription for the seat whose token is in
-``X-Seat-Token`` (201, with the subscription as the page shows it, its ``id`` first); with the
-same ``id`` and token, ``GET``, ``PATCH`` (quiet hours, time zone, language, ``muted``) and
-``DELETE`` read, change and end it.  Refusals come in the request's language
+``X-Seat-Token``, or for the crew member whose key is in ``X-Member-Key`` (201, with the
+subscription as the page shows it, its ``id`` first); with the same ``id`` and credentials,
+``GET``, ``PATCH`` (quiet hours, time zone, language, ``muted`` for a ``room``) and ``DELETE``
+read, change and end it.  Refusals come in the request's language
 (``?lang=``/``X-Lang``), each naming what is wrong.
 """
 
@@ -15,6 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 
+from ..crews.identity import MemberKey
 from ..deps import ServiceDep, TokenDep
 from .schemas import Choices, Subscribe
 from .subscriptions import Credentials, Subscriptions
@@ -22,10 +24,9 @@ from .subscriptions import Credentials, Subscriptions
 router = APIRouter(prefix="/api/push", tags=["push"])
 
 
-def credentials(token: TokenDep = None) -> Credentials:
-    """What the request shows to say whose subscription it is (see :mod:`.owners`: the
-    crews' work adds ``X-Member-Key`` here)."""
-    return Credentials(seat_token=token)
+def credentials(token: TokenDep = None, member: MemberKey = None) -> Credentials:
+    """What the request shows to say whose subscription it is (see :mod:`.owners`)."""
+    return Credentials(seat_token=token, member_key=member)
 
 
 CredentialsDep = Annotated[Credentials, Depends(credentials)]

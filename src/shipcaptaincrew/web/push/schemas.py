@@ -33,20 +33,20 @@ class Keys(_Strict):
 
 class Choices(_Strict):
     """What the person chose: the language to be told in, their time zone, quiet hours
-    (``"22:00"`` to ``"07:00"``, both or neither) and whether this table is muted."""
+    (``"22:00"`` to ``"07:00"``, both or neither) and whether this table is muted (``room``:
+    which table, where the credentials open several: a rematch's seat, a crew member)."""
 
     lang: Lang | None = None
     time_zone: Zone | None = None
     quiet_start: Clock | None = None
     quiet_end: Clock | None = None
     muted: bool | None = None
+    room: str | None = Field(default=None, min_length=1, max_length=16)
 
 
 class Subscribe(Choices):
-    """POST /api/push/subscriptions: the browser's subscription and the person's choices;
-    ``room``: the table's code, where the seat token has a seat at several (a rematch's)."""
+    """POST /api/push/subscriptions: the browser's subscription and the person's choices."""
 
     endpoint: str = Field(min_length=1, max_length=1024)
     expirationTime: float | None = None
     keys: Keys
-    room: str | None = Field(default=None, min_length=1, max_length=16)

@@ -28,7 +28,7 @@ from ..words.refusals import ErrorCode, RoomError
 from .endpoints import check_endpoint
 from .keys import unb64url
 from .models import PushMute, PushSubscription
-from .owners import Owner, seat_owner, subscription_owner
+from .owners import Owner, member_owner, member_subscription, seat_owner, subscription_owner
 from .quiet import clock, minutes, zone
 from .schemas import Choices, Subscribe
 
@@ -39,10 +39,11 @@ PER_OWNER = 5
 
 @dataclass(frozen=True)
 class Credentials:
-    """What a request shows to say whose subscription it is: a seat's token (the crews' work
-    adds a member's key, see :mod:`.owners`)."""
+    """What a request shows to say whose subscription it is: a seat's token, or a crew
+    member's key (see :mod:`.owners`; the key, when sent, decides)."""
 
     seat_token: str | None
+    member_key: str | None = None
 
 
 def endpoint_hash(endpoint: str) -> str:
@@ -102,13 +103,20 @@ class Subscriptions:
     @staticmethod
     def owner(db: Session, who: Credentials, room: str | None = None) -> Owner:
         """Whose new subscription a request makes (refused if its credentials open no seat
-        at an open table)."""
+        at an open table, or name no crew member)."""
+        if who.member_key:
+            return member_owner(db, who.member_key, room)
         return seat_owner(db, who.seat_token, room)
 
     @staticmethod
-    def _find(db: Session, who: Credentials, public_id: str) -> tuple[Owner, PushSubscription]:
+    def _find(
+        db: Session, who: Credentials, public_id: str, room: str | None = None
+    ) -> tuple[Owner, PushSubscription]:
         """A subscription the request's credentials own, and its owner (else not found)."""
-        owner, row_id = subscription_owner(db, who.seat_token, public_id)
+        if who.member_key:
+            owner, row_id = member_subscription(db, who.member_key, public_id, room)
+        else:
+            owner, row_id = subscription_owner(db, who.seat_token, public_id)
         row = db.get(PushSubscription, row_id)
         assert row is not None
         return owner, row
@@ -156,7 +164,7 @@ class Subscriptions:
         """Change the choices given (a field sent as null clears it: the quiet hours)."""
         given = req.model_fields_set
         with guarded(), self.sessions() as db, db.begin():
-            owner, row = self._find(db, who, public_id)
+            owner, row = self._find(db, who, public_id, req.room)
             if given & {"quiet_start", "quiet_end"}:
                 row.quiet_start, row.quiet_end = _quiet(req.quiet_start, req.quiet_end)
             if req.time_zone is not None:
