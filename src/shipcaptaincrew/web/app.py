@@ -29,6 +29,7 @@ from .pages import routes as pages
 from .pages.head import HeadAsGet
 from .pages.release import content_security_policy
 from .pages.routes import STATIC
+from .play import mine_routes
 from .play import routes as live
 from .push import routes as push
 from .rooms import routes as rooms
@@ -161,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (rooms, matches, stats, meta, live, push, pages):
         app.include_router(module.router)
     app.include_router(crew_routes.router)
+    app.include_router(mine_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

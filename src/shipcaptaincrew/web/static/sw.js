@@ -51,3 +51,22 @@ self.addEventListener("fetch", (event) => {
     return hit;
   }).catch(() => Response.error()));
 });
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : "" }; }
+  const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
+  event.waitUntil(self.registration.showNotification(data.title || "Ship, Captain and Crew", {
+    body: data.body || "", tag: data.tag, lang: data.lang, icon: "/static/icons/icon-192.png",
+    badge: "/static/icons/icon-192.png", data: { url, code: data.code, turn: data.turn, seat: data.seat },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((open) => {
+    const there = open.find((c) => c.url === url && "focus" in c);
+    return there ? there.focus() : self.clients.openWindow(url);
+  }));
+});

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .catalogue import N_
 from .crew_strings import CREW_STRINGS
+from .slow_strings import SLOW_STRINGS
 
 UI_STRINGS: tuple[str, ...] = (
     # every page: header, titles, errors of the page itself
@@ -256,4 +257,4 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Average score"),
     N_("Crews"),
     N_("Chips won"),
-) + CREW_STRINGS
+) + CREW_STRINGS + SLOW_STRINGS

@@ -4,6 +4,7 @@
 // or not.  Everything drawn comes from the crew's answer (GET /api/crews/ID): no number is
 // worked out here.
 import { api, boot, h, lang, saveSeatToken, setTitle, t } from "./common.js";
+import { paceFields, paceValue } from "./slow.js";
 import { headToHead, ratingCharts, scoreCharts } from "./crewcharts.js";
 import { crewApi, forgetMembership, keepMembership, membership, notMember } from "./crewkeys.js";
 import { evenings, quality, ratings, records } from "./crewparts.js";
@@ -111,6 +112,7 @@ function render() {
   $("evenings").replaceChildren(evenings(body));
   $("members").replaceChildren(...membersPanel(body, me, { crew, reload: () => load(body.season.id), personal, announce, options }));
   $("phone").replaceChildren(...phonePanel(body, me, { crew, reload: () => load(body.season.id), personal, announce, options, closedDoor }));
+  $("crew-pace").replaceChildren(paceFields("crew-"));
 }
 
 $("season").addEventListener("change", () => load($("season").value));
@@ -120,7 +122,7 @@ $("open-table").addEventListener("click", async () => {
     // The crew's last rules (a crew that plays first to 50 keeps playing it), else the classic.
     const last = await crewApi(crew, "/matches?season=all&limit=1").catch(() => []);
     const preset = last.length ? last[0].rules : "classic";
-    const res = await api("/api/rooms", { method: "POST", body: JSON.stringify({ crew, preset, lang: lang() }), headers: { "X-Member-Key": membership(crew).key } });
+    const res = await api("/api/rooms", { method: "POST", body: JSON.stringify({ crew, preset, lang: lang(), ...paceValue("crew-") }), headers: { "X-Member-Key": membership(crew).key } });
     saveSeatToken(res.code, res.token);
     location.href = `/r/${res.code}`;
   } catch (e) { personal(e.message); }

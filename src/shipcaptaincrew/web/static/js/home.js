@@ -5,6 +5,8 @@ import { api, boot, h, saveSeatToken, t } from "./common.js";
 import { crewHome } from "./crewhome.js";
 import { die } from "./dice.js";
 import { looksPicker, looksValue } from "./looks.js";
+import { myTables } from "./mytables.js";
+import { paceFields, paceValue } from "./slow.js";
 
 const $ = (id) => document.getElementById(id);
 let table = null;          // the option table from the server
@@ -205,6 +207,8 @@ async function load() {
   }
   build(keep);
   crewHome($("crews-box"), table, (message) => { $("personal").textContent = message; });
+  $("pace-slot").replaceChildren(paceFields());
+  myTables($("my-tables-box"));
   if (asked) { fillFrom(asked); asked = null; }
   titleFor = "";
   preview();
@@ -234,9 +238,10 @@ $("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   $("personal").textContent = "";
   if (!need($("name"))) { $("personal").textContent = t("Please type your name first."); return; }
-  const timer = $("turn_timer").value ? Number($("turn_timer").value) : null;
+  const pace = paceValue();
+  const timer = $("turn_timer").value && !pace.turn_hours ? Number($("turn_timer").value) : null;
   const body = { name: $("name").value.trim(), preset: chosenPreset().name, settings: settings(), lang: document.documentElement.lang,
-    hints: $("hints").checked, publish: $("publish").checked, turn_timer: timer, client_seed: $("client_seed").value, ...looksValue("create") };
+    hints: $("hints").checked, publish: $("publish").checked, turn_timer: timer, client_seed: $("client_seed").value, ...looksValue("create"), ...pace };
   if (diceChoice()) body.dice = diceChoice();
   $("create-btn").disabled = true;
   try {

@@ -31,7 +31,7 @@ function restOf(faces, held) {
 
 /** Why a bot played a person's turn, as a tag every page shows (data-testid played-for). */
 export function playedForTag(by, name) {
-  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked") }[by] || "";
+  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked"), skipped: t("time ran out: turn passed") }[by] || "";
   return h("span", { class: "tag played-for", "data-testid": "played-for" }, t("A bot plays for {name}", { name }), why ? ` (${why})` : "");
 }
 

@@ -4,6 +4,7 @@
 import { api, h, num, percent, t } from "./common.js";
 import { die } from "./dice.js";
 import { playedForTag } from "./moments.js";
+import { hoursLeft } from "./slow.js";
 import { actionLabel, askText, avatar, stageText } from "./table.js";
 
 /** The banner: "● Your turn" (data-testid your-turn, only here) or who is playing; a turn a
@@ -22,7 +23,7 @@ export function banner(room, you, online, send = null) {
   }
   if (match.over || actor === null || actor === undefined) return h("div", { class: "banner", id: "banner-wait" }, h("div", { class: "who" }, t("Match over")));
   const p = room.players[actor];
-  const away = !standIn && p.online === false && room.deadline_ms;
+  const away = !standIn && p.online === false && room.deadline_ms && !room.turn_hours;  // (a slow table waits)
   // Whoever may (the host, or anyone seated while the host is away) need not wait for it.
   const now = away && send && you !== null && (room.stewards || []).includes(you)
     ? h("button", { type: "button", class: "secondary", "data-testid": "play-for", "data-seat": actor,
@@ -277,6 +278,11 @@ export function countdown(room) {
   if (!el || !room.deadline_ms) return;
   const tick = () => {
     const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
+    if (room.turn_hours) {  // a slow table: hours and minutes
+      el.textContent = hoursLeft(left);
+      el.setAttribute("aria-label", t("Time left: {time}", { time: hoursLeft(left) }));
+      return;
+    }
     el.textContent = String(left);
     el.classList.toggle("low", left <= 10);
     el.setAttribute("aria-label", t("Time left: {n} s", { n: left }));

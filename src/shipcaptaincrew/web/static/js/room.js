@@ -2,6 +2,7 @@
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
 import { api, boot, codeFromPath, h, icon, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { notifyBox } from "./notify.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
 import { keepPicture, keptPicture } from "./kept.js";
@@ -177,6 +178,7 @@ function stage(moment, before) {
 
 function render(before = null) {
   $("code").textContent = room.code;
+  notifyBox($("notify-box"), room, you, seatToken(room.code));
   const rulesBtn = $("rules-btn");
   rulesBtn.hidden = false;
   rulesBtn.textContent = room.title || room.rules;
