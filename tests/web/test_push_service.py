@@ -91,3 +91,24 @@ def test_answers_on_demand(push: PushService) -> None:
     sub = push.subscribe(500, 410)
     assert [send(push, sub, keys, b"{}") for _ in range(3)] == [500, 410, 201]
     assert [m.status for m in push.received(sub, status=None)] == [500, 410, 201]
+
+
+@pytest.mark.parametrize(
+    ("public_url", "subject"),
+    [
+        ("https://pub.test:8443/", "https://pub.test"),
+        ("https://dice.example.org", "https://dice.example.org"),
+        ("http://192.168.1.20:8000", "mailto:push@localhost"),
+        ("", "mailto:push@localhost"),
+    ],
+)
+def test_the_contact_is_one_the_library_signs(public_url: str, subject: str) -> None:
+    """A public URL with a port (a proxy on 8443) made a contact py-vapid refused: nothing
+    was sent.  The contact is the site's https origin without it, and it signs."""
+    from shipcaptaincrew.web.push.sender import contact
+    from shipcaptaincrew.web.settings import Settings
+
+    said = contact(Settings(public_url=public_url))
+    assert said == subject
+    claims = {"sub": said, "aud": "https://push.example.org", "exp": int(time.time()) + 600}
+    assert Vapid.from_pem(VapidKeys.generate().private_pem.encode()).sign(claims)

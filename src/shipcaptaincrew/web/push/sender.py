@@ -125,6 +125,18 @@ def deliver(row: Claimed, keys: VapidKeys, subject: str, ttl: int, local: bool) 
     return Answer(status, response.reason or "", _retry_after(response.headers.get("Retry-After")))
 
 
+def contact(settings: Settings) -> str:
+    """VAPID's ``sub``: the operator's contact (``Settings.vapid_subject``, see there), else
+    the public site's https origin without its port (RFC 8292 wants a contact URL, and the
+    library refuses one with a port: a server behind a proxy on port 8443 sent nothing)."""
+    if settings.vapid_subject:
+        return settings.vapid_subject
+    url = urlsplit(settings.public_url.strip())
+    if url.scheme == "https" and url.hostname:
+        return f"https://{url.hostname}"
+    return "mailto:push@localhost"
+
+
 class Sender:
     """One worker's loop over the outbox (see the module)."""
 
@@ -147,11 +159,8 @@ class Sender:
 
     @property
     def subject(self) -> str:
-        """VAPID's ``sub``: the operator's contact (``Settings.vapid_subject``, see there)."""
-        if self.settings.vapid_subject:
-            return self.settings.vapid_subject
-        url = self.settings.public_url.rstrip("/")
-        return url if url.startswith("https://") else "mailto:push@localhost"
+        """VAPID's ``sub``: the operator's contact (see :func:`contact`)."""
+        return contact(self.settings)
 
     def start(self) -> None:
         """Start the loop on the running event loop."""
