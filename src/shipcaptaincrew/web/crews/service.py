@@ -88,8 +88,16 @@ class CrewService:
 
     async def shutdown(self) -> None:
         """Let recordings under way finish (each is one transaction: none is half-written)."""
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=self.settings.shutdown_grace)
+        await self.settled(self.settings.shutdown_grace)
+
+    async def settled(self, timeout: float | None = None) -> None:
+        """Wait (up to ``timeout`` seconds) till no recording is under way here: at shutdown,
+        and before anyone changes a crew's recorded rows behind the service's back (a
+        recording started earlier would otherwise write over the change)."""
+        while self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=timeout)
+            if pending:
+                return
 
     # -- matches recorded ---------------------------------------------------------------------
     def match_over(self, room: LiveRoom) -> None:
@@ -131,8 +139,8 @@ class CrewService:
 
     def _record_now(self, finished: record.Finished) -> None:
         with self.sessions() as db:
-            if tables.crew_of_room(db, finished.room) is None:
-                return  # no crew's (most tables): nothing to work out
+            if not tables.to_record(db, finished.room):
+                return  # no crew's (most tables), or recorded already: nothing to work out
         lines, decisions = record.analyse(finished)
         with self.store.change() as db:
             if record.write(db, finished, lines, decisions, self.now()):
