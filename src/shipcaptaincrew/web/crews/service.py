@@ -37,7 +37,7 @@ from . import record, tables
 from .identity import Member
 from .models import Crew
 from .store import CrewStore
-from .view import crew_view
+from .view import crew_view, snapshot
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -158,6 +158,7 @@ class CrewService:
 
     def _answer(self, crew_row: int, season: str | None) -> tuple[Answer, list[str]]:
         with self.sessions() as db:
+            snapshot(db)  # the version and the answer cached under it read at one moment
             version = db.scalar(select(Crew.version).where(Crew.id == crew_row))
             key = (crew_row, int(version or 0), season)
             with self._answers_lock:
