@@ -279,6 +279,7 @@ export function countdown(room) {
   const tick = () => {
     const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
     if (room.turn_hours) {  // a slow table: hours and minutes
+      el.classList.add("hours");
       el.textContent = hoursLeft(left);
       el.setAttribute("aria-label", t("Time left: {time}", { time: hoursLeft(left) }));
       return;
