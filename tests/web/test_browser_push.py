@@ -283,3 +283,70 @@ def test_told_on_the_lock_screen_and_the_tap_opens_the_turn(
         shot(home, f"push-home-list-desktop-{lang}", full=False)
     finally:
         ctx.close()
+
+
+def test_a_member_subscribes_once_for_the_crew(
+    chromium: Any, origin: Any, push: PushService
+) -> None:
+    """On the crew's page, one tap subscribes the member for every table of the crew (the
+    member key, not a seat's token), with the quiet hours to set; a slow crew table opened
+    from that page then tells the member of their turn."""
+    with origin.client() as api:
+        push.server_key = api.get("/api/push/key").json()["key"]
+        r = api.post("/api/crews", json={"name": "Friday", "member": "Anna"})
+        assert r.status_code == 201, r.text
+        crew, anna_key = r.json()["crew"], r.json()["member_key"]
+        r = api.post(
+            f"/api/crews/{crew}/members", json={"invite": r.json()["invite"], "member": "Bo"}
+        )
+        assert r.status_code == 201, r.text
+        bo_key, bo_id = r.json()["member_key"], r.json()["member"]
+    sub = push.subscribe()
+    ctx = chromium.new_context(
+        viewport=PHONE, locale="nb-NO", service_workers="allow", bypass_csp=True
+    )
+    ctx.set_default_timeout(30000)
+    try:
+        ctx.grant_permissions(["notifications"], origin=origin.url)
+        ctx.add_init_script(INIT)
+        page = ctx.new_page()
+        page.goto(origin.url + "/")
+        worker_ready(page)
+        page.evaluate(
+            "([crew, key, member, sub]) => {"
+            " localStorage.setItem(`scc:crew:${crew}`, JSON.stringify({crew, key, member, name: 'Friday'}));"
+            " localStorage.setItem('test:sub', JSON.stringify(sub)); }",
+            [crew, bo_key, bo_id, sub.json()],
+        )
+        page.goto(f"{origin.url}/c/{crew}")
+        page.wait_for_selector("#crew-notify [data-testid=notify]")
+        assert page.evaluate("window.__asked") == []
+        page.click("#crew-notify [data-testid=notify]")
+        page.wait_for_selector("#crew-notify [data-testid=notify-on]")
+        page.wait_for_selector("#crew-notify #quiet-form")
+        assert page.evaluate("window.__asked") == [True]
+        check(page, "push-crew-subscribed-nb")
+        shot(page, "push-crew-subscribed-nb")
+        with origin.client() as api:
+            r = api.post(
+                "/api/rooms",
+                json={"crew": crew, "turn_hours": 12},
+                headers={"X-Member-Key": anna_key},
+            )
+            code, anna = r.json()["code"], r.json()["token"]
+            r = api.post(f"/api/rooms/{code}/join", json={}, headers={"X-Member-Key": bo_key})
+            assert r.status_code == 201, r.text
+            assert (
+                api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": anna}).status_code
+                == 200
+            )
+            ws = f"ws://127.0.0.1:{origin.backend}"
+            while api.get(f"/api/rooms/{code}").json()["match"]["actor"] == 0:
+                play_turn_ws(ws, code, anna, 0)
+        end = time.monotonic() + 30
+        while not (told := push.received(sub)) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert [(m.data["code"], m.data["seat"]) for m in told] == [(code, 1)]
+        assert told[0].data["title"] == TITLE["nb"].format(code=code)
+    finally:
+        ctx.close()

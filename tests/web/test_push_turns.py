@@ -1,6 +1,7 @@
-"""Your turn, on your lock screen: a three-person match over a simulated day, each person told
-by the tests' push service (tests/push_service.py: it decrypts every message with the
-subscription's own key and checks the server's VAPID signature) exactly once per turn; none in
+"""Your turn, on your lock screen: a three-person slow match (a day to act) over a simulated
+day, each person told by the tests' push service (tests/push_service.py: it decrypts every
+message with the subscription's own key and checks the server's VAPID signature) exactly once
+per turn; none in
 the quiet hours a person set, that turn told in the morning instead; nothing to a muted table;
 a subscription its push service answers 410 dropped; and two server restarts in the middle,
 one right after a move whose notification was never written, send nothing twice and lose
@@ -55,7 +56,9 @@ def test_a_match_across_the_day_tells_each_turn_once(db_url: str, push: PushServ
     clock = Clock(NOON)
     with server(db_url, clock) as client:
         push.server_key = client.get("/api/push/key").json()["key"]
-        code, tokens = open_table(client, ["Anna", "Bo", "Cy"], settings=["format=rounds:2"])
+        code, tokens = open_table(
+            client, ["Anna", "Bo", "Cy"], settings=["format=rounds:2"], turn_hours=24
+        )
         phones = [push.subscribe(), push.subscribe(), push.subscribe()]
         tablet, laptop = push.subscribe(), push.subscribe(410)
         subscribe(client, tokens[0], phones[0])

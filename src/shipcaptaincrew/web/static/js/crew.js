@@ -4,6 +4,7 @@
 // or not.  Everything drawn comes from the crew's answer (GET /api/crews/ID): no number is
 // worked out here.
 import { api, boot, h, lang, saveSeatToken, setTitle, t } from "./common.js";
+import { crewNotifyBox } from "./notify.js";
 import { paceFields, paceValue } from "./slow.js";
 import { headToHead, ratingCharts, scoreCharts } from "./crewcharts.js";
 import { crewApi, forgetMembership, keepMembership, membership, notMember } from "./crewkeys.js";
@@ -113,6 +114,7 @@ function render() {
   $("members").replaceChildren(...membersPanel(body, me, { crew, reload: () => load(body.season.id), personal, announce, options }));
   $("phone").replaceChildren(...phonePanel(body, me, { crew, reload: () => load(body.season.id), personal, announce, options, closedDoor }));
   $("crew-pace").replaceChildren(paceFields("crew-"));
+  crewNotifyBox($("crew-notify"), crew, (membership(crew) || {}).key);
 }
 
 $("season").addEventListener("change", () => load($("season").value));
