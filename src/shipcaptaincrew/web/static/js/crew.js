@@ -5,7 +5,7 @@
 // worked out here.
 import { api, boot, h, lang, saveSeatToken, setTitle, t } from "./common.js";
 import { crewNotifyBox } from "./notify.js";
-import { paceFields, paceValue } from "./slow.js";
+import { paceFields, paceValue } from "./pace.js";
 import { headToHead, ratingCharts, scoreCharts } from "./crewcharts.js";
 import { crewApi, forgetMembership, keepMembership, membership, notMember } from "./crewkeys.js";
 import { evenings, quality, ratings, records } from "./crewparts.js";

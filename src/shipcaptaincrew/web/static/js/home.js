@@ -6,7 +6,7 @@ import { crewHome } from "./crewhome.js";
 import { die } from "./dice.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { myTables } from "./mytables.js";
-import { paceFields, paceValue } from "./slow.js";
+import { paceFields, paceValue } from "./pace.js";
 
 const $ = (id) => document.getElementById(id);
 let table = null;          // the option table from the server

@@ -2,7 +2,6 @@
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
 import { api, boot, codeFromPath, h, icon, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
-import { notifyBox } from "./notify.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
 import { keepPicture, keptPicture } from "./kept.js";
@@ -176,9 +175,16 @@ function stage(moment, before) {
   }
 }
 
+/** "Tell me when it is my turn" (notify.js), loaded only where a browser can be told: it is
+ * no part of what a phone loads first. */
+function notify(room) {
+  if (!window.isSecureContext || !("PushManager" in window)) return;
+  import("./notify.js").then((m) => m.notifyBox($("notify-box"), room, you, seatToken(room.code)));
+}
+
 function render(before = null) {
   $("code").textContent = room.code;
-  notifyBox($("notify-box"), room, you, seatToken(room.code));
+  notify(room);
   const rulesBtn = $("rules-btn");
   rulesBtn.hidden = false;
   rulesBtn.textContent = room.title || room.rules;
