@@ -179,6 +179,10 @@ BAD_ORIGIN = N_("This table only talks to its own pages, and this page comes fro
 ROOMS_PER_HOUR = N_(
     "Too many new tables from your address (at most {n} an hour): try again a little later."
 )
+CODE_GUESSES = N_(
+    "Too many table codes that do not exist tried from your address (at most {n} a minute): "
+    "check the code and try again in a minute."
+)
 OPEN_ROOMS = N_("The server holds as many open tables as it can ({n}): try again later.")
 EXPIRED = N_("Nothing happened at this table for too long, so it was closed.")
 #: The live table's limits on connections (a table's players always get in).
@@ -214,6 +218,16 @@ NOT_JSON = N_("That message is not valid JSON.")
 UNKNOWN_TYPE = N_("There is no message of type {kind}.")
 NO_TYPE = N_("The message needs a type.")
 NOT_VALID = N_("{field}: this is not valid.")
+#: A name nobody could read at the table, or that passes for a bot's (see names.readable).
+NAME_NO_LETTER = N_("{field}: please use at least one letter or digit that shows.")
+NAME_HIDDEN = N_(
+    "{field}: this has characters that show nothing or draw a whole phrase: letters, digits, "
+    "punctuation and emoji only, please."
+)
+NAME_LONE_MARK = N_("{field}: an accent needs a letter before it.")
+NAME_MARKS = N_("{field}: too many accents on one letter.")
+NAME_WIDE = N_("{field}: this is too wide to fit on a player's card: a shorter name, please.")
+NAME_BOT = N_("{field}: the table's bots are called so: a name that is not a bot's, please.")
 
 # -- the fields' names in those sentences --
 FIELD_NAME = N_("Your name")

@@ -27,6 +27,7 @@ from pydantic import (
 from ..facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from .invalid import blank, one_of
 from .models import DiceSource
+from .names import readable
 from .party import AVATARS, COLORS, REACTIONS
 
 
@@ -45,11 +46,12 @@ def _member(choices: Sequence[str]) -> AfterValidator:
 
 
 def _clean_name(value: str) -> str:
-    """Names are plain text: control characters go, whitespace collapses (escaping is on output)."""
+    """Names are plain text: control characters go, whitespace collapses (escaping is on
+    output), and what is left must be a name a person can read (:func:`.names.readable`)."""
     text = " ".join("".join(ch for ch in value if ch.isprintable()).split())
     if not text:
         raise blank()
-    return text
+    return readable(text)
 
 
 #: A catalogue language (``en``, ``de``, ``nb``).

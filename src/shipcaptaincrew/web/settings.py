@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = Field(default_factory=list)
     #: New rooms one client address may open in an hour (0 = no limit).
     rooms_per_hour: int = Field(default=30, ge=0)
+    #: Table codes one client network may look up in vain in a minute (a code that does not
+    #: exist); then it is refused every lookup for a minute (0 = no limit; see ``limits``).
+    code_misses_per_minute: int = Field(default=30, ge=0)
     #: Unfinished rooms (in the lobby or playing) the server holds at once (0 = no limit).
     max_open_rooms: int = Field(default=5000, ge=0)
     #: Seconds an unfinished room may go without a move (a lobby: since it was opened) before

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session, sessionmaker
 
 from .. import heap
-from ..limits import Doorman
+from .. import errors as E
+from ..errors import ErrorCode, RoomError
+from ..limits import Doorman, Misses, network
 from ..models import RoomStatus
 from ..relay import Relay
 from ..schemas import AddBot, CreateRoom, Hello, JoinRoom
@@ -70,6 +72,8 @@ class MatchService:
         self.protocol = Protocol(settings, self.cluster, self.play, self.next, self.presence)
         #: The live table's connections per client network, in this process (see ..limits).
         self.doorman = Doorman(settings.max_connections_per_address)
+        #: Table codes looked up in vain per client network (see ..limits.Misses).
+        self.misses = Misses(settings.code_misses_per_minute)
         self.host = HostWatch(settings, self.store, self.cluster)
         self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room, self.relay)
         self.cluster.presence_changed = self._presence_changed
@@ -134,6 +138,22 @@ class MatchService:
             live = self.rooms[code] = self.store.load(code)
             self._trim()
         return live
+
+    def refuse_guesses(self, address: str | None) -> None:
+        """Refuse any table lookup from a network that tried too many codes that do not exist
+        (see :class:`..limits.Misses`), in the request's language when said."""
+        if self.misses.blocked(network(address)):
+            n = self.settings.code_misses_per_minute
+            raise RoomError(ErrorCode.RATE, E.CODE_GUESSES, 429, n=n)
+
+    async def missed(self, address: str | None) -> None:
+        """A lookup from ``address`` found no table: counted (here and, scaled out, across
+        the workers)."""
+        key = network(address)
+        if key is None or self.misses.missed(key):
+            return
+        if await self.upkeep.count_miss(key):
+            self.misses.bar(key)
 
     def _trim(self) -> None:
         """Forget finished tables nobody is looking at (the database still has them)."""

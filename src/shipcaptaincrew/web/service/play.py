@@ -23,7 +23,7 @@ from ...notation import event_for
 from ...state import MatchState
 from .. import errors as E
 from ..errors import ErrorCode, RoomError, unavailable
-from ..models import Result, RoomStatus
+from ..models import MatchEnd, Result, RoomStatus
 from ..moments import explained
 from ..settings import Settings
 from ..words import Line, Reason
@@ -186,7 +186,7 @@ class Play:
         self, room: LiveRoom, event: dict[str, Any], after: MatchState, ahead: Ahead | None
     ) -> None:
         """Commit the event (with the results if it ends the match); raises SQLAlchemy's errors."""
-        results: list[Result] | None = None
+        results: tuple[list[Result], MatchEnd] | None = None
         if after.is_over:  # replays the whole match: off the event loop
             results = await asyncio.to_thread(stats.results, room, [*room.events, event], after)
         await self.store.commit(room, event, after, results, ahead.ready if ahead else None)

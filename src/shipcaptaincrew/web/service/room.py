@@ -30,7 +30,7 @@ from ..party import REACTIONS
 from ..words import Line, Title, Words, say_line
 from .absence import Absence, By, by_of
 from .picture import picture
-from .seats import Meta, SeatInfo
+from .seats import Ask, Meta, SeatInfo
 
 # (.protocol takes hash_token from here.)
 from .seats import hash_token as hash_token
@@ -118,6 +118,10 @@ class LiveRoom:
     rematch: tuple[int, ...] = ()
     next_seats: tuple[SeatInfo, ...] = ()
     next_code: str | None = None
+    #: Votes to let a bot play a silent person's turn, and the paired table screens' ids
+    #: (see :class:`.seats.Meta`).
+    asks: tuple[Ask, ...] = ()
+    paired: tuple[str, ...] = ()
     #: Fair dice rolled here, or real dice whose faces the players type.
     dice_source: DiceSource = DiceSource.FAIR
     #: How the client seeds enter the fair dice (rooms made before the length prefix: joined).
@@ -166,11 +170,20 @@ class LiveRoom:
         self.rng = random.Random(bot_seed(bytes.fromhex(self.server_seed)))
 
     def apply(self, meta: Meta) -> bool:
-        """Take in the host and "play again" as the database has them; whether they changed."""
-        now = Meta(self.host, self.rematch, self.next_seats, self.next_code)
+        """Take in the host, "play again", the votes and the screens as the database has them;
+        whether they changed."""
+        now = self.meta
         self.host, self.rematch = meta.host, meta.rematch
         self.next_seats, self.next_code = meta.next_seats, meta.next_code
+        self.asks, self.paired = meta.asks, meta.screens
         return meta != now
+
+    @property
+    def meta(self) -> Meta:
+        """What the room holds besides its seats and events, as this worker knows it."""
+        return Meta(
+            self.host, self.rematch, self.next_seats, self.next_code, self.asks, self.paired
+        )
 
     # -- the match ------------------------------------------------------------------------
     def begin(self) -> None:

@@ -51,14 +51,29 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class Ask:
+    """Votes to let a bot play the turn of a person who is here but silent (see
+    :mod:`.standin`): the seat, the version of the table they were cast at (the turn's
+    moment: a move makes them void), and who voted."""
+
+    seat: int
+    version: int
+    by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Meta:
     """What a room holds besides its seats and events, and may change at any time: the host,
-    and once the match is over, "play again" (see :mod:`.nextmatch`)."""
+    once the match is over "play again" (see :mod:`.nextmatch`), the votes about a silent
+    person's turn (:mod:`.standin`) and the table screens paired (:mod:`.screens`)."""
 
     host: int
     rematch: tuple[int, ...] = ()
     next_seats: tuple[SeatInfo, ...] = ()
     next_code: str | None = None
+    asks: tuple[Ask, ...] = ()
+    #: The paired table screens' ids (hashes of their tokens), oldest first.
+    screens: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, row: Room) -> Meta:
@@ -71,4 +86,12 @@ class Meta:
                 for s in row.next_seats or ()
             ),
             next_code=row.next_code,
+            asks=tuple(Ask(a["seat"], a["version"], tuple(a["by"])) for a in row.asks or ()),
+            screens=tuple(str(s["id"]) for s in row.screens or ()),
         )
+
+    def store(self, row: Room) -> None:
+        """Write the votes and the screens into the room's row (the caller holds its lock;
+        the host and "play again" have writers of their own)."""
+        row.asks = [{"seat": a.seat, "version": a.version, "by": list(a.by)} for a in self.asks]
+        row.screens = [{"id": s} for s in self.screens]

@@ -150,6 +150,24 @@ class Upkeep:
             self._recall(key)
         return name
 
+    async def count_miss(self, network: str) -> bool:
+        """Scaled out: count a table code that ``network`` looked up in vain in Redis, shared
+        by every worker (a minute's counter); whether the network has now used its minute
+        (see ``limits.Misses``).  Redis not answering: False, each worker's own count decides."""
+        most, relay = self.settings.code_misses_per_minute, self.relay
+        if not most or relay is None:
+            return False
+        name = f"scc:{self.space}:misses:{address_key(network)}"
+        try:
+            async with relay.client.pipeline(transaction=True) as pipe:
+                pipe.set(name, 0, ex=60, nx=True)
+                pipe.incr(name)
+                _, n = await asyncio.wait_for(pipe.execute(), 1.0)
+        except Exception as e:
+            log.warning("code misses not counted in redis", extra={"error": repr(e)})
+            return False
+        return int(n) >= most
+
     async def unclaim(self, name: str) -> None:
         """Give back a room counted by :meth:`claim` that was not made (best effort)."""
         relay = self.relay
