@@ -25,11 +25,11 @@ from .actions import (
     HandOut,
     HandOutSplit,
     Leave,
-    Stay,
     NextRound,
     RerollCargo,
     Roll,
     Stand,
+    Stay,
     StopHandOut,
     StopMatch,
     Take,
@@ -84,7 +84,9 @@ def narrate_parts(
             )
         )
     elif isinstance(action, Stay):  # the table's step too: the leave is undone
-        out.append(Message(N_("{name} is back and stays in the match."), {"name": names[action.seat]}))
+        out.append(
+            Message(N_("{name} is back and stays in the match."), {"name": names[action.seat]})
+        )
     elif before.phase is Phase.TURN and before.turn is not None:
         out, outcome = _turn_messages(before.turn, action, who)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:

@@ -173,6 +173,12 @@ REACTION_RATE = N_("Not so fast with the reactions.")
 NOT_STEWARD = N_("Only the host can do that (or, while the host is away, anyone seated).")
 NOT_AWAY = N_("{name} is here: they play their own turns.")
 NOT_A_PERSON = N_("There is no player in seat {seat} to stand in for.")
+NOT_FOR_YOURSELF = N_("You cannot ask that for yourself.")
+REMOVE_HERE = N_("{name} is here: only the host can have them leave the match.")
+AWAY_ONLY = N_("{name} has only just gone: anyone may ask that in {n} s, or the host now.")
+NOT_SILENT_YET = N_(
+    "{name} is still within their time: a bot can be asked to play their turn in {n} s."
+)
 LEFT_ALREADY = N_("{name} is leaving the match already.")
 #: The server's edges: who may open the live table, how many rooms, for how long.
 BAD_ORIGIN = N_("This table only talks to its own pages, and this page comes from {origin}.")

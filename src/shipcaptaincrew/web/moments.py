@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Leave, Roll, Stand
+from ..actions import Action, Leave, Roll, Stand, Stay
 from ..bots import make_bot
 from ..engine import seat_to_act
 from ..state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
@@ -51,7 +51,7 @@ def turn_end(
     level with the best posted or behind it says so, and who leads.
     """
     t = before.turn
-    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave):
+    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave | Stay):
         return None
     done = turn_apply(t, action)  # the turn's own step, straight from the engine
     if done.phase is not TurnPhase.DONE:
@@ -150,9 +150,12 @@ def rolloff(before: MatchState, action: Action) -> dict[str, Any] | None:
     }
 
 
-def left(action: Leave, names: Sequence[str]) -> dict[str, Any]:
-    """The moment of a player asked to leave the match after the round."""
+def left(action: Leave | Stay, names: Sequence[str]) -> dict[str, Any]:
+    """The moment of a player asked to leave the match after the round, or staying after
+    all (back before the round was over)."""
     name = names[action.seat]
+    if isinstance(action, Stay):
+        return {"kind": "stay", "seat": action.seat, "text": Words(T.STAYS, {"name": name})}
     return {"kind": "leave", "seat": action.seat, "text": Words(T.LEAVES, {"name": name})}
 
 
@@ -221,7 +224,7 @@ class Story:
                 round_tie = Tie.of(c, after)
             elif c.purpose is Purpose.MATCH_TIE and match_tie is None:
                 match_tie = Tie.of(c, after)
-        if isinstance(action, Leave):
+        if isinstance(action, Leave | Stay):
             return Story(round_tie, match_tie, self.last_result, self.podium), left(action, names)
         part = turn_end(before, action, names, by) or rolloff(before, action)
         # The parts of one event, shown in order: the turn's end or the roll-off, the round's
@@ -257,7 +260,7 @@ def bot_explained(
 ) -> dict[str, Any] | None:
     """The moment of a move, with the reason of the bot that chose it (``bot``: its spec;
     None for a person's move, and a roll is nobody's choice)."""
-    if bot is None or isinstance(action, (Roll, Leave)):
+    if bot is None or isinstance(action, Roll | Leave | Stay):
         return moment
     seat = seat_to_act(before)
     assert seat is not None

@@ -171,19 +171,28 @@ class SeatNext(_Strict):
 
 
 class PlayFor(_Strict):
-    """Let a bot play the turns of the person in ``seat``, who is away, until they are back
-    (the host, or anyone seated while the host is away)."""
+    """Let a bot play the turns of the person in ``seat``, who is away, until they are back;
+    or, here but silent on their own turn, the rest of that turn (who may, and when: see
+    ``service.standin``)."""
 
     type: Literal["play_for"]
     seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 
 
 class RemoveAfterRound(_Strict):
-    """The person in ``seat``, who is away, leaves the match once this round is over (a bot
-    plays for them till then); who may ask: as for :class:`PlayFor`."""
+    """The person in ``seat`` leaves the match once this round is over (a bot plays for them
+    till then, if they are away); who may ask, and when: see ``service.standin``."""
 
     type: Literal["remove_after_round"]
     seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+    version: Version
+
+
+class TakeTurn(_Strict):
+    """The person whose turn a bot is playing (they were silent, or the timer ran out) plays
+    the rest of it again, at ``version``."""
+
+    type: Literal["take_turn"]
     version: Version
 
 
@@ -194,7 +203,17 @@ class Ping(_Strict):
 
 
 Message = (
-    Hello | Act | RollDice | Advice | React | Rematch | SeatNext | PlayFor | RemoveAfterRound | Ping
+    Hello
+    | Act
+    | RollDice
+    | Advice
+    | React
+    | Rematch
+    | SeatNext
+    | PlayFor
+    | RemoveAfterRound
+    | TakeTurn
+    | Ping
 )
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)

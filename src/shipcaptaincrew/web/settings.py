@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     #: Seconds a person may be offline before a bot plays their turns (until they are back),
     #: so nobody who left stalls the table.
     absent_grace: float = Field(default=30.0, ge=0)
+    #: Seconds the person to act may do nothing while connected (a locked or frozen phone)
+    #: before the host, or most of the others, may let a bot play that turn.
+    silent_grace: float = Field(default=30.0, ge=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
     #: Log a line for every request and WebSocket (``scc serve --access-log``).

@@ -50,6 +50,8 @@ TURN_BEHIND = N_("{name}: {score}; {leader} leads with {best}")
 TURN_NO_CREW = N_("{name}: no crew, 0")
 #: A player asked to leave the match after the round (see ``actions.Leave``).
 LEAVES = N_("{name} leaves the match once this round is over.")
+#: ... and is back before it was over: the leave is undone (``actions.Stay``).
+STAYS = N_("{name} is back and stays in the match.")
 #: The tie being broken, and how (``how``: one of the two sentences after them).
 TIE_ROUND = N_("{names} tied with {score}: {how}")
 TIE_MATCH = N_("{names} tied for the match with {score} points: {how}")
@@ -94,6 +96,14 @@ POINTS_NOT_CHIPS = N_("Points decide, not chips: the chips are the stake.")
 PLAYED_BY_TIMER = N_("Time is up for {name}: a bot plays this turn for them.")
 PLAYED_AWAY = N_("{name} is away: a bot plays their turn.")
 PLAYED_ASKED = N_("A bot plays for {name}, as the table asked.")
+PLAYED_ASKED_BY = N_("A bot plays for {name}, as {askers} asked.")
+PLAYED_SILENT = N_("{name} has been silent a long while: a bot plays this turn, as {askers} asked.")
+
+# -- the table's say: who asked a bot to play for someone, or for them to leave -------------
+ASKED_PLAY_FOR = N_("{asker} asks a bot to play for {name} while they are away.")
+ASKED_REMOVE = N_("{asker} asks for {name} to leave the match after this round.")
+ASKED_SILENT = N_("{asker} asks a bot to play {name}'s turn.")
+TOOK_TURN_BACK = N_("{name} takes the turn back from the bot.")
 
 # -- a choice in words, where a refusal names it ----------------------------------------------
 CHOICE_SIP = N_("a sip for {name}")
@@ -102,6 +112,7 @@ CHOICE_REROLL = N_("rerolling the cargo")
 CHOICE_KEEP = N_("keeping {face} and rerolling the other cargo die")
 CHOICE_TAKE = N_("setting aside {faces}")
 CHOICE_LEAVE = N_("{name} leaving the match")
+CHOICE_STAY = N_("{name} staying in the match")
 CHOICE_STAND = N_("standing")
 CHOICE_STOP_SIPS = N_("stopping the hand-out")
 CHOICE_NEXT_ROUND = N_("another round")

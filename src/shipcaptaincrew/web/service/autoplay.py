@@ -68,6 +68,7 @@ class AutoPlay:
         assert seat is not None
         if room.absence.turn is not None and room.absence.turn[0] != seat:
             room.absence.turn = None  # the turn a bot played for someone is over
+            room.absence.silenced.clear()
         if is_chance(state) and not room.fair:
             return  # real dice: somebody at the table rolls them and types the faces
         wait = self._wait(room, state, seat)

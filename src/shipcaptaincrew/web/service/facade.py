@@ -25,8 +25,8 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from .. import heap
 from .. import errors as E
+from .. import heap
 from ..errors import ErrorCode, RoomError
 from ..limits import Doorman, Misses, network
 from ..models import RoomStatus
@@ -44,6 +44,7 @@ from .play import Play
 from .presence import PresenceBoard
 from .protocol import Protocol
 from .room import LiveRoom
+from .standin import StandIns
 from .store import Store
 from .transport import Connection, Sender
 from .upkeep import Upkeep
@@ -69,7 +70,10 @@ class MatchService:
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
         self.presence = PresenceBoard(self.cluster, settings.presence_seconds)
-        self.protocol = Protocol(settings, self.cluster, self.play, self.next, self.presence)
+        self.standins = StandIns(settings, self.store, self.cluster, self.play)
+        self.protocol = Protocol(
+            settings, self.cluster, self.play, self.next, self.presence, self.standins
+        )
         #: The live table's connections per client network, in this process (see ..limits).
         self.doorman = Doorman(settings.max_connections_per_address)
         #: Table codes looked up in vain per client network (see ..limits.Misses).
@@ -178,6 +182,7 @@ class MatchService:
         self.host.check(room)
         self.next.check(room)
         self.autoplay.replan(room)
+        self.standins.returned(room)
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.

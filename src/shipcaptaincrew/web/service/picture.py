@@ -10,6 +10,7 @@ Never a token, never the seed before the end.  The texts in it are
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..models import RoomStatus, SeatKind
@@ -19,7 +20,7 @@ from ..podium import deciding
 from ..texts import LEVEL_LABELS
 from ..views import state_view
 from ..words import Words
-from .absence import playing_for, stewards, turn_view
+from .absence import playing_for, silent_view, stewards, turn_view
 
 if TYPE_CHECKING:
     from ...state import MatchState
@@ -85,7 +86,20 @@ def _player(
         # Leaving the match once this round ends, or gone from it.
         "leaving": state is not None and seat in state.leaving,
         "left": state is not None and seat in state.departed,
+        # Away: from when (epoch ms) anyone seated may ask a bot to play for them or have
+        # them leave (the host may at once; see .standin).  None: here, or a bot.
+        "askable_ms": _askable(room, seat, online),
     }
+
+
+def _askable(room: LiveRoom, seat: int, online: frozenset[int]) -> int | None:
+    """See ``askable_ms`` above."""
+    if room.seats[seat].kind is not SeatKind.PERSON or seat in online:
+        return None
+    away = room.absence.away_for(seat)
+    if away is None:
+        return None
+    return int((time.time() + room.absent_grace - away) * 1000)
 
 
 def picture(
@@ -124,8 +138,12 @@ def picture(
         "spectators": spectators,
         # The table screens watching (through every worker): the phones show their compact view.
         "screens": room.screens(),
-        # Who may let a bot play for someone away, or have them leave after the round.
+        # Who may let a bot play for someone away at once, or have them leave after the
+        # round (anyone seated may once they have been away long: ``askable_ms``).
         "stewards": stewards(room, online) if playing else [],
+        # The person to act, here: from when the table may ask a bot to play their turn
+        # (silent that long), who asked and how many must (see .standin).
+        "silent": silent_view(room, state, room.silent_grace, online, after is not None),
         # The turn a bot is playing for a person right now, and why.
         "played_for": turn_view(room) if after is None else None,
         # The fair dice: the commitment now, the seed at the end (real dice have neither).

@@ -36,16 +36,17 @@ from ..schemas import (
     RemoveAfterRound,
     RollDice,
     SeatNext,
+    TakeTurn,
 )
 from ..settings import Settings
 from ..words import Words
-from .absence import playing_for, stewards
-from .broadcast import broadcast_room
+from .absence import playing_for
 from .cluster import Cluster
 from .nextmatch import NextMatch, carried
 from .play import Play
 from .presence import PresenceBoard
 from .room import LiveRoom, hash_token
+from .standin import StandIns
 from .transport import Connection, Picture, RateLimiter, Sender, dumps
 
 log = logging.getLogger("shipcaptaincrew.web")
@@ -66,8 +67,11 @@ class Protocol:
         play: Play,
         after: NextMatch,
         presence: PresenceBoard,
+        standins: StandIns,
     ) -> None:
         self.settings, self.cluster, self.play = settings, cluster, play
+        #: The table's say: bots for those away or silent, leaves (see .standin).
+        self.standins = standins
         #: Play again and seats for the next match.
         self.after = after
         #: Tells the table who is online, at most a few times a second.
@@ -185,7 +189,9 @@ class Protocol:
         elif isinstance(msg, SeatNext):
             await self.after.seat_next(room, conn, msg)
         elif isinstance(msg, PlayFor | RemoveAfterRound):
-            await self._stand_in(room, conn, msg)
+            await self.standins.ask(room, conn, msg)
+        elif isinstance(msg, TakeTurn):
+            await self.standins.take_turn(room, conn, msg)
         else:
             await self._move(room, conn, msg)
 
@@ -227,6 +233,7 @@ class Protocol:
             )
             if room.absence.turn is not None and room.absence.turn[0] == conn.seat:
                 room.absence.turn = None  # the player is back at their own turn
+                room.absence.silenced.pop(conn.seat, None)
             await self.play.step(room, action)
 
     @staticmethod
@@ -273,38 +280,6 @@ class Protocol:
             what = choice_words(action, names)
             raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, what=what) from None
         return action
-
-    async def _stand_in(
-        self, room: LiveRoom, conn: Connection, msg: PlayFor | RemoveAfterRound
-    ) -> None:
-        """Let a bot play for someone away, or have them leave the match after this round."""
-        if conn.seat is None:
-            raise RoomError(ErrorCode.SPECTATOR, E.SPECTATOR, 403)
-        async with room.lock:
-            await self.cluster.sync(room)
-            state = room.state
-            if state is None or room.status is not RoomStatus.PLAYING:
-                code = ErrorCode.NOT_STARTED if state is None else ErrorCode.OVER
-                raise RoomError(code, E.NOT_STARTED if state is None else E.MATCH_OVER, 409)
-            online = room.presence()[0]
-            if conn.seat not in stewards(room, online):
-                raise RoomError(ErrorCode.NOT_HOST, E.NOT_STEWARD, 403)
-            seat = msg.seat
-            if seat >= len(room.seats) or room.seats[seat].kind is not SeatKind.PERSON:
-                raise RoomError(ErrorCode.BAD_SEAT, E.NOT_A_PERSON, 400, seat=seat)
-            name = room.seats[seat].name
-            if seat in online:
-                raise RoomError(ErrorCode.BAD_SEAT, E.NOT_AWAY, 409, name=name)
-            if seat in state.leaving or seat in state.departed:
-                raise RoomError(ErrorCode.BAD_SEAT, E.LEFT_ALREADY, 409, name=name)
-            if isinstance(msg, RemoveAfterRound) and msg.version != room.version:
-                raise RoomError(ErrorCode.STALE, E.STALE, 409)
-            room.absence.asked.add(seat)
-            if isinstance(msg, RemoveAfterRound):
-                await self.play.step(room, Leave(seat))  # (a bot plays the round out)
-            else:
-                self.play.schedule(room)
-                await broadcast_room(room)
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
         if not room.hints:

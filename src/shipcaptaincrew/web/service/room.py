@@ -38,8 +38,15 @@ from .transport import Connection
 
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40
-#: The line before the first move a bot makes in a person's turn, by why it makes it.
-PLAYED_FOR = {By.TIMER: T.PLAYED_BY_TIMER, By.AWAY: T.PLAYED_AWAY, By.ASKED: T.PLAYED_ASKED}
+#: The line before the first move a bot makes in a person's turn, by why it makes it (and,
+#: asked for, the line that names who asked).
+PLAYED_FOR = {
+    By.TIMER: T.PLAYED_BY_TIMER,
+    By.AWAY: T.PLAYED_AWAY,
+    By.ASKED: T.PLAYED_ASKED,
+    By.SILENT: T.PLAYED_SILENT,
+}
+PLAYED_FOR_ASKED = {By.ASKED: T.PLAYED_ASKED_BY, By.SILENT: T.PLAYED_SILENT}
 
 
 def narration(
@@ -49,13 +56,28 @@ def narration(
     names: list[str],
     by: By | None = None,
     first: bool = True,
+    askers: tuple[int, ...] = (),
 ) -> list[Line]:
-    """An event's narration; the first move a bot makes in a person's turn says so first."""
+    """An event's narration; the first move a bot makes in a person's turn says so first,
+    and who asked for it, if the table did (``askers``: their seats)."""
     lines: list[Line] = list(narrate(before, action, after, names))
     if by is not None and first:
         seat = seat_to_act(before)
-        lines.insert(0, Words(PLAYED_FOR[by], {"name": names[seat] if seat is not None else ""}))
+        params: dict[str, Any] = {"name": names[seat] if seat is not None else ""}
+        msgid = PLAYED_FOR[by]
+        if askers and by in PLAYED_FOR_ASKED:
+            msgid = PLAYED_FOR_ASKED[by]
+            params["askers"] = tuple(names[s] for s in askers if 0 <= s < len(names))
+        lines.insert(0, Words(msgid, params))
     return lines
+
+
+def askers_of(event: dict[str, Any]) -> tuple[int, ...]:
+    """Who asked for the bot that made a stored event (its ``"asked_by"``; none: nobody)."""
+    value = event.get("asked_by")
+    if not isinstance(value, list):
+        return ()
+    return tuple(s for s in value if isinstance(s, int) and not isinstance(s, bool))
 
 
 def turn_goes_on(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
@@ -156,9 +178,15 @@ class LiveRoom:
     #: seconds a person may be offline before it does (``Settings.absent_grace``).
     absence: Absence = field(default_factory=Absence)
     absent_grace: float = 30.0
+    #: Seconds the person to act may be silent before the table may ask a bot to play their
+    #: turn (``Settings.silent_grace``).
+    silent_grace: float = 30.0
     #: Seconds another worker's report of who is connected through it is believed
     #: (``Settings.presence_ttl``).
     presence_ttl: float = 30.0
+    #: When the last event was played or read here (monotonic): how long the person to act
+    #: has been silent (see :mod:`.standin`).
+    acted_at: float = field(default_factory=time.monotonic)
     #: A rematch's room: everyone's die for the start is rolled at once ("play again" was
     #: each person's tap to begin).
     quick_start: bool = False
@@ -217,7 +245,8 @@ class LiveRoom:
         done = list(self.events)
         for (after, action), event in zip(replayed, events, strict=True):
             by = by_of(event)
-            lines = narration(before, action, after, self.names, by, not turn_goes_on(done, event))
+            first = not turn_goes_on(done, event)
+            lines = narration(before, action, after, self.names, by, first, askers_of(event))
             done.append(event)
             self.recent.append(lines)
             self.story, moment = self.story.step(before, action, after, self.names, by)
@@ -235,6 +264,7 @@ class LiveRoom:
             told = told._replace(moment=bot_explained(told.moment, *choice))
         self.state = before
         self.events += events
+        self.acted_at = time.monotonic()
         if self.dice is not None:
             self.dice.count += dice
         if before.is_over:

@@ -107,6 +107,7 @@ class Store:
         self.fixed_server_seed = settings.fixed_server_seed
         #: What every room loaded here is told: how long a person may be away.
         self.absent_grace = settings.absent_grace
+        self.silent_grace = settings.silent_grace
         self.presence_ttl = settings.presence_ttl
         sqlite = settings.sqlalchemy_url().startswith("sqlite")
         #: SQLite only (None: PostgreSQL): moves are committed through it, on the event loop
@@ -166,6 +167,7 @@ class Store:
                 server_seed=row.server_seed,
                 dice_source=DiceSource(row.dice),
                 absent_grace=self.absent_grace,
+                silent_grace=self.silent_grace,
                 presence_ttl=self.presence_ttl,
                 seed_format=SeedFormat(row.client_seed_format or SeedFormat.JOINED),
             )
