@@ -166,13 +166,21 @@ NOT_YOUR_DICE = N_(
 NO_FACES_HERE = N_("The server rolls the dice at this table: send a roll without faces.")
 #: Rematch and seats for the next match.
 REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
-REMATCH_DONE = N_("The next match has begun already: join it at the code {code}.")
+REMATCH_DONE = N_("The next match has begun already.")
+NEXT_REFUSED = N_("The host keeps the next match to the table: you can go on watching.")
+NEXT_SEATS_NETWORK = N_("Your network has {n} seat at the next match already: one each, please.")
+NO_SUCH_NEWCOMER = N_("Nobody called {name} asked for a seat at the next match.")
 SEATED_ALREADY = N_("You have a seat already.")
 REACTION_RATE = N_("Not so fast with the reactions.")
 #: Letting a bot play for someone away, or having them leave the match after the round.
 NOT_STEWARD = N_("Only the host can do that (or, while the host is away, anyone seated).")
 NOT_AWAY = N_("{name} is here: they play their own turns.")
 NOT_A_PERSON = N_("There is no player in seat {seat} to stand in for.")
+#: Pairing a table screen.
+NO_SUCH_SCREEN = N_("No table screen shows the code {code}: look at the screen and type its code.")
+SCREENS_FULL = N_(
+    "This table shows on {n} screens already: close one of them first, then pair this one."
+)
 NOT_FOR_YOURSELF = N_("You cannot ask that for yourself.")
 REMOVE_HERE = N_("{name} is here: only the host can have them leave the match.")
 AWAY_ONLY = N_("{name} has only just gone: anyone may ask that in {n} s, or the host now.")

@@ -9,9 +9,10 @@ the socket comes from, or, behind a reverse proxy, the one the proxy names in
 
 :class:`Doorman` counts the live table's connections per network in this process: at most
 ``max_connections_per_address`` spectators, and as many sockets again that have not said hello
-yet (a page says hello as soon as its socket opens).  Seated players and table screens are
-let in past the count (their own limits are the room's: see :mod:`.service.protocol`), so a
-crowd on the same network never locks a player out of their own table.
+yet (a page says hello as soon as its socket opens).  Seated players are let in past the
+count (their own limits are the room's: see :mod:`.service.protocol`), so a crowd on the same
+network never locks a player out of their own table; a table screen counts like any
+connection (one network once held 244 "screens" over 61 tables).
 
 The count is per process, and that is the promise (docs/deployment.md says so): what it
 guards -- sockets, queues, tasks -- belongs to the process holding them, so with K workers a
@@ -25,6 +26,7 @@ guesses (see its docstring).
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import time
 from collections import Counter, deque
@@ -57,6 +59,13 @@ def network(address: str | None) -> str | None:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
     return str(ip)
+
+
+def address_key(address: str) -> str:
+    """The form in which a client's network is kept wherever it is stored (a hash of
+    :func:`network`, never the address itself)."""
+    net = network(address) or address
+    return hashlib.sha256(b"scc-room-limit\0" + net.encode()).hexdigest()
 
 
 @dataclass
@@ -94,8 +103,8 @@ class Visit:
     counted: bool = False
 
     def hello(self, exempt: bool) -> bool:
-        """Its hello came: whether it may come in (``exempt``: a seat or a table screen, let in
-        past the count and not counted).  It no longer waits either way."""
+        """Its hello came: whether it may come in (``exempt``: a seat, let in past the count
+        and not counted).  It no longer waits either way."""
         door, key = self.doorman, self.key
         if key is None or not door.most:
             return True

@@ -115,9 +115,11 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Token | None = None
     lang: Lang = DEFAULT_LANG
-    #: A table screen (the big screen everyone at the table watches): a spectator that the
-    #: table lets in past its limits on spectators (up to ``Settings.max_screens``).
+    #: A table screen (the big screen everyone at the table watches): a spectator until a
+    #: seated player pairs it, then let in past the table's limit on spectators (see
+    #: ``service.screens``), with the screen token the server gave it (None: a new screen).
     screen: bool = False
+    screen_token: Token | None = None
 
 
 class Act(_Strict):
@@ -170,6 +172,13 @@ class SeatNext(_Strict):
     avatar: Avatar | None = None
 
 
+class RefuseNext(_Strict):
+    """The host turns down the seat a spectator asked for at the next match (by its name)."""
+
+    type: Literal["refuse_next"]
+    name: str = Field(min_length=1, max_length=32)
+
+
 class PlayFor(_Strict):
     """Let a bot play the turns of the person in ``seat``, who is away, until they are back;
     or, here but silent on their own turn, the rest of that turn (who may, and when: see
@@ -186,6 +195,13 @@ class RemoveAfterRound(_Strict):
     type: Literal["remove_after_round"]
     seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
     version: Version
+
+
+class Pair(_Strict):
+    """A seated player pairs the table screen that shows ``code`` with the table."""
+
+    type: Literal["pair"]
+    code: str = Field(min_length=4, max_length=4, pattern=r"^[0-9]{4}$")
 
 
 class TakeTurn(_Strict):
@@ -210,9 +226,11 @@ Message = (
     | React
     | Rematch
     | SeatNext
+    | RefuseNext
     | PlayFor
     | RemoveAfterRound
     | TakeTurn
+    | Pair
     | Ping
 )
 ClientMessage = Annotated[Message, Field(discriminator="type")]

@@ -90,12 +90,17 @@ class Settings(BaseSettings):
     #: Seconds an unfinished room may have nobody connected (through any worker) before it
     #: expires like an idle one (0 = never).
     room_unattended_seconds: float = Field(default=1800.0, ge=0)
-    #: Spectators one table takes (through every worker; 0 = no limit).  Its players and up
-    #: to ``max_screens`` table screens always get in.
+    #: Spectators one table takes (through every worker; 0 = no limit).  Its players and its
+    #: paired table screens (up to ``max_screens``) always get in.
     max_spectators: int = Field(default=500, ge=0)
-    #: Table screens (``hello`` with ``"screen": true``) a table lets in past the spectators'
-    #: limit (and the network's, below); more count as spectators.
+    #: Table screens a table may have paired at once, through every worker (a seated player
+    #: pairs each: see ``service.screens``); a paired screen gets in past the spectators'
+    #: limit, and an unpaired one is a spectator.
     max_screens: int = Field(default=4, ge=0)
+    #: Seats at a table's next match that spectators of one client network may hold (an IPv4
+    #: address, an IPv6 /64; 0 = no limit): one per person, not one per connection.  A pub
+    #: whose phones share one address may raise it (the host can turn a newcomer down).
+    next_seats_per_address: int = Field(default=1, ge=0)
     #: Connections one seat may hold at once (a phone and a tablet, say; 0 = no limit).
     max_seat_connections: int = Field(default=4, ge=0)
     #: Spectators' connections one client network (an IPv4 address, an IPv6 /64) may hold on

@@ -23,7 +23,6 @@ from ..invalid import invalid
 from ..limits import Visit, network
 from ..schemas import CLIENT_MESSAGE, Hello
 from ..service import LiveRoom, MatchService
-from ..service.protocol import screens
 from ..service.transport import dumps, small_buffers
 from ..settings import Settings
 
@@ -159,13 +158,13 @@ async def _visit(ws: WebSocket, service: MatchService, room: LiveRoom, visit: Vi
         if not isinstance(hello, Hello):
             raise RoomError(ErrorCode.HELLO_FIRST, E.HELLO_FIRST, 400)
         lang = hello.lang
-        exempt = room.seat_of(hello.token) is not None or (
-            hello.screen and screens(room) < service.settings.max_screens
-        )
+        # Seats are let in past the network's count; a table screen is counted like any
+        # connection (a screen is paired by a seated player: see service.screens).
+        exempt = room.seat_of(hello.token) is not None
         if not visit.hello(exempt):
             most = service.settings.max_connections_per_address
             raise RoomError(ErrorCode.CROWDED, E.TOO_MANY_CONNECTIONS, 429, n=most)
-        conn = await service.connect(room, ws, hello)
+        conn = await service.connect(room, ws, hello, visit.key)
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close()

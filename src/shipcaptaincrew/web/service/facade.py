@@ -44,6 +44,7 @@ from .play import Play
 from .presence import PresenceBoard
 from .protocol import Protocol
 from .room import LiveRoom
+from .screens import Screens
 from .standin import StandIns
 from .store import Store
 from .transport import Connection, Sender
@@ -71,8 +72,9 @@ class MatchService:
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
         self.presence = PresenceBoard(self.cluster, settings.presence_seconds)
         self.standins = StandIns(settings, self.store, self.cluster, self.play)
+        self.screens = Screens(settings, self.store, self.cluster, self.presence)
         self.protocol = Protocol(
-            settings, self.cluster, self.play, self.next, self.presence, self.standins
+            settings, self.cluster, self.play, self.next, self.presence, self.standins, self.screens
         )
         #: The live table's connections per client network, in this process (see ..limits).
         self.doorman = Doorman(settings.max_connections_per_address)
@@ -83,6 +85,7 @@ class MatchService:
         self.cluster.presence_changed = self._presence_changed
         self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved
+        self.cluster.meta_changed = self.screens.settle
 
     @property
     def relay(self) -> Relay | None:
@@ -235,9 +238,12 @@ class MatchService:
         await self.lobby.start(self.room(code), token)
 
     # -- the live table -------------------------------------------------------------------
-    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
-        """Register a connection after its hello; a bad token is refused, no token = spectator."""
-        return await self.protocol.connect(room, ws, hello)
+    async def connect(
+        self, room: LiveRoom, ws: Sender, hello: Hello, network: str | None = None
+    ) -> Connection:
+        """Register a connection after its hello; a bad token is refused, no token = spectator
+        (``network``: the client's, see ..limits.network)."""
+        return await self.protocol.connect(room, ws, hello, network)
 
     async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
         """Forget a connection (the seat stays; its token brings the player back)."""

@@ -25,6 +25,7 @@ from .absence import playing_for, silent_view, stewards, turn_view
 if TYPE_CHECKING:
     from ...state import MatchState
     from .room import LiveRoom
+    from .seats import SeatInfo
 
 
 def confirmed(room: LiveRoom) -> list[int]:
@@ -46,16 +47,28 @@ def awaited(room: LiveRoom, online: frozenset[int]) -> list[int]:
     ]
 
 
+def held(room: LiveRoom, seats: tuple[SeatInfo, ...]) -> list[SeatInfo]:
+    """The seats asked for at the next match that still count: their asker is connected, or
+    asked so lately that the other workers may not have heard of the connection yet (within
+    ``presence_ttl``).  A seat whose asker left is given back at once (:meth:`NextMatch.release`);
+    one whose asker's worker died, once its report has faded."""
+    here, young = room.newcomers(), time.time() - room.presence_ttl
+    return [s for s in seats if s.token_hash in here or (s.asked_at or 0.0) > young]
+
+
 def _rematch_view(room: LiveRoom, online: frozenset[int]) -> dict[str, Any] | None:
     if room.status is not RoomStatus.OVER and not room.next_seats:
         return None
     return {
         "confirmed": confirmed(room),
         "needed": awaited(room, online),
-        "next_code": room.next_code,
+        # Whether the next match was made; its code goes only to the people who were at the
+        # table (see .nextmatch), never into the picture anyone may read.
+        "moved_on": room.next_code is not None,
         # Spectators who asked for a seat at the next match.
         "next_seats": [
-            {"name": s.name, "color": s.color, "avatar": s.avatar} for s in room.next_seats
+            {"name": s.name, "color": s.color, "avatar": s.avatar}
+            for s in held(room, room.next_seats)
         ],
     }
 

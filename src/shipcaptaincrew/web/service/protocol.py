@@ -29,9 +29,11 @@ from ..schemas import (
     Act,
     Advice,
     Hello,
+    Pair,
     Ping,
     PlayFor,
     React,
+    RefuseNext,
     Rematch,
     RemoveAfterRound,
     RollDice,
@@ -42,19 +44,15 @@ from ..settings import Settings
 from ..words import Words
 from .absence import playing_for
 from .cluster import Cluster
-from .nextmatch import NextMatch, carried
+from .nextmatch import NextMatch
 from .play import Play
 from .presence import PresenceBoard
 from .room import LiveRoom, hash_token
+from .screens import Screens
 from .standin import StandIns
 from .transport import Connection, Picture, RateLimiter, Sender, dumps
 
 log = logging.getLogger("shipcaptaincrew.web")
-
-
-def screens(room: LiveRoom) -> int:
-    """The table screens connected to this room, through every worker (as its spectators)."""
-    return room.screens()
 
 
 class Protocol:
@@ -68,16 +66,21 @@ class Protocol:
         after: NextMatch,
         presence: PresenceBoard,
         standins: StandIns,
+        screens: Screens,
     ) -> None:
         self.settings, self.cluster, self.play = settings, cluster, play
         #: The table's say: bots for those away or silent, leaves (see .standin).
         self.standins = standins
+        #: Table screens and their pairing (see .screens).
+        self.screens = screens
         #: Play again and seats for the next match.
         self.after = after
         #: Tells the table who is online, at most a few times a second.
         self.presence = presence
 
-    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
+    async def connect(
+        self, room: LiveRoom, ws: Sender, hello: Hello, network: str | None = None
+    ) -> Connection:
         """Register a connection after its hello; a bad token is refused, no token = spectator.
 
         The welcome and the first picture (the story so far) are sent, and the connection
@@ -99,6 +102,7 @@ class Protocol:
             token=hello.token,
             reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
             stall=self.settings.send_stall_seconds,
+            network=network,
         )
         # Told once the current broadcast has posted to everyone (a close can come from
         # inside one): a presence picture never overtakes the move being sent.
@@ -108,8 +112,12 @@ class Protocol:
             conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)
             if token_hash is not None and conn.seat is None:
                 raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
-            self._admit(room, conn, hello)
-            await conn.send(room.welcome(conn.seat))
+            screen_token = self.screens.admit(room, conn, hello)
+            self._admit(room, conn)
+            welcome = room.welcome(conn.seat)
+            if screen_token is not None:
+                welcome["screen"] = self.screens.welcome(conn, screen_token)
+            await conn.send(welcome)
             online, spectators = room.presence()  # as it is once this connection is in
             if conn.seat is None:
                 spectators += 1
@@ -121,7 +129,7 @@ class Protocol:
         # Who is online changed: the other workers and everyone here are told (a picture with
         # no narration, so it may go out outside the lock; see .presence).
         self.presence.changed(room)
-        if room.next_code is not None and conn.seat in carried(room, room.rematch):
+        if room.next_code is not None:
             await self.after.moved(room, conn)  # back after the next match was made: on to it
         return conn
 
@@ -129,28 +137,29 @@ class Protocol:
         """A connection of ``room`` stopped counting: who is online changed (see above)."""
         asyncio.get_running_loop().call_soon(self.presence.changed, room)
 
-    def _admit(self, room: LiveRoom, conn: Connection, hello: Hello) -> None:
+    def _admit(self, room: LiveRoom, conn: Connection) -> None:
         """Let a connection in, or refuse it (in its language) if its kind is full here.
 
         A seat takes up to ``max_seat_connections`` connections (a phone and a tablet, say)
-        and is never refused for a crowd; up to ``max_screens`` table screens come in
-        whatever the crowd; every other watcher counts against ``max_spectators`` (through
-        every worker).  The caller holds the room's lock.
+        and is never refused for a crowd; a paired table screen (at most ``max_screens`` a
+        table, see .screens) comes in whatever the crowd; every other watcher, a screen not
+        paired among them, counts against ``max_spectators`` (through every worker).  The
+        caller holds the room's lock.
         """
         if conn.seat is not None:
             most = self.settings.max_seat_connections
             if most and sum(1 for c in room.conns if c.open and c.seat == conn.seat) >= most:
                 raise RoomError(ErrorCode.CROWDED, E.SEAT_CONNECTIONS, 429, n=most)
             return
-        conn.screen = hello.screen and screens(room) < self.settings.max_screens
         most = self.settings.max_spectators
-        if not conn.screen and most and room.presence()[1] - screens(room) >= most:
+        if not conn.screen and most and room.presence()[1] - room.screens() >= most:
             raise RoomError(ErrorCode.CROWDED, E.TOO_MANY_WATCHING, 429, n=most)
 
     async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
         """Forget a connection (the seat stays; its token brings the player back)."""
         conn.open = False
         room.conns.discard(conn)
+        self.after.release(room, conn)
         self.presence.changed(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
@@ -188,10 +197,14 @@ class Protocol:
             await self.after.confirm(room, conn, msg)
         elif isinstance(msg, SeatNext):
             await self.after.seat_next(room, conn, msg)
+        elif isinstance(msg, RefuseNext):
+            await self.after.refuse(room, conn, msg)
         elif isinstance(msg, PlayFor | RemoveAfterRound):
             await self.standins.ask(room, conn, msg)
         elif isinstance(msg, TakeTurn):
             await self.standins.take_turn(room, conn, msg)
+        elif isinstance(msg, Pair):
+            await self.screens.pair(room, conn, msg)
         else:
             await self._move(room, conn, msg)
 

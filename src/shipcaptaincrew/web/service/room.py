@@ -88,6 +88,37 @@ def turn_goes_on(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
     return last.get("by") == event.get("by") and last.get("seat") == event.get("seat")
 
 
+class Report(NamedTuple):
+    """Who another worker says is connected to a room through it (see .cluster), and when it
+    said so: the seats, the spectators (table screens among them), the paired table screens
+    (their ids), the newcomers holding a seat at the next match (their tokens' hashes) and
+    the table screens waiting to be paired (``CODE:ID``: the code each shows, its id)."""
+
+    when: float
+    seats: list[int]
+    spectators: int
+    screens: tuple[str, ...] = ()
+    newcomers: tuple[str, ...] = ()
+    pairing: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, when: float, data: dict[str, Any]) -> Report:
+        """A worker's presence message as a report (a field it does not send: none)."""
+
+        def texts(key: str) -> tuple[str, ...]:
+            value = data.get(key)
+            return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+        return cls(
+            when,
+            list(data["seats"]),
+            int(data["spectators"]),
+            texts("screens"),
+            texts("newcomers"),
+            texts("pairing"),
+        )
+
+
 class Advanced(NamedTuple):
     """What events taken in from the database tell the table: their narration, the newest
     moment among them and whether a bot made one for a person."""
@@ -168,7 +199,7 @@ class LiveRoom:
     #: Scaled out: who is connected through the other workers (origin -> (when, seats,
     #: spectators, table screens among them)), so everyone sees everyone online whichever
     #: worker they are on, and a phone sees a table screen connected to another worker.
-    remote: dict[str, tuple[float, list[int], int, int]] = field(default_factory=dict)
+    remote: dict[str, Report] = field(default_factory=dict)
     #: The seats this worker last told the others are connected through it (see .presence).
     announced: tuple[int, ...] = ()
     #: When this worker loaded the room (monotonic): scaled out, who is connected through the
@@ -373,30 +404,61 @@ class LiveRoom:
         return tuple(sorted({c.seat for c in self.conns if c.open and c.seat is not None}))
 
     def local_presence(self) -> dict[str, Any]:
-        """The seats, spectators and table screens (spectators too) connected to this process."""
+        """Who is connected to the room through this process (see :class:`Report`)."""
+        open_ = [c for c in self.conns if c.open]
         return {
             "seats": list(self.local_seats()),
-            "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
-            "screens": sum(1 for c in self.conns if c.open and c.screen),
+            "spectators": sum(1 for c in open_ if c.seat is None),
+            "screens": sorted({c.screen_id for c in open_ if c.screen and c.screen_id}),
+            "newcomers": sorted({hash_token(c.next_token) for c in open_ if c.next_token}),
+            "pairing": sorted(
+                {f"{c.pairing}:{c.screen_id}" for c in open_ if c.pairing and not c.screen}
+            ),
         }
+
+    def reports(self) -> list[Report]:
+        """The other workers' reports still believed (see ``Settings.presence_ttl``)."""
+        fresh = time.monotonic() - self.presence_ttl
+        return [r for r in self.remote.values() if r.when >= fresh]
 
     def presence(self) -> tuple[frozenset[int], int]:
         """The seats online and the number of spectators, through any worker."""
         online = {c.seat for c in self.conns if c.open and c.seat is not None}
         spectators = sum(1 for c in self.conns if c.open and c.seat is None)
-        fresh = time.monotonic() - self.presence_ttl
-        for when, seats, watching, _ in self.remote.values():
-            if when >= fresh:
-                online.update(seats)
-                spectators += watching
+        for r in self.reports():
+            online.update(r.seats)
+            spectators += r.spectators
         return frozenset(online), spectators
 
+    def screen_ids(self) -> set[str]:
+        """The paired table screens watching, through any worker (by id)."""
+        here = {c.screen_id for c in self.conns if c.open and c.screen and c.screen_id}
+        return here.union(*(r.screens for r in self.reports()))
+
     def screens(self) -> int:
-        """The table screens watching, through any worker (each phone then shows its compact
-        view, whichever worker it is on)."""
-        fresh = time.monotonic() - self.presence_ttl
-        here = sum(1 for c in self.conns if c.open and c.screen)
-        return here + sum(n for when, _, _, n in self.remote.values() if when >= fresh)
+        """How many paired table screens watch, through any worker (each phone then shows
+        its compact view, whichever worker it is on)."""
+        return len(self.screen_ids())
+
+    def newcomers(self) -> set[str]:
+        """The token hashes of the newcomers with a seat at the next match who are connected,
+        through any worker (the next match takes only those still here)."""
+        here = {hash_token(c.next_token) for c in self.conns if c.open and c.next_token}
+        return here.union(*(r.newcomers for r in self.reports()))
+
+    def pairing(self) -> dict[str, str]:
+        """The table screens waiting to be paired, through any worker: pairing code -> the
+        screen's id."""
+        shown = {
+            c.pairing: c.screen_id
+            for c in self.conns
+            if c.open and c.pairing and c.screen_id and not c.screen
+        }
+        for r in self.reports():
+            for item in r.pairing:
+                code, _, screen_id = item.partition(":")
+                shown.setdefault(code, screen_id)
+        return shown
 
     # -- the picture ----------------------------------------------------------------------
     @functools.cached_property

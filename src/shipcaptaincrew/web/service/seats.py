@@ -7,7 +7,7 @@ cannot impersonate a player.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..models import PERSON_LABEL, Room, SeatKind
 
@@ -29,6 +29,12 @@ class SeatInfo:
     #: The colour and avatar chosen at the join (None: the seat's own, by its number).
     color: int | None = None
     avatar: str | None = None
+    #: A seat at the next match asked for by a spectator: the network it was asked from
+    #: (hashed; a network has at most ``Settings.next_seats_per_address`` such seats).
+    network: str | None = None
+    #: ... and when it was asked for (epoch seconds): until the asker's worker has told the
+    #: others it is connected (see ``.nextmatch``), a young seat counts as held.
+    asked_at: float | None = None
 
     @classmethod
     def stored(
@@ -82,7 +88,13 @@ class Meta:
             host=row.host,
             rematch=tuple(row.rematch or ()),
             next_seats=tuple(
-                SeatInfo.stored(s["name"], PERSON_LABEL, s["token_hash"], s["color"], s["avatar"])
+                replace(
+                    SeatInfo.stored(
+                        s["name"], PERSON_LABEL, s["token_hash"], s["color"], s["avatar"]
+                    ),
+                    network=s.get("network"),
+                    asked_at=s.get("at"),
+                )
                 for s in row.next_seats or ()
             ),
             next_code=row.next_code,

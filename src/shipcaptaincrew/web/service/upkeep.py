@@ -44,7 +44,7 @@ from sqlalchemy import and_, delete, exists, func, or_, select, update
 
 from .. import errors as E
 from ..errors import ErrorCode, RoomError
-from ..limits import network
+from ..limits import address_key
 from ..models import Event, Result, Room, RoomStatus, Seat
 from ..settings import Settings
 from .room import LiveRoom
@@ -63,13 +63,6 @@ REFUSAL_MEMORY = 60.0
 EXPIRED_CLOSE = 4410
 #: Stops a room's clocks (its bot, turn timer and host watch) before it is forgotten.
 StopRoom = Callable[[LiveRoom], Awaitable[None]]
-
-
-def address_key(address: str) -> str:
-    """The form in which a client's network is kept (a hash of :func:`..limits.network`,
-    never the address itself)."""
-    net = network(address) or address
-    return hashlib.sha256(b"scc-room-limit\0" + net.encode()).hexdigest()
 
 
 class Upkeep:
