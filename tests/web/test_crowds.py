@@ -40,7 +40,7 @@ def paired_screen(client: Any, code: str, player: Player) -> str:
     try:
         player.send(type="pair", code=welcome["screen"]["code"])
         assert player.next("paired")["code"] == welcome["screen"]["code"]
-        while (msg := ws.receive_json())["type"] != "paired":
+        while ws.receive_json()["type"] != "paired":
             pass
     finally:
         ctx.__exit__(None, None, None)
