@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import facts
-from .catalogue import N_, Label
+from .catalogue import N_, NP_, Label, Plural
 from .words import Words
 
 
@@ -77,7 +77,7 @@ class RoomError(ValueError):
     def __init__(
         self,
         code: ErrorCode,
-        msgid: str,
+        msgid: str | Plural,
         status: int = 400,
         /,
         extra: dict[str, Any] | None = None,
@@ -168,7 +168,10 @@ NO_FACES_HERE = N_("The server rolls the dice at this table: send a roll without
 REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
 REMATCH_DONE = N_("The next match has begun already.")
 NEXT_REFUSED = N_("The host keeps the next match to the table: you can go on watching.")
-NEXT_SEATS_NETWORK = N_("Your network has {n} seat at the next match already: one each, please.")
+NEXT_SEATS_NETWORK = NP_(
+    "Your network has {n} seat at the next match already: one each, please.",
+    "Your network has {n} seats at the next match already: one each, please.",
+)
 NO_SUCH_NEWCOMER = N_("Nobody called {name} asked for a seat at the next match.")
 SEATED_ALREADY = N_("You have a seat already.")
 REACTION_RATE = N_("Not so fast with the reactions.")
@@ -178,8 +181,9 @@ NOT_AWAY = N_("{name} is here: they play their own turns.")
 NOT_A_PERSON = N_("There is no player in seat {seat} to stand in for.")
 #: Pairing a table screen.
 NO_SUCH_SCREEN = N_("No table screen shows the code {code}: look at the screen and type its code.")
-SCREENS_FULL = N_(
-    "This table shows on {n} screens already: close one of them first, then pair this one."
+SCREENS_FULL = NP_(
+    "This table shows on {n} screen already: close it first, then pair this one.",
+    "This table shows on {n} screens already: close one of them first, then pair this one.",
 )
 NOT_FOR_YOURSELF = N_("You cannot ask that for yourself.")
 REMOVE_HERE = N_("{name} is here: only the host can have them leave the match.")

@@ -120,13 +120,13 @@ def tie_view(state: MatchState, names: Sequence[str]) -> dict[str, Any] | None:
         text = Words(T.TIE_ROUND, {"names": tied, "score": score, "how": how})
     elif c.purpose is Purpose.FINAL_PLACES:
         score = state.totals[first]
-        text = Words(T.TIE_FINAL, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_FINAL, {"names": tied, "n": score, "how": how})
     elif len({state.totals[s] for s in c.seats}) == 1:
         score = state.totals[first]
-        text = Words(T.TIE_MATCH, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_MATCH, {"names": tied, "n": score, "how": how})
     else:  # a table out of chips: the richest tied
         score = state.chips[first]
-        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "n": score, "how": how})
     return {
         "purpose": c.purpose.value,
         "method": c.method.value,

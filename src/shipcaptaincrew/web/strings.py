@@ -8,7 +8,7 @@ the story of the match are not here: the server sends them already translated.
 
 from __future__ import annotations
 
-from .catalogue import N_
+from .catalogue import N_, NP_, Plural
 
 UI_STRINGS: tuple[str, ...] = (
     # every page: header, titles, errors of the page itself
@@ -155,7 +155,6 @@ UI_STRINGS: tuple[str, ...] = (
     N_("One sip more for {name}"),
     N_("Hand out these sips"),
     N_("Share the sips out"),
-    N_("{n} of {left} sips"),
     N_("Another round"),
     N_("Stop: the totals decide"),
     N_("Advice"),
@@ -169,9 +168,6 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Remove {face}"),
     N_("Tap the faces you rolled"),
     N_("Enter the roll"),
-    N_("{n} of {due} dice"),
-    N_("Roll {n} real dice and tap what they show."),
-    N_("Roll for {name}: {n} real dice."),
     # players, results, podium
     N_("Total"),
     N_("Wins"),
@@ -227,9 +223,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Verify the dice"),
     N_("Watch the replay"),
     N_("Verify a match"),
-    N_("The server checked every die: all {n} dice match the seed."),
     N_("Problems found:"),
-    N_("Your browser recomputed every die: all {n} dice match the seed."),
     N_("Your browser found a die that does not match: {detail}"),
     N_("The seed matches the hash published before the match."),
     N_("Download the event log"),
@@ -247,4 +241,22 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Average score"),
     N_("Crews"),
     N_("Chips won"),
+)
+
+#: The pages' strings with plural forms (the count is ``{n}``): looked up by the singular with
+#: ``tn("...", n, params)`` in the pages (see ``common.js``).
+UI_PLURALS: tuple[Plural, ...] = (
+    NP_("{n} of {due} die", "{n} of {due} dice"),
+    NP_("Roll {n} real die and tap what it shows.", "Roll {n} real dice and tap what they show."),
+    NP_("Roll for {name}: {n} real die.", "Roll for {name}: {n} real dice."),
+    NP_("{n} of {left} sip", "{n} of {left} sips"),
+    NP_(
+        "The server checked every die: the {n} die matches the seed.",
+        "The server checked every die: all {n} dice match the seed.",
+    ),
+    NP_(
+        "Your browser recomputed every die: the {n} die matches the seed.",
+        "Your browser recomputed every die: all {n} dice match the seed.",
+    ),
+    NP_("{name}: {n} sip", "{name}: {n} sips"),
 )

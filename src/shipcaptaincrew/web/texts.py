@@ -9,7 +9,7 @@ a language the same way (:mod:`.catalogue`).
 from __future__ import annotations
 
 from ..options import Group
-from .catalogue import N_
+from .catalogue import N_, NP_
 from .models import DiceSource
 
 #: Bot difficulty -> its name for people (the difficulties themselves are ``bots.DIFFICULTIES``;
@@ -54,9 +54,18 @@ LEAVES = N_("{name} leaves the match once this round is over.")
 STAYS = N_("{name} is back and stays in the match.")
 #: The tie being broken, and how (``how``: one of the two sentences after them).
 TIE_ROUND = N_("{names} tied with {score}: {how}")
-TIE_MATCH = N_("{names} tied for the match with {score} points: {how}")
-TIE_MATCH_CHIPS = N_("{names} tied for the match with {score} chips: {how}")
-TIE_FINAL = N_("{names} tied with {score} points for a place in the final: {how}")
+TIE_MATCH = NP_(
+    "{names} tied for the match with {n} point: {how}",
+    "{names} tied for the match with {n} points: {how}",
+)
+TIE_MATCH_CHIPS = NP_(
+    "{names} tied for the match with {n} chip: {how}",
+    "{names} tied for the match with {n} chips: {how}",
+)
+TIE_FINAL = NP_(
+    "{names} tied with {n} point for a place in the final: {how}",
+    "{names} tied with {n} points for a place in the final: {how}",
+)
 TIE_AGAIN = N_("{names} tied again: {how}")
 TIE_BY_TURN = N_("a tie-break turn each decides.")
 TIE_BY_CARGO = N_("the two cargo dice decide.")
@@ -73,21 +82,36 @@ WHY_TOTALS = N_("{name} won with the most points: {total}.")
 WHY_TOTALS_NOT_CHIPS = N_(
     "{name} won with the most points: {total}. Points decide this match, not chips."
 )
-WHY_TIE_TOTALS = N_("{names} tied with {total} points; the tie-break by {method} went to {name}.")
-WHY_TIE_CHIPS = N_("{names} tied with {chips} chips; the tie-break by {method} went to {name}.")
+WHY_TIE_TOTALS = NP_(
+    "{names} tied with {n} point; the tie-break by {method} went to {name}.",
+    "{names} tied with {n} points; the tie-break by {method} went to {name}.",
+)
+WHY_TIE_CHIPS = NP_(
+    "{names} tied with {n} chip; the tie-break by {method} went to {name}.",
+    "{names} tied with {n} chips; the tie-break by {method} went to {name}.",
+)
 WHY_LAST_WITH_CHIPS = N_("{name} won: nobody else had the chips to ante.")
 WHY_MOST_CHIPS = N_("{name} won with the most chips once nobody could ante: {chips}.")
 WHY_ROUND = N_("{name} won the round.")
 WHY_FINAL = N_("{name} won the final.")
 WHY_NO_WINNER = N_("The match ended without a winner.")
 WHY_OTHERS_LEFT = N_("{name} won: everyone else left the match.")
+#: How a match ended by leaving is counted (see ``models.MatchEnd``).
+WHY_WALKOVER = N_(
+    "{name} won by walkover: everyone else left the match while away. It counts apart from wins."
+)
+WHY_REMOVED = N_(
+    "Nobody won: the host had everyone else leave the match while they were at the table."
+)
 
 # -- what decides the match, shown from the first round ----------------------------------------
 DECIDES_ROUND = N_("One round: its winner wins the match.")
-DECIDES_ROUNDS = N_("After {n} rounds the most points win.")
-DECIDES_FIRST_TO = N_("The first to {n} points wins.")
+DECIDES_ROUNDS = NP_(
+    "After {n} round the most points win.", "After {n} rounds the most points win."
+)
+DECIDES_FIRST_TO = NP_("The first to {n} point wins.", "The first to {n} points wins.")
 DECIDES_TOURNAMENT = N_("Two rounds, then the two best totals play the final.")
-DECIDES_WINS = N_("The first to win {n} rounds wins.")
+DECIDES_WINS = NP_("The first to win {n} round wins.", "The first to win {n} rounds wins.")
 DECIDES_SESSION = N_("Round after round until the table stops; then the most points win.")
 #: Beside a match over points played for a pot.
 POINTS_NOT_CHIPS = N_("Points decide, not chips: the chips are the stake.")

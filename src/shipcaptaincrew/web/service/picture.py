@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..models import RoomStatus, SeatKind
 from ..moments import Story, tie_view
 from ..party import seat_avatar, seat_color
-from ..podium import deciding
+from ..podium import counted, deciding, ending
 from ..texts import LEVEL_LABELS
 from ..views import state_view
 from ..words import Words
@@ -115,6 +115,12 @@ def _askable(room: LiveRoom, seat: int, online: frozenset[int]) -> int | None:
     return int((time.time() + room.absent_grace - away) * 1000)
 
 
+def _podium(room: LiveRoom, state: MatchState | None, story: Story) -> dict[str, Any] | None:
+    if story.podium is None or state is None or not state.departed:
+        return story.podium
+    return counted(story.podium, ending(room.events, state), room.names)
+
+
 def picture(
     room: LiveRoom,
     after: MatchState | None = None,
@@ -170,6 +176,7 @@ def picture(
         "last_result": story.last_result,
         "tie": None if state is None else tie_view(state, room.names),
         "decides": deciding(room.rules),
-        "podium": story.podium,
+        # (A match that ended by leaving says how it counts: see ..podium.ending.)
+        "podium": _podium(room, state, story),
         "rematch": _rematch_view(room, online),
     }

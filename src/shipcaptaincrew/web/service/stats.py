@@ -11,29 +11,8 @@ from ...engine import apply, initial_state, is_terminal, opening_chips, seat_to_
 from ...notation import replay_events
 from ...state import MatchState, Phase
 from ..models import MatchEnd, Result
+from ..podium import ending
 from .room import LiveRoom
-
-
-def ending(events: list[dict[str, Any]], final: MatchState) -> MatchEnd:
-    """How a finished match ended: at the table, or because everyone else left it.
-
-    A match the engine ends because fewer than two players are left in it was won by leaving,
-    not by play.  It counts as a walkover only if everyone who left was away for real: the
-    table's leave of someone away stands only while they stay away (coming back before the
-    round is over undoes it, see ``service.standin``), so what is left to tell is a host who
-    removed someone while they were at the table (the leave event's ``"away"`` is false):
-    then nobody won it (:attr:`MatchEnd.REMOVED`).
-    """
-    staying = [s for s in range(final.players) if s not in final.departed]
-    if not final.departed or len(staying) >= 2:
-        return MatchEnd.PLAYED
-    last: dict[int, dict[str, Any]] = {}
-    for event in events:
-        if event.get("type") == "leave":
-            last[event["seat"]] = event
-    if any(last.get(s, {}).get("away") is False for s in final.departed):
-        return MatchEnd.REMOVED
-    return MatchEnd.WALKOVER
 
 
 def results(

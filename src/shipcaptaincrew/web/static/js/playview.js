@@ -1,7 +1,7 @@
 // The match as one phone shows it: whose turn (a banner you cannot miss when it is yours, with
 // a countdown when a timer runs), the dice on the felt, the legal choices as big buttons at the
 // thumb, advice, typing in real dice, and the fair-dice panel.
-import { api, h, num, percent, t } from "./common.js";
+import { api, h, num, percent, t, tn } from "./common.js";
 import { die } from "./dice.js";
 import { playedForTag } from "./moments.js";
 import { actionLabel, askText, avatar, stageText } from "./table.js";
@@ -79,14 +79,14 @@ export function facesEntry(match, players, you, send, version = -1) {
     if (!typed.length) shown.append(h("span", { class: "muted" }, t("Tap the faces you rolled")));
     go.disabled = typed.length !== due;  // exactly the dice this roll takes
     for (const k of keys) k.disabled = typed.length >= due;
-    go.replaceChildren(t("Enter the roll"), h("small", {}, t("{n} of {due} dice", { n: typed.length, due })));
+    go.replaceChildren(t("Enter the roll"), h("small", {}, tn("{n} of {due} die", due, { n: typed.length, due })));
   };
   go.addEventListener("click", () => { if (typed.length === due) send(typed.slice()); });
   redraw();
   const who = players[match.actor] ? players[match.actor].name : "";
   return h("div", { class: "faces-entry", "data-testid": "faces-entry", "data-due": due },
-    h("p", { class: "note" }, match.actor === you ? t("Roll {n} real dice and tap what they show.", { n: due })
-      : t("Roll for {name}: {n} real dice.", { name: who, n: due })),
+    h("p", { class: "note" }, match.actor === you ? tn("Roll {n} real die and tap what it shows.", due, { n: due })
+      : tn("Roll for {name}: {n} real die.", due, { name: who, n: due })),
     h("div", { class: "keys", role: "group", "aria-label": t("Faces") }, keys), shown, go);
 }
 
@@ -161,7 +161,7 @@ function sharePicker(match, players, { online, act }) {
     go.disabled = !online || n === 0;
     if (n) go.dataset.action = action();
     else delete go.dataset.action;
-    go.replaceChildren(n ? t("Hand out these sips") : t("Share the sips out"), h("small", {}, t("{n} of {left} sips", { n: num(n), left: num(left) })));
+    go.replaceChildren(n ? t("Hand out these sips") : t("Share the sips out"), h("small", {}, tn("{n} of {left} sip", left, { n: num(n), left: num(left) })));
   }
   go.addEventListener("click", () => { if (total()) act(action()); });
   sync();
