@@ -11,8 +11,7 @@ from babel.messages.pofile import read_po
 
 from shipcaptaincrew.i18n import LOCALE_DIR, translator
 from shipcaptaincrew.web import errors, texts
-from shipcaptaincrew.web.catalogue import message_ids
-from shipcaptaincrew.web.catalogue import Plural
+from shipcaptaincrew.web.catalogue import Plural, message_ids
 from shipcaptaincrew.web.strings import UI_PLURALS, UI_STRINGS
 
 #: Every id: a text, or a plural pair (as the catalogue has it: a tuple of the two).
