@@ -264,6 +264,13 @@ export async function boot(onLang, extras) {
 
 export function seatToken(code) { return stored(`scc:seat:${code}`); }
 export function saveSeatToken(code, token) { remember(`scc:seat:${code}`, token); }
+/** A table screen's token (one per browser: a screen paired once stays paired at this
+ * table's next matches and after a reload); ``value`` keeps a new one. */
+export function screenToken(value = undefined) {
+  if (value !== undefined) remember("scc:screen-token", value);
+  return stored("scc:screen-token");
+}
+
 export function forgetSeatToken(code) { remember(`scc:seat:${code}`, null); }
 /** The table code of a page's path: /r/CODE, /r/CODE/screen, /verify/CODE, /replay/CODE. */
 export function codeFromPath() {

@@ -31,7 +31,7 @@ function restOf(faces, held) {
 
 /** Why a bot played a person's turn, as a tag every page shows (data-testid played-for). */
 export function playedForTag(by, name) {
-  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked") }[by] || "";
+  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked"), silent: t("silent, the table asked") }[by] || "";
   return h("span", { class: "tag played-for", "data-testid": "played-for" }, t("A bot plays for {name}", { name }), why ? ` (${why})` : "");
 }
 
@@ -42,7 +42,7 @@ export function playedForTag(by, name) {
  */
 export function stripMoment(moment, players) {
   const kinds = { turn_end: moment, rolloff: moment, round_end: moment.turn || moment.rolloff || null, match_end: moment.turn || moment.rolloff || null };
-  const part = moment.kind === "leave" ? moment : kinds[moment.kind];
+  const part = moment.kind === "leave" || moment.kind === "stay" ? moment : kinds[moment.kind];
   const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
   if (!part && !round) return null;
   const p = part ? players[part.seat] : round && round.winner !== null ? players[round.winner] : null;

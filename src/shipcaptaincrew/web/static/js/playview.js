@@ -173,29 +173,6 @@ function sharePicker(match, players, { online, act }) {
   return box;
 }
 
-/**
- * Someone away, and what the table may do about it: for the host (or, with the host away,
- * anyone seated: the server's ``stewards``) a button to let a bot play for them
- * (data-testid play-for) and one to have them leave the match after this round
- * (remove-after-round), each with the seat in data-seat.
- */
-export function awayBox(room, you, send) {
-  const match = room.match;
-  if (!match || match.over || you === null || !(room.stewards || []).includes(you)) return null;
-  const away = room.players.filter((p) => p.seat !== you && p.kind === "human" && !p.online && !p.leaving && !p.left);
-  if (!away.length) return null;
-  return h("section", { class: "panel away", "aria-labelledby": "away-h", id: "away" },
-    h("h2", { id: "away-h" }, t("Away from the table")),
-    h("ul", {}, away.map((p) => h("li", {},
-      avatar(p),
-      h("span", { class: "grow" }, h("b", {}, p.name), " · ", h("span", { class: "muted" }, p.played_for ? t("a bot plays") : t("is offline"))),
-      h("span", { class: "row" },
-        p.played_for ? null : h("button", { type: "button", class: "secondary", "data-testid": "play-for", "data-seat": p.seat,
-          onclick: () => send({ type: "play_for", seat: p.seat }) }, t("Let a bot play for {name}", { name: p.name })),
-        h("button", { type: "button", class: "secondary", "data-testid": "remove-after-round", "data-seat": p.seat,
-          onclick: () => send({ type: "remove_after_round", seat: p.seat, version: room.version }) }, t("Remove {name} after this round", { name: p.name })))))));
-}
-
 /** A probability the server may send (null or absent when the solver gave none). */
 const given = (p) => p !== null && p !== undefined;
 
