@@ -20,6 +20,7 @@ from shipcaptaincrew.web.moments import Story
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
 from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
+from shipcaptaincrew.web.service.room import Report
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.views import legal
 
@@ -272,7 +273,7 @@ def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: P
         room = svc.room(code)
         await svc.connect(room, Quick(), Hello(type="hello"))
         assert svc.presence.interval(room) == svc.settings.presence_seconds == 0.5
-        room.remote["another worker"] = (time.monotonic(), [1], 999, 0)
+        room.remote["another worker"] = Report(time.monotonic(), [1], 999)
         assert svc.presence.interval(room) == (1 + 999 + 1) / presence.BUDGET
         await svc.shutdown()
 
