@@ -19,8 +19,8 @@ from shipcaptaincrew.web.db import open_database
 from shipcaptaincrew.web.moments import Story
 from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
-from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.service.room import Report
+from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.views import legal
 

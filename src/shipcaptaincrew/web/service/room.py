@@ -296,11 +296,28 @@ class LiveRoom:
         self.state = before
         self.events += events
         self.acted_at = time.monotonic()
+        self._bot_turn(events[-1] if events else None)
         if self.dice is not None:
             self.dice.count += dice
         if before.is_over:
             self.finish()
         return told
+
+    def _bot_turn(self, event: dict[str, Any] | None) -> None:
+        """Events another worker played: if a bot was playing a person's turn there and the
+        turn goes on, it is shown here too (whose, why, who asked), as on that worker."""
+        by = None if event is None else by_of(event)
+        state = self.state
+        if event is None or by is None or state is None or state.is_over:
+            return
+        seat = event.get("seat")
+        if seat_to_act(state) != seat or not isinstance(seat, int):
+            return
+        self.absence.turn = (seat, by)
+        if by is By.SILENT:
+            self.absence.silenced[seat] = askers_of(event)
+        elif by is By.ASKED:
+            self.absence.asked[seat] = askers_of(event)
 
     def bot_of(self, state: MatchState) -> str | None:
         """The spec of the bot choosing in ``state`` (None: a person's turn, or none)."""
