@@ -42,6 +42,10 @@ class TurnEnd(StrEnum):
     NO_REROLLS = "no_rerolls"  #: a full crew with a roll left, but no cargo reroll allowed
 
 
+#: The contests whose turns break a tie: their scores decide it and count to no total.
+TIE_PURPOSES = frozenset({Purpose.ROUND_TIE, Purpose.MATCH_TIE, Purpose.FINAL_PLACES})
+
+
 def turn_end(
     before: MatchState, action: Action, names: Sequence[str], by: By | None = None
 ) -> dict[str, Any] | None:
@@ -70,7 +74,10 @@ def turn_end(
     best = max(others.values(), default=0)
     leads = done.complete and done.score > best
     name = names[seat]
-    if not done.complete:
+    tie_break = before.contest is not None and before.contest.purpose in TIE_PURPOSES
+    if tie_break:  # its roll decides the tie and counts to nobody's total
+        text = Words(T.TURN_TIE_BREAK, {"name": name, "score": done.score if done.complete else 0})
+    elif not done.complete:
         text = Words(T.TURN_NO_CREW, {"name": name})
     elif leads:
         text = Words(T.TURN_SCORED, {"name": name, "score": done.score})
@@ -92,7 +99,9 @@ def turn_end(
         "cargo": list(done.cargo),
         "score": done.score,
         "complete": done.complete,
-        "leads": leads,
+        "leads": leads and not tie_break,
+        # A tie-break turn: its score decides the tie, and is on no card.
+        "tie_break": tie_break,
         "bonus": done.bonus,
         "why": why.value,
         # Why a bot played this person's turn (None: the player did, or a bot seat).

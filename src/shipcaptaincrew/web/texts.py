@@ -48,6 +48,8 @@ TURN_SCORED = N_("{name}: {score}!")
 TURN_LEVEL = N_("{name}: {score}, level with {names}")
 TURN_BEHIND = N_("{name}: {score}; {leader} leads with {best}")
 TURN_NO_CREW = N_("{name}: no crew, 0")
+#: A tie-break turn's end: its score decides the tie and is no round's score.
+TURN_TIE_BREAK = N_("{name}: {score} in the tie-break (it decides the tie only)")
 #: A player asked to leave the match after the round (see ``actions.Leave``).
 LEAVES = N_("{name} leaves the match once this round is over.")
 #: ... and is back before it was over: the leave is undone (``actions.Stay``).

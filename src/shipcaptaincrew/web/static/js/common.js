@@ -42,10 +42,10 @@ function fill(el, attrs, children) {
 /** Translate an English message id and fill its {placeholders}. */
 export function t(id, params = {}) {
   const text = strings[id] || id;
-  return fill(typeof text === "string" ? text : text.other || id, params);
+  return filled(typeof text === "string" ? text : text.other || id, params);
 }
 
-function fill(text, params) {
+function filled(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
@@ -54,10 +54,10 @@ function fill(text, params) {
  * server gave a form for), its {placeholders} filled. */
 export function tn(id, count, params = {}) {
   const forms = strings[id];
-  if (!forms || typeof forms === "string") return fill(forms || id, params);
+  if (!forms || typeof forms === "string") return filled(forms || id, params);
   let category = "other";
   try { category = new Intl.PluralRules(document.documentElement.lang || "en").select(count); } catch (e) { /* an old browser: "other" */ }
-  return fill(forms[category] || forms.other || id, params);
+  return filled(forms[category] || forms.other || id, params);
 }
 
 function stored(key) {

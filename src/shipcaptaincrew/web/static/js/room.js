@@ -272,6 +272,7 @@ function renderPlay(before) {
   if (first && mine && (hadFocus || turnStarts)) first.focus({ preventScroll: true });
   else if (hadFocus && !first) $("actions").focus({ preventScroll: true });
   document.body.classList.toggle("has-actions", buttons.length > 0);
+  document.body.classList.toggle("final-roll", final);
   // The acting player's dice and choices stay in sight, whatever else changed on the page.
   if (buttons.length) showFelt({ smooth: turnStarts });
   $("scores").replaceChildren(h("div", {},
