@@ -121,7 +121,9 @@ def _worker(config: Config, sockets: list[socket], conn: Connection, go_now: boo
     threading.Thread(target=listen, daemon=True).start()
     module, _, name = str(config.app).partition(":")
     app = getattr(importlib.import_module(module), name)()  # the app factory
-    config.app, config.factory, config.lifespan = app, False, "off"  # (its lifespan: here)
+    # The app made, its lifespan run here (around the wait for "go"), not by the server.
+    config.app, config.lifespan = app, "off"
+    setattr(config, "factory", False)  # noqa: B010 (uvicorn reads it; nothing of ours does)
 
     async def main() -> None:
         async with app.router.lifespan_context(app):
@@ -184,7 +186,7 @@ class Supervisor:
         """Import the app's module and build the pages' release here, once: every worker
         forked from this process has them (see the module).  The app itself is made in each
         worker (its factory opens the database and Redis there)."""
-        from .routers import pages
+        from .pages import routes as pages
 
         importlib.import_module(str(self.config.app).partition(":")[0])
         pages.release()
@@ -206,7 +208,7 @@ class Supervisor:
     def _all(self) -> list[Worker]:
         return [*self.workers, *([self.spare] if self.spare is not None else [])]
 
-    def _signalled(self, signum: int, _frame: object) -> None:
+    def _signalled(self, _signum: int, _frame: object) -> None:
         self.stopping = True
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"\0")
