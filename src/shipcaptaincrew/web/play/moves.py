@@ -61,6 +61,8 @@ class Play:
         action: Action | None,
         by: By | None = None,
         reason: Reason | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
 
@@ -75,7 +77,7 @@ class Play:
         if not self.cluster.up:
             # Committing now would leave the other workers' players blind: refuse instead.
             raise unavailable(E.RELAY)
-        played = await self._play(room, action, by, reason)
+        played = await self._play(room, action, by, reason, extra)
         messages, moment, ahead = played
         if (
             isinstance(action, RerollCargo)
@@ -204,7 +206,10 @@ class Play:
         room.events.append(event)
         room.acted_at = time.monotonic()
         if messages is None:
-            messages = narration(before, action, after, room.names, by, first, askers_of(event))
+            answered = event.get("answered_by")
+            messages = narration(
+                before, action, after, room.names, by, first, askers_of(event), answered
+            )
         room.recent.append(messages)
         if after.is_over:
             room.finish()

@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from ...actions import Action, InvalidActionError, Leave, Roll, parse_action
 from ...engine import check_choice, is_chance, seat_to_act
 from ...errors import GameError
-from ...state import MatchState
+from ...state import MatchState, Phase
 from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
-from ..display.absence import playing_for
+from ..display.absence import persons, playing_for
 from ..display.advice import HAND_OUT, advise
 from ..rooms.nextmatch import NextMatch
 from ..settings import Settings
@@ -233,6 +233,10 @@ class Protocol:
             allowed = {actor}
             if typed and actor is not None and self._for_host(room, actor):
                 allowed.add(room.host)
+            if state.phase is Phase.ANOTHER_ROUND:
+                # Another round, or stop: the people at the table answer, any of them, not
+                # only the next round's first player (a bot would always go on).
+                allowed |= set(persons(room))
             if conn.seat not in allowed:
                 raise RoomError(
                     ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_DICE if typed else E.NOT_YOUR_TURN, 409
@@ -247,6 +251,10 @@ class Protocol:
             if room.absence.turn is not None and room.absence.turn[0] == conn.seat:
                 room.absence.turn = None  # the player is back at their own turn
                 room.absence.silenced.pop(conn.seat, None)
+            if conn.seat != actor and state.phase is Phase.ANOTHER_ROUND:
+                # (The story names who answered: see ..table.room.narration.)
+                await self.play.step(room, action, extra={"answered_by": conn.seat})
+                return
             await self.play.step(room, action)
 
     @staticmethod

@@ -57,10 +57,16 @@ def narration(
     by: By | None = None,
     first: bool = True,
     askers: tuple[int, ...] = (),
+    answered: int | None = None,
 ) -> list[Line]:
     """An event's narration; the first move a bot makes in a person's turn says so first,
-    and who asked for it, if the table did (``askers``: their seats)."""
-    lines: list[Line] = list(narrate(before, action, after, names))
+    and who asked for it, if the table did (``askers``: their seats).  ``answered``: the
+    person who answered "another round?" for the table, named as the one who called it."""
+    said = list(names)
+    actor = seat_to_act(before)
+    if answered is not None and actor is not None and 0 <= answered < len(names):
+        said[actor] = names[answered]
+    lines: list[Line] = list(narrate(before, action, after, said))
     if by is not None and first:
         seat = seat_to_act(before)
         params: dict[str, Any] = {"name": names[seat] if seat is not None else ""}
@@ -277,7 +283,11 @@ class LiveRoom:
         for (after, action), event in zip(replayed, events, strict=True):
             by = by_of(event)
             first = not turn_goes_on(done, event)
-            lines = narration(before, action, after, self.names, by, first, askers_of(event))
+            answered = event.get("answered_by")
+            answered = answered if isinstance(answered, int) else None
+            lines = narration(
+                before, action, after, self.names, by, first, askers_of(event), answered
+            )
             done.append(event)
             self.recent.append(lines)
             self.story, moment = self.story.step(before, action, after, self.names, by)

@@ -93,7 +93,10 @@ export function facesEntry(match, players, you, send, version = -1) {
 /** The legal choices as buttons (data-action = the canonical text), only for the actor. */
 export function actionButtons(room, you, { online, connecting = false, waiting = false, physical, act, sendFaces, askAdvice }) {
   const match = room.match;
-  const mine = !match.over && match.actor === you && you !== null;
+  // Another round, or stop: every person at the table is asked, not only the round's first
+  // player (the server takes the answer from any of them).
+  const asked = !match.over && match.phase === "another_round" && you !== null && room.players[you] && room.players[you].kind === "human";
+  const mine = (!match.over && match.actor === you && you !== null) || asked;
   // At a table with real dice the host's phone types a bot's roll, or that of someone a bot
   // plays for; every other roll and choice stays on the acting player's own phone.
   const actor = room.players[match.actor];
@@ -115,7 +118,7 @@ export function actionButtons(room, you, { online, connecting = false, waiting =
   }
   const split = mine ? sharePicker(match, room.players, { online, act }) : null;
   if (split) out.push(split);
-  if (mine && room.hints && !match.chance && online && !connecting) {
+  if (mine && match.actor === you && room.hints && !match.chance && online && !connecting) {
     out.push(h("button", { type: "button", class: "secondary", id: "advice", onclick: askAdvice }, t("Advice")));
   }
   if (!online || waiting) out.forEach((b) => b.querySelectorAll && b.querySelectorAll("button").forEach((x) => { x.disabled = true; }));
