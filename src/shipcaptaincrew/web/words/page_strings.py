@@ -77,6 +77,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Your own dice seed (optional, mixed into the dice)"),
     N_("Create table"),
     N_("Join a table"),
+    N_("Have a join code? Join a table"),
     N_("Join code"),
     N_("Join"),
     N_("Type the table's join code."),
