@@ -63,6 +63,7 @@ def pair(host: Any, screen: Any) -> None:
     code = screen.inner_text("[data-testid=pair-code]").strip()
     host.click("#screen-link")
     host.fill("#pair-code", code)
+    check(host, "the pairing dialog")
     host.click("[data-testid=pair-go]")
     screen.wait_for_selector("[data-testid=screen-pairing]", state="detached")
 
@@ -274,3 +275,26 @@ def test_counts_are_said_in_the_singular_in_three_languages(
             page.locator("[data-testid=faces-entry] .keys button").nth(seat).click()
             page.click("[data-testid=faces-entry] button[data-action=roll]")
             page.wait_for_timeout(500)
+
+
+def test_joining_with_a_code_is_in_reach_at_the_top_of_a_phone(
+    server: LiveServer, browser: Any
+) -> None:
+    with browsing.opened_pages(browser, server.url) as pages:
+        for lang, text in (
+            ("en", "Join a table"),
+            ("de", "Einem Tisch beitreten"),
+            ("nb", "Bli med"),
+        ):
+            page = browsing.home_ready(pages.open("/", viewport=SMALL_PHONE, lang=lang))
+            link = page.locator("#jump-join a")
+            box = link.bounding_box()
+            assert box and box["y"] + box["height"] <= SMALL_PHONE["height"], (lang, box)
+            assert text in link.inner_text()
+            link.click()
+            page.wait_for_function("document.activeElement && document.activeElement.id === 'code'")
+            page.wait_for_timeout(800)  # (the smooth scroll)
+            code = page.locator("#code").bounding_box()
+            assert code and 0 <= code["y"] and code["y"] + code["height"] <= SMALL_PHONE["height"]
+            shot(page, f"strangers-join-at-the-top-{lang}", full=False)
+            check(page, f"home: join at the top ({lang})")
