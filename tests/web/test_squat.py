@@ -69,7 +69,7 @@ def test_the_host_turns_a_newcomer_down(make_client: Any, players: list[Player])
 def test_the_rematch_takes_only_the_people_still_there_and_its_code_stays_with_them(
     make_client: Any, players: list[Player]
 ) -> None:
-    client = make_client()
+    client = make_client(open_lists=True)  # (the finished table is listed for all)
     code, tokens = open_table(client, ["Anna", "Bo", "Cy"], settings=["starter=chosen"])
     anna, bo, cy = (Player(client, code, t) for t in tokens)
     players += [anna, bo, cy]

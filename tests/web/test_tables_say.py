@@ -98,7 +98,7 @@ def test_a_blip_and_a_reload_never_let_anyone_be_removed_or_played_for(
 def test_a_match_is_not_won_by_removing_the_others(make_client: Any, players: list[Player]) -> None:
     """The host removes the only other player while she is at the table: the match ends, and
     nobody won it; a walkover (the other away past the grace) counts apart from wins."""
-    client = make_client(absent_grace=FOREVER)
+    client = make_client(absent_grace=FOREVER, open_lists=True)
     code, tokens = open_table(
         client, ["Mallory", "Anna"], settings=["starter=chosen", "format=rounds:3"]
     )
@@ -122,7 +122,7 @@ def test_a_match_is_not_won_by_removing_the_others(make_client: Any, players: li
 
     # A walkover: Bo is away (a bot plays for him past the grace), the host has him leave,
     # and the win that follows counts apart.
-    walk = make_client(absent_grace=0.3)
+    walk = make_client(absent_grace=0.3, open_lists=True)
     code, tokens = open_table(walk, ["Anna", "Bo"], settings=["starter=chosen", "format=rounds:3"])
     anna = Player(walk, code, tokens[0])
     players.append(anna)

@@ -19,6 +19,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from .crews import routes as crew_routes
+from .crews import tables as crew_tables
+from .crews.service import CrewService
 from .deps import request_lang
 from .history import routes as matches
 from .history import stats_routes as stats
@@ -60,13 +63,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     sessions = open_database(settings.sqlalchemy_url(), settings.sqlite_synchronous)
     service = MatchService(settings, sessions)
+    crews = CrewService(settings, sessions, service.room)
+    # A crew hears of a match that ends here, and keeps its table's next match.
+    service.play.finished = crews.match_over
+    service.next.carried.append(crew_tables.carry)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The pages' generated files (bundles, compressed bodies), made before the first visit.
         app.state.release = await asyncio.to_thread(pages.release)
         await service.startup()
+        await crews.startup()
         yield
+        await crews.shutdown()
         await service.shutdown()
         sessions.kw["bind"].dispose()
 
@@ -79,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.service = service
+    app.state.crews = crews
 
     # Every refusal is one sentence in the request's language (see deps.request_lang).
     def answer(request: Request, err: RoomError) -> JSONResponse:
@@ -162,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # codes is refused at once (see limits.Misses).
         guard = [Depends(guarded_lookup)] if module in (rooms, matches) else []
         app.include_router(module.router, dependencies=guard)
+    app.include_router(crew_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -129,6 +129,17 @@ class Settings(BaseSettings):
     #: sees it (a power cut loses nothing shown); ``normal`` is faster and may lose the last
     #: moves on a power cut (never on a crash of the process alone).
     sqlite_synchronous: Literal["full", "normal"] = "full"
+    #: The server's lists of finished matches (``/history``, ``/stats`` and their API) show
+    #: every finished table, as a private server on a home or pub network may want; off (the
+    #: default) they show only the tables that chose to publish their result when they were
+    #: opened.  A server cannot tell whether strangers reach it, so it keeps its tables to
+    #: themselves unless told (``SCC_OPEN_LISTS=true``).
+    open_lists: bool = False
+    #: Tests and demonstrations only: a file holding the server's date and time (ISO 8601,
+    #: e.g. ``2025-11-07T21:00:00+00:00``), read at every use instead of the system clock, so
+    #: a test plays a crew's evenings on the days it chooses without waiting (see
+    #: :mod:`.clock`).  Unset: the system clock.
+    clock_file: str | None = None
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;

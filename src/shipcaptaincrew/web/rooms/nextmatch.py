@@ -156,6 +156,9 @@ class NextMatch:
         self.settings, self.store, self.cluster = settings, store, cluster
         #: The live room for a code, and the way to set a new room's bots going.
         self.load, self.schedule = load, schedule
+        #: What else the next room takes over from this one, in the transaction that makes
+        #: it: ``(db, old room's id, new room)`` (a crew's room: see ``crews.tables.carry``).
+        self.carried: list[Callable[[Session, int, Room], None]] = []
         self._pending: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -296,7 +299,7 @@ class NextMatch:
                 row.next_seats = [_stored(s) for s in meta.next_seats]
                 made = plan(room, meta, online, self.settings.max_seats)
                 if made is not None:
-                    row.next_code = self._make(db, room, made, meta.screens)
+                    row.next_code = self._make(db, room, made, row.published, meta.screens)
             meta = Meta.of(row)
         fresh = room.next_code is None and meta.next_code is not None
         before = room.next_seats
@@ -312,11 +315,16 @@ class NextMatch:
             await self.moved(room)
         await broadcast_room(room)
 
-    def _make(self, db: Session, room: LiveRoom, made: Plan, screens: tuple[str, ...]) -> str:
+    def _make(
+        self, db: Session, room: LiveRoom, made: Plan, published: bool, screens: tuple[str, ...]
+    ) -> str:
         timer = None if room.turn_timer is None else int(room.turn_timer)
         table = Table(room.rules, room.lang, room.hints, timer, made.starter, room.dice_source)
         new = self.store.new_room(db, table, made.seats, RoomStatus.PLAYING, host=made.host)
+        new.published = published  # (a table that published its result publishes the next)
         new.screens = [{"id": s} for s in screens]  # (its screens follow the table)
+        for carry in self.carried:
+            carry(db, room.id, new)
         return new.code
 
     async def moved(self, room: LiveRoom, only: Connection | None = None) -> None:

@@ -124,11 +124,14 @@ class Room(Base):
     #: this was kept).
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: The votes to let a bot play a silent person's turn: ``{"seat", "version", "by"}`` each
-    #: (see ``service.standin``), valid for that turn (``version``) only.
+    #: (see ``play.standin``), valid for that turn (``version``) only.
     asks: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    #: The table screens a seated person paired: ``{"id", "by"}`` each (``id``: the hash of
-    #: the screen's token; see ``service.screens``).
+    #: The table screens a seated person paired: ``{"id"}`` each (the hash of the screen's
+    #: token; see ``play.screens``).
     screens: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    #: The table chose to show its result in the server's lists (``/history``, ``/stats``);
+    #: without it only the people with its code see it (see ``Settings.open_lists``).
+    published: Mapped[bool] = mapped_column(Boolean, default=False)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"

@@ -9,6 +9,7 @@ the story of the match are not here: the server sends them already translated.
 from __future__ import annotations
 
 from .catalogue import N_, NP_, Plural
+from .crew_strings import CREW_STRINGS
 
 UI_STRINGS: tuple[str, ...] = (
     # every page: header, titles, errors of the page itself
@@ -267,7 +268,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Average score"),
     N_("Crews"),
     N_("Chips won"),
-)
+) + CREW_STRINGS
 
 #: The pages' strings with plural forms (the count is ``{n}``): looked up by the singular with
 #: ``tn("...", n, params)`` in the pages (see ``common.js``).

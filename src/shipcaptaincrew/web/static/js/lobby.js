@@ -1,6 +1,7 @@
 // Before the match: a newcomer sees "your name -> join" first; the host sees the huge code,
 // the QR code and a Share button; everyone sees who sits at the table.
 import { api, h, icon, saveSeatToken, t } from "./common.js";
+import { crewSeat } from "./crewjoin.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { avatar, botLevel } from "./table.js";
 
@@ -112,6 +113,7 @@ export function lobbyView(ctx) {
   const host = you !== null && you === (room.host ?? 0);
   const parts = [];
   if (you === null) {
+    parts.push(crewSeat(room.code, ctx));
     parts.push(nameForm({
       id: "join-form", testid: "join-table", title: t("Join table {code}", { code: room.code }),
       lead: room.title || null, button: t("Join"),

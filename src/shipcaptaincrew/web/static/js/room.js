@@ -8,6 +8,7 @@ import { keepPicture, keptPicture } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
+import { crewKeep } from "./crewkeep.js";
 import { bubble, fly, podiumView, reactionBar } from "./moments.js";
 import { actionButtons, adviceList, banner, botSays, countdown, fairPanel, howToPlay, noTable, showFelt, stageLine } from "./playview.js";
 import { newcomersBox, pairDialog, pairingAsked, pictureCame, sayBox, takeBack } from "./say.js";
@@ -237,6 +238,7 @@ function renderPlay(before) {
       fresh: freshPodium, rematch: () => send({ type: "rematch", version: room.version }),
       seatNext: you === null ? seatNextForm() : null,
       extra: [
+        crewKeep(room, you),
         you === null && room.status === "over" ? h("p", {}, t("This match is over.")) : null,
         newcomersBox(room, you, send),
         h("p", { class: "row" }, room.dice_source === "physical" ? null : h("a", { href: `/verify/${room.code}` }, t("Verify the dice")),

@@ -5,15 +5,15 @@ screens a seated player paired.
 Kept in the database, not in one worker's memory, so every worker of a scaled-out server
 counts the same votes and the same screens.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
