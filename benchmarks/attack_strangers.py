@@ -141,9 +141,10 @@ def strangers(setup: Callable[..., Any], seconds: float, phase: float) -> None:
         asyncio.run(_phase(served, None, min(5.0, phase)))  # (unmeasured: warm up)
         print(
             f"{'setup':<28} {'attack':<8} {'moves':>6} {'p99 ms':>8} {'max ms':>8} "
-            f"{'moves':>6} {'p99 ms':>8} {'max ms':>8}   what the attacker got"
+            f"{'moves':>6} {'p99 ms':>8} {'max ms':>8} {'p99 x':>6} {'max x':>6}   "
+            "what the attacker got"
         )
-        print(f"{'':<28} {'':<8} {'--- alone ---':>24} {'--- attacked ---':>24}")
+        print(f"{'':<28} {'':<8} {'--- alone ---':>24} {'--- attacked ---':>24} {'ratio':>13}")
         for name, attack in ATTACKS.items():
             alone: list[float] = []
             attacked: list[float] = []
@@ -158,10 +159,16 @@ def strangers(setup: Callable[..., Any], seconds: float, phase: float) -> None:
                             if "most" in key or key == "removed"
                             else got.get(key, 0) + n
                         )
+            p99 = percentile(alone, 99), percentile(attacked, 99)
+            worst = max(alone, default=0), max(attacked, default=0)
             print(
-                f"{served.name:<28} {name:<8} {len(alone):>6} {1000 * percentile(alone, 99):>8.2f} "
-                f"{1000 * max(alone, default=0):>8.2f} {len(attacked):>6} "
-                f"{1000 * percentile(attacked, 99):>8.2f} {1000 * max(attacked, default=0):>8.2f}   "
+                f"{served.name:<28} {name:<8} {len(alone):>6} {1000 * p99[0]:>8.2f} "
+                f"{1000 * worst[0]:>8.2f} {len(attacked):>6} {1000 * p99[1]:>8.2f} "
+                f"{1000 * worst[1]:>8.2f} {p99[1] / max(p99[0], 1e-9):>6.2f} "
+                f"{worst[1] / max(worst[0], 1e-9):>6.2f}   "
                 + ", ".join(f"{k} {v}" for k, v in got.items())
             )
-    print(f"  (load {load()})")
+    print(
+        "  (ratio: attacked over alone, the same table in turns in this run; the attacker's "
+        f"counts summed over its phases, 'most' and 'removed' at their highest)  (load {load()})"
+    )
