@@ -11,6 +11,7 @@ Run in its own pytest process: ``pytest tests/web/test_browser_strangers.py -m b
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -53,6 +54,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def tv(pages: Pages, code: str, size: dict[str, int], lang: str, *, dark: bool = False) -> Any:
     page = pages.open("", viewport=size, lang=lang, dark=dark, calm=False)
+    page.add_init_script(OVER_STAGE_JS)
     page.goto(f"{pages.base}/r/{code}/screen")
     page.wait_for_selector("[data-testid=pair-code]")
     return page
@@ -78,6 +80,34 @@ CONTEST_JS = """() => [...document.querySelectorAll('#felt .contender')].map((c)
           clear: !!at && n.contains(at), bottom: c.getBoundingClientRect().bottom,
           inner: innerHeight, scroll: document.documentElement.scrollHeight};
 })"""
+
+
+#: Watches, on every frame for a second after the strip changes (its dice dropping in),
+#: whether a die of the strip is drawn over the line above it ("Round N of M", the pot):
+#: what a person sees at points along that line.
+OVER_STAGE_JS = """
+(() => {
+  window.__sccOverStage = 0;
+  const look = () => {
+    const line = document.getElementById('stage');
+    if (!line || !line.offsetParent) return;
+    const r = line.getBoundingClientRect();
+    for (let x = r.left + 4; x < r.right; x += 10) {
+      const at = document.elementFromPoint(x, r.top + r.height / 2);
+      if (at && at.closest('.strip-dice')) { window.__sccOverStage += 1; return; }
+    }
+  };
+  addEventListener('DOMContentLoaded', () => {
+    const strip = document.getElementById('strip');
+    if (!strip) return;
+    new MutationObserver(() => {
+      const end = performance.now() + 1000;
+      const frame = () => { look(); if (performance.now() < end) requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    }).observe(strip, { childList: true, subtree: true });
+  });
+})();
+"""
 
 
 def contest_reads(screen: Any, name: str) -> list[dict[str, Any]]:
@@ -158,6 +188,8 @@ def test_the_cargo_rolloff_reads_right_on_the_screens_and_the_compact_phones(
 
         final = play_human(server.url, code, seats, rng=rng, on_turn=on_turn, on_end=on_end)
         assert len(rolloffs) >= 2, rolloffs  # (both screens, at least one roll each)
+        for size, screen in screens.items():  # no strip die ever flew over the round's line
+            assert screen.evaluate("window.__sccOverStage") == 0, size
         assert samples and "blank" not in samples, samples
         assert "dice" in samples
         for name, page in {**seats, **screens}.items():
@@ -298,3 +330,43 @@ def test_joining_with_a_code_is_in_reach_at_the_top_of_a_phone(
             assert code and 0 <= code["y"] and code["y"] + code["height"] <= SMALL_PHONE["height"]
             shot(page, f"strangers-join-at-the-top-{lang}", full=False)
             check(page, f"home: join at the top ({lang})")
+
+
+def test_a_bots_stand_is_worded_with_the_score_it_stood_on(
+    server: LiveServer, browser: Any
+) -> None:
+    """Anna plays a medium bot on her phone at her pace: each time the bot stands, the line
+    beside its reason says the score it stood on, the cargo its reason names (it once said
+    "Stand on 0 -- cargo 9 is 7 or more" in every match with bots)."""
+    api = httpx.Client(base_url=server.url, timeout=10)
+    made = api.post(
+        "/api/rooms", json={"name": "Anna", "settings": ["starter=chosen", "format=rounds:4"]}
+    ).json()
+    code, token = made["code"], made["token"]
+    api.post(f"/api/rooms/{code}/bots", json={"level": "medium"}, headers={"X-Seat-Token": token})
+    with browsing.opened_pages(browser, server.url) as pages:
+        anna = pages.open("", viewport=PHONE, lang="en", calm=False)
+        anna.add_init_script(f"localStorage.setItem('scc:seat:{code}', '{token}')")
+        anna.goto(f"{server.url}/r/{code}")
+        api.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": token})
+        said: set[str] = set()
+        deadline = time.monotonic() + 240
+        while not anna.locator("[data-testid=podium]").count() and time.monotonic() < deadline:
+            reason = anna.locator("[data-testid=bot-reason]")
+            if reason.count():
+                text = " ".join(reason.first.inner_text().split())
+                if "Stand on" in text and text not in said:
+                    said.add(text)
+                    shot(anna, f"strangers-bot-stands-{len(said)}", full=False)
+            mine = anna.locator("#actions button[data-action]:not([disabled])")
+            if mine.count():
+                anna.wait_for_timeout(1200)  # (a person's pace)
+                if mine.count():
+                    mine.first.click()
+            anna.wait_for_timeout(150)
+        assert said, "the bot never stood"
+        for text in said:
+            stood = re.search(r"Stand on (\d+)", text)
+            cargo = re.search(r"cargo (\d+)|this one is (\d+)", text)
+            assert stood and cargo, text
+            assert stood.group(1) == next(g for g in cargo.groups() if g), text

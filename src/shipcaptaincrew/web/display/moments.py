@@ -252,13 +252,22 @@ class Story:
 
 
 def explained(
-    moment: dict[str, Any] | None, seat: int, action: Action, reason: Text
+    moment: dict[str, Any] | None, before: MatchState, action: Action, reason: Text
 ) -> dict[str, Any]:
     """A bot's move's moment with the bot's reason on it: ``reason = {"seat", "action",
-    "text"}`` (the text said in each viewer's language).  A bot's choice that makes no other
-    moment (a reroll in mid-turn, a wild-captain assignment) is a moment of its own, of kind
-    ``choice``, so the page can still show why."""
-    why = {"seat": seat, "action": str(action), "text": reason}
+    "text", "turn"}`` (the text said in each viewer's language).  A bot's choice that makes no
+    other moment (a reroll in mid-turn, a wild-captain assignment) is a moment of its own, of
+    kind ``choice``, so the page can still show why.
+
+    ``turn`` is the turn as the bot chose in it (its score and the dice held, or None): the
+    page words the move from it, not from the picture after the move, where a stand once read
+    "Stand on 0" beside "cargo 9 is 7 or more" (the next player's turn had begun).
+    """
+    seat = seat_to_act(before)
+    assert seat is not None
+    t = before.turn
+    turn = None if t is None else {"score": t.score, "held": list(t.held)}
+    why = {"seat": seat, "action": str(action), "text": reason, "turn": turn}
     if moment is None:
         return {"kind": "choice", "seat": seat, "action": str(action), "reason": why}
     return {**moment, "reason": why}
@@ -271,9 +280,7 @@ def bot_explained(
     None for a person's move, and a roll is nobody's choice)."""
     if bot is None or isinstance(action, Roll | Leave | Stay):
         return moment
-    seat = seat_to_act(before)
-    assert seat is not None
-    return explained(moment, seat, action, Reason(make_bot(bot).explain(before)))
+    return explained(moment, before, action, Reason(make_bot(bot).explain(before)))
 
 
 def _kind(part: dict[str, Any] | None, kind: str) -> dict[str, Any] | None:

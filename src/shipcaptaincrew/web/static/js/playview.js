@@ -51,11 +51,14 @@ export function stageLine(room) {
   ];
 }
 
-/** A bot's move and, in its own words (the server's, translated), why it chose it. */
+/** A bot's move and, in its own words (the server's, translated), why it chose it.  The move
+ * is worded from the turn the bot chose in (said.turn: its score, the dice held), not the
+ * picture after it, where the next player's turn has begun ("Stand on 0" beside "cargo 9"). */
 export function botSays(said, room) {
   const p = room.players[said.seat];
   if (!p) return null;
-  const what = said.action ? actionLabel(said.action, room.match, room.players, room.options) : null;
+  const match = said.turn ? { ...room.match, turn: { ...(room.match.turn || {}), ...said.turn } } : room.match;
+  const what = said.action ? actionLabel(said.action, match, room.players, room.options) : null;
   return h("p", { class: "bot-says", "data-testid": "bot-reason", "data-seat": said.seat },
     avatar(p, { dot: false }),
     h("span", { class: "grow" }, h("b", {}, p.name), what ? ` · ${what}` : "", h("span", { class: "why" }, said.reason)));

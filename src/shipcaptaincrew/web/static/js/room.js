@@ -31,7 +31,7 @@ let online = false;
 let reactions = [];
 let freshPodium = false;
 let advised = null;       // the advice for the picture on screen (kept while it is redrawn)
-let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
+let botSaid = null;        // {seat, action, turn, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
 let fullView = false;     // with a table screen here: the whole table anyway (the view switch)
@@ -157,7 +157,7 @@ function stage(moment, before) {
   // A bot's choice (a moment of its own, or the turn or round it ended) says why it chose it.
   const said = [moment, moment.turn].map((m) => m && m.reason).find(Boolean);
   if (said && said.text) {
-    botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
+    botSaid = { seat: said.seat, action: said.action || null, turn: said.turn || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
     setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
   }
   const { turnEnd, round } = st.stage(moment, before, { podium: () => {
