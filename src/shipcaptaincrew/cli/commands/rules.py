@@ -58,5 +58,23 @@ def rules_cmd(
         typer.echo(text)
         return
     from rich.markdown import Markdown
+    from rich.segment import Segments
 
-    make_console().print(Markdown(text))
+    console = make_console()
+    console.print(Segments(unpadded(console, Markdown(text))))
+
+
+def unpadded(console: Any, renderable: Any) -> list[Any]:
+    """``renderable`` as the console draws it, each line without the spaces Rich pads it with
+    to the console's width (a copied or piped rules text was full of trailing blanks)."""
+    from rich.segment import Segment
+
+    out: list[Segment] = []
+    for line in console.render_lines(renderable, pad=False):
+        while line and not line[-1].control and not line[-1].text.strip():
+            line.pop()
+        if line and not line[-1].control:
+            last = line[-1]
+            line[-1] = Segment(last.text.rstrip(), last.style)
+        out += [*line, Segment.line()]
+    return out
