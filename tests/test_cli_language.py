@@ -232,6 +232,11 @@ def refusals(logs: dict[str, Path], tmp: Path) -> Iterator[tuple[str, list[str],
             "Redis URL of another kind",
             ["serve", "--db", "postgresql://u@h/d", "--redis", "http://x"],
         ),
+        ("a key without its certificate", ["serve", "--tls-key", str(missing)]),
+        ("no backups kept", ["backup", str(tmp / "b"), "--keep", "0"]),
+        ("a backup of no database", ["backup", str(tmp / "b"), "--db", f"sqlite:///{missing}"], 1),
+        ("a restore of no backup", ["restore", str(missing), "--db", "sqlite:///x.sqlite3"], 1),
+        ("a restore of a log", ["restore", str(logs["seeded"]), "--db", "sqlite:///x.sqlite3"], 1),
     ]
     for case in cases:
         name, args = case[0], case[1]

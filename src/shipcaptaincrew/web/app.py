@@ -181,8 +181,10 @@ def create_app_from_env() -> FastAPI:
     """The app configured by the environment alone (``SCC_*``): what each worker process of
     ``scc serve --workers K`` builds, since uvicorn starts workers from an import string."""
     from . import heap
+    from .connections import guard
 
     settings = Settings()
     application = create_app(settings)
     heap.install(settings.gc_sweep_seconds)  # a server process (see cli/commands/serve.py)
+    guard.configure(settings)  # its HTTP connections' limits (scc serve passes the protocol)
     return application

@@ -106,6 +106,15 @@ class Settings(BaseSettings):
     #: Spectators' connections one client network (an IPv4 address, an IPv6 /64) may hold on
     #: one server process at once, and as many again still to say hello (0 = no limit).
     max_connections_per_address: int = Field(default=200, ge=0)
+    #: Seconds a client has to send a request's headers, from its connection (or its
+    #: request's first byte) on: a client dripping a header line every few seconds is cut
+    #: off with 408 instead of holding a socket for ever (see :mod:`.guard`; 0 = no limit).
+    header_timeout: float = Field(default=5.0, ge=0)
+    #: Open HTTP connections one client network may hold on one server process (a page
+    #: load takes a handful; WebSockets are counted apart, above).  Connections from a
+    #: trusted proxy (``forwarded_allow_ips``) are not counted: the proxy speaks for many
+    #: (0 = no limit).
+    max_http_connections_per_address: int = Field(default=64, ge=0)
     #: Proxies (addresses or networks, ``*`` for any) whose ``X-Forwarded-For`` and
     #: ``X-Forwarded-Proto`` headers name the client; from anyone else they are ignored.
     #: Empty (the default): the server faces the clients itself (``scc serve

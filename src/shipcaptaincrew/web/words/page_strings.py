@@ -52,6 +52,14 @@ UI_STRINGS: tuple[str, ...] = (
     N_("You were silent a long while: a bot is playing this turn for you, as the table asked."),
     N_("Play my turn myself"),
     N_("silent, the table asked"),
+    N_(
+        "This page is plain http: shake to roll, keeping the screen on, the installed app and "
+        "copying the link need https."
+    ),
+    N_(
+        "Phones cannot open this address: it is this computer's own. Start the server with "
+        "scc serve --host 0.0.0.0 and open the address it prints."
+    ),
     # the table screen, and a phone beside it
     N_("Table screen"),
     N_("Scan the code or open the link to join"),

@@ -1,7 +1,7 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { api, boot, codeFromPath, h, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { api, boot, codeFromPath, h, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
 import { keepPicture, keptPicture } from "./kept.js";
@@ -368,6 +368,7 @@ line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTab
 const kept = keptPicture(code);
 if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], { history: true, kept: true })); }
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
+learnJoinLink(code, () => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
 // acting player's dice above it when it grows (the captain's steppers unfolded, say).
 new ResizeObserver(() => {

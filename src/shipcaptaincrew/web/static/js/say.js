@@ -2,7 +2,7 @@
 // leave (the server decides who and when: web/service/standin.py; this page offers what it
 // says, when it says), the person whose turn a bot plays taking it back, the host turning a
 // newcomer down, and pairing the table screen ("Show this table on that screen?").
-import { h, icon, t } from "./common.js";
+import { h, icon, joinLink, t } from "./common.js";
 import { avatar } from "./table.js";
 
 let arrived = 0;          // when the picture on screen came (the silent clock counts from it)
@@ -140,7 +140,7 @@ export function pairDialog(code, { you, send }) {
       if (!/^[0-9]{4}$/.test(value)) { note.textContent = t("Type the four digits the screen shows."); return; }
       if (send({ type: "pair", code: value })) { go.disabled = true; note.textContent = t("Sending..."); }
     });
-    const link = `${location.origin}/r/${encodeURIComponent(code)}/screen`;
+    const link = `${joinLink(encodeURIComponent(code))}/screen`;  // (the server's address, as the join link)
     box.replaceChildren(
       h("div", { class: "dialog-head" }, h("h2", { id: "pair-h" }, t("Show on a big screen")),
         h("button", { type: "button", class: "secondary", onclick: () => box.close() }, t("Close"))),
