@@ -7,6 +7,7 @@ screen said and that the event log replays to the very state the engine reached 
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -386,8 +387,14 @@ def test_set_up_dialogue_asks_for_what_the_flags_leave_out(tmp_path: Path) -> No
     assert replay(m).is_over
 
 
-#: Option -> the value another option needs of it (``pot_to`` needs ``stakes=pot``), tried first.
-_NEEDED = {o.requires[0]: o.requires[1] for o in OPTIONS.values() if o.requires is not None}
+#: Option -> the value another option needs of it (``pot_to`` needs ``stakes=pot``, the ante
+#: means something only under it), tried first.
+_NEEDED = {
+    when[0]: when[1]
+    for o in OPTIONS.values()
+    for when in (o.requires, o.applies)
+    if when is not None
+}
 
 
 def _candidates(option: Option, current: Any) -> list[Any]:
@@ -410,41 +417,72 @@ def _candidates(option: Option, current: Any) -> list[Any]:
     ]
 
 
-def _a_change_for_every_option(players: int) -> tuple[Rules, list[tuple[Option, Any]]]:
-    """A value for each option of the table that the rule set accepts after the ones before.
+Step = tuple[Option, Any, list[tuple[Option, Any]]]
+
+
+def _a_change_for_every_option(players: int) -> tuple[Rules, list[Step]]:
+    """A value for each option of the table that the rule set accepts after the ones before,
+    each step as the dialogue asks it: the value, and where the rule set refuses it alone,
+    the options it brings into play (the wild face after a refused wild captain).
 
     An option refused at first (wild captain on a required face) is tried again once the
-    others are set.
+    others are set; one not in the menu yet waits for what it needs.
     """
     rules, steps, pending = find_rules("classic"), [], list(OPTIONS.values())
+    done: set[str] = set()
     for _pass in range(2):
         later = []
         for option in pending:
+            if option.name in done:
+                continue
+            if not rules.says(option.name):  # (not in the menu yet: after what it needs)
+                later.append(option)
+                continue
             for value in _candidates(option, getattr(rules, option.name)):
-                try:
-                    changed = rules.replace(**{option.name: value})
-                    check_players(changed, players)
-                except GameError:
+                text = option.text(value)
+                opened = [
+                    o
+                    for o in OPTIONS.values()
+                    if o.applies == (option.name, text) and not rules.says(o.name)
+                ]
+                # As the dialogue asks: the value alone, and only if the rule set refuses
+                # it, the options it brings into play too.
+                tries = [()] + list(
+                    itertools.product(*([*_candidates(o, getattr(rules, o.name))] for o in opened))
+                ) * bool(opened)
+                for then in tries:
+                    try:
+                        changed = rules.replace(
+                            **{option.name: value},
+                            **{o.name: v for o, v in zip(opened, then, strict=False)},
+                        )
+                        check_players(changed, players)
+                    except GameError:
+                        continue
+                    rules = changed
+                    asked = list(zip(opened, then, strict=False))
+                    steps.append((option, value, asked))
+                    done.update([option.name, *(o.name for o, _ in asked)])
+                    break
+                else:
                     continue
-                rules = changed
-                steps.append((option, value))
                 break
             else:
                 later.append(option)
-        pending = later
+        pending = [o for o in later if o.name not in done]
     assert not pending, pending
     return rules, steps
 
 
 def test_the_dialogue_reaches_every_option_of_the_table(tmp_path: Path) -> None:
     expected, steps = _a_change_for_every_option(2)
-    assert {o.name for o, _value in steps} == set(OPTIONS)
+    assert {o.name for o, _value, then in steps for o in [o, *(t for t, _ in then)]} == set(OPTIONS)
     log = tmp_path / "every.jsonl"
     child = spawn(["play", "-p", "Anna", "-p", "Bo", "--seed", "1", "--fast", "--log", str(log)])
     child.expect(r"Preset " + PRESET_HINT)
     child.sendline("1")
-    for option, value in steps:
-        set_option(child, option, value)
+    for option, value, then in steps:
+        set_option(child, option, value, then)
     child.expect("Rules: " + re.escape(rules_title(expected, translator("en"))))
     child.expect(OPTIONS_MENU)
     for option in OPTIONS.values():  # each line shows the new value in words
@@ -459,6 +497,30 @@ def test_the_dialogue_reaches_every_option_of_the_table(tmp_path: Path) -> None:
     child.expect("Match ended early")
     finish(child)
     assert MatchLog.load(log).rules == str(expected)
+
+
+def test_the_menu_lists_only_the_options_that_apply(tmp_path: Path) -> None:
+    """Playing for points, no ante, stack of chips or pot to take is asked; no wild face
+    without the wild captain (the menu was a 17-line list with all of them)."""
+    child = spawn(["play", "-p", "Anna", "-p", "Bo", "--fast", "--log", str(tmp_path / "m.jsonl")])
+    child.expect(r"Preset " + PRESET_HINT)
+    child.sendline("1")
+    child.expect(OPTIONS_MENU)
+    unused = ("Ante:", "Starting chips:", "Who takes the pot:", "Wild face:")
+    assert "Stakes: points only" in child.before
+    assert [label for label in unused if label in child.before] == []
+    for label, answer in (
+        ("Stakes:", "a pot of chips: everyone antes each round (pot)"),
+        ("Wild captain:", "yes"),
+    ):
+        child.sendline(menu_number(child.before, label))
+        child.expect(re.escape(label[:-1]) + r" \[[^\]]+\] ")
+        child.sendline(menu_number(child.before, answer, whole=True))
+        child.expect(OPTIONS_MENU)
+    assert [label for label in unused if label not in child.before] == []
+    child.sendline("q")
+    child.expect("No match was started.")
+    finish(child)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -480,6 +542,12 @@ def test_a_refused_combination_is_said_in_the_language_and_asked_again(
         child.sendline(menu_number(child.before, tr(option.label) + ":"))
         child.expect(re.escape(tr(option.label)) + r" \[1-2, Enter = 2\] ")
         child.sendline(menu_number(child.before, tr("yes"), whole=True))
+    child.expect_exact(refused.value.render(tr))
+    # The wild face it names, not in the menu without the wild captain, is asked next;
+    # Enter keeps 1, refused again, and the wild captain's question comes back.
+    face = OPTIONS["wild_face"]
+    child.expect(re.escape(tr(face.label)) + r" \[1-6, [^\]]+\] ")
+    child.sendline("")
     child.expect_exact(refused.value.render(tr))
     child.expect(question)  # the same question again; Enter keeps it off
     child.sendline("")

@@ -13,7 +13,7 @@ import random
 import re
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,14 +191,23 @@ def menu_number(screen: str, text: str, *, whole: bool = False) -> str:
     return m.group(1)
 
 
-def set_option(child: pexpect.spawn, option: Option, value: Any) -> None:
+def set_option(
+    child: pexpect.spawn, option: Option, value: Any, then: Sequence[tuple[Option, Any]] = ()
+) -> None:
     """From the options menu, set ``option`` to ``value`` by its own questions (English).
 
     Finds the option's line by its label, then answers as a player would: yes or no, the
     choice's label, the number (``none`` for no limit), or the format kind and its N.
+    ``then``: the options that value brings into play, asked right after it (Option.applies).
     """
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, f"{option.label}:"))
+    for o, v in [(option, value), *then]:
+        answer_option(child, o, v)
+
+
+def answer_option(child: pexpect.spawn, option: Option, value: Any) -> None:
+    """Answer ``option``'s question with ``value`` (see :func:`set_option`)."""
     question = re.escape(option.label) + r" \[[^\]]+\] "
     if option.kind is OptionType.FLAG:
         child.expect(question)

@@ -211,12 +211,18 @@ class Rules:
                 )
 
     def says(self, name: str) -> bool:
-        """Whether option ``name`` means anything under this rule set (see ``Option.requires``)."""
-        requires = OPTIONS[name].requires
-        if requires is None:
-            return True
-        other, needed = requires
-        return OPTIONS[other].text(getattr(self, other)) == needed
+        """Whether option ``name`` means anything under this rule set (see
+        ``Option.requires`` and ``Option.applies``).
+
+        >>> Rules().says("ante"), Rules(stakes="pot").says("ante"), Rules().says("wild_face")
+        (False, True, False)
+        """
+        option = OPTIONS[name]
+        return all(
+            OPTIONS[when[0]].text(getattr(self, when[0])) == when[1]
+            for when in (option.requires, option.applies)
+            if when is not None
+        )
 
     # -- the turn's shape: what every shell reads instead of writing a number -----------------
     @property

@@ -101,6 +101,11 @@ class Option:
     #: (option, value): this option only means something while that option has that value;
     #: any other value than the default needs it, and the rules text is silent without it.
     requires: tuple[str, str] | None = None
+    #: (option, value): this option is used only while that option has that value, but a
+    #: value set without it is harmless (the engine never reads it: a stack of chips under
+    #: points, a wild face without the wild captain), so it is accepted, as old logs and
+    #: settings hold it; the menus leave it out and the rules text is silent (``Rules.says``).
+    applies: tuple[str, str] | None = None
 
     # -- reading values -------------------------------------------------------------------
     def parse(self, raw: str) -> Any:

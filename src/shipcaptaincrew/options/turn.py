@@ -82,6 +82,7 @@ TURN_OPTIONS: tuple[Option, ...] = (
         bounds=(1, 6),
         title=N_("wild {n}"),
         range_error=N_("{name} must be a face 1..6, got {value}"),
+        applies=("wild_captain", "true"),  # (turn: no face is wild without it)
     ),
     Option(
         "cargo_rerolls",

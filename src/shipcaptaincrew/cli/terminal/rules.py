@@ -88,18 +88,43 @@ def edit_options(
 
 
 def ask_option(prompt: Prompter, rules: Rules, option: Option, players: int) -> Rules:
-    """One option's question, asked until the rule set and the table accept the answer."""
+    """One option's question, asked until the rule set and the table accept the answer.
+
+    An answer refused because of an option it brings into play, which the menu did not show
+    (a wild captain under bow to stern is refused on the default wild face, 1), asks that
+    option next, and the pair is checked together; refused again, the first question is
+    asked again.
+    """
     tr = translator(active_lang())
     prompt.console.print(f"{tr(option.label)}: {tr(option.help)}", markup=False, style="dim")
     while True:
         value = _ASK[option.kind](prompt, option, getattr(rules, option.name), tr)
-        try:
-            changed = rules.replace(**{option.name: value, **_dependents(option, value)})
-            check_players(changed, players, solo=players == SOLO_PLAYERS)
-        except GameError as e:
-            prompt.complain(e)
-            continue
-        return changed
+        opened: dict[str, Any] = {}
+        while True:
+            try:
+                changed = rules.replace(
+                    **{option.name: value, **_dependents(option, value), **opened}
+                )
+                check_players(changed, players, solo=players == SOLO_PLAYERS)
+            except GameError as e:
+                prompt.complain(e)
+                more = [o for o in _opened(rules, option, value) if o.name not in opened]
+                for o in more:
+                    prompt.console.print(f"{tr(o.label)}: {tr(o.help)}", markup=False, style="dim")
+                    opened[o.name] = _ASK[o.kind](prompt, o, getattr(rules, o.name), tr)
+                if more:
+                    continue
+                break
+            return changed
+
+
+def _opened(rules: Rules, option: Option, value: Any) -> list[Option]:
+    """The options that ``option`` at ``value`` brings into play (``Option.applies``) and the
+    menu does not show under ``rules``."""
+    text = option.text(value)
+    return [
+        o for o in OPTIONS.values() if o.applies == (option.name, text) and not rules.says(o.name)
+    ]
 
 
 def _dependents(option: Option, value: Any) -> dict[str, Any]:
