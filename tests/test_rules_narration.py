@@ -125,3 +125,26 @@ def test_counts_use_plural_forms_in_every_language_000_24() -> None:
     assert "Anna takes the pot of 2 chips." in [str(m) for m in table]
     assert [str(m) for m in captain] == ["Captain Anna rolls 1 and hands out one sip."]
     assert [str(m) for m in sips][:2] == ["Anna gives a sip to Bo.", "Bo drinks a sip."]
+
+
+def test_a_tie_break_turn_says_it_decides_the_tie_only() -> None:
+    """A tie-break turn's score decides the tie and is not added to the totals (the round's
+    score is): the story says so, and names the round's score as the one won with (it told
+    "Anna scores 9." and then "Round 1: Anna wins with 7.", which read as a mistake)."""
+    s = play_round(initial_state(CHOSEN, 2), [7, 7])
+    assert s.contest is not None and s.contest.purpose.value == "round_tie"
+    said: list[str] = []
+    for score in (9, 8):
+        s, own, table = last_turn(s, score)
+        said += [str(m) for m in own + table]
+    assert said[:2] == [
+        "Anna stands.",
+        "Anna scores 9 in the tie-break: it decides the tie only and does not count to the totals.",
+    ]
+    assert "Round 1: Anna wins the tie-break, and the round with 7." in said
+    assert s.totals == (7, 7) and s.winner == 0
+    de = translator("de")
+    assert [m.render(de) for m in own + table][-2:] == [
+        "Runde 1: Anna gewinnt das Stechen und damit die Runde mit 7.",
+        "Anna gewinnt die Partie!",
+    ]

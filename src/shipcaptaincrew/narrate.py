@@ -88,7 +88,8 @@ def narrate_parts(
             Message(N_("{name} is back and stays in the match."), {"name": names[action.seat]})
         )
     elif before.phase is Phase.TURN and before.turn is not None:
-        out, outcome = _turn_messages(before.turn, action, who)
+        tie = before.contest is not None and before.contest.purpose is not Purpose.ROUND
+        out, outcome = _turn_messages(before.turn, action, who, tie=tie)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:
         out.append(
             Message(
@@ -131,8 +132,12 @@ def narrate_parts(
     return out, outcome + _table_messages(before, after, names)
 
 
-def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message], list[Message]]:
-    """The turn's step (the roll or choice) and its outcome once the turn is over."""
+def _turn_messages(
+    t: TurnState, action: Action, who: str, *, tie: bool = False
+) -> tuple[list[Message], list[Message]]:
+    """The turn's step (the roll or choice) and its outcome once the turn is over (``tie``: a
+    tie-break turn, whose score decides the tie only and is said so: "Anna scores 9" before
+    "Round 2: Anna wins with 7" read as a mistake)."""
     nt = turn_apply(t, action)  # the turn's own step, straight from the engine
     out: list[Message] = []
     if isinstance(action, Roll):
@@ -199,7 +204,21 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message
         )
     outcome: list[Message] = []
     if nt.phase is TurnPhase.DONE:
-        if nt.complete:
+        if tie:
+            outcome.append(
+                Message(
+                    N_(
+                        "{name} scores {score} in the tie-break: it decides the tie only and "
+                        "does not count to the totals."
+                    )
+                    if nt.complete
+                    else N_(
+                        "{name} has no full crew in the tie-break: 0, which decides the tie only."
+                    ),
+                    {"name": who, "score": nt.score},
+                )
+            )
+        elif nt.complete:
             outcome.append(Message(N_("{name} scores {score}."), {"name": who, "score": nt.score}))
         else:
             outcome.append(Message(N_("{name} has no full crew: 0 points."), {"name": who}))
@@ -222,12 +241,15 @@ def _round_result(
     pot_won: int,
     all_failed: bool,
     names: Sequence[str],
+    tie_broken: bool = False,
 ) -> list[Message]:
-    """A round's winner and pot, or why it has none."""
+    """A round's winner and pot, or why it has none (``tie_broken``: won on a tie-break)."""
     if winner is not None:
         out = [
             Message(
-                N_("Round {n}: {name} wins with {score}."),
+                N_("Round {n}: {name} wins the tie-break, and the round with {score}.")
+                if tie_broken
+                else N_("Round {n}: {name} wins with {score}."),
                 {"n": n, "name": names[winner], "score": scores[winner]},
             )
         ]
@@ -251,6 +273,7 @@ def _round_result(
 
 def _table_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
     out: list[Message] = []
+    tie = before.contest.purpose if before.contest is not None else None
     if after.replays > before.replays:
         out.append(Message(N_("Nobody completed a crew: the round is played again.")))
     if after.phase is Phase.HAND_OUT_ROLL and before.phase is not Phase.HAND_OUT_ROLL:
@@ -262,11 +285,20 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
             after.round_pot_won,
             False,
             names,
+            tie is Purpose.ROUND_TIE,
         )
     if len(after.results) > len(before.results):
         r = after.results[-1]
         if before.phase is not Phase.HAND_OUT:  # else told when the hand-out began
-            out += _round_result(r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names)
+            out += _round_result(
+                r.round_no,
+                r.winner,
+                r.scores,
+                r.pot_won,
+                r.all_failed,
+                names,
+                tie is Purpose.ROUND_TIE,
+            )
         for s, sips in enumerate(r.sips):
             if sips:
                 ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
@@ -300,7 +332,14 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
                 out.append(
                     _counted(_POT, "chips", name=names[after.winner], chips=after.match_pot_won)
                 )
-            out.append(Message(N_("{name} wins the match!"), {"name": names[after.winner]}))
+            out.append(
+                Message(
+                    N_("{name} wins the tie-break, and the match!")
+                    if tie is Purpose.MATCH_TIE
+                    else N_("{name} wins the match!"),
+                    {"name": names[after.winner]},
+                )
+            )
     return out
 
 
