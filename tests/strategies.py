@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from shipcaptaincrew.errors import InvalidRulesError
 from shipcaptaincrew.facts import (
-    DICE,
     FACES,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -39,6 +38,7 @@ from shipcaptaincrew.options import OPTIONS, Group, Option, OptionType, options_
 from shipcaptaincrew.positions import turn_scores
 from shipcaptaincrew.rules import (
     PRESET_NAMES,
+    TURN_LIMITS,
     Drinking,
     HandOutAmount,
     PotTo,
@@ -170,7 +170,7 @@ def dice(n: int) -> st.SearchStrategy[tuple[int, ...]]:
 
 def roll_faces() -> st.SearchStrategy[tuple[int, ...]]:
     """Faces of a roll of one to all the dice (any count a turn can ask for)."""
-    return st.integers(1, DICE).flatmap(dice)
+    return st.integers(1, TURN_LIMITS.dice).flatmap(dice)
 
 
 def random_rules(rng: random.Random) -> Rules:

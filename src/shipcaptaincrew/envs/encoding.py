@@ -11,7 +11,7 @@ Action ids (:data:`NUM_ACTIONS` of them):
 id     action
 ====== ===========================================================================
 0      ``stand``: keep the cargo
-1      ``reroll``: reroll both cargo dice
+1      ``reroll``: reroll the whole cargo
 2..7   ``reroll:keepF``: half cargo (000), keep one die showing F = 1..6
 8..21  ``take``: a wild-captain assignment (002), as a pattern over the next missing
        roles: for each role either the real face (R) or the wild face (W), 1 to 3
@@ -62,7 +62,7 @@ from ..actions import (
     Take,
 )
 from ..engine import legal_actions, seat_to_act
-from ..facts import DICE, FACES, MAX_PLAYERS, ROLES
+from ..facts import FACES, MAX_PLAYERS, ROLES
 from ..formats import FORMAT_KINDS, FormatKind
 from ..options import OPTIONS
 from ..rules import TURN_LIMITS, Rules
@@ -111,9 +111,11 @@ SINGLE_BASE = SIP_BASE + MAX_PLAYERS
 #: The size of the action space every adapter offers.
 NUM_ACTIONS = SINGLE_BASE + len(SINGLE_ACTIONS)
 
-#: Every sorted roll of 1 to 5 dice, the chance outcomes an OpenSpiel game can meet.
+#: Every sorted roll of one die to the most dice in the cup (:data:`~.rules.TURN_LIMITS`), the
+#: chance outcomes an OpenSpiel game can meet; by count, then in order, so a larger cup only
+#: appends ids.
 CHANCE_OUTCOMES: tuple[tuple[int, ...], ...] = tuple(
-    c for n in range(1, DICE + 1) for c in combinations_with_replacement(FACES, n)
+    c for n in range(1, TURN_LIMITS.dice + 1) for c in combinations_with_replacement(FACES, n)
 )
 NUM_CHANCE_OUTCOMES = len(CHANCE_OUTCOMES)
 _CHANCE_INDEX = {faces: i for i, faces in enumerate(CHANCE_OUTCOMES)}
@@ -262,7 +264,7 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "contest": (1, 0, len(_PURPOSES) - 1),
         "held": (len(ROLES), 0, _TOP),
         "cargo": (TURN_LIMITS.cargo_dice, 0, _TOP),
-        "pending": (DICE, 0, _TOP),
+        "pending": (TURN_LIMITS.dice, 0, _TOP),
         "rolls_used": (1, 0, TURN_LIMITS.rolls),
         "cargo_rerolls": (1, 0, TURN_LIMITS.cargo_rerolls),
         "bonus": (1, 0, OPTIONS["same_roll_bonus"].bounds[1]),
@@ -289,7 +291,7 @@ def turn_fields(turn: TurnState | None) -> dict[str, Any]:
     return {
         "held": _pad(turn.held if turn else (), len(ROLES)),
         "cargo": _pad(turn.cargo if turn else (), TURN_LIMITS.cargo_dice),
-        "pending": _pad(turn.pending if turn else (), DICE),
+        "pending": _pad(turn.pending if turn else (), TURN_LIMITS.dice),
         "rolls_used": turn.rolls_used if turn else 0,
         "cargo_rerolls": turn.cargo_rerolls if turn else 0,
         "bonus": turn.bonus if turn else 0,

@@ -20,7 +20,7 @@ more than ``K`` times, the game ends as a draw (every player's return ``1/player
 
 Chance is explicit: at a chance node the outcomes and their exact probabilities are the
 engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
-:data:`~shipcaptaincrew.envs.encoding.CHANCE_OUTCOMES` (the 461 sorted rolls of 1 to 5 dice).
+:data:`~shipcaptaincrew.envs.encoding.CHANCE_OUTCOMES` (the 923 sorted rolls of one to six dice).
 Decisions are the engine's :func:`~shipcaptaincrew.engine.legal_actions` under the ids of
 :mod:`~shipcaptaincrew.envs.encoding`.  Returns are 1 for the match winner and 0 for the others
 (a constant-sum game).  The game has perfect information; observation strings and tensors

@@ -17,8 +17,30 @@ def _flag(name: str, label: str, help: str, sources: tuple[str, ...], title: str
 
 #: The rolls a turn may have: the sheets' three, or a house rule's two to five.
 ROLLS_BOUNDS = (2, 5)
+#: The dice in the cup: the sheets' five, or a house rule's four or six (a cargo of one or three).
+DICE_BOUNDS = (4, 6)
 
 TURN_OPTIONS: tuple[Option, ...] = (
+    # Every sheet plays five dice, two of them the cargo once ship, captain and crew are held; a
+    # table may agree on one die fewer or one more (a cargo of one or three dice) before play,
+    # as 001.21 asks of every house rule.  The turn's text says the number.
+    Option(
+        "dice",
+        OptionType.NUMBER,
+        Group.TURN,
+        5,
+        N_("Dice in the cup"),
+        N_("the dice in the cup; what is left once the roles are held is the cargo (the sheets: five)"),
+        (
+            "000.1",
+            "001.1",
+            "002.5",
+            "003.1",
+            house_rule(N_("tables that agree on one die fewer or one more in the cup before play (001.21)")),
+        ),
+        bounds=DICE_BOUNDS,
+        title=NP_("{n} die in the cup", "{n} dice in the cup"),
+    ),
     # Every sheet gives three rolls; a table may agree on fewer or more before play, as 001.21
     # asks of every house rule.  The turn's text says the number, so no variant sentence.
     Option(
