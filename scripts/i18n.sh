@@ -3,7 +3,13 @@
 #
 #   scripts/i18n.sh            extract + update + compile every domain
 #   scripts/i18n.sh compile    compile only (after editing a .po file)
+#   scripts/i18n.sh --drop     the same as the first, dropping the translations of messages
+#                              changed or removed on purpose
 #
+# Nothing is lost by accident: the update stops, naming the message, when a message id is
+# glued from parts at run time (the extractor cannot see it, so its translations would go),
+# and when it would drop a translation that exists (the catalogues are then left as they were);
+# see scripts/i18n_guard.py.
 # A domain is a catalogue name (scc: the command line and rules text; web: the web pages).
 # Domain D is extracted with the Babel map src/shipcaptaincrew/i18n/D.cfg when there is one;
 # a domain without a map (its owner extracts it) is only updated from its D.pot and compiled.
@@ -12,9 +18,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BABEL=${PYBABEL:-.venv/bin/pybabel}
+PYTHON=${PYTHON:-.venv/bin/python}
 LOCALES=src/shipcaptaincrew/i18n/locales
 LANGS=(de nb)
 mode=${1:-all}
+case "$mode" in all | compile | --drop) ;; *) echo "usage: $0 [compile|--drop]" >&2; exit 2 ;; esac
+
+if [ "$mode" != compile ]; then
+  "$PYTHON" scripts/i18n_guard.py glued
+  before=$(mktemp -d)
+  trap 'rm -rf "$before"' EXIT
+  cp -r "$LOCALES"/. "$before"/
+fi
 
 domains() {
   {
@@ -43,6 +58,15 @@ for d in $(domains); do
       done
     fi
   fi
+done
+if [ "$mode" = --drop ]; then
+  "$PYTHON" scripts/i18n_guard.py dropped "$before" "$LOCALES" 2>&1 | sed 's/would drop/drops/' || true
+elif [ "$mode" = all ] && ! "$PYTHON" scripts/i18n_guard.py dropped "$before" "$LOCALES"; then
+  cp -r "$before"/. "$LOCALES"/
+  echo "catalogues left as they were: change the code back, or drop these on purpose with $0 --drop" >&2
+  exit 1
+fi
+for d in $(domains); do
   for l in "${LANGS[@]}"; do
     po="$LOCALES/$l/LC_MESSAGES/$d.po"
     [ -e "$po" ] && "$BABEL" -q compile -D "$d" -d "$LOCALES" -l "$l" --statistics

@@ -39,15 +39,79 @@ from .rules import HandOutAmount
 from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
 
-__all__ = ["GAME_WORDS", "Message", "narrate", "narrate_parts", "transcript"]
+__all__ = ["GAME_WORDS", "Message", "cargo_sum", "narrate", "narrate_parts", "transcript"]
 
 
 #: Game words used as parameters; catalogues translate them like any message.
-GAME_WORDS = (N_("ship"), N_("captain"), N_("crew"), N_("turn"), N_("cargo dice"), N_("one die"))
+GAME_WORDS = (
+    N_("ship"),
+    N_("captain"),
+    N_("crew"),
+    N_("turn"),
+    N_("cargo dice"),
+    N_("cargo die"),
+    N_("one die"),
+)
 
 
 def _faces(faces: Sequence[int]) -> str:
     return " ".join(map(str, faces))
+
+
+def cargo_sum(faces: Sequence[int]) -> str:
+    """The cargo's dice as a sum to read (``2 + 6``, ``2 + 6 + 1``, ``4``): as many as the cup
+    left, so no shell writes the sheets' two.
+
+    >>> cargo_sum((2, 6)), cargo_sum((1, 2, 6)), cargo_sum((4,))
+    ('2 + 6', '1 + 2 + 6', '4')
+    """
+    return " + ".join(map(str, faces))
+
+
+def _cargo_scored(t: TurnState) -> Message:
+    """A completed cargo and its score, one whole sentence per case.
+
+    A cargo of one die (``dice=4``) is its own score, so it is said once; a cargo of several is
+    said as the sum it is (``Cargo 2 + 6 = 8``).  The sentences after a cargo reroll are
+    :func:`_cargo_rerolled`'s.
+    """
+    params = {"cargo": cargo_sum(t.cargo), "score": t.score, "bonus": t.bonus}
+    if t.bonus:
+        return Message(N_("Full crew in one roll! Cargo {cargo} + bonus {bonus} = {score}."), params)
+    if len(t.cargo) == 1:
+        return Message(N_("Full crew! Cargo {score}."), params)
+    return Message(N_("Full crew! Cargo {cargo} = {score}."), params)
+
+
+def _cargo_rerolled(who: str, faces: str, t: TurnState) -> Message:
+    """A cargo reroll's dice and the cargo it leaves (whole sentences, as :func:`_cargo_scored`)."""
+    params = {"name": who, "faces": faces, "cargo": cargo_sum(t.cargo), "bonus": t.bonus}
+    params["score"] = t.score
+    if t.bonus:
+        msgid = N_("{name} rerolls the cargo: {faces}; cargo {cargo} + bonus {bonus} = {score}.")
+    elif len(t.cargo) == 1:
+        msgid = N_("{name} rerolls the cargo: {faces}; cargo {score}.")
+    else:
+        msgid = N_("{name} rerolls the cargo: {faces}; cargo {cargo} = {score}.")
+    return Message(msgid, params)
+
+
+def _reroll_choice(who: str, t: TurnState, keep: int | None) -> Message:
+    """Rerolling the whole cargo, or (half cargo) all of it but one die, in words that count
+    the dice: "both" of the sheets' two, "the cargo die" of one, "all three" of three."""
+    cargo = t.rules.cargo_dice
+    if keep is not None:
+        ids = NP_(
+            "{name} keeps a {face} and rerolls the other cargo die.",
+            "{name} keeps a {face} and rerolls the other {n} cargo dice.",
+        )
+        return _counted(ids, "n", name=who, face=keep, n=cargo - 1)
+    if cargo == 1:
+        return Message(N_("{name} rerolls the cargo die."), {"name": who})
+    if cargo == 2:
+        return Message(N_("{name} rerolls both cargo dice."), {"name": who})
+    ids = NP_("{name} rerolls the {n} cargo die.", "{name} rerolls all {n} cargo dice.")
+    return _counted(ids, "n", name=who, n=cargo)
 
 
 def _names(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -92,12 +156,12 @@ def narrate_parts(
             )
         )
     elif isinstance(action, Roll) and before.phase is Phase.CARGO_ROLL_OFF:
-        out.append(
-            Message(
-                N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}."),
-                {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)},
-            )
-        )
+        params = {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)}
+        if len(action.faces) == 1:
+            msgid = N_("{name} rolls the cargo die for the tie-break: {total}.")
+        else:
+            msgid = N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}.")
+        out.append(Message(msgid, params))
     elif isinstance(action, Roll) and before.phase is Phase.HAND_OUT_ROLL:
         # How many sips the die means is the engine's answer (after.hand_out_left).
         ids = (
@@ -134,19 +198,7 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message
         faces = _faces(action.faces)
         roles = ROLE_NAMES[len(t.held) : len(nt.held)]
         if t.complete:
-            params = {"name": who, "faces": faces, "a": nt.cargo[0], "b": nt.cargo[1]}
-            params |= {"bonus": nt.bonus, "score": nt.score}
-            out.append(
-                Message(
-                    N_("{name} rerolls the cargo: {faces}; cargo {a} + {b} = {score}.")
-                    if not nt.bonus
-                    else N_(
-                        "{name} rerolls the cargo: {faces}; cargo {a} + {b} + bonus {bonus} "
-                        "= {score}."
-                    ),
-                    params,
-                )
-            )
+            out.append(_cargo_rerolled(who, faces, nt))
         elif nt.phase is TurnPhase.ASSIGN:
             out.append(
                 Message(
@@ -174,24 +226,9 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message
     elif isinstance(action, Stand):
         out.append(Message(N_("{name} stands."), {"name": who}))
     elif isinstance(action, RerollCargo):
-        if action.keep is None:
-            out.append(Message(N_("{name} rerolls both cargo dice."), {"name": who}))
-        else:
-            out.append(
-                Message(
-                    N_("{name} keeps a {face} and rerolls the other cargo die."),
-                    {"name": who, "face": action.keep},
-                )
-            )
+        out.append(_reroll_choice(who, t, action.keep))
     if nt.complete and not t.complete:
-        out.append(
-            Message(
-                N_("Full crew! Cargo {a} + {b} = {score}.")
-                if not nt.bonus
-                else N_("Full crew in one roll! Cargo {a} + {b} + bonus {bonus} = {score}."),
-                {"a": nt.cargo[0], "b": nt.cargo[1], "score": nt.score, "bonus": nt.bonus},
-            )
-        )
+        out.append(_cargo_scored(nt))
     outcome: list[Message] = []
     if nt.phase is TurnPhase.DONE:
         if nt.complete:
@@ -306,7 +343,7 @@ def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str
         return []
     method = {
         Method.TURN: N_("turn"),
-        Method.CARGO: N_("cargo dice"),
+        Method.CARGO: N_("cargo dice") if after.rules.cargo_dice > 1 else N_("cargo die"),
         Method.DIE: N_("one die"),
     }[ac.method]
     params = {"names": _names(names, ac.seats), "method": (method,)}

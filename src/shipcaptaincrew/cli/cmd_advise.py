@@ -228,6 +228,7 @@ def advise(
     from rich.console import Console
     from rich.table import Table
 
+    from ..narrate import cargo_sum
     from ..state import TurnPhase
     from .tui_view import describe_action
 
@@ -235,7 +236,7 @@ def advise(
     con = Console(highlight=False)
     held_txt = ", ".join(tr(role) for role in turn.held_roles) or _("nothing")
     if turn.complete:
-        held_txt += ", " + _("cargo {a} + {b}").format(a=turn.cargo[0], b=turn.cargo[1])
+        held_txt += ", " + _("cargo {cargo}").format(cargo=cargo_sum(turn.cargo))
     posted_txt = ", ".join(map(str, scores)) or _("nothing")
     after = (
         plural(NP_("one to play after", "{n} to play after"), players_after)

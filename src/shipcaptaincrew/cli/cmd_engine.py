@@ -12,6 +12,7 @@ from ..bots.base import best_take
 from ..dice import InvalidDiceError, parse_faces
 from ..engine import apply, dice_to_roll, initial_turn, legal_actions
 from ..messages import N_, NP_
+from ..narrate import cargo_sum
 from ..rules import Rules
 from ..state import TurnPhase, TurnState
 from ..turn import IllegalActionError
@@ -103,8 +104,9 @@ def turn_json(rules: Rules, rolls: list[tuple[int, ...]], t: TurnState) -> dict[
         "Play one turn from given faces and stand after the last roll."
         "\n\n"
         "Each ROLL is the faces of one roll, exactly as many as there are free dice. A roll "
-        "after the crew is complete rerolls the cargo: two digits, or under half_cargo one "
-        "digit (the lower cargo die is rerolled, the higher kept)."
+        "after the crew is complete rerolls the cargo: one digit per cargo die (two of the "
+        "sheets' five dice), or under half_cargo one digit fewer (the highest cargo die is "
+        "kept, the others rerolled)."
     )
 )
 def turn(
@@ -146,10 +148,13 @@ def turn(
         con.print("  " + _("roll {i}: {faces}").format(i=i, faces=" ".join(map(str, faces))))
     held = ", ".join(_(role) for role in data["held"]) or _("nothing")
     if t.complete:
+        # One die of cargo (dice=4) is its own score; several are said as their sum.
+        if len(t.cargo) == 1:
+            line = _("Held: {held}; cargo {score}")
+        else:
+            line = _("Held: {held}; cargo {cargo} = {score}")
         con.print(
-            _("Held: {held}; cargo {a} + {b} = {score}").format(
-                held=held, a=t.cargo[0], b=t.cargo[1], score=t.score
-            )
+            line.format(held=held, cargo=cargo_sum(t.cargo), score=t.score)
             + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else "")
         )
     else:

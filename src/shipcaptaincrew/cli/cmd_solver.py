@@ -246,7 +246,13 @@ def strategy(
             rules=rules_name(r),
         )
     )
-    legend = _("S = stand, R = reroll, Kn = keep n, reroll the other")
+    legend = plural(
+        NP_(
+            "S = stand, R = reroll, Kn = keep n, reroll the other",
+            "S = stand, R = reroll, Kn = keep n, reroll the other {n}",
+        ),
+        r.cargo_dice - 1,
+    )
     # Light lines and one space between columns: eleven cargo columns and four headings fit
     # 80 columns; a heading wraps between its words, never inside one ("players" stays whole).
     t = Table(caption=legend, caption_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))

@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..actions import Roll
+from ..engine import apply, initial_turn
 from ..facts import FACES
 from ..formats import FORMAT_KINDS
-from ..messages import NP_, Message
+from ..messages import NP_, Message, Plural
 from ..options import Group, Option, OptionType, options_in
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, name_parts
 from . import translator
@@ -96,12 +98,15 @@ def _sheet_tip_note(notes: SolverNotes, tr: Callable[[str], str]) -> str:
 
 
 def _params(rules: Rules) -> dict[str, Any]:
-    """The numbers the rules sentences of the option table may name."""
+    """The numbers the rules sentences of the option table may name (and count by)."""
     ship, captain, crew = rules.required_faces
     return {
         "ship": ship,
         "captain": captain,
         "crew": crew,
+        "dice": rules.dice,
+        "cargo": rules.cargo_dice,
+        "rerolled": rules.cargo_dice - 1,  # the dice a half-cargo reroll rolls
         "rolls": rules.rolls,
         "low": rules.cargo_dice * min(FACES),
         "high": rules.cargo_dice * max(FACES),
@@ -113,7 +118,7 @@ def _params(rules: Rules) -> dict[str, Any]:
     }
 
 
-def _rule(option: Option, rules: Rules) -> str | tuple[str, str]:
+def _rule(option: Option, rules: Rules) -> str | Plural:
     """The rules text's sentence for an option at its value in ``rules`` ("" when it has none)."""
     value = getattr(rules, option.name)
     if not rules.says(option.name):
@@ -134,13 +139,20 @@ def _sentences(
     group: Group, rules: Rules, tr: Callable[[str], str], skip: tuple[str, ...] = ()
 ) -> list[str]:
     """Every rules sentence the options of ``group`` call for, in the table's order."""
-    params = _params(rules)
     out = []
     for option in options_in(group):
         ids = _rule(option, rules) if option.name not in skip else ""
         if ids:
-            out.append(Message.of(ids, **params).render(tr))
+            out.append(_sentence(option, ids, rules, tr))
     return out
+
+
+def _sentence(option: Option, ids: str | Plural, rules: Rules, tr: Callable[[str], str]) -> str:
+    """One option's rules sentence, its plural form picked by the option's ``counted_by``."""
+    params = _params(rules)
+    if isinstance(ids, tuple):
+        return Message(ids[0], params, plural=ids[1], count=option.counted_by).render(tr)
+    return Message(ids, params).render(tr)
 
 
 def _header(rules: Rules, tr: Callable[[str], str]) -> list[str]:
@@ -187,10 +199,17 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
         ),
         tr("- Only one die per role: a second {ship} is an ordinary die.").format(**faces),
         tr("- Dice that are set aside are never rolled again; roll only the free dice."),
-        tr(
-            "- Once ship, captain and crew are held, the other dice of that roll are the "
-            "cargo. Your score is their sum, from {low} to {high}."
-        ).format(**faces),
+        _counted(
+            NP_(
+                "- Once ship, captain and crew are held, the other die of that roll is the "
+                "cargo. Your score is its face, from {low} to {high}.",
+                "- Once ship, captain and crew are held, the other {n} dice of that roll are "
+                "the cargo. Your score is their sum, from {low} to {high}.",
+            ),
+            rules.cargo_dice,
+            tr,
+            faces,
+        ),
         Message.of(
             NP_(
                 "- Without a full crew after your roll you score 0.",
@@ -202,12 +221,7 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
     if rules.cargo_rerolls == 0:
         out += [tr("- The cargo may not be rerolled: the first cargo is final (house rule)."), ""]
     else:
-        out += [
-            tr(
-                "- With rolls left you may stand or reroll both cargo dice; the new cargo "
-                "counts even when it is worse."
-            )
-        ]
+        out += [_counted(_REROLL, rules.cargo_dice, tr)]
         if rules.cargo_rerolls is not None:
             out += [
                 Message.of(
@@ -228,18 +242,68 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
     return out
 
 
+#: Standing or rerolling the cargo, counted by the cargo's dice.
+_REROLL = NP_(
+    "- With rolls left you may stand or reroll the cargo die; the new cargo counts even when "
+    "it is worse.",
+    "- With rolls left you may stand or reroll the {n} cargo dice; the new cargo counts even "
+    "when it is worse.",
+)
+
+
+def _counted(
+    ids: Plural, count: int, tr: Callable[[str], str], params: dict[str, Any] | None = None
+) -> str:
+    """A plural pair counted by ``count`` (its ``{n}``), with the other ``params``."""
+    return Message.of(ids, **{**(params or {}), "n": count}).render(tr)
+
+
 def _example(rules: Rules, tr: Callable[[str], str]) -> str:
-    """The worked example of 000/003 (or its bow-to-stern mirror), with what the rolls it
-    leaves allow: the example completes the crew on its second roll."""
-    if rules.bow_to_stern:
-        return tr(
-            "Example: you roll 1 2 5 5 6 and keep the 1 and the 2. Your second roll, with "
-            "three dice, shows 3 4 6: the 3 completes the crew and the cargo is 4 + 6 = 10."
+    """The worked example of 000/003 (or its bow-to-stern mirror) in the rule set's cup, played
+    by the engine: the first roll holds the ship and the captain and no crew, the second
+    completes the crew, the other dice of it are the cargo; then what the rolls left allow."""
+    ship, captain, crew = rules.required_faces
+    # The sheets' example (6 5 3 3 1, then 4 2 6) as far as the cup's dice go; the faces that
+    # fill it hold no role, so what is set aside is the same in a cup of four or six.
+    filler, cargo = ((5, 5, 6, 4), (4, 6, 5)) if rules.bow_to_stern else ((3, 3, 1, 2), (2, 6, 1))
+    # A wild face (wild captain) would fill a role too; the example's dice stay clear of it.
+    wild = {rules.wild_face} if rules.wild_captain else set()
+    first = (ship, captain, *_avoiding(filler[: rules.dice - 2], {crew} | wild))
+    second = (crew, *_avoiding(cargo[: rules.cargo_dice], wild))
+    turn = initial_turn(rules)
+    for faces in (first, second):
+        turn = apply(turn, Roll(faces))
+    # The engine plays it: the roles held, the cargo the dice beside the crew (said as rolled).
+    assert turn.held == rules.required_faces and turn.rolls_used == _EXAMPLE_ROLLS
+    assert turn.score == sum(second[1:])
+    params = {
+        "first": " ".join(map(str, first)),
+        "second": " ".join(map(str, second)),
+        "ship": ship,
+        "captain": captain,
+        "crew": crew,
+        "sum": " + ".join(map(str, second[1:])),
+        "score": turn.score,
+    }
+    if rules.cargo_dice == 1:
+        ids = NP_(
+            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
+            "with one die, shows {second}: the {crew} completes the crew and the cargo is "
+            "{score}.",
+            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
+            "with {n} dice, shows {second}: the {crew} completes the crew and the cargo is "
+            "{score}.",
         )
-    text = tr(
-        "Example: you roll 6 5 3 3 1 and keep the 6 and the 5. Your second roll, with "
-        "three dice, shows 4 2 6: the 4 completes the crew and the cargo is 2 + 6 = 8."
-    )
+    else:
+        ids = NP_(
+            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
+            "with one die, shows {second}: the {crew} completes the crew and the cargo is "
+            "{sum} = {score}.",
+            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
+            "with {n} dice, shows {second}: the {crew} completes the crew and the cargo is "
+            "{sum} = {score}.",
+        )
+    text = _counted(ids, len(second), tr, params)
     left = rules.rolls - _EXAMPLE_ROLLS
     if left == 0:
         then = tr("No roll is left, so the cargo stands.")
@@ -256,6 +320,15 @@ def _example(rules: Rules, tr: Callable[[str], str]) -> str:
 _EXAMPLE_ROLLS = 2
 
 
+def _avoiding(faces: tuple[int, ...], avoid: set[int]) -> tuple[int, ...]:
+    """``faces`` with each face in ``avoid`` replaced by the nearest face above it that is not
+    (wrapping round): the example's dice, clear of a face that would fill a role."""
+    return tuple(
+        next(g for g in (*FACES[f:], *FACES[:f]) if g not in avoid) if f in avoid else f
+        for f in faces
+    )
+
+
 def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
 
     out = [tr("## The round"), ""]
@@ -265,8 +338,7 @@ def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
         tr("- Later players see the scores posted before them. The highest score wins the round.")
     ]
     rest = [o for o in options_in(Group.ROUND) if o.name in ("tie_break", "all_fail")]
-    params = _params(rules)
-    out += [Message.of(_rule(o, rules), **params).render(tr) for o in rest]
+    out += [_sentence(o, _rule(o, rules), rules, tr) for o in rest]
     return [*out, ""]
 
 
@@ -311,9 +383,15 @@ def rules_text(
     out = _header(rules, tr)
     out += [tr("## What you need"), ""]
     out += [
-        tr(
-            "Five ordinary dice, a cup, and two to eight players. Everybody plays one turn "
-            "per round, one after the other."
+        _counted(
+            NP_(
+                "One ordinary die, a cup, and two to eight players. Everybody plays one turn "
+                "per round, one after the other.",
+                "{n} ordinary dice, a cup, and two to eight players. Everybody plays one turn "
+                "per round, one after the other.",
+            ),
+            rules.dice,
+            tr,
         ),
         "",
     ]

@@ -60,17 +60,25 @@ TURN_OPTIONS: tuple[Option, ...] = (
         bounds=ROLLS_BOUNDS,
         title=NP_("{n} roll per turn", "{n} rolls per turn"),
     ),
-    _flag(
+    # 000.25 leaves one of the two cargo dice lying; with a cargo of three (dice=6) one die
+    # lies and the other two are rolled, and a cargo of one has no other die (Rules refuses).
+    Option(
         "half_cargo",
+        OptionType.FLAG,
+        Group.TURN,
+        False,
         N_("Half cargo"),
-        N_("a cargo reroll may leave one die lying and roll just the other"),
+        N_("a cargo reroll may leave one cargo die lying and roll only the others"),
         ("000.25", "003.25"),
-        N_("half cargo"),
-        N_("no half cargo"),
-        N_(
-            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the two dice "
-            "lying and roll just the other."
+        title=N_("half cargo"),
+        title_other=N_("no half cargo"),
+        rule=NP_(
+            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the cargo "
+            "dice lying and roll just the other.",
+            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the cargo "
+            "dice lying and roll just the other {rerolled}.",
         ),
+        counted_by="rerolled",
     ),
     _flag(
         "bow_to_stern",

@@ -89,9 +89,8 @@ class Play:
                 more, moment, _ = await self._play(room, None, by, None)
                 messages, ahead = messages + more, None
                 if reason is not None:
-                    seat = seat_to_act(before)
-                    assert seat is not None and action is not None
-                    moment = explained(moment, seat, action, reason)
+                    assert action is not None
+                    moment = explained(moment, before, action, reason)
         self.schedule(room)
         await self.cluster.publish(room)
         texts = None
@@ -148,9 +147,7 @@ class Play:
                 event = {**event, "by": by.value}
             story, moment = room.story.step(before, action, after, room.names, by)
         if reason is not None:
-            seat = seat_to_act(before)
-            assert seat is not None
-            moment = explained(moment, seat, action, reason)
+            moment = explained(moment, before, action, reason)
         first = not turn_goes_on(room.events, event)
         try:
             await self._commit(room, event, after, ahead)

@@ -16,15 +16,17 @@ function turnDice(m, size) {
   const roles = m.roles || [];
   const held = (m.held || []).map((f, i) => die(f, { role: roles[i], size }));
   const cargo = (m.cargo || []).map((f) => die(f, { role: "cargo", cargo: true, size }));
-  const rest = m.complete ? [] : restOf(m.faces || [], m.held || []);
+  const rest = m.complete ? [] : restOf(m.faces || [], m.held || [], m.dice);
   return [...held, ...cargo, ...rest.map((f) => die(f, { size }))];
 }
 
-function restOf(faces, held) {
+/** The last roll's dice that were not set aside: as many as the cup (the server's `dice`)
+ * leaves free once the held dice are out. */
+function restOf(faces, held, dice) {
   const left = [...faces];
   for (const f of held) {
     const i = left.indexOf(f);
-    if (i >= 0 && left.length > 5 - held.length) left.splice(i, 1);
+    if (i >= 0 && left.length > dice - held.length) left.splice(i, 1);
   }
   return left;
 }
@@ -73,7 +75,7 @@ export function finalFelt(moment, players, contest, rolloffs) {
     const held = ["ship", "captain", "crew"].map((role, i) => slot(role, (part.held || [])[i], roleLabel(role)));
     const cargo = (part.cargo || []).map((f) => h("div", { class: "slot cargo" }, die(f, { role: "cargo", cargo: true }),
       h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
-    const rest = part.complete ? [] : restOf(part.faces || [], part.held || []);
+    const rest = part.complete ? [] : restOf(part.faces || [], part.held || [], part.dice);
     el.append(h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
       h("div", { class: part.complete ? "tray score-big" : "tray", id: "tray" },
         part.complete ? h("span", {}, String(part.score)) : rest.map((f) => die(f))));

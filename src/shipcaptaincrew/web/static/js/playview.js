@@ -55,7 +55,10 @@ export function stageLine(room) {
 export function botSays(said, room) {
   const p = room.players[said.seat];
   if (!p) return null;
-  const what = said.action ? actionLabel(said.action, room.match, room.players, room.options) : null;
+  // The choice in the words of the turn it was made on (its score, its held dice), not of
+  // the turn the table has moved on to.
+  const match = said.turn && room.match ? { ...room.match, turn: { ...(room.match.turn || {}), ...said.turn } } : room.match;
+  const what = said.action ? actionLabel(said.action, match, room.players, room.options) : null;
   return h("p", { class: "bot-says", "data-testid": "bot-reason", "data-seat": said.seat },
     avatar(p, { dot: false }),
     h("span", { class: "grow" }, h("b", {}, p.name), what ? ` · ${what}` : "", h("span", { class: "why" }, said.reason)));

@@ -151,7 +151,7 @@ function stage(moment, before) {
   // A bot's choice (a moment of its own, or the turn or round it ended) says why it chose it.
   const said = [moment, moment.turn].map((m) => m && m.reason).find(Boolean);
   if (said && said.text) {
-    botSaid = { seat: said.seat, action: said.action || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
+    botSaid = { seat: said.seat, action: said.action || null, turn: said.turn || null, reason: said.text, at: Date.now(), round: before.match ? before.match.round_no : null };
     setTimeout(() => { if (room && botSaid && Date.now() - botSaid.at >= REASON_MS) { botSaid = null; render(); } }, REASON_MS + 50);
   }
   const { turnEnd, round } = st.stage(moment, before, { podium: () => {
