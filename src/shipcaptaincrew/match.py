@@ -166,7 +166,7 @@ def _resolve_round(state: MatchState) -> MatchState:
     if tie_break is TieBreak.ROUND:
         # 001.17: the tied players play a round of their own next.
         return _finish_round(evolve(state, tied=top), None, spared=top)
-    # 000/001/003: the tied players replay; 002: they roll their two cargo dice.
+    # 000/001/003: the tied players replay; 002: they roll their cargo dice.
     return _contest_again(state, Purpose.ROUND_TIE, top, 1, (), 0)
 
 

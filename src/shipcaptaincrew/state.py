@@ -66,7 +66,7 @@ class TurnState:
     rolls_used: int = 0
     cargo_rerolls: int = 0
     phase: TurnPhase = TurnPhase.ROLL
-    #: Half cargo: the face kept while the other cargo die is rerolled (phase ROLL).
+    #: Half cargo: the face kept while the other cargo dice are rerolled (phase ROLL).
     keep: int | None = None
     #: Wild captain: the sorted faces of the roll awaiting a :class:`~.actions.Take`.
     pending: tuple[int, ...] = ()
@@ -106,7 +106,7 @@ class Phase(str, Enum):
 
     ROLL_OFF = "roll_off"  #: chance: a contender rolls one die to decide who starts
     TURN = "turn"  #: a player's turn (see the turn's own phase)
-    CARGO_ROLL_OFF = "cargo_roll_off"  #: chance: a tied player rolls two cargo dice (002)
+    CARGO_ROLL_OFF = "cargo_roll_off"  #: chance: a tied player rolls the cargo's dice (002)
     HAND_OUT_ROLL = "hand_out_roll"  #: chance: the winner rolls one die (000/003 captain)
     HAND_OUT = "hand_out"  #: the winner hands out sips
     ANOTHER_ROUND = "another_round"  #: a session between rounds: another round, or stop
@@ -127,7 +127,7 @@ class Method(str, Enum):
     """How each seat of a contest produces its number."""
 
     TURN = "turn"  #: a full turn; its score
-    CARGO = "cargo"  #: two cargo dice; their sum (002 tie-break)
+    CARGO = "cargo"  #: the cargo's dice; their sum (002 tie-break)
     DIE = "die"  #: one die (roll-off)
 
 

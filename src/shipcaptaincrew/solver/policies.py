@@ -1,7 +1,7 @@
 """Turn policies by name, and the choice each makes at every decision node.
 
 * ``never`` -- stand on the first cargo (never reroll it);
-* ``threshold:T`` -- reroll both cargo dice while the cargo is below ``T`` and a reroll is
+* ``threshold:T`` -- reroll the cargo while the cargo is below ``T`` and a reroll is
   allowed, else stand;
 * ``ev`` -- maximise the expected score;
 * ``optimal`` -- maximise the chance of winning the match (needs the position: see
