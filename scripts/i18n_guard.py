@@ -66,7 +66,9 @@ def glued_python(source: str) -> Iterator[tuple[int, str]]:
             parts = [
                 n
                 for n in ast.walk(arg)
-                if (isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in marked)
+                if (
+                    isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in marked
+                )
                 or isinstance(n, ast.JoinedStr)
             ]
             if parts:

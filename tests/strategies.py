@@ -40,8 +40,6 @@ from shipcaptaincrew.rules import (
     PRESET_NAMES,
     TURN_LIMITS,
     Drinking,
-    HandOutAmount,
-    PotTo,
     Rules,
     Stakes,
     Starter,
@@ -149,13 +147,15 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
     solo_ok = solo and rules.format.kind in (FormatKind.SINGLE, FormatKind.ROUNDS)
     players = draw(st.integers(SOLO_PLAYERS if solo_ok else low, MAX_PLAYERS))
     if players == 1:
-        rules = rules.replace(
-            stakes=Stakes.POINTS,
-            pot_to=PotTo.ROUND,
-            drinking=Drinking.NONE,
-            hand_out=HandOutAmount.EXACT,
-            failed_double=False,
-        )
+        # Points only: the options that mean something under a pot or a drinking mode (their
+        # ``requires``) go back to their defaults with it.
+        kept = {"stakes": Stakes.POINTS, "drinking": Drinking.NONE, "failed_double": False}
+        unmet = {
+            o.name: o.default
+            for o in OPTIONS.values()
+            if o.requires is not None and o.requires[0] in kept and o.name not in kept
+        }
+        rules = rules.replace(**kept, **unmet)
         lowest = min(s for s in turn_scores(rules) if s > 0)
         target = draw(st.integers(lowest, rules.max_score))
         return MatchSetup(rules, 1, None, target)

@@ -66,6 +66,26 @@ def test_cargo_reroll_and_half_cargo_and_bonus() -> None:
     assert d["bonus"] == 3 and d["score"] == 5
 
 
+@pytest.mark.parametrize(
+    ("settings", "rolls", "line"),
+    [
+        (["dice=6"], ["654123"], "Held: ship, captain, crew; cargo 1 + 2 + 3 = 6"),
+        (["dice=6", "half_cargo=true"], ["654123", "55"], "cargo 3 + 5 + 5 = 13"),
+        (["dice=4"], ["6543"], "Held: ship, captain, crew; cargo 3"),
+        (["dice=4", "same_roll_bonus=100"], ["6546"], "cargo 6 + bonus 100 = 106"),
+        ([], ["65432"], "Held: ship, captain, crew; cargo 2 + 3 = 5"),
+    ],
+)
+def test_the_turn_in_words_shows_the_cups_cargo(
+    settings: list[str], rolls: list[str], line: str
+) -> None:
+    """The words name every cargo die and the sum they make (once 'cargo 106' of a 6 and a
+    bonus of 100, and two of three dice)."""
+    r = scc("turn", *rolls, *[a for s in settings for a in ("--set", s)], "--lang", "en")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().endswith(line), r.stdout
+
+
 def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
     # Only the crew is missing after 6 5; the roll 4 1 6 lets the 1 be the crew, cargo 4 + 6.
     d = turn_json("--set", "wild_captain=true", "65223", "416")

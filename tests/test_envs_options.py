@@ -36,6 +36,10 @@ from shipcaptaincrew.state import MatchState  # noqa: E402
 #: One setting per non-default value of each option of classic (plus the pot preset's
 #: options on top of pot stakes, which they need).
 SETTINGS = [
+    "dice=4",
+    "dice=6",
+    "dice=6,half_cargo=true,tie_break=cargo_rolloff",
+    "dice=4,tie_break=cargo_rolloff,wild_captain=true",
     "rolls=2",
     "rolls=5,cargo_rerolls=4",
     "half_cargo=true",

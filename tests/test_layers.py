@@ -26,6 +26,7 @@ CORE = {
     "state",
     "turn",
     "match",
+    "payouts",
     "rotation",
     "between",
     "positions",

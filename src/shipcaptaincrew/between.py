@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 from .actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
 from .errors import IllegalActionError
-from .match import able, add, decide_by_totals, in_play_order, round_over, sip_amount, start_round
+from .match import able, decide_by_totals, in_play_order, round_over, start_round
 from .messages import N_
+from .payouts import add, sip_amount
 from .rules import HandOutAmount
 from .state import MatchState, Phase, evolve
 

@@ -156,9 +156,12 @@ def initial_state(
     if players == SOLO_PLAYERS:
         if target is None:
             raise InvalidSetupError(N_("solo practice needs a target score to reach"))
-        if not 2 <= target <= rules.max_score:
+        if not rules.min_score <= target <= rules.max_score:
             raise InvalidSetupError(
-                N_("target must be 2..{top}, got {target}"), top=rules.max_score, target=target
+                N_("target must be {low}..{top}, got {target}"),
+                low=rules.min_score,
+                top=rules.max_score,
+                target=target,
             )
         if rules.stakes is not Stakes.POINTS or rules.drinking is not Drinking.NONE:
             raise InvalidSetupError(N_("solo practice is for points: stakes=points, drinking=none"))

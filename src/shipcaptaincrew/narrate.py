@@ -77,7 +77,9 @@ def _cargo_scored(t: TurnState) -> Message:
     """
     params = {"cargo": cargo_sum(t.cargo), "score": t.score, "bonus": t.bonus}
     if t.bonus:
-        return Message(N_("Full crew in one roll! Cargo {cargo} + bonus {bonus} = {score}."), params)
+        return Message(
+            N_("Full crew in one roll! Cargo {cargo} + bonus {bonus} = {score}."), params
+        )
     if len(t.cargo) == 1:
         return Message(N_("Full crew! Cargo {score}."), params)
     return Message(N_("Full crew! Cargo {cargo} = {score}."), params)

@@ -256,6 +256,15 @@ class Rules:
         return self.rolls - 1 if self.cargo_rerolls is None else self.cargo_rerolls
 
     @property
+    def min_score(self) -> int:
+        """Lowest score of a full crew: the cargo all ones (2 of the sheets' five dice).
+
+        >>> Rules().min_score, Rules(dice=4).min_score, Rules(dice=6).min_score
+        (2, 1, 3)
+        """
+        return self.cargo_dice * min(FACES)
+
+    @property
     def max_score(self) -> int:
         """Highest possible turn score: the cargo all sixes plus the same-roll bonus."""
         return self.cargo_dice * max(FACES) + self.same_roll_bonus

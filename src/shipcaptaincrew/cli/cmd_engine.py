@@ -148,15 +148,15 @@ def turn(
         con.print("  " + _("roll {i}: {faces}").format(i=i, faces=" ".join(map(str, faces))))
     held = ", ".join(_(role) for role in data["held"]) or _("nothing")
     if t.complete:
-        # One die of cargo (dice=4) is its own score; several are said as their sum.
-        if len(t.cargo) == 1:
+        # One die of cargo (dice=4) is its own score; several, or one with a bonus, are said
+        # as the sum they are.
+        if t.bonus:
+            line = _("Held: {held}; cargo {cargo} + bonus {bonus} = {score}")
+        elif len(t.cargo) == 1:
             line = _("Held: {held}; cargo {score}")
         else:
             line = _("Held: {held}; cargo {cargo} = {score}")
-        con.print(
-            line.format(held=held, cargo=cargo_sum(t.cargo), score=t.score)
-            + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else "")
-        )
+        con.print(line.format(held=held, cargo=cargo_sum(t.cargo), bonus=t.bonus, score=t.score))
     else:
         no_crew = NP_(
             "Held: {held}; no full crew after one roll: score 0",

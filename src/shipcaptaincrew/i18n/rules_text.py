@@ -25,7 +25,7 @@ from ..engine import apply, initial_turn
 from ..facts import FACES
 from ..formats import FORMAT_KINDS
 from ..messages import NP_, Message, Plural
-from ..options import Group, Option, OptionType, options_in
+from ..options import Group, Option, OptionType, PotTo, options_in
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, name_parts
 from . import translator
 
@@ -124,7 +124,7 @@ def _rule(option: Option, rules: Rules) -> str | Plural:
     if not rules.says(option.name):
         return ""
     pot_rule = FORMAT_KINDS[rules.format.kind].pot_rule
-    if option.requires == ("stakes", "pot") and pot_rule:
+    if option.enum is PotTo and pot_rule:
         return pot_rule  # the format pays its pot one way only (the tournament, 002.30)
     if option.kind is OptionType.FLAG:
         return option.rule if value else ""

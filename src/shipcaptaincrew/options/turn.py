@@ -30,13 +30,17 @@ TURN_OPTIONS: tuple[Option, ...] = (
         Group.TURN,
         5,
         N_("Dice in the cup"),
-        N_("the dice in the cup; what is left once the roles are held is the cargo (the sheets: five)"),
+        N_(
+            "the dice in the cup; what is left once the roles are held is the cargo (the sheets: five)"
+        ),
         (
             "000.1",
             "001.1",
             "002.5",
             "003.1",
-            house_rule(N_("tables that agree on one die fewer or one more in the cup before play (001.21)")),
+            house_rule(
+                N_("tables that agree on one die fewer or one more in the cup before play (001.21)")
+            ),
         ),
         bounds=DICE_BOUNDS,
         title=NP_("{n} die in the cup", "{n} dice in the cup"),
@@ -112,6 +116,7 @@ TURN_OPTIONS: tuple[Option, ...] = (
         bounds=(1, 6),
         title=N_("wild {n}"),
         range_error=N_("{name} must be a face 1..6, got {value}"),
+        requires=("wild_captain", "true"),
     ),
     Option(
         "cargo_rerolls",

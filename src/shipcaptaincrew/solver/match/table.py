@@ -33,6 +33,7 @@ from .view import MatchView
 
 __all__ = ["MatchRow", "match_table", "posted_scores"]
 
+
 def posted_scores(rules: Rules) -> tuple[int, int, int]:
     """The scores a second player is shown against: 0 (the first player failed), a low cargo
     and a middling one, at three and six tenths of the cargo's range -- 5 and 8 of the sheets'
