@@ -34,7 +34,9 @@ Z = 4.0
 
 
 @cache
-def _roll_ends(dice: int, held: int) -> dict[tuple[int, int], Fraction]:
+def _roll_ends(
+    dice: int, held: int, roles: tuple[int, ...] = ROLES
+) -> dict[tuple[int, int], Fraction]:
     """Rolling the free dice with ``held`` roles held: (roles held after, cargo sum) -> chance.
 
     The cargo sum is 0 unless the roll completes the crew."""
@@ -43,8 +45,8 @@ def _roll_ends(dice: int, held: int) -> dict[tuple[int, int], Fraction]:
     for faces in product(range(1, 7), repeat=free):
         rest = list(faces)
         now = held
-        while now < len(ROLES) and ROLES[now] in rest:
-            rest.remove(ROLES[now])
+        while now < len(roles) and roles[now] in rest:
+            rest.remove(roles[now])
             now += 1
         out[(now, sum(rest) if now == len(ROLES) else 0)] += 1
     return {k: Fraction(n, 6**free) for k, n in out.items()}
@@ -75,15 +77,18 @@ def stands(dice: int, cargo: int, left: int) -> bool:
 
 
 @cache
-def turn_value(dice: int, held: int, left: int) -> tuple[Fraction, Fraction]:
-    """(chance of a full crew, best expected score) with ``held`` roles and ``left`` rolls."""
+def turn_value(
+    dice: int, held: int, left: int, roles: tuple[int, ...] = ROLES
+) -> tuple[Fraction, Fraction]:
+    """(chance of a full crew, best expected score) with ``held`` roles and ``left`` rolls;
+    ``roles`` the faces of ship, captain and crew."""
     complete = score = Fraction()
-    for (now, cargo), p in _roll_ends(dice, held).items():
-        if now == len(ROLES):
+    for (now, cargo), p in _roll_ends(dice, held, roles).items():
+        if now == len(roles):
             complete += p
             score += p * complete_value(dice, cargo, left - 1)
         elif left > 1:
-            c, s = turn_value(dice, now, left - 1)
+            c, s = turn_value(dice, now, left - 1, roles)
             complete += p * c
             score += p * s
     return complete, score

@@ -80,7 +80,7 @@ def _cargo_scored(t: TurnState) -> Message:
         return Message(
             N_("Full crew in one roll! Cargo {cargo} + bonus {bonus} = {score}."), params
         )
-    if len(t.cargo) == 1:
+    if t.rules.cargo_dice == 1:
         return Message(N_("Full crew! Cargo {score}."), params)
     return Message(N_("Full crew! Cargo {cargo} = {score}."), params)
 
@@ -91,7 +91,7 @@ def _cargo_rerolled(who: str, faces: str, t: TurnState) -> Message:
     params["score"] = t.score
     if t.bonus:
         msgid = N_("{name} rerolls the cargo: {faces}; cargo {cargo} + bonus {bonus} = {score}.")
-    elif len(t.cargo) == 1:
+    elif t.rules.cargo_dice == 1:
         msgid = N_("{name} rerolls the cargo: {faces}; cargo {score}.")
     else:
         msgid = N_("{name} rerolls the cargo: {faces}; cargo {cargo} = {score}.")
@@ -159,7 +159,7 @@ def narrate_parts(
         )
     elif isinstance(action, Roll) and before.phase is Phase.CARGO_ROLL_OFF:
         params = {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)}
-        if len(action.faces) == 1:
+        if before.rules.cargo_dice == 1:
             msgid = N_("{name} rolls the cargo die for the tie-break: {total}.")
         else:
             msgid = N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}.")

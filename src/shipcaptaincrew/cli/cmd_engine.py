@@ -152,7 +152,7 @@ def turn(
         # as the sum they are.
         if t.bonus:
             line = _("Held: {held}; cargo {cargo} + bonus {bonus} = {score}")
-        elif len(t.cargo) == 1:
+        elif t.rules.cargo_dice == 1:
             line = _("Held: {held}; cargo {score}")
         else:
             line = _("Held: {held}; cargo {cargo} = {score}")
