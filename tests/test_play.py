@@ -63,7 +63,9 @@ def test_three_round_match_two_people_and_a_bot_with_a_tie_break(tmp_path: Path)
     out = answer_menus(child, lambda screen, n: "1", END)
     finish(child)
     assert "Roll-off: the highest die starts" in out
-    assert re.search(r"Tie between \w+, \w+: tie-break by turn\.", out)
+    assert re.search(r"Tie between \w+, \w+ at \d+: a tie-break by turn decides the round", out)
+    assert re.search(r"\w+ (scores \d+|has no full crew) in the tie-break", out)
+    assert re.search(r"Round \d: \w+ wins the tie-break; the round's score of \d+ counts", out)
     assert "tie-break turn" in out
     for n in (1, 2, 3):
         assert f"Round {n}:" in out

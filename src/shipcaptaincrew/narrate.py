@@ -149,7 +149,8 @@ def narrate_parts(
             )
         )
     elif before.phase is Phase.TURN and before.turn is not None:
-        out, outcome = _turn_messages(before.turn, action, who)
+        tie_break = before.contest is not None and before.contest.purpose is not Purpose.ROUND
+        out, outcome = _turn_messages(before.turn, action, who, tie_break)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:
         out.append(
             Message(
@@ -192,8 +193,11 @@ def narrate_parts(
     return out, outcome + _table_messages(before, after, names)
 
 
-def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message], list[Message]]:
-    """The turn's step (the roll or choice) and its outcome once the turn is over."""
+def _turn_messages(
+    t: TurnState, action: Action, who: str, tie_break: bool = False
+) -> tuple[list[Message], list[Message]]:
+    """The turn's step (the roll or choice) and its outcome once the turn is over (a
+    tie-break turn's score said as the tie-break's)."""
     nt = turn_apply(t, action)  # the turn's own step, straight from the engine
     out: list[Message] = []
     if isinstance(action, Roll):
@@ -233,10 +237,15 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message
         out.append(_cargo_scored(nt))
     outcome: list[Message] = []
     if nt.phase is TurnPhase.DONE:
-        if nt.complete:
-            outcome.append(Message(N_("{name} scores {score}."), {"name": who, "score": nt.score}))
+        params = {"name": who, "score": nt.score}
+        if tie_break and nt.complete:
+            outcome.append(Message(N_("{name} scores {score} in the tie-break."), params))
+        elif tie_break:
+            outcome.append(Message(N_("{name} has no full crew in the tie-break: 0."), params))
+        elif nt.complete:
+            outcome.append(Message(N_("{name} scores {score}."), params))
         else:
-            outcome.append(Message(N_("{name} has no full crew: 0 points."), {"name": who}))
+            outcome.append(Message(N_("{name} has no full crew: 0 points."), params))
     return out, outcome
 
 
@@ -256,15 +265,17 @@ def _round_result(
     pot_won: int,
     all_failed: bool,
     names: Sequence[str],
+    tie_breaks: int = 0,
 ) -> list[Message]:
-    """A round's winner and pot, or why it has none."""
+    """A round's winner and pot, or why it has none.  A round won in a tie-break names the
+    score that counts, the round's, not the tie-break's (which counts to nothing)."""
     if winner is not None:
-        out = [
-            Message(
-                N_("Round {n}: {name} wins with {score}."),
-                {"n": n, "name": names[winner], "score": scores[winner]},
-            )
-        ]
+        msgid = (
+            N_("Round {n}: {name} wins the tie-break; the round's score of {score} counts.")
+            if tie_breaks
+            else N_("Round {n}: {name} wins with {score}.")
+        )
+        out = [Message(msgid, {"n": n, "name": names[winner], "score": scores[winner]})]
         if pot_won:
             out.append(_counted(_POT, "chips", name=names[winner], chips=pot_won))
         return out
@@ -296,11 +307,14 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
             after.round_pot_won,
             False,
             names,
+            after.round_tie_breaks,
         )
     if len(after.results) > len(before.results):
         r = after.results[-1]
         if before.phase is not Phase.HAND_OUT:  # else told when the hand-out began
-            out += _round_result(r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names)
+            out += _round_result(
+                r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names, r.tie_breaks
+            )
         for s, sips in enumerate(r.sips):
             if sips:
                 ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
@@ -339,7 +353,8 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
 
 
 def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
-    """A tie-break contest that has just begun."""
+    """A tie-break contest that has just begun: who tied, at what, and that its turn or roll
+    decides the tie only (it counts to no total: a round won in it scores the round's score)."""
     bc, ac = before.contest, after.contest
     if ac is None or ac is bc or ac.purpose is Purpose.ROUND or ac.scores:
         return []
@@ -351,12 +366,34 @@ def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str
     params = {"names": _names(names, ac.seats), "method": (method,)}
     if ac.purpose is Purpose.STARTER:
         return [Message(N_("Tie for the start between {names}: they roll again."), params)]
-    if ac.purpose is Purpose.FINAL_PLACES:
-        msgid = N_("Tie for a place in the final between {names}: tie-break by {method}.")
-    elif ac.purpose is Purpose.MATCH_TIE:
-        msgid = N_("Tie for the match between {names}: tie-break by {method}.")
+    if ac.depth:
+        msgid = N_("{names} tie again: another tie-break by {method}, which counts to no total.")
+        return [Message(msgid, params)]
+    first = ac.seats[0]
+    if ac.purpose is Purpose.ROUND_TIE:
+        params["score"] = after.round_scores[first]
+        msgid = N_(
+            "Tie between {names} at {score}: a tie-break by {method} decides the round, and "
+            "counts to no total."
+        )
+    elif len({after.totals[s] for s in ac.seats}) > 1:  # a table out of chips: the richest
+        msgid = N_(
+            "Tie for the match between {names}: a tie-break by {method} decides it, and "
+            "counts to no total."
+        )
     else:
-        msgid = N_("Tie between {names}: tie-break by {method}.")
+        params["total"] = after.totals[first]
+        msgid = (
+            N_(
+                "Tie for a place in the final between {names} at {total} each: a tie-break by "
+                "{method} decides it, and counts to no total."
+            )
+            if ac.purpose is Purpose.FINAL_PLACES
+            else N_(
+                "Tie for the match between {names} at {total} each: a tie-break by {method} "
+                "decides it, and counts to no total."
+            )
+        )
     return [Message(msgid, params)]
 
 
