@@ -106,6 +106,7 @@ def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
             ["--set", "wild_captain=true", "--set", "bow_to_stern=true", "12345"],
             "also a required face",
         ),
+        (["--set", "dice=6", "65411"], "needs 6 dice"),
     ],
 )
 def test_impossible_scripts_exit_2_with_one_line(args: list[str], needle: str) -> None:
@@ -275,3 +276,19 @@ def test_turn_words_count_in_every_language() -> None:
     assert "no full crew after one roll: score 0" in scc("turn", "22222").stdout
     assert "keine volle Crew nach einem Wurf" in scc("turn", "22222", "--lang", "de").stdout
     assert "etter 3 kast" in scc("turn", "22222", "11111", "33333", "--lang", "nb").stdout
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "a cargo reroll takes 1 die, got 2", "a cargo reroll takes 3 dice, got 4"),
+        ("de", "braucht 1 Würfel, angegeben: 2", "braucht 3 Würfel, angegeben: 4"),
+        ("nb", "tar 1 terning, fikk 2", "tar 3 terninger, fikk 4"),
+    ],
+)
+def test_a_count_of_dice_in_a_refusal_is_singular_for_one(lang: str, one: str, two: str) -> None:
+    """A cargo of one die (dice=4) is refused as "1 die", not "1 dice", in every language."""
+    r = scc("turn", "6543", "44", "--set", "dice=4", "--lang", lang)
+    assert r.returncode == 2 and one in r.stderr, r.stderr
+    r = scc("turn", "654111", "4444", "--set", "dice=6", "--lang", lang)
+    assert r.returncode == 2 and two in r.stderr, r.stderr

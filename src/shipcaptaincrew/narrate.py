@@ -363,7 +363,7 @@ def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str
         Method.CARGO: N_("cargo dice") if after.rules.cargo_dice > 1 else N_("cargo die"),
         Method.DIE: N_("one die"),
     }[ac.method]
-    params = {"names": _names(names, ac.seats), "method": (method,)}
+    params: dict[str, object] = {"names": _names(names, ac.seats), "method": (method,)}
     if ac.purpose is Purpose.STARTER:
         return [Message(N_("Tie for the start between {names}: they roll again."), params)]
     if ac.depth:

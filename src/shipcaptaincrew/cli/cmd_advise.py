@@ -88,11 +88,12 @@ def _match_view(
             )
         )
     if len(scores) >= n:
-        fail(
-            _("--totals names {n} players, but {k} scores are posted before you").format(
-                n=n, k=len(scores)
-            )
+        posted = NP_(
+            "--totals names too few players: one score is posted before you, and you play after it",
+            "--totals names too few players: {n} scores are posted before you, and you play "
+            "after them",
         )
+        fail(plural(posted, len(scores)))
     if round_no < 1:
         fail(_("--round counts from 1, got {n}").format(n=round_no))
     last = r.format.last_round

@@ -47,7 +47,11 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 t = apply(t, RerollCargo(keep=max(t.cargo)))
             elif len(faces) == half:
                 raise InvalidDiceError(
-                    N_("roll {i}: keeping a cargo die needs half_cargo; give {cargo} faces"),
+                    NP_(
+                        "roll {i}: keeping a cargo die needs half_cargo; give {cargo} face",
+                        "roll {i}: keeping a cargo die needs half_cargo; give {cargo} faces",
+                    ),
+                    count="cargo",
                     i=i,
                     cargo=cargo,
                 )
@@ -64,7 +68,11 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 )
             else:
                 raise InvalidDiceError(
-                    N_("roll {i}: a cargo reroll takes {cargo} dice, got {n}"),
+                    NP_(
+                        "roll {i}: a cargo reroll takes {cargo} die, got {n}",
+                        "roll {i}: a cargo reroll takes {cargo} dice, got {n}",
+                    ),
+                    count="cargo",
                     i=i,
                     cargo=cargo,
                     n=len(faces),
