@@ -6,7 +6,7 @@
 // `podium` and `rematch`); this module only draws it.
 import { h, num, t } from "./common.js";
 import { calm, die, slot, tumble } from "./dice.js";
-import { avatar, roleLabel } from "./table.js";
+import { avatar, cupSized, roleLabel } from "./table.js";
 
 /** How long the roll that decided the match stays on the felt once it has landed (ms). */
 export const FINAL_HOLD = 1800;
@@ -70,13 +70,13 @@ export function showStrip(box, el, { land } = {}) {
 /** The roll that decided the match, on the felt where it landed, with its one-liner. */
 export function finalFelt(moment, players, contest, rolloffs) {
   const part = moment.turn || moment.rolloff;
-  const el = h("div", { class: "felt final", id: "felt" });
+  const el = cupSized(h("div", { class: "felt final", id: "felt" }), part && part.dice);
   if (part && part.kind === "turn_end") {
     const held = ["ship", "captain", "crew"].map((role, i) => slot(role, (part.held || [])[i], roleLabel(role)));
     const cargo = (part.cargo || []).map((f) => h("div", { class: "slot cargo" }, die(f, { role: "cargo", cargo: true }),
       h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
     const rest = part.complete ? [] : restOf(part.faces || [], part.held || [], part.dice);
-    el.append(h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
+    el.append(h("div", { class: "slots", role: "group", "aria-label": t("Held") }, h("div", { class: "held" }, held), h("div", { class: "cargo-group" }, cargo)),
       h("div", { class: part.complete ? "tray score-big" : "tray", id: "tray" },
         part.complete ? h("span", {}, String(part.score)) : rest.map((f) => die(f))));
   } else if (part && part.kind === "rolloff") {

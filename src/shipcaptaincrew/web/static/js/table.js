@@ -122,7 +122,7 @@ function freeDice(turn) {
  */
 export function felt(match, players, { tie = null } = {}) {
   const turn = match.turn;
-  const el = h("div", { class: "felt", id: "felt" });
+  const el = cupSized(h("div", { class: "felt", id: "felt" }), match.dice);
   if (tie) el.append(tieHead(tie));
   const held = ROLES.map((role, i) => slot(role, turn.held[i], roleLabel(role)));
   // As many cargo slots as the rule set's cargo has dice (the picture's cargo_dice).
@@ -140,7 +140,7 @@ export function felt(match, players, { tie = null } = {}) {
         ? Array.from({ length: match.dice_due || turn.free_dice || match.dice }, () => blank()) : null);
   const left = "●".repeat(turn.rolls_left) + "○".repeat(turn.rolls_used);
   el.append(
-    h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
+    h("div", { class: "slots", role: "group", "aria-label": t("Held") }, h("div", { class: "held" }, held), h("div", { class: "cargo-group" }, cargo)),
     tray,
     h("div", { class: "felt-info" },
       h("span", {}, t("Rolls left: {n}", { n: turn.rolls_left }), " ", h("span", { class: "pips-left", "aria-hidden": "true" }, left)),
@@ -201,9 +201,16 @@ function contestArea(match, players, rolloffs = {}, tie = null) {
     })));
 }
 
+/** The felt sized for the cup's dice (style.css reads --dice: six fit a phone's width too); set
+ * through the element's style object, which the pages' style policy allows. */
+export function cupSized(el, dice) {
+  if (dice) el.style.setProperty("--dice", String(dice));
+  return el;
+}
+
 /** Redraw the roll-off area with the faces the moments told us (the cargo's dice, not a sum). */
 export function contestFelt(match, players, rolloffs, tie = null) {
-  return h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs, tie));
+  return cupSized(h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs, tie)), match.dice);
 }
 
 async function animate(el, match, prev, sounds) {
