@@ -173,7 +173,8 @@ def apply(turn: TurnState, action: Action) -> TurnState:
                 faces=str(turn.pending),
                 choices=", ".join(str(Take(o)) for o in options),
             )
-        return _take(turn, action.faces, turn.pending, turn.rolls_used, turn.last_roll)
+        rest = remove_faces(turn.pending, action.faces)
+        return _take(turn, action.faces, rest, turn.rolls_used, turn.last_roll)
     if turn.phase is not TurnPhase.DECIDE:
         raise IllegalActionError(
             N_("{action} is not allowed now: choose which dice to set aside"), action=str(action)
@@ -195,22 +196,25 @@ def apply(turn: TurnState, action: Action) -> TurnState:
 
 
 def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
-    n = dice_to_roll(turn)
-    if n == 0:
+    # dice_to_roll, said once more here: this runs at every roll of every turn.
+    if turn.phase is not TurnPhase.ROLL:
         if turn.phase is TurnPhase.DONE:
             raise IllegalActionError(N_("no dice are to be rolled now: the turn is over"))
         raise IllegalActionError(
             N_("no dice are to be rolled now ({phase})"), phase=turn.phase.value
         )
+    rules, held = turn.rules, len(turn.held)
+    complete = held == _ROLE_COUNT
+    n = rules.dice - held - (complete and turn.keep is not None)
     faces = check_faces(roll.faces, n)
     rolls_used = turn.rolls_used + 1
     # One new state per step (each evolve copies the state): the phase is worked out first.
-    if len(turn.held) == _ROLE_COUNT:
+    if complete:
         # A cargo reroll replaces the cargo, lower or not (000.14, 001.13, 003.14).
         keep = turn.keep
         cargo = faces if keep is None else tuple(sorted(faces + (keep,)))
         cargo_rerolls = turn.cargo_rerolls + 1
-        again = _rerolls_left(turn.rules, rolls_used, cargo_rerolls)
+        again = _rerolls_left(rules, rolls_used, cargo_rerolls)
         return evolve(
             turn,
             cargo=cargo,
@@ -220,23 +224,32 @@ def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
             last_roll=roll.faces,
             phase=TurnPhase.DECIDE if again else TurnPhase.DONE,
         )
-    options = assignments(turn.rules, len(turn.held), faces)
-    if len(options) > 1:
+    ways = _ways(rules, held, faces)
+    if len(ways) > 1:
         return evolve(
             turn, rolls_used=rolls_used, last_roll=roll.faces, phase=TurnPhase.ASSIGN, pending=faces
         )
-    return _take(turn, options[0], faces, rolls_used, roll.faces)
+    taken, rest = ways[0]
+    return _take(turn, taken, rest, rolls_used, roll.faces)
+
+
+@lru_cache(maxsize=4096)
+def _ways(
+    rules: Rules, held: int, faces: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """:func:`assignments` with the dice each leaves (what every roll asks: worked out once)."""
+    return tuple((t, remove_faces(faces, t)) for t in assignments(rules, held, faces))
 
 
 def _take(
     turn: TurnState,
     taken: tuple[int, ...],
-    faces: tuple[int, ...],
+    rest: tuple[int, ...],
     rolls_used: int,
     last_roll: tuple[int, ...],
 ) -> TurnState:
+    """Set ``taken`` aside (``rest``: the roll's other dice), as one new state."""
     held = turn.held + taken
-    rest = remove_faces(faces, taken)
     rules = turn.rules
     if len(held) == _ROLE_COUNT:
         # The other dice of the completing roll are the cargo (all sheets).
