@@ -347,10 +347,11 @@ _ENVS = ("gymnasium check_env", "pettingzoo api_test", "batched turn env", "batc
 
 REFUSALS: tuple[Refusal, ...] = (
     Refusal(
-        (*_SOLVERS, *_MATCH_SOLVERS, *_ENVS, "openspiel random_sim_test"),
+        (*_SOLVERS, *_MATCH_SOLVERS, *_ENVS, "openspiel random_sim_test", "simulate"),
         r"does not model",
         "a fast path that models rules itself refuses an option it was not written for, "
-        "naming it (its MODELLED declaration; the simulator plays it on the engine)",
+        "naming it (its MODELLED declaration), and so does a bot that thinks with it (the "
+        "simulator plays the other bots on the engine)",
     ),
     Refusal(
         _MATCH_SOLVERS,

@@ -25,7 +25,7 @@ from ..engine import apply, initial_turn
 from ..facts import FACES
 from ..formats import FORMAT_KINDS
 from ..messages import NP_, Message, Plural
-from ..options import Group, Option, OptionType, PotTo, options_in
+from ..options import OPTIONS, Group, Option, OptionType, PotTo, options_in
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, name_parts
 from . import translator
 
@@ -98,9 +98,15 @@ def _sheet_tip_note(notes: SolverNotes, tr: Callable[[str], str]) -> str:
 
 
 def _params(rules: Rules) -> dict[str, Any]:
-    """The numbers the rules sentences of the option table may name (and count by)."""
+    """The numbers the rules sentences of the option table may name (and count by): every
+    number option's value by its own name (``{same_roll_bonus}``; a new option's sentence can
+    name its value without a change here), and the turn's shape and a few values by short
+    names."""
     ship, captain, crew = rules.required_faces
-    return {
+    by_name = {
+        o.name: getattr(rules, o.name) for o in OPTIONS.values() if o.kind is OptionType.NUMBER
+    }
+    return by_name | {
         "ship": ship,
         "captain": captain,
         "crew": crew,
