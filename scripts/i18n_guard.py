@@ -44,13 +44,17 @@ def _marked(node: ast.expr) -> set[int]:
     for n in ast.walk(node):
         if isinstance(n, ast.Call) and _name(n.func) in KEYWORDS:
             out |= {id(a) for a in n.args if isinstance(a, ast.Constant)}
+        if isinstance(n, ast.Subscript):
+            # a key that picks a marked message from a table (``NAMES[row["kind"]]``) is no
+            # part of the message id
+            out |= {id(k) for k in ast.walk(n.slice) if isinstance(k, ast.Constant)}
     return out
 
 
 def glued_python(source: str) -> Iterator[tuple[int, str]]:
     """(line, call) for each translate call whose message id is built at run time.
 
-    >>> list(glued_python('tr("Roll {n} dice")\\ntr(N_("a") if x else N_("b"))\\ntr(words[k])'))
+    >>> list(glued_python('tr("Roll {n} dice")\\ntr(N_("a") if x else N_("b"))\\ntr(words[r["k"]])'))
     []
     >>> [line for line, _ in glued_python('tr("a" if x else "b")\\n_("a " + w)\\n_(f"x {y}")')]
     [1, 2, 3]

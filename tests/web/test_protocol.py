@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
-from shipcaptaincrew.web import errors as E
-from shipcaptaincrew.web.errors import ErrorCode, RoomError
-from shipcaptaincrew.web.models import Event, Room
-from shipcaptaincrew.web.party import REACTIONS
+from shipcaptaincrew.web.display.party import REACTIONS
+from shipcaptaincrew.web.storage.models import Event, Room
+from shipcaptaincrew.web.words import refusals as E
+from shipcaptaincrew.web.words.refusals import ErrorCode, RoomError
 
 from .conftest import Player, open_table
 
@@ -58,7 +58,9 @@ def event_count(db_url: str, code: str) -> int:
 def test_full_match_with_bot_summary_and_verify(
     client: Any, players: list[Player], db_url: str
 ) -> None:
-    code, tokens = open_table(client, ["Anna", "Bo"], ["easy"], settings=["format=rounds:3"])
+    code, tokens = open_table(
+        client, ["Anna", "Bo"], ["easy"], settings=["format=rounds:3"], publish=True
+    )
     a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
     players += [a, b]
     assert (a.seat, b.seat) == (0, 1)
@@ -280,7 +282,7 @@ def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
     for token in tokens:
         assert token not in everything
     # Even hashes of tokens stay on the server.
-    from shipcaptaincrew.web.service import hash_token
+    from shipcaptaincrew.web.table.seats import hash_token
 
     assert all(hash_token(t) not in everything for t in tokens)
 

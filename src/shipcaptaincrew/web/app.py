@@ -19,17 +19,25 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
-from . import errors as E
-from .db import open_database
+from .crews import routes as crew_routes
+from .crews import tables as crew_tables
+from .crews.service import CrewService
 from .deps import request_lang
-from .errors import ErrorCode, RoomError, unavailable
-from .head import HeadAsGet
-from .invalid import invalid
-from .release import content_security_policy
-from .routers import live, matches, meta, pages, rooms, stats
-from .routers.pages import STATIC
+from .history import routes as matches
+from .history import stats_routes as stats
+from .pages import routes as pages
+from .pages.head import HeadAsGet
+from .pages.release import content_security_policy
+from .pages.routes import STATIC
+from .play import routes as live
+from .rooms import routes as rooms
 from .service import MatchService
 from .settings import Settings
+from .setup import routes as meta
+from .storage.db import open_database
+from .words import refusals as E
+from .words.invalid import invalid
+from .words.refusals import ErrorCode, RoomError, unavailable
 
 #: Sent with every response: no framing by other sites, no sniffing, a strict script policy
 #: (a page's own adds the hashes of its inline script and style: see ``release.POLICY``).
@@ -48,13 +56,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     sessions = open_database(settings.sqlalchemy_url(), settings.sqlite_synchronous)
     service = MatchService(settings, sessions)
+    crews = CrewService(settings, sessions, service.room)
+    # A crew hears of a match that ends here, and keeps its table's next match.
+    service.play.finished = crews.match_over
+    service.next.carried.append(crew_tables.carry)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The pages' generated files (bundles, compressed bodies), made before the first visit.
         app.state.release = await asyncio.to_thread(pages.release)
         await service.startup()
+        await crews.startup()
         yield
+        await crews.shutdown()
         await service.shutdown()
         sessions.kw["bind"].dispose()
 
@@ -67,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.service = service
+    app.state.crews = crews
 
     # Every refusal is one sentence in the request's language (see deps.request_lang).
     def answer(request: Request, err: RoomError) -> JSONResponse:
@@ -144,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     for module in (rooms, matches, stats, meta, live, pages):
         app.include_router(module.router)
+    app.include_router(crew_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
@@ -152,8 +168,10 @@ def create_app_from_env() -> FastAPI:
     """The app configured by the environment alone (``SCC_*``): what each worker process of
     ``scc serve --workers K`` builds, since uvicorn starts workers from an import string."""
     from . import heap
+    from .connections import guard
 
     settings = Settings()
     application = create_app(settings)
-    heap.install(settings.gc_sweep_seconds)  # a server process (see cmd_serve)
+    heap.install(settings.gc_sweep_seconds)  # a server process (see cli/commands/serve.py)
+    guard.configure(settings)  # its HTTP connections' limits (scc serve passes the protocol)
     return application
