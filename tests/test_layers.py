@@ -38,6 +38,7 @@ CORE = {
     "fair",
     "notation",
     "narrate",
+    "narrate_round",
 }
 #: layer -> the project layers it may import (besides itself).
 ALLOWED = {

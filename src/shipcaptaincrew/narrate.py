@@ -34,9 +34,10 @@ from .actions import (
     Take,
 )
 from .engine import seat_to_act
-from .messages import N_, NP_, Message, Plural
+from .messages import N_, NP_, Message
+from .narrate_round import POT, contest_messages, counted, names_of, round_result
 from .rules import HandOutAmount
-from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
+from .state import ROLE_NAMES, MatchState, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
 
 __all__ = ["GAME_WORDS", "Message", "cargo_sum", "narrate", "narrate_parts", "transcript"]
@@ -107,17 +108,13 @@ def _reroll_choice(who: str, t: TurnState, keep: int | None) -> Message:
             "{name} keeps a {face} and rerolls the other cargo die.",
             "{name} keeps a {face} and rerolls the other {n} cargo dice.",
         )
-        return _counted(ids, "n", name=who, face=keep, n=cargo - 1)
+        return counted(ids, "n", name=who, face=keep, n=cargo - 1)
     if cargo == 1:
         return Message(N_("{name} rerolls the cargo die."), {"name": who})
     if cargo == 2:
         return Message(N_("{name} rerolls both cargo dice."), {"name": who})
     ids = NP_("{name} rerolls the {n} cargo die.", "{name} rerolls all {n} cargo dice.")
-    return _counted(ids, "n", name=who, n=cargo)
-
-
-def _names(names: Sequence[str], seats: Sequence[int]) -> str:
-    return ", ".join(names[s] for s in seats)
+    return counted(ids, "n", name=who, n=cargo)
 
 
 def narrate(
@@ -178,12 +175,12 @@ def narrate_parts(
                 "Captain {name} rolls {face} and hands out {sips} sips.",
             )
         )
-        out.append(_counted(ids, "sips", name=who, face=action.faces[0], sips=after.hand_out_left))
+        out.append(counted(ids, "sips", name=who, face=action.faces[0], sips=after.hand_out_left))
     elif isinstance(action, (HandOut, HandOutSplit)):
         shares = action.shares if isinstance(action, HandOutSplit) else ((action.to, 1),)
         for to, n in shares:
             ids = NP_("{name} gives a sip to {other}.", "{name} gives {sips} sips to {other}.")
-            out.append(_counted(ids, "sips", name=who, other=names[to], sips=n))
+            out.append(counted(ids, "sips", name=who, other=names[to], sips=n))
     elif isinstance(action, StopHandOut):
         out.append(Message(N_("{name} hands out no more sips."), {"name": who}))
     elif isinstance(action, NextRound):
@@ -249,58 +246,13 @@ def _turn_messages(
     return out, outcome
 
 
-def _counted(ids: Plural, count: str, **params: object) -> Message:
-    """A plural pair counted by the parameter ``count`` (gettext's ``ngettext``)."""
-    return Message(ids[0], dict(params), plural=ids[1], count=count)
-
-
-#: Who takes a pot, counted in chips.
-_POT = NP_("{name} takes the pot of one chip.", "{name} takes the pot of {chips} chips.")
-
-
-def _round_result(
-    n: int,
-    winner: int | None,
-    scores: Sequence[int | None],
-    pot_won: int,
-    all_failed: bool,
-    names: Sequence[str],
-    tie_breaks: int = 0,
-) -> list[Message]:
-    """A round's winner and pot, or why it has none.  A round won in a tie-break names the
-    score that counts, the round's, not the tie-break's (which counts to nothing)."""
-    if winner is not None:
-        msgid = (
-            N_("Round {n}: {name} wins the tie-break; the round's score of {score} counts.")
-            if tie_breaks
-            else N_("Round {n}: {name} wins with {score}.")
-        )
-        out = [Message(msgid, {"n": n, "name": names[winner], "score": scores[winner]})]
-        if pot_won:
-            out.append(_counted(_POT, "chips", name=names[winner], chips=pot_won))
-        return out
-    if all_failed:
-        return [Message(N_("Round {n}: nobody completed a crew; the pot stays."), {"n": n})]
-    played = [s for s, v in enumerate(scores) if v is not None]
-    top = max((scores[s] or 0 for s in played), default=0)
-    tied = [s for s in played if scores[s] == top]
-    if len(tied) > 1:
-        return [
-            Message(
-                N_("Round {n}: {names} tie at the top, so nobody wins the round."),
-                {"n": n, "names": _names(names, tied)},
-            )
-        ]
-    return [Message(N_("Round {n}: no winner."), {"n": n})]
-
-
 def _table_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
     out: list[Message] = []
     if after.replays > before.replays:
         out.append(Message(N_("Nobody completed a crew: the round is played again.")))
     if after.phase is Phase.HAND_OUT_ROLL and before.phase is not Phase.HAND_OUT_ROLL:
         # The round is decided; its result comes before the captain hands out the sips.
-        out += _round_result(
+        out += round_result(
             after.round_no,
             after.round_winner,
             after.round_scores,
@@ -312,24 +264,24 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
     if len(after.results) > len(before.results):
         r = after.results[-1]
         if before.phase is not Phase.HAND_OUT:  # else told when the hand-out began
-            out += _round_result(
+            out += round_result(
                 r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names, r.tie_breaks
             )
         for s, sips in enumerate(r.sips):
             if sips:
                 ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
-                out.append(_counted(ids, "sips", name=names[s], sips=sips))
+                out.append(counted(ids, "sips", name=names[s], sips=sips))
     for s in after.departed[len(before.departed) :]:
         out.append(Message(N_("{name} has left the match."), {"name": names[s]}))
-    out += _contest_messages(before, after, names)
+    out += contest_messages(before, after, names)
     if after.finalists and not before.finalists:
-        out.append(Message(N_("Final: {names}."), {"names": _names(names, after.finalists)}))
+        out.append(Message(N_("Final: {names}."), {"names": names_of(names, after.finalists)}))
     if after.round_no > before.round_no:
         if after.tie_round:
             out.append(
                 Message(
                     N_("Round {n} is played among {names} to break the tie."),
-                    {"n": after.round_no, "names": _names(names, after.round_seats)},
+                    {"n": after.round_no, "names": names_of(names, after.round_seats)},
                 )
             )
         # The seat that plays first, which need not be the rotation's seat (a seat that sits
@@ -346,55 +298,10 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
         else:
             if after.match_pot_won:
                 out.append(
-                    _counted(_POT, "chips", name=names[after.winner], chips=after.match_pot_won)
+                    counted(POT, "chips", name=names[after.winner], chips=after.match_pot_won)
                 )
             out.append(Message(N_("{name} wins the match!"), {"name": names[after.winner]}))
     return out
-
-
-def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
-    """A tie-break contest that has just begun: who tied, at what, and that its turn or roll
-    decides the tie only (it counts to no total: a round won in it scores the round's score)."""
-    bc, ac = before.contest, after.contest
-    if ac is None or ac is bc or ac.purpose is Purpose.ROUND or ac.scores:
-        return []
-    method = {
-        Method.TURN: N_("turn"),
-        Method.CARGO: N_("cargo dice") if after.rules.cargo_dice > 1 else N_("cargo die"),
-        Method.DIE: N_("one die"),
-    }[ac.method]
-    params: dict[str, object] = {"names": _names(names, ac.seats), "method": (method,)}
-    if ac.purpose is Purpose.STARTER:
-        return [Message(N_("Tie for the start between {names}: they roll again."), params)]
-    if ac.depth:
-        msgid = N_("{names} tie again: another tie-break by {method}, which counts to no total.")
-        return [Message(msgid, params)]
-    first = ac.seats[0]
-    if ac.purpose is Purpose.ROUND_TIE:
-        params["score"] = after.round_scores[first]
-        msgid = N_(
-            "Tie between {names} at {score}: a tie-break by {method} decides the round, and "
-            "counts to no total."
-        )
-    elif len({after.totals[s] for s in ac.seats}) > 1:  # a table out of chips: the richest
-        msgid = N_(
-            "Tie for the match between {names}: a tie-break by {method} decides it, and "
-            "counts to no total."
-        )
-    else:
-        params["total"] = after.totals[first]
-        msgid = (
-            N_(
-                "Tie for a place in the final between {names} at {total} each: a tie-break by "
-                "{method} decides it, and counts to no total."
-            )
-            if ac.purpose is Purpose.FINAL_PLACES
-            else N_(
-                "Tie for the match between {names} at {total} each: a tie-break by {method} "
-                "decides it, and counts to no total."
-            )
-        )
-    return [Message(msgid, params)]
 
 
 def transcript(

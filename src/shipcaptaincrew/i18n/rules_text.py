@@ -20,14 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Roll
-from ..engine import apply, initial_turn
 from ..facts import FACES
 from ..formats import FORMAT_KINDS
 from ..messages import NP_, Message, Plural
 from ..options import OPTIONS, Group, Option, OptionType, PotTo, options_in
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, name_parts
 from . import translator
+from .rules_example import counted, worked_example
 
 __all__ = ["SolverNotes", "rules_text", "rules_title"]
 
@@ -205,7 +204,7 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
         ),
         tr("- Only one die per role: a second {ship} is an ordinary die.").format(**faces),
         tr("- Dice that are set aside are never rolled again; roll only the free dice."),
-        _counted(
+        counted(
             NP_(
                 "- Once ship, captain and crew are held, the other die of that roll is the "
                 "cargo. Your score is its face, from {low} to {high}.",
@@ -227,7 +226,7 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
     if rules.cargo_rerolls == 0:
         out += [tr("- The cargo may not be rerolled: the first cargo is final (house rule)."), ""]
     else:
-        out += [_counted(_REROLL, rules.cargo_dice, tr)]
+        out += [counted(_REROLL, rules.cargo_dice, tr)]
         if rules.cargo_rerolls is not None:
             out += [
                 Message.of(
@@ -240,7 +239,7 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
                 ).render(tr)
             ]
         out += [""]
-    out += [_example(rules, tr), ""]
+    out += [worked_example(rules, tr), ""]
 
     variants = _sentences(Group.TURN, rules, tr)
     if variants:
@@ -255,84 +254,6 @@ _REROLL = NP_(
     "- With rolls left you may stand or reroll the {n} cargo dice; the new cargo counts even "
     "when it is worse.",
 )
-
-
-def _counted(
-    ids: Plural, count: int, tr: Callable[[str], str], params: dict[str, Any] | None = None
-) -> str:
-    """A plural pair counted by ``count`` (its ``{n}``), with the other ``params``."""
-    return Message.of(ids, **{**(params or {}), "n": count}).render(tr)
-
-
-def _example(rules: Rules, tr: Callable[[str], str]) -> str:
-    """The worked example of 000/003 (or its bow-to-stern mirror) in the rule set's cup, played
-    by the engine: the first roll holds the ship and the captain and no crew, the second
-    completes the crew, the other dice of it are the cargo; then what the rolls left allow."""
-    ship, captain, crew = rules.required_faces
-    # The sheets' example (6 5 3 3 1, then 4 2 6) as far as the cup's dice go; the faces that
-    # fill it hold no role, so what is set aside is the same in a cup of four or six.
-    filler, cargo = ((5, 5, 6, 4), (4, 6, 5)) if rules.bow_to_stern else ((3, 3, 1, 2), (2, 6, 1))
-    # A wild face (wild captain) would fill a role too; the example's dice stay clear of it.
-    wild = {rules.wild_face} if rules.wild_captain else set()
-    first = (ship, captain, *_avoiding(filler[: rules.dice - 2], {crew} | wild))
-    second = (crew, *_avoiding(cargo[: rules.cargo_dice], wild))
-    turn = initial_turn(rules)
-    for faces in (first, second):
-        turn = apply(turn, Roll(faces))
-    # The engine plays it: the roles held, the cargo the dice beside the crew (said as rolled).
-    assert turn.held == rules.required_faces and turn.rolls_used == _EXAMPLE_ROLLS
-    assert turn.score == sum(second[1:])
-    params = {
-        "first": " ".join(map(str, first)),
-        "second": " ".join(map(str, second)),
-        "ship": ship,
-        "captain": captain,
-        "crew": crew,
-        "sum": " + ".join(map(str, second[1:])),
-        "score": turn.score,
-    }
-    if rules.cargo_dice == 1:
-        ids = NP_(
-            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
-            "with one die, shows {second}: the {crew} completes the crew and the cargo is "
-            "{score}.",
-            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
-            "with {n} dice, shows {second}: the {crew} completes the crew and the cargo is "
-            "{score}.",
-        )
-    else:
-        ids = NP_(
-            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
-            "with one die, shows {second}: the {crew} completes the crew and the cargo is "
-            "{sum} = {score}.",
-            "Example: you roll {first} and keep the {ship} and the {captain}. Your second roll, "
-            "with {n} dice, shows {second}: the {crew} completes the crew and the cargo is "
-            "{sum} = {score}.",
-        )
-    text = _counted(ids, len(second), tr, params)
-    left = rules.rolls - _EXAMPLE_ROLLS
-    if left == 0:
-        then = tr("No roll is left, so the cargo stands.")
-    else:
-        gamble = NP_(
-            "With {n} roll left you could gamble on the cargo.",
-            "With {n} rolls left you could gamble on the cargo.",
-        )
-        then = Message.of(gamble, n=left).render(tr)
-    return text + " " + then
-
-
-#: The rolls the worked example takes to complete its crew.
-_EXAMPLE_ROLLS = 2
-
-
-def _avoiding(faces: tuple[int, ...], avoid: set[int]) -> tuple[int, ...]:
-    """``faces`` with each face in ``avoid`` replaced by the nearest face above it that is not
-    (wrapping round): the example's dice, clear of a face that would fill a role."""
-    return tuple(
-        next(g for g in (*FACES[f:], *FACES[:f]) if g not in avoid) if f in avoid else f
-        for f in faces
-    )
 
 
 def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
@@ -389,7 +310,7 @@ def rules_text(
     out = _header(rules, tr)
     out += [tr("## What you need"), ""]
     out += [
-        _counted(
+        counted(
             NP_(
                 "One ordinary die, a cup, and two to eight players. Everybody plays one turn "
                 "per round, one after the other.",
