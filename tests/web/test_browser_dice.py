@@ -79,7 +79,7 @@ def test_the_seed_gives_every_seat_a_crew() -> None:
     from shipcaptaincrew.engine import apply, initial_state, is_chance, sample_chance, seat_to_act
     from shipcaptaincrew.fair import FairDice
     from shipcaptaincrew.rules import Rules
-    from shipcaptaincrew.web.views import state_view
+    from shipcaptaincrew.web.display.state_view import state_view
 
     from .humanpace import choose, split_text
 
