@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
+from math import comb
 
 import pytest
 
@@ -61,7 +62,10 @@ def test_load_by_name_and_game_string_round_trip() -> None:
     again = pyspiel.load_game(str(game))
     assert again.rules == find_rules("classic").replace(wild_captain=True)
     assert str(again) == str(game)
-    assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == 461
+    # a chance outcome is a roll of one to six dice (the widest cup, dice=6), faces unordered:
+    # C(n + 5, 5) rolls of n dice, 461 up to five and 462 of six
+    rolls = sum(comb(n + 5, 5) for n in range(1, 7))
+    assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == rolls == 923
 
 
 def test_chance_and_decisions_come_from_the_engine() -> None:
