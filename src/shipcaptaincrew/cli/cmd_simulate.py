@@ -69,6 +69,16 @@ DaskOpt = Annotated[
         ),
     ),
 ]
+DpiOpt = Annotated[
+    int,
+    typer.Option(
+        "--dpi",
+        metavar=N_("N"),
+        help=N_("The resolution of a --plot picture in dots per inch (a .png; 30 to 2400)."),
+    ),
+]
+#: The pictures --plot writes (the provenance of the run goes into each).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 JsonOpt = Annotated[
     bool,
     typer.Option(
@@ -209,11 +219,12 @@ def simulate(
             "--plot",
             metavar=N_("FILE"),
             help=N_(
-                "Save the win rates and score distributions as a picture, FILE.png (needs the "
-                "plot extra)."
+                "Save the win rates and score distributions as a picture: FILE.png, FILE.svg or "
+                "FILE.pdf (needs the plot extra)."
             ),
         ),
     ] = None,
+    dpi: DpiOpt = 300,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -223,7 +234,8 @@ def simulate(
     r = load_rules(rules, settings)
     _check_backend(workers, dask)
     _check_out(out, (".csv", ".json", ".parquet"), "--out")
-    _check_out(plot, (".png",), "--plot")
+    _check_out(plot, PLOT_SUFFIXES, "--plot")
+    _check_dpi(dpi)
     _check_counts(matches, seed)
     try:
         r = apply_options(r, fmt, stakes)
@@ -244,27 +256,31 @@ def simulate(
     except ValueError as e:
         fail(e)
     summary = result.summary()
+    prov = result.provenance()
     if out is not None:
         from ..sim.plot import write_table
 
-        prov = result.provenance()
         _write("table", "--out", out, lambda: write_table(result.table(), out, prov))
     if plot is not None:
         from ..sim.plot import plot_result
 
-        _write("plot", "--plot", plot, lambda: plot_result(result, plot))
+        _write("plot", "--plot", plot, lambda: plot_result(result, plot, prov, dpi))
     if as_json:
-        typer.echo(json.dumps(summary))
+        typer.echo(json.dumps({**summary, "provenance": prov}))
         return
     _print_summary(summary)
 
 
 def _command() -> str:
     """The command line as typed (for the provenance of what it writes)."""
-    import shlex
-    import sys
+    from ..provenance import command_line
 
-    return shlex.join(["scc", *sys.argv[1:]])
+    return command_line()
+
+
+def _check_dpi(dpi: int) -> None:
+    if not 30 <= dpi <= 2400:
+        fail(_("--dpi must be 30 to 2400, got {n}").format(n=dpi))
 
 
 def _check_counts(matches: int, seed: int | None) -> None:

@@ -1,9 +1,12 @@
 """Writing the exported tables: CSV, JSON or Parquet, each file with its provenance.
 
-Provenance -- the rules (canonical text), format, players, policies, package version and the
-command line -- travels with every file: in Parquet as schema metadata (key ``scc``, a JSON
-text), in JSON as the top-level ``provenance`` object beside ``columns`` and ``rows``, and
-beside a CSV file as ``<name>.meta.json``.  Columns are typed by
+Provenance -- the package's one record (:func:`~shipcaptaincrew.provenance.record`: the
+command line, the rules, the line-up's policies as ``bots``, the version from the git commit,
+Python, the libraries, the platform and the time), then the table, format, players and the
+policies answered -- travels with every file where every command puts it: in Parquet as
+schema metadata (key ``shipcaptaincrew``, a JSON text), in JSON as the top-level
+``provenance`` object beside ``columns`` and ``rows``, and in CSV as ``# key: value`` lines
+above the header.  Columns are typed by
 :data:`~.export_schema.SCHEMAS` (a Parquet file's Arrow schema is built from it), so a null
 stays a null: in CSV an empty field is a null and an empty text is written ``""``.  CSV and
 JSON are written with the standard library alone; only Parquet needs pyarrow (the ``sim``
@@ -17,7 +20,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
+from ..provenance import PROVENANCE_KEY, csv_header, parquet_metadata, record, written
 from .export_schema import SCHEMAS, ColumnType, TableKind
 from .export_tables import ExportSpec, Row
 
@@ -35,9 +38,6 @@ __all__ = [
     "write_csv",
 ]
 
-#: The Parquet schema-metadata key that holds the provenance.
-PROVENANCE_KEY = "scc"
-
 
 class FileFormat(str, Enum):
     """The file formats of ``scc export --to``."""
@@ -48,17 +48,16 @@ class FileFormat(str, Enum):
 
 
 def provenance(spec: ExportSpec, kind: TableKind, command: str) -> dict[str, Any]:
-    """Where a table comes from: enough to compute it again."""
-    return {
-        "table": kind.value,
-        "rules": str(spec.rules),
-        "format": str(spec.rules.format),
-        "players": spec.players,
-        "policies": [str(p) for p in spec.lineup],
-        "against": [str(p) for p in spec.against],
-        "version": __version__,
-        "command": command,
-    }
+    """Where a table comes from: enough to compute it again (exact: no seed)."""
+    return record(
+        command,
+        rules=spec.rules,
+        bots=[str(p) for p in spec.lineup],
+        table=kind.value,
+        format=str(spec.rules.format),
+        players=spec.players,
+        against=[str(p) for p in spec.against],
+    )
 
 
 def table_path(out: str, kind: TableKind, fmt: FileFormat) -> Path:
@@ -93,11 +92,11 @@ def arrow_schema(kind: TableKind) -> pa.Schema:
 def write(
     kind: TableKind, rows: list[Row], path: Path, fmt: FileFormat, meta: dict[str, Any]
 ) -> list[Path]:
-    """Write one table to ``path`` (and its sidecar for CSV); returns the files written."""
+    """Write one table to ``path``; returns the files written."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if fmt is FileFormat.JSON:
         doc = {
-            "provenance": meta,
+            "provenance": written(meta),
             "columns": [
                 {"name": c.name, "type": c.type.value, "meaning": c.meaning} for c in SCHEMAS[kind]
             ],
@@ -106,10 +105,8 @@ def write(
         path.write_text(json.dumps(doc, ensure_ascii=False) + "\n", encoding="utf-8")
         return [path]
     if fmt is FileFormat.CSV:
-        write_csv(kind, rows, path)
-        side = path.with_name(path.name.removesuffix(".csv") + ".meta.json")
-        side.write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        return [path, side]
+        write_csv(kind, rows, path, meta)
+        return [path]
     assert fmt is FileFormat.PARQUET
     import pyarrow as pa
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
@@ -117,7 +114,7 @@ def write(
     schema = arrow_schema(kind)
     columns = {c: [r[c] for r in rows] for c in schema.names}
     table = pa.table(columns, schema=schema)
-    table = table.replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
+    table = table.replace_schema_metadata(parquet_metadata(meta))
     pq.write_table(table, path)
     return [path]
 
@@ -142,9 +139,11 @@ def csv_field(value: Any, kind: ColumnType) -> str:
     return str(int(value))
 
 
-def write_csv(kind: TableKind, rows: list[Row], path: Path) -> None:
-    """A table as CSV with the standard library only (``scc export`` needs no extra for it)."""
+def write_csv(kind: TableKind, rows: list[Row], path: Path, meta: dict[str, Any]) -> None:
+    """A table as CSV with the standard library only (``scc export`` needs no extra for it),
+    its provenance in ``# key: value`` lines above the header."""
     columns = SCHEMAS[kind]
     lines = [",".join(f'"{c.name}"' for c in columns)]
     lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in rows]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="")
+    text = csv_header(meta) + "\n".join(lines) + "\n"
+    path.write_text(text, encoding="utf-8", newline="")
