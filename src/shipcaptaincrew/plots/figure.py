@@ -24,15 +24,19 @@ __all__ = [
     "DEFAULT_DPI",
     "HIGHEST_CARGO",
     "LOWEST_CARGO",
+    "NEVER",
     "NEVER_COLOUR",
     "NEVER_MARK",
     "PAGE",
     "STYLE",
+    "THRESHOLD_LABEL",
     "check_figure",
     "cell_text_colour",
     "pyplot",
     "save",
+    "threshold_bar",
     "threshold_colours",
+    "threshold_map",
 ]
 
 #: Figure widths in inches: a column of a two-column paper, and the whole page.
@@ -135,3 +139,35 @@ def cell_text_colour(value: float) -> str:
     cmap, norm = threshold_colours()
     r, g, b, _ = cmap(norm(value))
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+
+
+#: The value a grid holds where the plan never stands: above the scale, so it takes
+#: :data:`NEVER_COLOUR`.
+NEVER = HIGHEST_CARGO + 1
+#: The colour bar's words for the threshold scale and its code for "never".
+THRESHOLD_LABEL = f'stand on a cargo of at least T\n"{NEVER_MARK}": never stands (always rerolls)'
+
+
+def threshold_map(ax: Any, grid: Any, fontsize: float = 6) -> Any:
+    """Draw ``grid`` (cells of "stand from T", :data:`NEVER` for never, NaN for no such
+    situation) on the threshold scale with its number in every cell that has one; returns the
+    image (for :func:`threshold_bar`)."""
+    import numpy as np
+
+    cmap, norm = threshold_colours()
+    image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto", origin="lower")
+    for (row, col), value in np.ndenumerate(np.asarray(grid, dtype=float)):
+        if value == value:  # not NaN
+            text = NEVER_MARK if value >= NEVER else str(int(value))
+            ax.text(
+                col, row, text, ha="center", va="center", fontsize=fontsize,
+                color=cell_text_colour(value),
+            )  # fmt: skip
+    return image
+
+
+def threshold_bar(fig: Any, image: Any, ax: Any, **kwargs: Any) -> None:
+    """The colour bar of the threshold scale, with :data:`NEVER_COLOUR` as its top."""
+    bar = fig.colorbar(image, ax=ax, extend="max", **kwargs)
+    bar.set_label(THRESHOLD_LABEL)
+    bar.set_ticks(range(LOWEST_CARGO, HIGHEST_CARGO + 1, 2))

@@ -16,7 +16,7 @@ from ..plots.figure import PAGE, pyplot, save
 from ..provenance import csv_header, parquet_metadata, written
 from .run import SimulationResult
 
-__all__ = ["dodge", "fair_share", "plot_result", "plot_sweep", "write_table"]
+__all__ = ["dodge", "fair_share", "plot_result", "plot_sweep", "sweep_figure", "write_table"]
 
 
 def plot_result(result: SimulationResult, path: str | Path, prov: dict[str, Any], dpi: int) -> None:
@@ -79,6 +79,8 @@ def fair_share(ax: Any, y: float, text: str = "fair share 1/n") -> None:
     """A dashed line at the fair share, named at its right end above the line (no legend box
     to cover a bar)."""
     ax.axhline(y, color="grey", ls="--", lw=0.8, zorder=0)
+    if not text:
+        return
     ax.annotate(
         text, (1, y), xycoords=("axes fraction", "data"), ha="right", va="bottom",
         fontsize=6, color="grey", xytext=(0, 1), textcoords="offset points",
@@ -122,6 +124,11 @@ def write_table(frame: Any, path: str | Path, provenance: dict[str, Any]) -> Non
 
 
 def plot_sweep(frame: Any, path: str | Path, prov: dict[str, Any], dpi: int) -> None:
+    """:func:`sweep_figure`, saved with its provenance."""
+    save(sweep_figure(frame), path, prov, dpi)
+
+
+def sweep_figure(frame: Any) -> Any:
     """Seat-0 win rate of each tested bot relative to the fair share 1/n, against the player
     count, one panel per rule set: 1 is a fair share, 2 twice it.  Error bars are Wilson 95%
     intervals on the same scale, each bot's set a little to the side of the player count
@@ -150,10 +157,11 @@ def plot_sweep(frame: Any, path: str | Path, prov: dict[str, Any], dpi: int) -> 
                 label=f"{bot} (field: {rows['field'].iloc[0]})",
             )  # fmt: skip
         counts = sorted(set(part["players"]))
-        ax.axhline(1.0, color="grey", ls="--", lw=0.8, label="fair share 1/n")
+        fair_share(ax, 1.0, "")  # the y label says it: 1 is the fair share
         ax.set_title(rules)
         ax.set_xlabel("players")
         ax.set_xticks(counts)
     axes[0][0].set_ylabel("seat-0 win rate / fair share 1/n")
-    axes[0][-1].legend()
-    save(fig, path, prov, dpi)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)))
+    return fig
