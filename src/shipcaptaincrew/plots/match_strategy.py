@@ -11,7 +11,7 @@ from ..rules import Rules
 from ..solver.match.table import MatchRow
 from .figure import NEVER, PAGE, pyplot, save, threshold_bar, threshold_map
 
-__all__ = ["plot_match_strategy"]
+__all__ = ["match_strategy_figure", "plot_match_strategy"]
 
 
 def plot_match_strategy(
@@ -22,6 +22,11 @@ def plot_match_strategy(
     prov: dict[str, Any],
     dpi: int,
 ) -> None:
+    """:func:`match_strategy_figure`, saved with its provenance."""
+    save(match_strategy_figure(rules, rows, axes), path, prov, dpi)
+
+
+def match_strategy_figure(rules: Rules, rows: Sequence[MatchRow], axes: tuple[str, str]) -> Any:
     """One panel per (situation, rolls left); each cell the smallest cargo stood on, as a
     number and on the one threshold scale (:func:`~.figure.threshold_map`)."""
     import numpy as np
@@ -63,4 +68,4 @@ def plot_match_strategy(
     if image is not None:
         threshold_bar(fig, image, panels, shrink=0.8)
     fig.suptitle(f"Match-optimal stand thresholds, two players, {rules.format}")
-    save(fig, path, prov, dpi)
+    return fig
