@@ -38,7 +38,7 @@ seats after) and ``action_mask`` (1 for each legal id, :data:`~.encoding.NUM_ACT
 >>> env = BatchedTurnEnv(4, rules="classic")
 >>> obs, info = env.reset(seed=1)
 >>> obs["action_mask"].shape, sorted(set(obs["action_mask"].sum(axis=1).tolist()))
-((4, 33), [2])
+((4, 34), [2])
 >>> obs, reward, terminated, truncated, info = env.step(env.sample_actions())
 >>> reward.shape, terminated.dtype.name, bool(truncated.any())
 ((4,), 'bool', False)

@@ -18,6 +18,15 @@ been replayed, a tied contest contested again, or a round without a winner follo
 more than ``K`` times, the game ends as a draw (every player's return ``1/players``; see
 :mod:`.finite`); ``max_game_length`` is then a true bound.  The default, -1, is no cap.
 
+Every turn opens with its player's move ``roll`` (id :data:`~.encoding.ROLL_ID`, the one legal
+action there), as a player takes up the cup; then the dice are chance.  So every seat acts in
+every round it plays, and no match is over before somebody has acted -- what OpenSpiel's RL
+environment (``rl_environment.Environment``) and its learners assume: its loop asks the player
+at the first time step for a move, and steps every agent at the end with the final time step,
+which a learner that never acted would store as its previous state (a forced move is also
+OpenSpiel's own way, as backgammon's pass).  ``roll_action=False`` drops the move: the dice of a
+turn's first roll are chance at once (the game before this parameter).
+
 Chance is explicit: at a chance node the outcomes and their exact probabilities are the
 engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
 :data:`~shipcaptaincrew.envs.encoding.CHANCE_OUTCOMES` (the 461 sorted rolls of 1 to 5 dice).
@@ -58,18 +67,21 @@ from ..engine import (
     chance_outcomes,
     check_players,
     current_player,
+    initial_turn,
     legal_actions,
     returns,
+    seat_to_act,
 )
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
 from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Rules
-from ..state import MatchState
+from ..state import MatchState, Phase
 from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
 from .encoding import (
     CHANCE_OUTCOMES,
     NUM_ACTIONS,
     NUM_CHANCE_OUTCOMES,
+    ROLL_ID,
     action_index,
     action_label,
     chance_index,
@@ -103,10 +115,10 @@ __all__ = [
 GAME_NAME = "python_ship_captain_crew"
 
 
-def round_moves(rules: Rules) -> int:
+def round_moves(rules: Rules, roll_action: bool = True) -> int:
     """The moves of one round at the largest table, ties and replays aside: a turn per seat
     (:func:`~.finite.turn_moves`), then the hand-out and a session's call."""
-    return MAX_PLAYERS * turn_moves(rules) + AFTER_ROUND_MOVES
+    return MAX_PLAYERS * turn_moves(rules, roll_action) + AFTER_ROUND_MOVES
 
 
 #: The least bound OpenSpiel is told without ``replay_cap``.  Ties and all-fail replays can in
@@ -153,10 +165,17 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         self.players = check_players(self.rules, params["players"])
         self.session_rounds = check_session_rounds(params["session_rounds"])
         self.replay_cap = replay_cap_from(params["replay_cap"])
+        self.roll_action = params["roll_action"]
+        if not isinstance(self.roll_action, bool):
+            raise ValueError(f"roll_action must be true or false, got {self.roll_action!r}")
+        #: A turn not yet begun: where the player's ``roll`` is due (with ``roll_action``).
+        self.fresh_turn = initial_turn(self.rules)
         longest = (
             uncapped_length(self.rules)
             if self.replay_cap is None
-            else max_moves(self.rules, self.players, self.replay_cap, self.session_rounds)
+            else max_moves(
+                self.rules, self.players, self.replay_cap, self.session_rounds, self.roll_action
+            )
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -171,7 +190,9 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _GAME_TYPE,
             info,
-            game_parameters(self.players, self.rules, self.session_rounds, self.replay_cap),
+            game_parameters(
+                self.players, self.rules, self.session_rounds, self.replay_cap, self.roll_action
+            ),
         )
 
     def new_initial_state(self) -> ShipCaptainCrewState:
@@ -198,8 +219,21 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         self.match: MatchState = new_match(game.rules, game.players, None)
         self._session_rounds = game.session_rounds
         self._replay_cap = game.replay_cap
+        self._fresh = game.fresh_turn if game.roll_action else None
         #: The game ended at the replay cap: a draw (see :mod:`.finite`).
         self.capped = False
+        #: The player at the table has taken up the cup: the turn's first dice are chance.
+        self.rolling = False
+
+    def _roll_due(self) -> bool:
+        """A turn not yet begun whose player has not rolled (with ``roll_action``)."""
+        m = self.match
+        return (
+            self._fresh is not None
+            and not self.rolling
+            and m.phase is Phase.TURN
+            and m.turn == self._fresh
+        )
 
     def current_player(self) -> int:
         """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
@@ -207,12 +241,18 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         if player == TERMINAL or self.capped:
             return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
+            if self._roll_due():
+                seat = seat_to_act(self.match)
+                assert seat is not None
+                return seat
             return int(pyspiel.PlayerId.CHANCE)
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.capped:
             return []
+        if self._roll_due():
+            return [ROLL_ID]
         return sorted(action_index(self.match, a) for a in legal_actions(self.match))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -233,6 +273,11 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
                 )
             self._play(Roll(CHANCE_OUTCOMES[action]))
             return
+        if self._roll_due():
+            if action != ROLL_ID:
+                raise ValueError(f"action id {action} is not legal in this state: roll ({ROLL_ID})")
+            self.rolling = True
+            return
         chosen = index_action(self.match, action)
         if chosen is None or chosen not in legal_actions(self.match):
             raise ValueError(f"action id {action} is not legal in this state")
@@ -242,6 +287,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         # A session at its cap stops there: the table's call is no decision of a player.
         self.match = close_session(apply(self.match, action), self._session_rounds)
         self.capped = at_cap(self.match, self._replay_cap)
+        self.rolling = False
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -293,9 +339,12 @@ class ShipCaptainCrewObserver:
 
     def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
         """The position key (information state), or the table as text for ``player``."""
+        # The cup taken up (the opening roll made, its dice due) is part of the position.
+        rolling = " rolling" if state.rolling else ""
         if self.recall:
-            return position_key(state.match)
-        return f"seat {player}\n" + render_text(state.match, player, last_roll=False)
+            return position_key(state.match) + rolling
+        text = f"seat {player}\n" + render_text(state.match, player, last_roll=False)
+        return text + ("rolling: the dice of the turn's first roll are due\n" if rolling else "")
 
 
 def load(
@@ -304,11 +353,12 @@ def load(
     session_rounds: int = SESSION_ROUNDS,
     replay_cap: int | None = None,
     match_format: MatchFormat | str | None = None,
+    roll_action: bool = True,
 ) -> pyspiel.Game:
     """``pyspiel.load_game`` with the rules given as a value or text (and None for no cap).
 
     ``match_format`` (``"rounds:3"``, ``"tournament"``, ...) replaces the rules' format, as
-    the game's ``format`` parameter does.
+    the game's ``format`` parameter does; ``roll_action=False`` drops the turn's opening move.
     """
     value = rules if isinstance(rules, Rules) else Rules.from_str(rules)
     if match_format is not None:
@@ -320,6 +370,7 @@ def load(
         "rules": text,
         "session_rounds": session_rounds,
         "replay_cap": UNLIMITED if replay_cap is None else replay_cap,
+        "roll_action": roll_action,
     }
     return pyspiel.load_game(GAME_NAME, params)
 
