@@ -230,6 +230,8 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
             )
         )
         specs = {s: b for s, b in zip(others, bots) if isinstance(b, str)}
+        #: Each other seat's bot by name, in seat order (None: a bot given as an object).
+        self.bot_specs: list[str | None] = [specs.get(s) for s in others]
         try:
             self._table: TablePlay | None = TablePlay(
                 self.rules, self.players, frozenset({seat}), self.bots, specs,
