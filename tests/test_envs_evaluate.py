@@ -80,9 +80,10 @@ def test_the_turn_value_is_the_hand_built_one(rules: str, view: ContestView, rew
 
 def test_a_table_of_a_solver_policy_is_the_solvers_value() -> None:
     """A 'learned' match policy that happens to be threshold:8 (by node): its exact value in
-    the Gymnasium and the batched match environments is the match solver's, starters averaged."""
-    rules = find_rules("classic").replace(format="rounds:2")
-    env = BatchedMatchEnv(4, rules=rules, opponents=["ev"])
+    the batched match environment is the match solver's, starters averaged (three seats, one
+    round: a walk of seconds; tests/test_solver_walk.py walks rounds:N against the solver)."""
+    rules = find_rules("classic")
+    env = BatchedMatchEnv(4, rules=rules, match_format="single", opponents=["ev", "ev"], seat=1)
     g = env.turn.graph
     threshold = parse_policy("threshold:8", allow=SEAT_KINDS)
     choice = fixed_choices(rules, threshold)
@@ -90,11 +91,13 @@ def test_a_table_of_a_solver_policy_is_the_solvers_value() -> None:
     for node in np.flatnonzero(env.turn.decision):
         ids[node] = action_index(g.states[node], g.actions[node][choice[node]])
     ev = parse_policy("ev", allow=SEAT_KINDS)
-    first, second = solve_match(rules, (threshold, ev)), solve_match(rules, (ev, threshold))
-    solver = (
-        first.values[first.model.codes.initial()][0]
-        + second.values[second.model.codes.initial()][1]
-    ) / 2
+    # Seat 1 opens, plays second or third, each a third of the time (the roll-off).
+    lineups = [(ev, threshold, ev), (threshold, ev, ev), (ev, ev, threshold)]
+    places = [1, 0, 2]
+    solver = sum(
+        solve_match(rules, lineup).seat_win_probability[place]
+        for lineup, place in zip(lineups, places)
+    ) / 3
     batched = exact_value(env, lambda obs: ids[obs["node"]], best_response=False)
     assert batched.value == pytest.approx(solver, abs=1e-12)
 

@@ -216,7 +216,6 @@ def _batched_player(
     decisions = np.flatnonzero(env.turn.decision)
     features = env.turn.features[decisions]
     masks = env.turn.masks[decisions]
-    plans: dict[Hashable, dict[int, int]] = {}
 
     def row(state: MatchState) -> tuple[int, np.ndarray]:
         """The match part of the observation (the contest only where the agent's turn is
@@ -232,37 +231,33 @@ def _batched_player(
         node = env.table.nodes.node(state) if mine and state.turn == g.states[0] else -1
         return node, np.array(match, dtype=np.int64)
 
-    def plan(state: MatchState) -> dict[int, int]:
-        start = _turn_start(state, g)
-        match_node, match = row(start)
-        found = plans.get((match_node, match.tobytes()))
-        if found is None:
-            n = len(decisions)
-            obs = {
-                "node": decisions.copy(),
-                "match_node": np.full(n, match_node),
-                "observation": np.hstack([features, np.broadcast_to(match, (n, len(match)))]),
-                "action_mask": masks,
-            }
-            ids = np.asarray(env_policy(obs)).tolist()
-            found = plans[match_node, match.tobytes()] = dict(zip(decisions.tolist(), ids))
-        return found
-
-    env_policy = policy
+    def plan(state: MatchState) -> dict[int, Action]:
+        """Every decision of the turn beginning at ``state``, from one call of the policy."""
+        match_node, match = row(state)
+        n = len(decisions)
+        obs = {
+            "node": decisions.copy(),
+            "match_node": np.full(n, match_node),
+            "observation": np.hstack([features, np.broadcast_to(match, (n, len(match)))]),
+            "action_mask": masks,
+        }
+        out: dict[int, Action] = {}
+        for node, chosen in zip(decisions.tolist(), np.asarray(policy(obs)).tolist()):
+            action = index_action(g.states[node], chosen)
+            if action is None:
+                raise SolverError(f"the policy chose id {chosen}, which names nothing at {node}")
+            out[node] = action
+        return out
 
     def choose(state: MatchState) -> Action:
         assert state.turn is not None
-        node = g.node(state.turn)
-        action = index_action(state, plan(state)[node])
-        if action is None:
-            raise SolverError(f"the policy chose an id that names nothing at node {node}")
-        return action
+        return plan(_turn_start(state, g))[g.node(state.turn)]
 
     def whole(state: MatchState, seat: int) -> Hashable:
         match_node, match = row(state)
         return (match_node, match.tobytes())
 
-    return Choosing(choose, key or whole)
+    return Choosing(choose, key or whole, plan)
 
 
 def _turn_start(state: MatchState, g: TurnGraph) -> MatchState:
