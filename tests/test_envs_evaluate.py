@@ -94,10 +94,13 @@ def test_a_table_of_a_solver_policy_is_the_solvers_value() -> None:
     # Seat 1 opens, plays second or third, each a third of the time (the roll-off).
     lineups = [(ev, threshold, ev), (threshold, ev, ev), (ev, ev, threshold)]
     places = [1, 0, 2]
-    solver = sum(
-        solve_match(rules, lineup).seat_win_probability[place]
-        for lineup, place in zip(lineups, places)
-    ) / 3
+    solver = (
+        sum(
+            solve_match(rules, lineup).seat_win_probability[place]
+            for lineup, place in zip(lineups, places)
+        )
+        / 3
+    )
     batched = exact_value(env, lambda obs: ids[obs["node"]], best_response=False)
     assert batched.value == pytest.approx(solver, abs=1e-12)
 

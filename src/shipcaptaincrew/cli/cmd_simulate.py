@@ -225,6 +225,16 @@ def simulate(
         ),
     ] = None,
     dpi: DpiOpt = 300,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact/--no-exact",
+            help=N_(
+                "Print each seat's exact chance and the sample's z beside the win rate where "
+                "the solver reaches the line-up (the default), or skip the solver."
+            ),
+        ),
+    ] = True,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -256,6 +266,8 @@ def simulate(
     except ValueError as e:
         fail(e)
     summary = result.summary()
+    if exact:
+        _add_exact(summary, r, bots)
     prov = result.provenance()
     if out is not None:
         from ..sim.plot import write_table
@@ -276,6 +288,26 @@ def _command() -> str:
     from ..provenance import command_line
 
     return command_line()
+
+
+def _add_exact(summary: dict[str, Any], rules: Any, bots: list[str]) -> None:
+    """Each seat's (and bot's) exact chance and the sample's z, where the solver reaches them;
+    else the solver's reason under ``exact_reason``."""
+    import math
+
+    from ..sim.exact import exact_seat_chances
+
+    found = exact_seat_chances(rules, bots)
+    if isinstance(found, str):
+        summary["exact_reason"] = found
+        return
+    n = summary["matches"]
+    rows = [*summary["seats"], *summary["bots"].values()]
+    chances = [*found, *(sum(found[s] for s in b["seats"]) for b in summary["bots"].values())]
+    for row, p in zip(rows, chances):
+        se = math.sqrt(p * (1 - p) / n) if 0 < p < 1 else 0.0
+        row["exact_win_rate"] = p
+        row["z"] = (row["win_rate"] - p) / se if se else 0.0
 
 
 def _check_dpi(dpi: int) -> None:
@@ -328,27 +360,28 @@ def _print_summary(summary: dict[str, Any]) -> None:
         (_("Per place in the first round's play order"), summary["play_order"]),
     ):
         t = Table(title=heading)
+        exact = bool(rows) and "exact_win_rate" in rows[0]
         # Per match and seat; crews = turns with a full crew.
-        for col in (
-            "",
-            _("win rate"),
-            _("95% CI"),
-            _("mean score"),
-            _("crews"),
-            _("chips/match"),
-            _("sips/match"),
-        ):
+        columns = ["", _("win rate"), _("95% CI")]
+        if exact:
+            # The solver's exact chance, and how many standard errors the sample is from it.
+            columns += [_("exact"), "z"]
+        columns += [_("mean score"), _("crews"), _("chips/match"), _("sips/match")]
+        for col in columns:
             t.add_column(col, justify="right" if col else "left")
         for row in rows:
             lo, hi = row["ci95"]
             chips = tr.number(row["chips_per_match"], 3)
-            t.add_row(
-                row["name"],
-                tr.number(row["win_rate"], 4),
-                f"{tr.number(lo, 4)}-{tr.number(hi, 4)}",
+            cells = [row["name"], tr.number(row["win_rate"], 4)]
+            cells.append(f"{tr.number(lo, 4)}-{tr.number(hi, 4)}")
+            if exact:
+                z = tr.number(row["z"], 1)
+                cells += [tr.number(row["exact_win_rate"], 4), z if z.startswith("-") else "+" + z]
+            cells += [
                 tr.number(row["mean_score"], 3),
                 tr.percent(row["crew_rate"]),
                 chips if chips.startswith("-") else "+" + chips,
                 tr.number(row["sips_per_match"], 3),
-            )
+            ]
+            t.add_row(*cells)
         con.print(t)
