@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             f"MCTS ({args.simulations} simulations)" if challenger == "mcts" else "uniform random"
         )
         runs = [play(game, challenger, args.games, args.simulations, s) for s in seeds]
-        for s, (rate, per_game) in zip(seeds, runs):
+        for s, (rate, _) in zip(seeds, runs):
             print(f"  {label:<28} seed {s:<3} {line(rate, args.games, exact, challenger)}")
         pooled = sum(rate for rate, _ in runs) / len(runs)
         per_game = sum(t for _, t in runs) / len(runs)
