@@ -20,7 +20,6 @@ how near 50% each bot gets.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -33,7 +32,7 @@ from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import Parser, at_least, exact_table_chance, fail, optimal_bot
+from _support import Parser, at_least, exact_table_chance, fail, optimal_bot, seed_list
 
 from shipcaptaincrew.envs import openspiel_game
 from shipcaptaincrew.envs.encoding import ROLL_ID, action_index
@@ -141,17 +140,6 @@ def line(rate: float, games: int, exact: float | None, challenger: str) -> str:
         se = math.sqrt(exact * (1 - exact) / games)
         note = f"exact {100 * exact:.2f}%, z = {(rate - exact) / se:+.1f}"
     return f"vs optimal: wins {100 * rate:5.1f}% +- {100 * half:4.1f} over {games:>5} ({note})"
-
-
-def seed_list(text: str) -> list[int]:
-    """``--seeds 1,2,3``: distinct seeds, at least one."""
-    try:
-        seeds = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seeds like 1,2,3, got {text!r}") from None
-    if len(set(seeds)) != len(seeds):
-        raise argparse.ArgumentTypeError(f"a seed is given twice in {text!r}")
-    return seeds
 
 
 if __name__ == "__main__":
