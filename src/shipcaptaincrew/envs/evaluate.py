@@ -116,7 +116,7 @@ def exact_value(
     t0 = time.perf_counter()
     if isinstance(env, BatchedTurnEnv):
         value, best = _turn_value(env, policy, best_response)
-        gap = None if best is None else best - value
+        gap = None if best is None else max(0.0, best - value)  # no plan beats the optimum
         return ExactValue(value, best, gap, 1, time.perf_counter() - t0)
     if isinstance(env, ShipCaptainCrewEnv):
         player = _gym_player(env, policy, key)
