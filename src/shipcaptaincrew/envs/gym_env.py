@@ -243,8 +243,6 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
             self._table = None
         #: The agent's turn's node on the compiled turn while it decides in a turn.
         self._node = NO_NODE
-        #: The flat observation of the turn's start (what stays the same all through a turn).
-        self._match_part: tuple[MatchState | None, list[int]] = (None, [])
         # Validate the set-up once (the starter seat); every episode starts from it.
         self._new_match = new_match(self.rules, self.players, starter)
         self._state: MatchState | None = None
@@ -291,10 +289,11 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         # In a turn only the turn changes: the rest of the observation is the turn start's,
         # built once per turn.
         start = table.turn_start
-        if self._match_part[0] is not start:
-            assert start is not None
-            self._match_part = (start, flat_observation(start, self.seat))
-        flat = self._observer.with_turn(self._match_part[1], table.turn.features[self._node])
+        assert start is not None
+        part = start.extra.get(("observation", self.seat))
+        if part is None:
+            part = start.extra["observation", self.seat] = flat_observation(start.state, self.seat)
+        flat = self._observer.with_turn(part, table.turn.features[self._node])
         vector = self._observer.vector(flat)
         if self.flatten:
             return vector

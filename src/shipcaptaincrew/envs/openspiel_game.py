@@ -59,23 +59,19 @@ except ImportError as error:
         f"the OpenSpiel game needs the rl extra: pip install 'shipcaptaincrew[rl]' ({error})"
     ) from error
 
-from ..actions import Action, Roll
+from ..actions import Roll
 from ..engine import (
     CHANCE,
     TERMINAL,
     apply,
     chance_outcomes,
     check_players,
-    current_player,
-    initial_turn,
-    legal_actions,
     returns,
-    seat_to_act,
 )
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
 from ..formats import FORMAT_KINDS, FormatKind, MatchFormat
 from ..rules import Rules
-from ..state import MatchState, Phase
+from ..state import MatchState
 from .common import SESSION_ROUNDS, check_session_rounds, close_session, new_match, render_text
 from .encoding import (
     CHANCE_OUTCOMES,
@@ -88,6 +84,7 @@ from .encoding import (
     index_action,
 )
 from .finite import AFTER_ROUND_MOVES, at_cap, draw_returns, max_moves, turn_moves
+from .memo import EngineMemo, Node
 from .modelled import check_encoded
 from .openspiel_params import (
     UNLIMITED,
@@ -168,8 +165,8 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         self.roll_action = params["roll_action"]
         if not isinstance(self.roll_action, bool):
             raise ValueError(f"roll_action must be true or false, got {self.roll_action!r}")
-        #: A turn not yet begun: where the player's ``roll`` is due (with ``roll_action``).
-        self.fresh_turn = initial_turn(self.rules)
+        #: The engine's answers of this game's states, shared by all of them (:mod:`.memo`).
+        self.memo = EngineMemo(self.rules)
         longest = (
             uncapped_length(self.rules)
             if self.replay_cap is None
@@ -216,78 +213,107 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: ShipCaptainCrewGame) -> None:
         super().__init__(game)
-        self.match: MatchState = new_match(game.rules, game.players, None)
+        #: The game's memo and this state's answers in it (:mod:`.memo`; a clone shares both).
+        self._memo: EngineMemo = game.memo
+        self._here: Node = game.memo.node(new_match(game.rules, game.players, None))
+        self.match: MatchState = self._here.state
         self._session_rounds = game.session_rounds
         self._replay_cap = game.replay_cap
-        self._fresh = game.fresh_turn if game.roll_action else None
+        self._roll_action = game.roll_action
         #: The game ended at the replay cap: a draw (see :mod:`.finite`).
         self.capped = False
         #: The player at the table has taken up the cup: the turn's first dice are chance.
         self.rolling = False
+        self._player = self._whose()
 
-    def _roll_due(self) -> bool:
-        """A turn not yet begun whose player has not rolled (with ``roll_action``)."""
-        m = self.match
-        return (
-            self._fresh is not None
-            and not self.rolling
-            and m.phase is Phase.TURN
-            and m.turn == self._fresh
-        )
+    def _node(self) -> Node:
+        """The engine's answers about this state."""
+        return self._here
 
-    def current_player(self) -> int:
-        """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
-        player = current_player(self.match)
+    def _whose(self) -> int:
+        node = self._here
+        player = node.player
         if player == TERMINAL or self.capped:
             return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
-            if self._roll_due():
-                seat = seat_to_act(self.match)
-                assert seat is not None
-                return seat
+            if self._roll_due(node):
+                assert node.turn_seat is not None
+                return node.turn_seat
             return int(pyspiel.PlayerId.CHANCE)
         return player
+
+    def _roll_due(self, node: Node) -> bool:
+        """A turn not yet begun whose player has not rolled (with ``roll_action``)."""
+        return self._roll_action and not self.rolling and node.turn_seat is not None
+
+    def current_player(self) -> int:
+        """The seat to choose, or OpenSpiel's CHANCE / TERMINAL (worked out once per move)."""
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.capped:
             return []
-        if self._roll_due():
+        node = self._node()
+        if self._roll_due(node):
             return [ROLL_ID]
-        return sorted(action_index(self.match, a) for a in legal_actions(self.match))
+        ids: list[int] | None = node.extra.get("legal ids")
+        if ids is None:
+            ids = node.extra["legal ids"] = sorted(
+                action_index(self.match, a) for a in self._memo.legal(node)
+            )
+        return ids
+
+    def _chance(self, node: Node) -> tuple[list[tuple[int, float]], dict[int, int]]:
+        """The chance node's outcomes as (id, probability) sorted by id, and each id's place
+        among the engine's outcomes (:meth:`.memo.EngineMemo.outcome`)."""
+        found = node.extra.get("chance")
+        if found is None:
+            # The engine's exact probabilities as floats (not differences of a cumulative sum).
+            exact = [(chance_index(r.faces), float(p)) for r, p in chance_outcomes(node.state)]
+            places = {i: place for place, (i, _) in enumerate(exact)}
+            found = node.extra["chance"] = (sorted(exact), places)
+        return found
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The engine's exact outcomes, as (id, probability) sorted by id."""
         if self.capped:
             return []
-        return sorted(
-            (chance_index(roll.faces), float(p)) for roll, p in chance_outcomes(self.match)
-        )
+        return self._chance(self._here)[0]
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
+        node = self._here
+        if self._player == pyspiel.PlayerId.CHANCE:
             # OpenSpiel itself only rejects -1; without this check a negative id would index
             # CHANCE_OUTCOMES from the end and roll a die pattern nobody chose.
             if not 0 <= action < NUM_CHANCE_OUTCOMES:
                 raise ValueError(
                     f"chance outcome id {action} is out of range 0..{NUM_CHANCE_OUTCOMES - 1}"
                 )
-            self._play(Roll(CHANCE_OUTCOMES[action]))
+            place = self._chance(node)[1].get(action)
+            if place is None:  # no outcome here: the engine says what is wrong with it
+                apply(self.match, Roll(CHANCE_OUTCOMES[action]))
+                raise ValueError(f"chance outcome id {action} cannot happen here")
+            self._enter(self._memo.outcome(node, place))
             return
-        if self._roll_due():
+        if self._roll_due(node):
             if action != ROLL_ID:
                 raise ValueError(f"action id {action} is not legal in this state: roll ({ROLL_ID})")
             self.rolling = True
+            self._player = self._whose()
             return
         chosen = index_action(self.match, action)
-        if chosen is None or chosen not in legal_actions(self.match):
+        if chosen is None or chosen not in self._memo.legal(node):
             raise ValueError(f"action id {action} is not legal in this state")
-        self._play(chosen)
+        self._enter(self._memo.then(node, chosen))
 
-    def _play(self, action: Action) -> None:
+    def _enter(self, after: MatchState) -> None:
         # A session at its cap stops there: the table's call is no decision of a player.
-        self.match = close_session(apply(self.match, action), self._session_rounds)
+        closed = close_session(after, self._session_rounds)
+        self._here = self._memo.node(closed)
+        self.match = self._here.state
         self.capped = at_cap(self.match, self._replay_cap)
         self.rolling = False
+        self._player = self._whose()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -296,7 +322,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """The match is over, or the game ended at the replay cap."""
-        return self.match.is_over or self.capped
+        return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others (all 0 before the end); a draw at the replay cap."""
@@ -333,16 +359,28 @@ class ShipCaptainCrewObserver:
             self.dict = view_pieces(self.tensor, fields)
 
     def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
-        """Fill :attr:`tensor` for ``player``."""
+        """Fill :attr:`tensor` for ``player`` (kept with the state's answers: a position's
+        tensor is made once)."""
         if self.tensor is not None:
-            self.tensor[:] = view_vector(state.match, player, self.view)
+            node = state._node()
+            key = ("tensor", player, self.view)
+            vector = node.extra.get(key)
+            if vector is None:
+                vector = node.extra[key] = np.array(
+                    view_vector(state.match, player, self.view), dtype=np.float32
+                )
+            self.tensor[:] = vector
 
     def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
         """The position key (information state), or the table as text for ``player``."""
         # The cup taken up (the opening roll made, its dice due) is part of the position.
         rolling = " rolling" if state.rolling else ""
         if self.recall:
-            return position_key(state.match) + rolling
+            node = state._node()
+            key = node.extra.get("position key")
+            if key is None:
+                key = node.extra["position key"] = position_key(state.match)
+            return key + rolling
         text = f"seat {player}\n" + render_text(state.match, player, last_roll=False)
         return text + ("rolling: the dice of the turn's first roll are due\n" if rolling else "")
 

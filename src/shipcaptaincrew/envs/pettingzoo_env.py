@@ -182,7 +182,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             else [FastObserver(players, s, self.view, dict.fromkeys(names, False))
                   for s in range(players)]
         )  # fmt: skip
-        self._match_part: tuple[MatchState | None, list[int]] = (None, [])
 
     # -- spaces and observations ------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -220,13 +219,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         elif self._node != NO_NODE and table is not None:
             # In a turn only the turn changes: the rest is the turn start's, built once.
             start = table.turn_start
-            if self._match_part[0] is not start:
-                assert start is not None
-                self._match_part = (start, flat_observation(start, 0))
-            flat = self._observers[seat].with_turn(
-                self._match_part[1], table.turn.features[self._node]
-            )
-            flat[0] = seat
+            assert start is not None
+            part = start.extra.get(("observation", seat))
+            if part is None:
+                part = start.extra["observation", seat] = flat_observation(start.state, seat)
+            flat = self._observers[seat].with_turn(part, table.turn.features[self._node])
             vector = self._observers[seat].vector(flat)
         else:
             vector = self._observers[seat].vector(flat_observation(state, seat))

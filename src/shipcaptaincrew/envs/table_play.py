@@ -21,8 +21,8 @@ what the engine has already answered once, so that a step is a few list lookups:
 * everything else -- roll-offs, the end of a round, a hand-out, a session's call -- is the
   engine's, as before;
 * and the engine is asked each thing once: it is pure (a state and an outcome give one next
-  state), so every score posted and every chance node's exact outcomes are kept
-  (:data:`MEMO_LIMIT` of each at most) and a match met again is a dictionary lookup.
+  state), so every answer is kept (:class:`~.memo.EngineMemo`) and a match met again is a
+  dictionary lookup.
 
 Two things differ from a roll-by-roll walk and are said where they show: the random numbers
 are used differently (a seed gives other matches than before, the same ones every time), and
@@ -37,6 +37,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -44,12 +45,7 @@ from ..bots import Bot
 from ..engine import (
     CHANCE,
     TERMINAL,
-    apply,
-    chance_outcomes,
-    current_player,
     initial_turn,
-    post_score,
-    seat_to_act,
 )
 from ..rules import Rules
 from ..sim.match import table_for
@@ -59,13 +55,14 @@ from ..state import MatchState, Phase, TurnState, evolve
 from .batched import CompiledTurn
 from .common import close_session
 from .encoding import action_label
+from .memo import EngineMemo, Node
 
 __all__ = ["NO_NODE", "TablePlay", "TurnLists"]
 
 #: The node of a state that is no decision of an agent's turn on the compiled turn.
 NO_NODE = -1
-#: The engine's answers kept at most (each memo starts again past it).
-MEMO_LIMIT = 200_000
+#: A seat without a sampler kept yet (None is a kept "plays through the engine").
+_MISSING: Any = object()
 
 
 class TurnLists:
@@ -149,43 +146,20 @@ class TablePlay:
             if not isinstance(policy, MatchPolicy):
                 self._policies[seat] = policy
         self._samplers: dict[Hashable, _Sampler] = {}
-        #: The match state where the agent's turn began (what its score is posted to).
-        self.turn_start: MatchState | None = None
-        #: The engine's answers met so far (it is pure: a state and an outcome give one next
-        #: state): scores posted, and each chance node's outcomes as a cumulative list.
-        self._posted: dict[tuple[MatchState, int], MatchState] = {}
-        self._rolls: dict[MatchState, tuple[list[float], list[MatchState]]] = {}
+        #: The memo node of the state where the agent's turn began (its score is posted there).
+        self.turn_start: Node | None = None
+        self.memo = EngineMemo(rules)
 
-    def post(self, state: MatchState, score: int) -> MatchState:
-        """:func:`~shipcaptaincrew.engine.post_score`, each answer asked of the engine once."""
-        key = (state, score)
-        found = self._posted.get(key)
-        if found is None:
-            if len(self._posted) >= MEMO_LIMIT:
-                self._posted.clear()
-            found = self._posted[key] = post_score(state, score)
+    def _sampler(self, seat: int, node: Node) -> _Sampler | None:
+        """The turn table of the bot at ``seat`` for the turn due at ``node`` (None: the bot
+        plays through the engine); kept on the node."""
+        found: _Sampler | None = node.extra.get(seat, _MISSING)
+        if found is not _MISSING:
+            return found
+        found = node.extra[seat] = self._table_sampler(seat, node.state)
         return found
 
-    def roll(self, state: MatchState, rng: random.Random) -> MatchState:
-        """The dice due at ``state`` rolled with the engine's exact chances (each node's
-        outcomes asked of the engine once)."""
-        found = self._rolls.get(state)
-        if found is None:
-            if len(self._rolls) >= MEMO_LIMIT:
-                self._rolls.clear()
-            cdf: list[float] = []
-            after: list[MatchState] = []
-            acc = 0.0
-            for outcome, p in chance_outcomes(state):
-                acc += float(p)
-                cdf.append(acc)
-                after.append(apply(state, outcome))
-            cdf[-1] = 1.0
-            found = self._rolls[state] = (cdf, after)
-        cdf, after = found
-        return after[min(bisect_right(cdf, rng.random()), len(cdf) - 1)]
-
-    def _sampler(self, seat: int, state: MatchState) -> _Sampler | None:
+    def _table_sampler(self, seat: int, state: MatchState) -> _Sampler | None:
         policy = self._policies.get(seat)
         if policy is None:
             return None
@@ -212,32 +186,35 @@ class TablePlay:
 
     def advance(self, state: MatchState, rng: random.Random) -> tuple[MatchState, int]:
         """Play on to an agent's decision or the end: (state, the turn's node or NO_NODE)."""
-        turn = self.turn
+        turn, memo, agents = self.turn, self.memo, self.agents
+        node = memo.node(state)
         while True:
-            state = close_session(state, self.session_rounds)
-            player = current_player(state)
+            if node.state.phase is Phase.ANOTHER_ROUND:
+                closed = close_session(node.state, self.session_rounds)
+                if closed is not node.state:
+                    node = memo.node(closed)
+            player = node.player
             if player == TERMINAL:
-                return state, NO_NODE
+                return node.state, NO_NODE
             if player == CHANCE:
-                if state.phase is Phase.TURN and state.turn == self.fresh:
-                    seat = seat_to_act(state)
-                    assert seat is not None
-                    if seat in self.agents:
-                        node = turn.open(rng)
-                        if turn.final[node]:  # the dice decided the whole turn
-                            state = self.post(state, turn.score[node])
+                seat = node.turn_seat
+                if seat is not None:
+                    if seat in agents:
+                        at = turn.open(rng)
+                        if turn.final[at]:  # the dice decided the whole turn
+                            node = memo.node(memo.post(node, turn.score[at]))
                             continue
-                        self.turn_start = state
-                        return self.in_turn(state, node), node
-                    sampler = self._sampler(seat, state)
+                        self.turn_start = node
+                        return self.in_turn(node.state, at), at
+                    sampler = self._sampler(seat, node)
                     if sampler is not None:
-                        state = self.post(state, sampler.draw(rng))
+                        node = memo.node(memo.post(node, sampler.draw(rng)))
                         continue
-                state = self.roll(state, rng)
-            elif player in self.agents:
-                return state, NO_NODE  # a decision between turns: the engine's
+                node = memo.node(memo.roll(node, rng.random()))
+            elif player in agents:
+                return node.state, NO_NODE  # a decision between turns: the engine's
             else:
-                state = apply(state, self.bots[player].choose(state, rng))
+                node = memo.node(memo.then(node, self.bots[player].choose(node.state, rng)))
 
     def move(self, node: int, action: int, rng: random.Random) -> tuple[MatchState, int]:
         """The agent's legal id ``action`` at ``node`` of its turn, then on to a decision."""
@@ -247,5 +224,5 @@ class TablePlay:
         assert start is not None
         if turn.final[child]:
             self.turn_start = None
-            return self.advance(self.post(start, turn.score[child]), rng)
-        return self.in_turn(start, child), child
+            return self.advance(self.memo.post(start, turn.score[child]), rng)
+        return self.in_turn(start.state, child), child

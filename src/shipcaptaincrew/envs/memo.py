@@ -1,0 +1,162 @@
+"""The engine's answers, asked once per distinct state: why a single-table step is lookups.
+
+The engine is pure -- a state and an action (or a roll) give one next state -- and a table
+meets the same states again and again (every round opens from the same few positions).  So an
+adapter keeps what the engine answered: whose move it is, the legal actions, a chance node's
+exact outcomes and where each leads, the state after an action.  Hashing a match state (a
+frozen value of some thirty fields) costs as much as a small engine call, so the answers are
+kept by the identity of a *canonical* object: every state the memo hands out is the one object
+it keeps for that value, and a state it has not seen is looked up once by value and replaced by
+its canonical object.  Nothing here decides a rule: every answer is the engine's, computed the
+first time it is asked.
+
+At :data:`LIMIT` states the memo starts again (a long match's states are many; the first
+rounds' are met most).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+from ..actions import Action
+from ..engine import (
+    CHANCE,
+    apply,
+    chance_outcomes,
+    current_player,
+    initial_turn,
+    legal_actions,
+    post_score,
+    seat_to_act,
+)
+from ..rules import Rules
+from ..state import MatchState, Phase, TurnState
+
+__all__ = ["LIMIT", "EngineMemo", "Node"]
+
+#: The states kept at most before the memo starts again.
+LIMIT = 200_000
+
+
+class Node:
+    """What the engine answered about one state (filled as it is asked)."""
+
+    __slots__ = (
+        "after",
+        "cdf",
+        "extra",
+        "legal",
+        "outcomes",
+        "player",
+        "posted",
+        "state",
+        "then",
+        "turn_seat",
+    )
+
+    def __init__(self, state: MatchState, fresh: TurnState) -> None:
+        self.state = state
+        self.player = current_player(state)
+        #: The seat whose turn is due and not yet begun here (None: no such turn).
+        self.turn_seat = (
+            seat_to_act(state)
+            if self.player == CHANCE and state.phase is Phase.TURN and state.turn == fresh
+            else None
+        )
+        #: What an adapter keeps of this state for itself (an observation, a sampler).
+        self.extra: dict[Any, Any] = {}
+        #: Chance: the cumulative chances and the outcomes (rolls); the canonical state after
+        #: each outcome, by its place, as it is first met (a roll of five dice has 252).
+        self.cdf: list[float] | None = None
+        self.outcomes: list[Any] | None = None
+        self.after: dict[int, MatchState] = {}
+        #: A decision: the legal actions, and the canonical state after each one taken.
+        self.legal: tuple[Action, ...] | None = None
+        self.then: dict[Action, MatchState] = {}
+        #: A turn not yet begun: the canonical state after each score posted.
+        self.posted: dict[int, MatchState] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Node:
+        # The engine's answers, not a value of the state: a copied state shares them (an
+        # OpenSpiel clone is a deep copy).
+        return self
+
+
+class EngineMemo:
+    """The engine's answers by canonical state (see the module's docstring)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EngineMemo:
+        return self  # shared by every copy of a state that holds it
+
+    def __init__(self, rules: Rules) -> None:
+        self._fresh = initial_turn(rules)
+        self._by_value: dict[MatchState, Node] = {}
+        self._by_id: dict[int, Node] = {}
+
+    def node(self, state: MatchState) -> Node:
+        """The answers of ``state`` (its canonical object is ``node(state).state``)."""
+        found = self._by_id.get(id(state))
+        if found is not None:
+            return found
+        found = self._by_value.get(state)
+        if found is None:
+            if len(self._by_value) >= LIMIT:
+                self._by_value.clear()
+                self._by_id.clear()
+            found = self._by_value[state] = Node(state, self._fresh)
+            self._by_id[id(state)] = found
+        return found
+
+    def canon(self, state: MatchState) -> MatchState:
+        """The kept object equal to ``state``."""
+        return self.node(state).state
+
+    def _kept(self, state: MatchState) -> MatchState:
+        return self.node(state).state
+
+    def chance(self, node: Node) -> tuple[list[float], list[Any]]:
+        """A chance node's cumulative chances and outcomes (the engine's, in its order)."""
+        if node.cdf is None:
+            cdf, outcomes, acc = [], [], 0.0
+            for roll, p in chance_outcomes(node.state):
+                acc += float(p)
+                cdf.append(acc)
+                outcomes.append(roll)
+            cdf[-1] = 1.0
+            node.cdf, node.outcomes = cdf, outcomes
+        assert node.outcomes is not None
+        return node.cdf, node.outcomes
+
+    def outcome(self, node: Node, place: int) -> MatchState:
+        """The canonical state after the chance node's outcome at ``place``."""
+        found = node.after.get(place)
+        if found is None:
+            _, outcomes = self.chance(node)
+            found = node.after[place] = self._kept(apply(node.state, outcomes[place]))
+        return found
+
+    def roll(self, node: Node, u: float) -> MatchState:
+        """The state after the outcome a uniform ``u`` picks at a chance node."""
+        cdf, _ = self.chance(node)
+        return self.outcome(node, min(bisect_right(cdf, u), len(cdf) - 1))
+
+    def legal(self, node: Node) -> tuple[Action, ...]:
+        """The legal actions at a decision."""
+        if node.legal is None:
+            node.legal = legal_actions(node.state)
+        return node.legal
+
+    def then(self, node: Node, action: Action) -> MatchState:
+        """The canonical state after a legal action."""
+        found = node.then.get(action)
+        if found is None:
+            found = node.then[action] = self._kept(apply(node.state, action))
+        return found
+
+    def post(self, node: Node, score: int) -> MatchState:
+        """The canonical state after a turn not yet begun ends with ``score``."""
+        found = node.posted.get(score)
+        if found is None:
+            found = node.posted[score] = self._kept(post_score(node.state, score))
+        return found
