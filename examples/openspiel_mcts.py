@@ -84,7 +84,7 @@ def play(
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--games", type=at_least(1), default=200)
+    parser.add_argument("--games", type=at_least(1), default=100, help="games per seed and line")
     parser.add_argument(
         "--simulations", type=at_least(1), default=200, help="MCTS simulations per move"
     )

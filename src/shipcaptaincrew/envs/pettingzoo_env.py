@@ -147,7 +147,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.reward_kind = check_reward(reward, self.rules)
         self.starter = starter
         self.render_mode = render_mode
-        new_match(self.rules, players, starter)  # validate the set-up now
+        # Validate the set-up now; every game starts from it (a state is immutable).
+        self._new_match = new_match(self.rules, players, starter)
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = self.possible_agents[:]
         low, high = view_bounds(self.view, players, self.rules)
@@ -241,7 +242,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         start, state, undecided = deal(
-            self.rules, self.players, self.starter, self._advance, "no seat"
+            self.rules, self.players, self.starter, self._advance, "no seat", self._new_match
         )
         self._start, self._state = start, state
         self._steps = 0
