@@ -41,16 +41,19 @@ def test_action_masks_by_name_through_the_wrappers() -> None:
 
 
 def test_sb3_contribs_own_helpers_find_the_masks() -> None:
-    why = "sb3-contrib needs PyTorch (a CUDA build of several GB from PyPI); pip install sb3-contrib"
+    why = (
+        "sb3-contrib needs PyTorch (a CUDA build of several GB from PyPI); pip install sb3-contrib"
+    )
     utils = beyond_the_lock("sb3_contrib.common.maskable.utils", why)
     vec_env = need_module("stable_baselines3.common.vec_env")
     assert utils.EXPECTED_METHOD_NAME == EXPECTED_METHOD_NAME
     env = gym.make(GYM_ID, rules="classic", bots=["ev"])
     env.reset(seed=1)
     assert utils.is_masking_supported(env)
-    assert utils.get_action_masks(env).tolist() == decision_mask(env.unwrapped.state).astype(
-        bool
-    ).tolist()
+    assert (
+        utils.get_action_masks(env).tolist()
+        == decision_mask(env.unwrapped.state).astype(bool).tolist()
+    )
     vec = vec_env.DummyVecEnv([lambda: gym.make(GYM_ID, rules="classic", bots=["ev"])] * 2)
     vec.reset()
     assert utils.is_masking_supported(vec)
