@@ -15,8 +15,13 @@ need_module("gymnasium")
 need_module("pettingzoo")
 
 from shipcaptaincrew import apply, find_rules, legal_actions  # noqa: E402
-from shipcaptaincrew.engine import CHANCE, TERMINAL, current_player, initial_state  # noqa: E402
-from shipcaptaincrew.engine import sample_chance  # noqa: E402
+from shipcaptaincrew.engine import (  # noqa: E402
+    CHANCE,
+    TERMINAL,
+    current_player,
+    initial_state,
+    sample_chance,
+)
 from shipcaptaincrew.envs.encoding import (  # noqa: E402
     decision_mask,
     flat_observation,
