@@ -108,10 +108,6 @@ class EngineMemo:
             self._by_id[id(state)] = found
         return found
 
-    def canon(self, state: MatchState) -> MatchState:
-        """The kept object equal to ``state``."""
-        return self.node(state).state
-
     def _kept(self, state: MatchState) -> MatchState:
         return self.node(state).state
 

@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from ..rules import Rules, find_rules
 from ..solver import policy_choices
 from ..solver.evaluate import best_response, evaluate
 from ..solver.policies import SEAT_KINDS, parse_policy
@@ -65,10 +64,6 @@ class Row:
     best_response: float | None
     exploitability: float | None
     source: str
-
-
-def _match_rules(fmt: str) -> Rules:
-    return find_rules("classic").replace(format=fmt)
 
 
 TASKS = {
