@@ -322,7 +322,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """The match is over, or the game ended at the replay cap."""
-        return self._player == pyspiel.PlayerId.TERMINAL
+        return bool(self._player == pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others (all 0 before the end); a draw at the replay cap."""
