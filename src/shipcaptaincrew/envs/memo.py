@@ -93,6 +93,7 @@ class EngineMemo:
         self._fresh = initial_turn(rules)
         self._by_value: dict[MatchState, Node] = {}
         self._by_id: dict[int, Node] = {}
+        self._converted: dict[int, tuple[Any, tuple[list[float], list[Any], list[float]]]] = {}
 
     def node(self, state: MatchState) -> Node:
         """The answers of ``state`` (its canonical object is ``node(state).state``)."""
@@ -114,15 +115,32 @@ class EngineMemo:
     def chance(self, node: Node) -> tuple[list[float], list[Any]]:
         """A chance node's cumulative chances and outcomes (the engine's, in its order)."""
         if node.cdf is None:
-            cdf, outcomes, acc = [], [], 0.0
-            for roll, p in chance_outcomes(node.state):
-                acc += float(p)
-                cdf.append(acc)
-                outcomes.append(roll)
-            cdf[-1] = 1.0
-            node.cdf, node.outcomes = cdf, outcomes
+            node.cdf, node.outcomes, _ = self.converted(chance_outcomes(node.state))
         assert node.outcomes is not None
         return node.cdf, node.outcomes
+
+    def converted(self, outcomes: Any) -> tuple[list[float], list[Any], list[float]]:
+        """The engine's (roll, exact chance) pairs as cumulative floats, rolls and floats.
+
+        Most chance nodes roll the same dice (every five-dice roll has the same 252
+        outcomes), and the engine hands out one object per distribution; the conversion is
+        kept by that object (held here, so its identity stays its own).
+        """
+        found = self._converted.get(id(outcomes))
+        if found is not None and found[0] is outcomes:
+            return found[1]
+        cdf, rolls, probs, acc = [], [], [], 0.0
+        for roll, p in outcomes:
+            q = float(p)
+            acc += q
+            cdf.append(acc)
+            rolls.append(roll)
+            probs.append(q)
+        cdf[-1] = 1.0
+        if len(self._converted) >= LIMIT:
+            self._converted.clear()
+        self._converted[id(outcomes)] = (outcomes, (cdf, rolls, probs))
+        return cdf, rolls, probs
 
     def outcome(self, node: Node, place: int) -> MatchState:
         """The canonical state after the chance node's outcome at ``place``."""

@@ -208,6 +208,11 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         return ShipCaptainCrewObserver(self, recall, params or {})
 
 
+#: A distribution of the engine's chance outcomes -> its (id, probability) list and each id's
+#: place, kept by the distribution object (held, so its identity stays its own).
+_CHANCE_LISTS: dict[int, tuple[Any, tuple[list[tuple[int, float]], dict[int, int]]]] = {}
+
+
 class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
     """A wrapper around the engine's frozen :class:`~shipcaptaincrew.state.MatchState`."""
 
@@ -268,10 +273,18 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         among the engine's outcomes (:meth:`.memo.EngineMemo.outcome`)."""
         found = node.extra.get("chance")
         if found is None:
-            # The engine's exact probabilities as floats (not differences of a cumulative sum).
-            exact = [(chance_index(r.faces), float(p)) for r, p in chance_outcomes(node.state)]
-            places = {i: place for place, (i, _) in enumerate(exact)}
-            found = node.extra["chance"] = (sorted(exact), places)
+            outcomes = chance_outcomes(node.state)
+            shared = _CHANCE_LISTS.get(id(outcomes))
+            if shared is None or shared[0] is not outcomes:
+                # The exact probabilities as floats (not differences of a cumulative sum), kept
+                # by the engine's distribution (many nodes roll the same dice).
+                _, rolls, probs = self._memo.converted(outcomes)
+                exact = [(chance_index(r.faces), p) for r, p in zip(rolls, probs)]
+                places = {i: place for place, (i, _) in enumerate(exact)}
+                if len(_CHANCE_LISTS) >= 4096:  # a distribution made anew at every call
+                    _CHANCE_LISTS.clear()
+                shared = _CHANCE_LISTS[id(outcomes)] = (outcomes, (sorted(exact), places))
+            found = node.extra["chance"] = shared[1]
         return found
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
