@@ -5,9 +5,10 @@ meets the same states again and again (every round opens from the same few posit
 adapter keeps what the engine answered: whose move it is, the legal actions, a chance node's
 exact outcomes and where each leads, the state after an action.  Hashing a match state (a
 frozen value of some thirty fields) costs as much as a small engine call, so the answers are
-kept by the identity of a *canonical* object: every state the memo hands out is the one object
-it keeps for that value, and a state it has not seen is looked up once by value and replaced by
-its canonical object.  Nothing here decides a rule: every answer is the engine's, computed the
+kept by the identity of the state objects: every state the memo hands out is remembered by its
+identity, and a state object it has not seen is looked up once by value (two states equal by
+value share their answers; each keeps its own faces of the last roll, which the engine does not
+compare).  Nothing here decides a rule: every answer is the engine's, computed the
 first time it is asked.
 
 At :data:`LIMIT` states the memo starts again (a long match's states are many; the first
@@ -92,25 +93,31 @@ class EngineMemo:
     def __init__(self, rules: Rules) -> None:
         self._fresh = initial_turn(rules)
         self._by_value: dict[MatchState, Node] = {}
-        self._by_id: dict[int, Node] = {}
+        #: Every state object met, by identity, with its node (the object is held, so that
+        #: its identity stays its own while the entry lives).
+        self._by_id: dict[int, tuple[MatchState, Node]] = {}
         self._converted: dict[int, tuple[Any, tuple[list[float], list[Any], list[float]]]] = {}
 
     def node(self, state: MatchState) -> Node:
-        """The answers of ``state`` (its canonical object is ``node(state).state``)."""
-        found = self._by_id.get(id(state))
-        if found is not None:
-            return found
+        """The answers of ``state``: by its identity when this object was met before, else by
+        its value (once), the object then remembered."""
+        hit = self._by_id.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        if len(self._by_id) >= 4 * LIMIT:
+            self._by_value.clear()
+            self._by_id.clear()
         found = self._by_value.get(state)
         if found is None:
-            if len(self._by_value) >= LIMIT:
-                self._by_value.clear()
-                self._by_id.clear()
             found = self._by_value[state] = Node(state, self._fresh)
-            self._by_id[id(state)] = found
+        self._by_id[id(state)] = (state, found)
         return found
 
     def _kept(self, state: MatchState) -> MatchState:
-        return self.node(state).state
+        """``state`` itself, remembered by identity (a state equal to another by value keeps
+        its own faces of the last roll, which no rule reads but a story tells)."""
+        self.node(state)
+        return state
 
     def chance(self, node: Node) -> tuple[list[float], list[Any]]:
         """A chance node's cumulative chances and outcomes (the engine's, in its order)."""

@@ -222,8 +222,8 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         #: The game's memo and this state's answers in it (:mod:`.memo`; a clone shares both).
         self._memo: EngineMemo = game.memo
-        self._here: Node = game.memo.node(new_match(game.rules, game.players, None))
-        self.match: MatchState = self._here.state
+        self.match: MatchState = new_match(game.rules, game.players, None)
+        self._here: Node = game.memo.node(self.match)
         self._session_rounds = game.session_rounds
         self._replay_cap = game.replay_cap
         self._roll_action = game.roll_action
@@ -323,9 +323,8 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
 
     def _enter(self, after: MatchState) -> None:
         # A session at its cap stops there: the table's call is no decision of a player.
-        closed = close_session(after, self._session_rounds)
-        self._here = self._memo.node(closed)
-        self.match = self._here.state
+        self.match = close_session(after, self._session_rounds)
+        self._here = self._memo.node(self.match)
         self.capped = at_cap(self.match, self._replay_cap)
         self.rolling = False
         self._player = self._whose()

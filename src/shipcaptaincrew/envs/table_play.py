@@ -189,32 +189,35 @@ class TablePlay:
         turn, memo, agents = self.turn, self.memo, self.agents
         node = memo.node(state)
         while True:
-            if node.state.phase is Phase.ANOTHER_ROUND:
-                closed = close_session(node.state, self.session_rounds)
-                if closed is not node.state:
-                    node = memo.node(closed)
+            if state.phase is Phase.ANOTHER_ROUND:
+                closed = close_session(state, self.session_rounds)
+                if closed is not state:
+                    state, node = closed, memo.node(closed)
             player = node.player
             if player == TERMINAL:
-                return node.state, NO_NODE
+                return state, NO_NODE
             if player == CHANCE:
                 seat = node.turn_seat
                 if seat is not None:
                     if seat in agents:
                         at = turn.open(rng)
                         if turn.final[at]:  # the dice decided the whole turn
-                            node = memo.node(memo.post(node, turn.score[at]))
+                            state = memo.post(node, turn.score[at])
+                            node = memo.node(state)
                             continue
                         self.turn_start = node
-                        return self.in_turn(node.state, at), at
+                        return self.in_turn(state, at), at
                     sampler = self._sampler(seat, node)
                     if sampler is not None:
-                        node = memo.node(memo.post(node, sampler.draw(rng)))
+                        state = memo.post(node, sampler.draw(rng))
+                        node = memo.node(state)
                         continue
-                node = memo.node(memo.roll(node, rng.random()))
+                state = memo.roll(node, rng.random())
             elif player in agents:
-                return node.state, NO_NODE  # a decision between turns: the engine's
+                return state, NO_NODE  # a decision between turns: the engine's
             else:
-                node = memo.node(memo.then(node, self.bots[player].choose(node.state, rng)))
+                state = memo.then(node, self.bots[player].choose(state, rng))
+            node = memo.node(state)
 
     def move(self, node: int, action: int, rng: random.Random) -> tuple[MatchState, int]:
         """The agent's legal id ``action`` at ``node`` of its turn, then on to a decision."""
