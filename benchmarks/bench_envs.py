@@ -140,6 +140,9 @@ def spiel_episodes(game: Any, seconds: float, view: str | None = None) -> tuple[
 
 def references(seconds: float) -> None:
     """Each single-table environment beside its library's reference, measured alternately."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # tictactoe_v3 imports pygame
     import gymnasium as gym
     import pyspiel
     from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers python_tic_tac_toe)
