@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shipcaptaincrew.i18n import translator  # noqa: E402
-from shipcaptaincrew.web import errors  # noqa: E402
+from shipcaptaincrew.web.words import refusals as errors  # noqa: E402
 from tests.scale.conftest import move_of  # noqa: E402
 from tests.web.conftest import SCC, free_port  # noqa: E402
 
@@ -304,7 +304,7 @@ class Fuzz:
 
     async def hellos(self, code: str) -> None:
         """Wrong first messages on new connections: each is refused, then the connection closes
-        (a binary frame excepted: the table still waits for the hello, see ``web/routers/live``)."""
+        (a binary frame excepted: the table still waits for the hello, see ``web/play/routes.py``)."""
         bad: list[tuple[str | bytes, str]] = [
             ("{}", "en"),
             ("hello", "en"),

@@ -45,7 +45,7 @@ from shipcaptaincrew.fair import seed_format, verify_fair_rolls  # noqa: E402
 from shipcaptaincrew.i18n import translator  # noqa: E402
 from shipcaptaincrew.narrate import narrate  # noqa: E402
 from shipcaptaincrew.notation import MatchLog, replay_states  # noqa: E402
-from shipcaptaincrew.web.service.room import RECENT_EVENTS  # noqa: E402
+from shipcaptaincrew.web.table.room import RECENT_EVENTS  # noqa: E402
 from tests.scale.conftest import PgCluster, RedisServer, Worker, move_of  # noqa: E402
 
 LANGS = ("en", "de", "nb")

@@ -49,7 +49,7 @@ for _module in ("shipcaptaincrew.envs.openspiel_game", "shipcaptaincrew.web"):
 # So is the web's release (its pages' start-up data, the option table among them): a server
 # builds it once when it starts, from the table as it then stands.
 try:
-    from shipcaptaincrew.web.routers.pages import release as _web_release
+    from shipcaptaincrew.web.pages.routes import release as _web_release
 except ImportError:
     pass
 else:

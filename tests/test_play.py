@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from shipcaptaincrew.actions import HandOut, RerollCargo, Take
-from shipcaptaincrew.cli.option_words import option_line
+from shipcaptaincrew.cli.terminal.option_words import option_line
 from shipcaptaincrew.engine import check_players
 from shipcaptaincrew.errors import GameError
 from shipcaptaincrew.facts import MAX_PLAYERS, MIN_PLAYERS

@@ -201,7 +201,7 @@ def test_the_rules_text_says_the_rolls_in_every_language(rolls: int) -> None:
 
 @pytest.mark.parametrize("rolls", ROLLS)
 def test_the_solver_notes_cover_every_number_of_rolls_left(rolls: int) -> None:
-    from shipcaptaincrew.cli.cmd_rules import solver_notes
+    from shipcaptaincrew.cli.commands.rules import solver_notes
 
     notes = solver_notes(Rules(rolls=rolls))
     assert [left for left, _ in notes.reroll_up_to] == list(range(1, rolls))

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from shipcaptaincrew.cli.app import app
-from shipcaptaincrew.cli.cmd_rules import solver_notes
+from shipcaptaincrew.cli.commands.rules import solver_notes
 from shipcaptaincrew.i18n import translator
 from shipcaptaincrew.i18n.rules_text import SolverNotes, rules_text, rules_title
 from shipcaptaincrew.rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, find_rules

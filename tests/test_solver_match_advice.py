@@ -139,7 +139,7 @@ def test_the_optimal_bot_names() -> None:
 def test_the_terminal_shows_both_chances_labelled() -> None:
     from rich.console import Console
 
-    from shipcaptaincrew.cli.tui_view import advice_table
+    from shipcaptaincrew.cli.terminal.view import advice_table
 
     rules = CLASSIC.replace(format="rounds:3")
     s = at_cargo(rules, [9, 5, 6, 5, 5], (3, 4))  # the trailing example above

@@ -94,7 +94,7 @@ def test_the_final_table_says_who_won_on_a_tie_break(tmp_path: Path) -> None:
 def test_a_bots_reason_never_leaves_the_percent_sign_alone() -> None:
     """Bots explain their choices with a chance ("15,7 %", a no-break space before the sign);
     wrapped at any width, the number and its sign stay on one line."""
-    from shipcaptaincrew.cli.tui_match import wrap_reason
+    from shipcaptaincrew.cli.terminal.match import wrap_reason
 
     reason = (
         "Opti: beide Ladungswürfel neu werfen - gewinnt in 15,7\u00a0% der Fälle; stehen "

@@ -1,37 +1,41 @@
 """The named presets: the rule sets of the four sheets, their names for people, their aliases.
 
-Each preset is a :class:`~.rules.Rules` value that says which sheet it follows and how, found
-by name or alias with :func:`find_rules` (case, spaces and underscores aside).  A preset's
-title and description are message ids, translated by each front end.  They live apart from
-:mod:`.rules`, which builds rule sets, because they are rule sets themselves; ``rules`` names
-them too.
+Each preset is a set of option values (those that differ from the defaults of the option
+table) that says which sheet it follows and how; :mod:`.rules` builds a :class:`~.rules.Rules`
+value of each (``rules.PRESETS``) and finds one by name or alias (``rules.find_rules``, case,
+spaces and underscores aside).  A preset's title and description are message ids, translated
+by each front end.  This module holds only the data, below :mod:`.rules`, so that the two
+never import each other.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
 from .formats import FormatKind, MatchFormat
 from .messages import N_
-from .rules import AllFail, Drinking, Rotation, Rules, Stakes, TieBreak, _unknown_preset
+from .options import AllFail, Drinking, Rotation, Stakes, TieBreak
 
-__all__ = ["ALIASES", "PRESETS", "PRESET_DESCRIPTIONS", "PRESET_TITLES", "find_rules"]
+__all__ = ["ALIASES", "PRESET_DESCRIPTIONS", "PRESET_OPTIONS", "PRESET_TITLES"]
 
-PRESETS: dict[str, Rules] = {}
+#: Preset -> the option values it sets (the others keep the option table's defaults), in the
+#: order the presets are listed.
+PRESET_OPTIONS: dict[str, dict[str, Any]] = {}
 #: Preset -> its name for people (a message id: what the lobby, the table and headers show).
 PRESET_TITLES: dict[str, str] = {}
 #: Preset -> one sentence saying which sheet it follows and how (a message id).
 PRESET_DESCRIPTIONS: dict[str, str] = {}
 
 
-def _register(rules: Rules, title: str, description: str) -> None:
-    PRESETS[rules.name] = rules
-    PRESET_TITLES[rules.name] = title
-    PRESET_DESCRIPTIONS[rules.name] = description
+def _register(name: str, options: dict[str, Any], title: str, description: str) -> None:
+    PRESET_OPTIONS[name] = options
+    PRESET_TITLES[name] = title
+    PRESET_DESCRIPTIONS[name] = description
 
 
 _register(
-    Rules(),
+    "classic",
+    {},
     N_("Classic 6-5-4"),
     N_(
         "What all four sheets agree on: five dice, three rolls, 6-5-4 in order, cargo 2-12, "
@@ -40,12 +44,12 @@ _register(
 )
 _register(
     # 000.17 speaks of the next round, so the table plays on until it stops.
-    Rules(
-        name="schiff-kapitaen-crew",
-        rotation=Rotation.PREVIOUS,
-        drinking=Drinking.ALL_BUT_WINNER,
-        format=MatchFormat(FormatKind.SESSION),
-    ),
+    "schiff-kapitaen-crew",
+    {
+        "rotation": Rotation.PREVIOUS,
+        "drinking": Drinking.ALL_BUT_WINNER,
+        "format": MatchFormat(FormatKind.SESSION),
+    },
     N_("Schiff, Kapitän & Crew"),
     N_(
         "The German sheet 000 and its English translation 003: a roll-off decides who starts, "
@@ -55,7 +59,8 @@ _register(
 )
 _register(
     # 001.2 offers points or chips: the preset writes points down; stakes=pot plays for chips.
-    Rules(name="skip-kaptein-mannskap", format=MatchFormat(FormatKind.FIRST_TO, 50)),
+    "skip-kaptein-mannskap",
+    {"format": MatchFormat(FormatKind.FIRST_TO, 50)},
     N_("Skip, kaptein og mannskap"),
     N_(
         "The Norwegian sheet 001: two to eight players, points written down (or chips into a "
@@ -63,12 +68,12 @@ _register(
     ),
 )
 _register(
-    Rules(
-        name="ship-captain-crew",
-        tie_break=TieBreak.CARGO_ROLLOFF,
-        stakes=Stakes.POT,
-        all_fail=AllFail.CARRY_POT,
-    ),
+    "ship-captain-crew",
+    {
+        "tie_break": TieBreak.CARGO_ROLLOFF,
+        "stakes": Stakes.POT,
+        "all_fail": AllFail.CARRY_POT,
+    },
     N_("Ship Captain Crew"),
     N_(
         "The English sheet 002: a chip from everyone into the pot, the best cargo takes it, "
@@ -93,21 +98,3 @@ ALIASES: dict[str, str] = {
     "ship-of-fools": "ship-captain-crew",
     "captain-cook": "ship-captain-crew",
 }
-
-
-def find_rules(name: str) -> Rules:
-    """Find a preset by name or alias (case and ``_``/space insensitive).
-
-    >>> find_rules("Ship of Fools").name
-    'ship-captain-crew'
-    >>> find_rules("yahtzee")
-    Traceback (most recent call last):
-    ...
-    shipcaptaincrew.errors.InvalidRulesError: unknown preset 'yahtzee'; known: classic, schiff-kapitaen-crew, skip-kaptein-mannskap, ship-captain-crew
-    """
-    key = re.sub(r"[\s_]+", "-", name.strip().lower())
-    if key in ALIASES:
-        return PRESETS[ALIASES[key]]
-    if "(" in name:
-        return Rules.from_str(name)
-    raise _unknown_preset(name)

@@ -5,9 +5,9 @@ are described once, in the table of :mod:`.options`; a :class:`Rules` value hold
 for each and checks every value (and every combination) through that table.  Options combine
 freely, so a rule set is a single frozen dataclass rather than a subclass per variant
 (python-chess needs subclasses because its variants change move generation wholesale; ours
-are independent switches).  Presets are named rule sets (built in :mod:`.presets`, named here
-too) found by name or alias with :func:`find_rules`, and every rule set has a canonical text
-form that round-trips:
+are independent switches).  Presets are named rule sets (their options listed in
+:mod:`.presets`, built here) found by name or alias with :func:`find_rules`, and every rule set
+has a canonical text form that round-trips:
 
 
 >>> r = find_rules("ship-captain-crew").replace(wild_captain=True, cargo_rerolls=1)
@@ -47,6 +47,7 @@ from .options import (
     parse_assignment,
     unknown_option,
 )
+from .presets import ALIASES, PRESET_DESCRIPTIONS, PRESET_OPTIONS, PRESET_TITLES
 
 __all__ = [
     "ALIASES",
@@ -76,7 +77,7 @@ __all__ = [
 ]
 
 #: The presets, in the order they are listed (their rule sets are built at the end of the module).
-PRESET_NAMES = ("classic", "schiff-kapitaen-crew", "skip-kaptein-mannskap", "ship-captain-crew")
+PRESET_NAMES = tuple(PRESET_OPTIONS)
 
 
 #: The dice left over once every role is held (read at every roll: computed once).
@@ -338,6 +339,25 @@ def _unknown_preset(name: str) -> InvalidRulesError:
     )
 
 
-# The presets are rule sets, so they are built once Rules exists, in their own module; their
-# names are re-exported here, where every caller has always found them.
-from .presets import ALIASES, PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, find_rules  # noqa: E402
+#: Preset -> its rule set, built from the options :mod:`.presets` lists for it.
+PRESETS: dict[str, Rules] = {
+    name: Rules(name=name, **options) for name, options in PRESET_OPTIONS.items()
+}
+
+
+def find_rules(name: str) -> Rules:
+    """Find a preset by name or alias (case and ``_``/space insensitive).
+
+    >>> find_rules("Ship of Fools").name
+    'ship-captain-crew'
+    >>> find_rules("yahtzee")
+    Traceback (most recent call last):
+    ...
+    shipcaptaincrew.errors.InvalidRulesError: unknown preset 'yahtzee'; known: classic, schiff-kapitaen-crew, skip-kaptein-mannskap, ship-captain-crew
+    """
+    key = re.sub(r"[\s_]+", "-", name.strip().lower())
+    if key in ALIASES:
+        return PRESETS[ALIASES[key]]
+    if "(" in name:
+        return Rules.from_str(name)
+    raise _unknown_preset(name)

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from shipcaptaincrew.web.schemas import CLIENT_MESSAGE, Ping
+from shipcaptaincrew.web.table.schemas import CLIENT_MESSAGE, Ping
 
 from .conftest import Client, Worker, make_room, move_of
 

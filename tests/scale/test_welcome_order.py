@@ -15,10 +15,10 @@ import asyncio
 import json
 from typing import Any
 
-from shipcaptaincrew.web.db import open_database
-from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
 from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.db import open_database
+from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 
 from .conftest import SERVER_SEED, PgCluster, RedisServer
 

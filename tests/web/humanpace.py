@@ -27,7 +27,7 @@ from shipcaptaincrew.actions import parse_action
 from shipcaptaincrew.engine import apply, initial_state, is_chance, sample_chance
 from shipcaptaincrew.fair import FairDice
 from shipcaptaincrew.rules import Rules
-from shipcaptaincrew.web.views import state_view
+from shipcaptaincrew.web.display.state_view import state_view
 
 from .browsing import CHOICE
 

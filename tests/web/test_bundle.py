@@ -1,4 +1,4 @@
-"""The bundler (``web/bundle.py``): a page's modules joined into one script that runs as the
+"""The bundler (``web/pages/bundle.py``): a page's modules joined into one script that runs as the
 modules did (run by Node here: what the script prints is what the modules did), the forms
 it cannot join refused by file and line, and a source map that leads back to each line."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from shipcaptaincrew.web import bundle as B
-from shipcaptaincrew.web.bundle import BundleError, bundle, source_map
-from shipcaptaincrew.web.release import facts_module
-from shipcaptaincrew.web.routers.pages import PAGES, STATIC
+from shipcaptaincrew.web.pages import bundle as B
+from shipcaptaincrew.web.pages.bundle import BundleError, bundle, source_map
+from shipcaptaincrew.web.pages.release import facts_module
+from shipcaptaincrew.web.pages.routes import PAGES, STATIC
 from tests.need import missing
 
 #: A small app: two modules with the same top-level names, one imported twice, one imported

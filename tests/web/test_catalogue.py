@@ -4,18 +4,18 @@ placeholder lost, the compiled .mo files current, and web.pot listing exactly th
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
 from shipcaptaincrew.i18n import LOCALE_DIR, translator
-from shipcaptaincrew.web import errors, texts
-from shipcaptaincrew.web.catalogue import message_ids
-from shipcaptaincrew.web.strings import UI_STRINGS
+from shipcaptaincrew.web.pages.routes import STATIC
+from shipcaptaincrew.web.words import refusals as errors
+from shipcaptaincrew.web.words import server_texts as texts
+from shipcaptaincrew.web.words.catalogue import message_ids
+from shipcaptaincrew.web.words.page_strings import UI_STRINGS
 
 IDS = set(UI_STRINGS) | set(message_ids(vars(errors))) | set(message_ids(vars(texts)))
-STATIC = Path(errors.__file__).with_name("static")
 
 
 def placeholders(text: str) -> list[str]:

@@ -20,9 +20,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from websockets.sync.client import ClientConnection, connect
 
-from shipcaptaincrew.web.db import open_database
-from shipcaptaincrew.web.service.sqlite import EventAppender, GroupCommit
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.db import open_database
+from shipcaptaincrew.web.storage.sqlite import EventAppender, GroupCommit
 
 from .conftest import LiveServer
 
@@ -53,7 +53,7 @@ def test_moves_waiting_together_are_committed_together(tmp_path: Path) -> None:
 
     from sqlalchemy import func, select
 
-    from shipcaptaincrew.web.models import Event, Room
+    from shipcaptaincrew.web.storage.models import Event, Room
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions() as db, db.begin():

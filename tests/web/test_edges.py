@@ -18,7 +18,12 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from shipcaptaincrew.web.routers import live, matches, meta, pages, rooms, stats
+from shipcaptaincrew.web.history import routes as matches
+from shipcaptaincrew.web.history import stats_routes as stats
+from shipcaptaincrew.web.pages import routes as pages
+from shipcaptaincrew.web.play import routes as live
+from shipcaptaincrew.web.rooms import routes as rooms
+from shipcaptaincrew.web.setup import routes as meta
 
 from .conftest import LiveServer, open_table
 

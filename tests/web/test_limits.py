@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
 
 from shipcaptaincrew.notation import MatchLog
-from shipcaptaincrew.web.models import Room
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.models import Room
 
 from .conftest import Player, open_table
 from .test_protocol import play_out
@@ -176,8 +176,8 @@ def test_a_burst_of_new_rooms_cannot_slip_past_the_limit(make_client: Any) -> No
     being made are counted with them."""
     import asyncio
 
-    from shipcaptaincrew.web.errors import RoomError
-    from shipcaptaincrew.web.schemas import CreateRoom
+    from shipcaptaincrew.web.table.schemas import CreateRoom
+    from shipcaptaincrew.web.words.refusals import RoomError
 
     client = make_client(rooms_per_hour=2)
     service = client.app.state.service

@@ -16,7 +16,7 @@ from shipcaptaincrew.i18n import translator
 from shipcaptaincrew.i18n.rules_text import rules_text, rules_title
 from shipcaptaincrew.options import OPTIONS, Group
 from shipcaptaincrew.rules import PRESETS, Rules
-from shipcaptaincrew.web.texts import LEVEL_LABELS
+from shipcaptaincrew.web.words.server_texts import LEVEL_LABELS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "shipcaptaincrew" / "web"
 

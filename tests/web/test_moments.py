@@ -12,8 +12,8 @@ from shipcaptaincrew.actions import Action, Roll, Stand, parse_action
 from shipcaptaincrew.engine import apply, initial_state
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.state import MatchState
-from shipcaptaincrew.web.moments import Story
-from shipcaptaincrew.web.service.transport import dumps
+from shipcaptaincrew.web.connections.transport import dumps
+from shipcaptaincrew.web.display.moments import Story
 
 NAMES = ["Anna", "Bo"]
 CREW_8 = Roll((6, 5, 4, 3, 5))  # a full crew at once, cargo 3 + 5

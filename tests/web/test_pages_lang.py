@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from shipcaptaincrew.web.release import PRELOAD_ID
-from shipcaptaincrew.web.routers.pages import LANG_COOKIE, browser_lang
+from shipcaptaincrew.web.pages.release import PRELOAD_ID
+from shipcaptaincrew.web.pages.routes import LANG_COOKIE, browser_lang
 
 from .test_release import open_app
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shipcaptaincrew.web.party import REACTIONS
+from shipcaptaincrew.web.display.party import REACTIONS
 
 from .conftest import Player, open_table
 from .test_protocol import play_out

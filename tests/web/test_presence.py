@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from shipcaptaincrew.web.db import open_database
-from shipcaptaincrew.web.relay import Note, NoteKind
-from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
+from shipcaptaincrew.web.connections.relay import Note, NoteKind
 from shipcaptaincrew.web.service import MatchService
-from shipcaptaincrew.web.service import room as room_module
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.db import open_database
+from shipcaptaincrew.web.table import room as room_module
+from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 
 from .conftest import SERVER_SEED
 

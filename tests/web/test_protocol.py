@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from shipcaptaincrew.notation import MatchLog, replay
-from shipcaptaincrew.web import errors as E
-from shipcaptaincrew.web.errors import ErrorCode, RoomError
-from shipcaptaincrew.web.models import Event, Room
-from shipcaptaincrew.web.party import REACTIONS
+from shipcaptaincrew.web.display.party import REACTIONS
+from shipcaptaincrew.web.storage.models import Event, Room
+from shipcaptaincrew.web.words import refusals as E
+from shipcaptaincrew.web.words.refusals import ErrorCode, RoomError
 
 from .conftest import Player, open_table
 
@@ -280,7 +280,7 @@ def test_seat_tokens_never_leak(client: Any, players: list[Player]) -> None:
     for token in tokens:
         assert token not in everything
     # Even hashes of tokens stay on the server.
-    from shipcaptaincrew.web.service import hash_token
+    from shipcaptaincrew.web.table.seats import hash_token
 
     assert all(hash_token(t) not in everything for t in tokens)
 

@@ -1,4 +1,4 @@
-"""The pages as the server sends them (``web/release.py``): one style sheet and one script a
+"""The pages as the server sends them (``web/pages/release.py``): one style sheet and one script a
 page, named by their content, cached for a year and sent precompressed; the page itself
 revalidated at every visit, with its start-up answers inline; the generated files equal to
 what the sources make (a changed source is a new name, the old one gone); the critical style
@@ -21,11 +21,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from shipcaptaincrew.web import Settings, create_app
-from shipcaptaincrew.web.bundle import bundle
-from shipcaptaincrew.web.critical import critical, markup
-from shipcaptaincrew.web.release import PRELOAD_ID, PageSpec, Release, ReleaseError, facts_module
-from shipcaptaincrew.web.routers import pages
-from shipcaptaincrew.web.routers.pages import PAGES, START_DATA, STATIC
+from shipcaptaincrew.web.pages import routes as pages
+from shipcaptaincrew.web.pages.bundle import bundle
+from shipcaptaincrew.web.pages.critical import critical, markup
+from shipcaptaincrew.web.pages.release import (
+    PRELOAD_ID,
+    PageSpec,
+    Release,
+    ReleaseError,
+    facts_module,
+)
+from shipcaptaincrew.web.pages.routes import PAGES, START_DATA, STATIC
 
 #: A path of every page (a table's code where it has one).
 PATHS = {spec.name: spec.routes[0] for spec in PAGES}

@@ -11,9 +11,9 @@ from shipcaptaincrew.actions import Action, RerollCargo, Roll, Stand
 from shipcaptaincrew.engine import apply, initial_state
 from shipcaptaincrew.notation import event_for
 from shipcaptaincrew.rules import Rules
-from shipcaptaincrew.web.models import DiceSource, RoomStatus, SeatKind
-from shipcaptaincrew.web.service.room import LiveRoom
-from shipcaptaincrew.web.service.seats import SeatInfo
+from shipcaptaincrew.web.storage.models import DiceSource, RoomStatus, SeatKind
+from shipcaptaincrew.web.table.room import LiveRoom
+from shipcaptaincrew.web.table.seats import SeatInfo
 
 RULES = Rules.from_str("classic(starter=chosen,format=rounds:3)")
 #: Anna stands on 6; the bot (``hard``: the best expected score) rerolls a cargo of 3.

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shipcaptaincrew.web.party import AVATARS
+from shipcaptaincrew.web.display.party import AVATARS
 
 from .conftest import open_table
 

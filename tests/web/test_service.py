@@ -15,13 +15,16 @@ from sqlalchemy.exc import IntegrityError
 
 from shipcaptaincrew.engine import initial_state, legal_actions, seat_to_act
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.web.db import open_database
-from shipcaptaincrew.web.moments import Story
-from shipcaptaincrew.web.schemas import CreateRoom, Hello, JoinRoom
-from shipcaptaincrew.web.service import Ahead, Connection, MatchService, RateLimiter, transport
-from shipcaptaincrew.web.service.sqlite import EventAppender, checkpoints
+from shipcaptaincrew.web.connections import transport
+from shipcaptaincrew.web.connections.transport import Connection, RateLimiter
+from shipcaptaincrew.web.display.moments import Story
+from shipcaptaincrew.web.display.state_view import legal
+from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
-from shipcaptaincrew.web.views import legal
+from shipcaptaincrew.web.storage.db import open_database
+from shipcaptaincrew.web.storage.sqlite import EventAppender, checkpoints
+from shipcaptaincrew.web.table.room import Ahead
+from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 
 from .conftest import SERVER_SEED
 
@@ -158,7 +161,7 @@ def test_a_peer_that_is_behind_costs_a_move_no_picture_text(
     replaces them is written once, when the peer reads again), and what it then reads is the
     newest picture with every line since it fell behind, each once, as the last
     ``MERGED_LINES`` of a fresh start."""
-    from shipcaptaincrew.web.service import transport as module
+    from shipcaptaincrew.web.connections import transport as module
 
     written: list[object] = []
     real = module.orjson.dumps
@@ -265,7 +268,7 @@ def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: P
     second, as its own share alone would have it."""
     import time
 
-    from shipcaptaincrew.web.service import presence
+    from shipcaptaincrew.web.table import presence
 
     async def scenario() -> None:
         svc, code, _ = await two_seat_room(tmp_path / "db.sqlite3")
@@ -450,7 +453,7 @@ def test_the_fast_event_insert_writes_what_the_orm_writes(tmp_path: Path) -> Non
 
     from sqlalchemy import insert, select
 
-    from shipcaptaincrew.web.models import Event, Room
+    from shipcaptaincrew.web.storage.models import Event, Room
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions() as db, db.begin():
@@ -497,7 +500,7 @@ def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from shipcaptaincrew.web.models import Base
+    from shipcaptaincrew.web.storage.models import Base
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions.kw["bind"].connect() as c:
@@ -587,7 +590,7 @@ def test_statistics_of_a_scripted_match(tmp_path: Path) -> None:
     """
     from sqlalchemy import select
 
-    from shipcaptaincrew.web.models import Result
+    from shipcaptaincrew.web.storage.models import Result
 
     async def scenario() -> list[Result]:
         s = Settings(

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from shipcaptaincrew.web.routers import pages
-from shipcaptaincrew.web.routers.pages import STATIC
+from shipcaptaincrew.web.pages import routes as pages
+from shipcaptaincrew.web.pages.routes import STATIC
 
 PAGES = sorted(STATIC.glob("*.html"))
 

@@ -11,8 +11,8 @@ from sqlalchemy import create_engine, update
 
 from shipcaptaincrew.fair import FairDice, SeedFormat, bot_seed
 from shipcaptaincrew.notation import MatchLog
-from shipcaptaincrew.web.models import Room
 from shipcaptaincrew.web.settings import Settings
+from shipcaptaincrew.web.storage.models import Room
 
 from .conftest import SERVER_SEED, Player
 from .test_protocol import play_out

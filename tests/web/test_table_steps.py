@@ -15,9 +15,9 @@ import pytest
 from shipcaptaincrew.actions import Roll, Stand, parse_action
 from shipcaptaincrew.engine import apply, initial_state
 from shipcaptaincrew.rules import find_rules
-from shipcaptaincrew.web.choices import choice_words
-from shipcaptaincrew.web.moments import Story, tie_view
-from shipcaptaincrew.web.podium import deciding
+from shipcaptaincrew.web.display.moments import Story, tie_view
+from shipcaptaincrew.web.display.podium import deciding
+from shipcaptaincrew.web.words.choices import choice_words
 
 from .conftest import Player, open_table
 from .test_moments import CREW_6, CREW_8, NOTHING, said

@@ -1,6 +1,6 @@
 """The Typer application behind ``scc``, speaking the chosen language from the first word.
 
-Each ``cmd_*.py`` module in this package registers its commands on :data:`app`; they are
+Each module of :mod:`.commands` registers its commands on :data:`app`; they are
 found automatically so that command groups stay in small modules of their own.  Modules must
 import heavy libraries (NumPy, matplotlib, FastAPI, ...) inside their command functions, so
 that ``scc --help`` stays quick.
@@ -203,11 +203,10 @@ def _root(
 
 
 def _load_commands() -> None:
-    from .. import cli
+    from . import commands
 
-    for mod in sorted(pkgutil.iter_modules(cli.__path__), key=lambda m: m.name):
-        if mod.name.startswith("cmd_"):
-            importlib.import_module(f"{cli.__name__}.{mod.name}")
+    for mod in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{commands.__name__}.{mod.name}")
 
 
 _load_commands()

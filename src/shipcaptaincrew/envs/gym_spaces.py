@@ -4,7 +4,7 @@ action space whose ``sample()`` draws among the legal ids."""
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium import spaces
@@ -13,8 +13,15 @@ from ..rules import Rules
 from .encoding import NUM_ACTIONS, observation_bounds
 from .views import View, view_bounds, view_fields
 
-if TYPE_CHECKING:
-    from .gym_env import ShipCaptainCrewEnv
+
+class _Stops(Protocol):
+    """What the action space reads of its environment (the Gymnasium environment)."""
+
+    @property
+    def has_stop(self) -> bool: ...
+
+    def action_mask(self) -> np.ndarray: ...
+
 
 __all__ = ["LegalDiscrete", "flat_space", "observation_space"]
 
@@ -22,7 +29,7 @@ __all__ = ["LegalDiscrete", "flat_space", "observation_space"]
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(NUM_ACTIONS)`` whose ``sample()`` without a mask draws among the legal ids."""
 
-    def __init__(self, n: int, env: ShipCaptainCrewEnv) -> None:
+    def __init__(self, n: int, env: _Stops) -> None:
         super().__init__(n)
         self._env = weakref.ref(env)
 

@@ -48,7 +48,7 @@ show the whole table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 try:
     import pyspiel
@@ -84,6 +84,7 @@ from .encoding import (
 from .finite import AFTER_ROUND_MOVES, at_cap, draw_returns, max_moves, turn_moves
 from .memo import EngineMemo, Node
 from .modelled import check_encoded
+from .openspiel_observer import ShipCaptainCrewObserver
 from .openspiel_params import (
     UNLIMITED,
     from_game_string,
@@ -93,9 +94,6 @@ from .openspiel_params import (
     rules_from_parameters,
     to_game_string,
 )
-
-if TYPE_CHECKING:
-    from .openspiel_observer import ShipCaptainCrewObserver
 
 __all__ = [
     "GAME_NAME",
@@ -205,8 +203,6 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         (:func:`~.views.position_key`), as the game is perfect-information and Markov.
         """
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        from .openspiel_observer import ShipCaptainCrewObserver
-
         return ShipCaptainCrewObserver(self, recall, params or {})
 
 

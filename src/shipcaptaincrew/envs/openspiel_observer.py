@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from ..rules import Rules
+from ..state import MatchState
 from .common import render_text
+from .memo import Node
 from .views import View, check_view, position_key, view_fields, view_pieces, view_vector
 
-if TYPE_CHECKING:
-    from .openspiel_game import ShipCaptainCrewGame, ShipCaptainCrewState
+
+class _Game(Protocol):
+    """What the observer reads of the game."""
+
+    players: int
+    rules: Rules
+
+
+class _State(Protocol):
+    """What the observer reads of a state of the game."""
+
+    match: MatchState
+    rolling: bool
+
+    def _node(self) -> Node: ...
+
 
 __all__ = ["ShipCaptainCrewObserver"]
 
@@ -24,7 +41,7 @@ class ShipCaptainCrewObserver:
     on the position only, not on the way there.
     """
 
-    def __init__(self, game: ShipCaptainCrewGame, recall: bool, params: dict[str, Any]) -> None:
+    def __init__(self, game: _Game, recall: bool, params: dict[str, Any]) -> None:
         # A parameter string is parsed like a game's: "onehot" names the view, "(view=onehot)"
         # sets it (pyspiel.game_parameters_from_string gives {"name": ...} for the first).
         unknown = set(params) - {"view", "name"}
@@ -39,7 +56,7 @@ class ShipCaptainCrewObserver:
             self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in fields), np.float32)
             self.dict = view_pieces(self.tensor, fields)
 
-    def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
+    def set_from(self, state: _State, player: int) -> None:
         """Fill :attr:`tensor` for ``player`` (kept with the state's answers: a position's
         tensor is made once)."""
         if self.tensor is not None:
@@ -52,7 +69,7 @@ class ShipCaptainCrewObserver:
                 )
             self.tensor[:] = vector
 
-    def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
+    def string_from(self, state: _State, player: int) -> str:
         """The position key (information state), or the table as text for ``player``."""
         # The cup taken up (the opening roll made, its dice due) is part of the position.
         rolling = " rolling" if state.rolling else ""

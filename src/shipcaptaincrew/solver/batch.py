@@ -24,7 +24,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .graph import CHANCE_NODE, DECISION_NODE, FINAL_NODE, TIE_TOLERANCE, TurnGraph
+from .graph import TurnGraph
+from .nodes import CHANCE_NODE, DECISION_NODE, FINAL_NODE, TIE_TOLERANCE
 
 __all__ = ["best_play", "evaluate_batch", "evaluate_batch_nodes", "opening", "undecided"]
 

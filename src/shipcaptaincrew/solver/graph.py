@@ -12,9 +12,10 @@ pushed back through the graph in one linear pass:
 * ``g(x) = P(win | final score x, the table)`` gives the win-maximising policy;
 * a fixed choice per decision node (``never``, ``threshold:T``) gives that policy's values.
 
-Three evaluators share the graph: exact (:class:`fractions.Fraction`), plain floats, and a
-NumPy evaluator that pushes a whole batch of reward vectors through at once (the round
-equilibrium needs one vector per table it can meet).  Ties between choices go to the *first*
+Three evaluators share the graph: exact (:class:`fractions.Fraction`, worked in integers:
+:mod:`.exact`), plain floats (here), and a NumPy evaluator that pushes a whole batch of reward
+vectors through at once (:func:`.batch.evaluate_batch`: the round equilibrium needs one vector
+per table it can meet).  Ties between choices go to the *first*
 legal action (``stand`` before ``reroll``), so a player who gains nothing by rerolling stands.
 
 This is the project's one enumeration of the turn: the simulator's sampling tables
@@ -24,18 +25,15 @@ This is the project's one enumeration of the turn: the simulator's sampling tabl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
 from fractions import Fraction
-from math import gcd
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..actions import Action
 from ..engine import apply, chance_outcomes, initial_turn, is_chance, is_terminal, legal_actions
 from ..rules import Rules
 from ..state import TurnState
-
-if TYPE_CHECKING:
-    import numpy as np
+from .exact import ExactEvaluation
+from .nodes import CHANCE_NODE, DECISION_NODE, FINAL_NODE, TIE_TOLERANCE, NodeKind
 
 __all__ = [
     "CHANCE_NODE",
@@ -50,28 +48,12 @@ __all__ = [
 ]
 
 
-class NodeKind(IntEnum):
-    """What a node of the turn graph is (integers, so kinds fit in NumPy arrays too)."""
-
-    FINAL = 0  #: the turn is over: a final score
-    CHANCE = 1  #: dice are due
-    DECISION = 2  #: the player chooses
-
-
-FINAL_NODE = NodeKind.FINAL
-CHANCE_NODE = NodeKind.CHANCE
-DECISION_NODE = NodeKind.DECISION
-
-#: Two float values closer than this (relative to their size) count as a tie.
-TIE_TOLERANCE = 1e-12
-
-
 class PositionNotReachableError(ValueError):
     """A turn state that play cannot reach under these rules."""
 
 
 @dataclass(eq=False)
-class TurnGraph:
+class TurnGraph(ExactEvaluation):
     """One rule set's turn as a DAG; node 0 is the root, children have higher numbers.
 
     ``kind[i]`` is a :class:`NodeKind`; ``kids[i]`` the children (distinct states: rolls
@@ -194,92 +176,6 @@ class TurnGraph:
                 e[i] = e[ch[f]]
         return v, e, choice
 
-    def _integer_plan(self) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
-        """Exact arithmetic in integers: dice per chance node, dice remaining, roll counts.
-
-        Every chance probability is ``count / 6**dice``; a value at node ``i`` times
-        ``6**remaining[i]`` (the most dice any continuation rolls) is an integer when the
-        rewards are, and so is the chance of reaching a node times ``6**remaining[root]``.
-        Integers are many times faster than :class:`~fractions.Fraction` here.
-        """
-        plan = self._np.get("integer")
-        if plan is None:
-            n = len(self.states)
-            dice = [0] * n
-            counts: list[tuple[int, ...]] = [()] * n
-            remaining = [0] * n
-            for i in range(n - 1, -1, -1):
-                if self.kind[i] == CHANCE_NODE:
-                    denominators = max(p.denominator for p in self.probs[i])
-                    d = 0
-                    while 6**d % denominators:
-                        d += 1
-                    dice[i] = d
-                    counts[i] = tuple(int(p * 6**d) for p in self.probs[i])
-                kids = self.kids[i]
-                remaining[i] = dice[i] + (max(remaining[c] for c in kids) if kids else 0)
-            plan = self._np["integer"] = (dice, remaining, counts)
-        return plan
-
-    def evaluate_exact(
-        self, g: list[Fraction], forced: list[int] | None = None
-    ) -> tuple[list[Fraction], list[int]]:
-        """:meth:`evaluate` in exact rationals (ties are exact ties)."""
-        dice, rem, counts = self._integer_plan()
-        scale = 1
-        for x in g:
-            scale = scale * Fraction(x).denominator // gcd(scale, Fraction(x).denominator)
-        gi = [int(Fraction(x) * scale) for x in g]
-        n = len(self.states)
-        w = [0] * n  # w[i] = value[i] * scale * 6**rem[i]
-        choice = [-1] * n
-        for i in range(n - 1, -1, -1):
-            k = self.kind[i]
-            if k == FINAL_NODE:
-                w[i] = gi[self.score_pos[i]]
-            elif k == CHANCE_NODE:
-                top = rem[i] - dice[i]
-                w[i] = sum(
-                    cnt * w[c] * 6 ** (top - rem[c]) for cnt, c in zip(counts[i], self.kids[i])
-                )
-            else:
-                ch = self.kids[i]
-                f = forced[i] if forced is not None else -1
-                if f < 0:
-                    vals = [w[c] * 6 ** (rem[i] - rem[c]) for c in ch]
-                    f = vals.index(max(vals))
-                choice[i] = f
-                w[i] = w[ch[f]] * 6 ** (rem[i] - rem[ch[f]])
-        return [Fraction(w[i], scale * 6 ** rem[i]) for i in range(n)], choice
-
-    def reach_counts(self, choice: list[int], start: int = 0) -> tuple[list[int], int]:
-        """:meth:`reach` as integers: ``(r, total)`` with P(reach node i) = ``r[i] / total``.
-
-        ``total`` is ``6**d`` for the most dice any line of play rolls from ``start``, so every
-        ``r[i]`` is a whole number of equally likely dice sequences; callers that add many
-        reach probabilities stay in integers and divide once (much faster than Fractions).
-        """
-        dice, rem, counts = self._integer_plan()
-        total = 6 ** rem[start]
-        r = [0] * len(self.states)  # r[i] = P(reach i) * total, always an integer
-        r[start] = total
-        for i in range(start, len(self.states)):
-            if not r[i]:
-                continue
-            k = self.kind[i]
-            if k == CHANCE_NODE:
-                den = 6 ** dice[i]
-                for cnt, c in zip(counts[i], self.kids[i]):
-                    r[c] += r[i] * cnt // den
-            elif k == DECISION_NODE:
-                r[self.kids[i][choice[i]]] += r[i]
-        return r, total
-
-    def reach(self, choice: list[int], start: int = 0) -> list[Fraction]:
-        """Exact probability of passing through each node from ``start`` under ``choice``."""
-        r, total = self.reach_counts(choice, start)
-        return [Fraction(x, total) if x else Fraction(0) for x in r]
-
     def reduced(self) -> tuple[TurnGraph, list[int]]:
         """The graph with equivalent nodes merged, and each node's class in it.
 
@@ -341,19 +237,6 @@ class TurnGraph:
         result = (red, [new[c] for c in cls])
         self._np["reduced"] = result
         return result
-
-    # -- batched (NumPy) --------------------------------------------------------------------
-    def evaluate_batch(
-        self, g: np.ndarray, forced: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Push a batch of reward vectors through at once (see :mod:`.batch`).
-
-        Returns the values at the root (B,), the root's score distribution under the chosen
-        play (B, len(scores)) and the chosen child position per node (nodes, B).
-        """
-        from .batch import evaluate_batch
-
-        return evaluate_batch(self, g, forced)
 
 
 def compile_turn(rules: Rules) -> TurnGraph:

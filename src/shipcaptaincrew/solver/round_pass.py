@@ -43,7 +43,9 @@ def play(
     if pol.kind is PolicyKind.OPTIMAL:
         import numpy as np
 
-        v, d, _ = graph.evaluate_batch(np.array(gs, dtype=np.float64))
+        from .batch import evaluate_batch  # NumPy: loaded only when used
+
+        v, d, _ = evaluate_batch(graph, np.array(gs, dtype=np.float64))
         return d.tolist(), v.tolist()
     dist = fixed_distribution(graph.rules, pol)
     return [dist] * len(gs), [sum(p * x for p, x in zip(dist, g)) for g in gs]

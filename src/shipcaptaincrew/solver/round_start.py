@@ -26,6 +26,7 @@ from ..rules import (
     Stakes,
     Starter,
 )
+from .errors import SolverError
 from .graph import turn_graph
 
 __all__ = ["affine_fixed_point", "starter_shift", "tie_shift"]
@@ -70,8 +71,6 @@ def starter_shift(rules: Rules, scores: tuple[int, ...]) -> int:
     for x in scores:
         state = post_score(state, x)
     if state.round_no != 2:
-        from .rounds import SolverError  # (rounds imports this module)
-
         raise SolverError(f"scores {list(scores)} under {rules} do not leave a round unwon")
     return state.starter
 
@@ -83,8 +82,6 @@ def tie_shift(rules: Rules, n: int) -> int:
     knows only the top score and how many share it) can name for two players only.
     """
     if rules.rotation is Rotation.LOSER and n > 2:
-        from .rounds import SolverError  # (rounds imports this module)
-
         raise SolverError(
             N_(
                 "rotation=loser with tie_break=no_winner: after a shared top score the lowest "

@@ -97,10 +97,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameError, UnmodelledRulesError
+from ..errors import UnmodelledRulesError
 from ..facts import MAX_PLAYERS
 from ..messages import N_
 from ..rules import AllFail, Rules, TieBreak
+from .errors import SolverError
 from .graph import turn_graph
 from .modelled import ROUND
 from .policies import Policy, PolicyKind, parse_policy
@@ -124,15 +125,6 @@ MAX_ITERATIONS = 2000
 #: Convergence tolerance of the seat win probabilities.
 TOLERANCE = 1e-13
 _CACHE_VERSION = 2
-
-
-class SolverError(GameError):
-    """The solver cannot answer: bad arguments, or a fixed point that does not converge.
-
-    A refusal a person can meet carries its message id (``N_``) and parameters, so the
-    command line and the web say it in the reader's language; a fault that only a bug can
-    cause keeps its English text.
-    """
 
 
 class NotModelledError(SolverError, UnmodelledRulesError):

@@ -19,17 +19,22 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
-from . import errors as E
-from .db import open_database
 from .deps import request_lang
-from .errors import ErrorCode, RoomError, unavailable
-from .head import HeadAsGet
-from .invalid import invalid
-from .release import content_security_policy
-from .routers import live, matches, meta, pages, rooms, stats
-from .routers.pages import STATIC
+from .history import routes as matches
+from .history import stats_routes as stats
+from .pages import routes as pages
+from .pages.head import HeadAsGet
+from .pages.release import content_security_policy
+from .pages.routes import STATIC
+from .play import routes as live
+from .rooms import routes as rooms
 from .service import MatchService
 from .settings import Settings
+from .setup import routes as meta
+from .storage.db import open_database
+from .words import refusals as E
+from .words.invalid import invalid
+from .words.refusals import ErrorCode, RoomError, unavailable
 
 #: Sent with every response: no framing by other sites, no sniffing, a strict script policy
 #: (a page's own adds the hashes of its inline script and style: see ``release.POLICY``).
@@ -155,5 +160,5 @@ def create_app_from_env() -> FastAPI:
 
     settings = Settings()
     application = create_app(settings)
-    heap.install(settings.gc_sweep_seconds)  # a server process (see cmd_serve)
+    heap.install(settings.gc_sweep_seconds)  # a server process (see cli/commands/serve.py)
     return application

@@ -102,13 +102,13 @@ class Settings(BaseSettings):
     forwarded_allow_ips: list[str] = Field(default_factory=list)
     #: Seconds a connection may stay behind (its outgoing queue filled up and not yet empty
     #: again) before it is closed with 4408, to reconnect and catch up (see
-    #: ``service.transport``).
+    #: ``connections.transport``).
     send_stall_seconds: float = Field(default=5.0, ge=0)
     #: Bytes of a connection's messages that may wait in the kernel's and the transport's
-    #: buffers below its queue (see ``service.transport.small_buffers``).
+    #: buffers below its queue (see ``connections.transport.small_buffers``).
     send_buffer_bytes: int = Field(default=65536, ge=4096)
     #: Seconds between two pictures that only tell who is online, at least (see
-    #: ``service.presence``).
+    #: ``table.presence``).
     presence_seconds: float = Field(default=0.5, ge=0)
     #: Scaled out: seconds after which another worker's report of who is connected through it
     #: is no longer believed, so a dead worker's people are shown offline (each worker

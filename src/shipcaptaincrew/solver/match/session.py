@@ -20,7 +20,7 @@ rotation).  :func:`.solve._leaf_values` takes the caller's better one.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -32,10 +32,17 @@ from ..policies import PolicyKind
 from .model import MatchModel, Resolution
 from .view import MatchView, locate
 
-if TYPE_CHECKING:
-    from .solve import MatchSolution
+__all__ = ["SessionModel", "Solved", "call_stops", "stop_chances"]
 
-__all__ = ["SessionModel", "call_stops", "stop_chances"]
+
+class Solved(Protocol):
+    """A solved session as :func:`call_stops` reads it (a :class:`.solve.MatchSolution`, which
+    is built from this module's model, so it is named here by what it holds)."""
+
+    @property
+    def model(self) -> MatchModel: ...
+    @property
+    def values(self) -> np.ndarray: ...
 
 
 class SessionModel(MatchModel):
@@ -82,7 +89,7 @@ def stop_chances(
     return out
 
 
-def call_stops(sol: MatchSolution, state: MatchState) -> bool:
+def call_stops(sol: Solved, state: MatchState) -> bool:
     """Whether the ``optimal`` caller stops the session at ``state`` (a call is due): what
     the solved session plays, so the bot and the solver agree.  Past the rounds programs play
     (people play on as long as they like) the caller stops exactly when it alone leads:

@@ -69,6 +69,7 @@ from .play import (
     tie_contest,
     tie_shares,
 )
+from .session import SessionModel
 from .view import ContestKind, MatchView, node_of
 
 __all__ = [
@@ -89,8 +90,6 @@ def model_for(rules: Rules, policies: tuple[Policy, ...]) -> MatchModel:
     if rules.format.kind is FormatKind.TOURNAMENT:
         return TournamentModel(rules, policies)
     if rules.format.kind is FormatKind.SESSION:
-        from .session import SessionModel
-
         return SessionModel(rules, policies)
     return MatchModel(rules, policies)
 

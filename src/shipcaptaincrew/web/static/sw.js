@@ -1,5 +1,5 @@
 // The service worker (served at /sw.js, scope /, after the lines the server puts in front:
-// RELEASE, PRECACHE and PAGES, see web/release.py).  It keeps this release's pages and files
+// RELEASE, PRECACHE and PAGES, see web/pages/release.py).  It keeps this release's pages and files
 // so that the next visit opens from the phone itself, in a fraction of a second and offline
 // too.  It never touches the API or the WebSocket: every game fact comes live from the server.
 //

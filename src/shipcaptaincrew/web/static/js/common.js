@@ -8,7 +8,7 @@ import { DEFAULT_LANG, LANG_NAMES, LANGS } from "./facts.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 let strings = {};
 // Answers the server put in the page (its strings, the option table): no round trip for what
-// every start needs.  Keyed by the URL the page would have fetched (see web/release.py).
+// every start needs.  Keyed by the URL the page would have fetched (see web/pages/release.py).
 const preloaded = (() => {
   const el = document.getElementById("scc-preload");
   try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
@@ -51,7 +51,7 @@ function stored(key) {
 
 export function remember(key, value) {
   // The language this device keeps goes to the server too (a cookie), which then puts that
-  // language's words in the page (web/routers/pages.py): no second fetch for them.
+  // language's words in the page (web/pages/routes.py): no second fetch for them.
   if (key === "scc:lang") document.cookie = value === null ? "scc_lang=; path=/; max-age=0; samesite=lax" : `scc_lang=${value}; path=/; max-age=31536000; samesite=lax`;
   try {
     if (value === null) localStorage.removeItem(key);

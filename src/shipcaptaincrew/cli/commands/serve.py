@@ -1,0 +1,252 @@
+"""``scc serve``: the web app for a table of friends, each on their own phone."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ...i18n import _
+from ...messages import N_, NP_
+from ..app import app
+from ..common import LangOpt, fail, plural
+
+#: Seconds a worker of ``--workers N`` may take to answer the supervisor before it counts as hung.
+WORKER_HEALTHCHECK_SECONDS = 30
+
+
+@app.command(
+    help=N_(
+        "Start the web app: create a table, share the link, play from your phones (needs the "
+        "web extra, which bash scripts/run.sh installs)."
+        "\n\n"
+        "--lang is the language of what the command prints; each player's pages speak the "
+        "browser's language."
+    )
+)
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar=N_("ADDRESS"),
+            help=N_("The address to listen on (0.0.0.0 for the whole network)."),
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=1, max=65535, metavar=N_("PORT"), help=N_("The TCP port to listen on.")
+        ),
+    ] = 8654,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar=N_("URL"),
+            help=N_(
+                "The database: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DB (without "
+                "it: SQLite in your user data directory; env SCC_DB_URL)."
+            ),
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            metavar=N_("N"),
+            help=N_(
+                "Worker processes sharing the port; more than 1 needs --db postgresql://... "
+                "and --redis."
+            ),
+        ),
+    ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar=N_("URL"),
+            help=N_(
+                "The Redis server that links the workers, redis://HOST:PORT/0 (env SCC_REDIS_URL)."
+            ),
+        ),
+    ] = None,
+    log_json: Annotated[
+        bool | None,
+        typer.Option(
+            "--log-json/--log-text",
+            help=N_("Log one JSON object a line, or plain text (env SCC_LOG_JSON)."),
+        ),
+    ] = None,
+    access_log: Annotated[
+        bool | None,
+        typer.Option(
+            "--access-log/--no-access-log",
+            help=N_(
+                "Log a line for every request and WebSocket (off without it; env SCC_ACCESS_LOG)."
+            ),
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            metavar=N_("URL"),
+            help=N_(
+                "Another site (https://example.org) whose pages may open the live table; "
+                "repeat it for more, * for any (without it: the server's own pages only)."
+            ),
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar=N_("ADDRESSES"),
+            help=N_(
+                "Reverse proxies (addresses or networks, comma-separated; * for any) whose "
+                "X-Forwarded-For header names the client (env SCC_FORWARDED_ALLOW_IPS, a JSON "
+                "list; without it: the header is ignored)."
+            ),
+        ),
+    ] = None,
+    lang: LangOpt = None,
+) -> None:
+    """The web app on uvicorn: one process, or ``--workers`` on PostgreSQL and Redis."""
+    # Without the web extra this import fails, and scc says what to install (see .extras).
+    import uvicorn
+
+    from ...web import Settings, create_app
+
+    overrides: dict[str, object] = {}
+    if db:
+        overrides["db_url"] = db
+    if redis:
+        overrides["redis_url"] = redis
+    if log_json is not None:
+        overrides["log_json"] = log_json
+    if access_log is not None:
+        overrides["access_log"] = access_log
+    if allow_origin:
+        overrides["allowed_origins"] = allow_origin
+    if forwarded_allow_ips is not None:
+        overrides["forwarded_allow_ips"] = [
+            ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()
+        ]
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValueError as e:
+        fail(_("bad server settings: {reason}").format(reason=e))
+    if not settings.db_url.startswith(("sqlite:", "postgresql:", "postgres:", "postgresql+")):
+        fail(
+            _("--db must be a sqlite:/// or postgresql:// URL, got '{url}'").format(
+                url=settings.db_url
+            )
+        )
+    if settings.redis_url and not settings.redis_url.startswith(
+        ("redis://", "rediss://", "unix://")
+    ):
+        fail(_("--redis must be a redis:// URL, got '{url}'").format(url=settings.redis_url))
+    postgres = not settings.db_url.startswith("sqlite:")
+    if workers > 1 and not (postgres and settings.redis_url):
+        fail(
+            _(
+                "--workers above 1 needs --db postgresql://... and --redis redis://... "
+                "(SQLite and in-memory rooms belong to one process)"
+            )
+        )
+    if settings.redis_url and not postgres:
+        fail(_("--redis links workers on one shared database: use --db postgresql://..."))
+    if host in ("0.0.0.0", "::") and not settings.public_url:
+        # Join links and QR codes must reach the phones, not the host's own "localhost".
+        lan = _lan_address()
+        if lan:
+            settings.public_url = f"http://{lan}:{port}"
+    from ...web.connections.relay import log_config
+
+    try:
+        # Built (and the schema migrated) here even with several workers: a database that
+        # cannot be reached is one clear line now, not K worker tracebacks later.
+        application = create_app(settings)
+    except Exception as e:  # a database that cannot be reached or migrated
+        fail(
+            _("cannot open the database {url}: {reason}").format(
+                url=_safe(settings.db_url), reason=e
+            )
+        )
+    shown = settings.public_url or f"http://{host}:{port}"
+    db = _safe(settings.db_url)
+    if settings.redis_url:
+        ids = NP_(
+            "Ship, Captain and Crew: {url}/  (database: {db}, one worker, redis {redis})",
+            "Ship, Captain and Crew: {url}/  (database: {db}, {n} workers, redis {redis})",
+        )
+        banner = plural(ids, workers, url=shown, db=db, redis=_safe(settings.redis_url))
+    else:
+        banner = _("Ship, Captain and Crew: {url}/  (database: {db})").format(url=shown, db=db)
+    typer.echo(banner)
+    options: dict[str, Any] = dict(
+        host=host,
+        port=port,
+        log_config=log_config(settings.log_json, access=settings.access_log),
+        access_log=settings.access_log,
+        ws_max_size=settings.ws_max_size,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=settings.shutdown_grace,
+        # The app reads forwarded headers itself, from the proxies it is told of only
+        # (Settings.forwarded_allow_ips); uvicorn's own default would believe any process
+        # on this machine that sends X-Forwarded-For.
+        proxy_headers=False,
+    )
+    if workers > 1:
+        # uvicorn starts each worker from an import string; they read the same settings from
+        # the environment, share the listening socket, and the supervisor restarts any that dies.
+        import os
+
+        os.environ.update(settings.environment())
+        del application
+        uvicorn.run(
+            "shipcaptaincrew.web.app:create_app_from_env",
+            factory=True,
+            workers=workers,
+            # The supervisor takes a worker that does not answer its ping in time for hung and
+            # replaces it.  With uvicorn's 5 s, a loaded machine killed every worker that was
+            # still starting (imports, the app) and started another: the server never came up.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+            **options,
+        )
+        return
+    # PostgreSQL writes run in writer threads; a shorter GIL switch interval lets them take
+    # their turn within a fraction of a millisecond instead of up to 5 ms per hand-over.
+    sys.setswitchinterval(0.0005)
+    # Full garbage collections walk only what is new (the app is built: freeze it).
+    from ...web import heap
+
+    heap.install(settings.gc_sweep_seconds)
+    # No per-message compression: each broadcast would be compressed once per connection.
+    uvicorn.run(application, **options)
+
+
+def _safe(url: str | None) -> str:
+    """A URL fit to print: any password replaced by ***."""
+    import re
+
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url or "")
+
+
+def _lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: only selects the outgoing interface
+            address = str(sock.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address

@@ -1,0 +1,118 @@
+"""Who a client is for the server's limits, and how many live connections each may hold.
+
+A limit per address is only worth what the address is worth.  An IPv4 address is what one
+household or pub has; an IPv6 client usually holds a whole /64 network (2^64 addresses), so
+the limits count IPv6 clients by their /64 (:func:`network`).  The address itself is the one
+the socket comes from, or, behind a reverse proxy, the one the proxy names in
+``X-Forwarded-For`` -- believed only from the proxies listed in
+``Settings.forwarded_allow_ips`` (see :mod:`..app`), never from anyone who simply sends it.
+
+:class:`Doorman` counts the live table's connections per network in this process: at most
+``max_connections_per_address`` spectators, and as many sockets again that have not said hello
+yet (a page says hello as soon as its socket opens).  Seated players and table screens are
+let in past the count (their own limits are the room's: see :mod:`..play.protocol`), so a
+crowd on the same network never locks a player out of their own table.
+
+The count is per process, and that is the promise (docs/deployment.md says so): what it
+guards -- sockets, queues, tasks -- belongs to the process holding them, so with K workers a
+network holds at most K times the cap and no worker more than its own.  Shared through Redis,
+every hello and goodbye would wait for a round trip, and a worker killed mid-stream would
+leave its connections counted (a network locked out) until a lease expired.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import Counter
+from dataclasses import dataclass, field
+
+#: The prefix length by which IPv6 clients are counted (one customer's network).
+IPV6_PREFIX = 64
+
+
+def network(address: str | None) -> str | None:
+    """The network a client address counts as: an IPv4 address itself, an IPv6 address's /64
+    (an IPv4 address written as IPv6 counts as the IPv4 one); anything that is not an IP
+    address (a test client's name) as it is.
+
+    >>> network("192.0.2.7"), network("::ffff:192.0.2.7")
+    ('192.0.2.7', '192.0.2.7')
+    >>> network("2001:db8:1:2:a:b:c:d") == network("2001:db8:1:2::99")
+    True
+    >>> network("2001:db8:1:2:a:b:c:d"), network("2001:db8:1:3::1")
+    ('2001:db8:1:2::/64', '2001:db8:1:3::/64')
+    """
+    if address is None:
+        return None
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
+
+
+@dataclass
+class Doorman:
+    """This process's count of live-table connections per network (see the module)."""
+
+    #: Spectators a network may have connected at once, and sockets waiting to say hello
+    #: (0 = no limit).
+    most: int
+    waiting: Counter[str] = field(default_factory=Counter)
+    inside: Counter[str] = field(default_factory=Counter)
+
+    def knock(self, key: str | None) -> Visit | None:
+        """A socket opened from network ``key``: its visit, counted as waiting for its hello,
+        or None if the network has as many sockets waiting as it may."""
+        if key is not None and self.most:
+            if self.waiting[key] >= self.most:
+                return None
+            self.waiting[key] += 1
+        return Visit(self, key)
+
+    def _forget(self, counts: Counter[str], key: str) -> None:
+        counts[key] -= 1
+        if counts[key] <= 0:
+            del counts[key]
+
+
+@dataclass
+class Visit:
+    """One socket's stay, from its opening to its end (see :class:`Doorman`)."""
+
+    doorman: Doorman
+    key: str | None
+    waiting: bool = True
+    counted: bool = False
+
+    def hello(self, exempt: bool) -> bool:
+        """Its hello came: whether it may come in (``exempt``: a seat or a table screen, let in
+        past the count and not counted).  It no longer waits either way."""
+        door, key = self.doorman, self.key
+        if key is None or not door.most:
+            return True
+        if self.waiting:
+            door._forget(door.waiting, key)
+            self.waiting = False
+        if exempt:
+            return True
+        if door.inside[key] >= door.most:
+            return False
+        door.inside[key] += 1
+        self.counted = True
+        return True
+
+    def leave(self) -> None:
+        """The socket closed: it counts no longer."""
+        door, key = self.doorman, self.key
+        if key is None or not door.most:
+            return
+        if self.waiting:
+            door._forget(door.waiting, key)
+        if self.counted:
+            door._forget(door.inside, key)
+        self.waiting = self.counted = False

@@ -1,0 +1,24 @@
+"""/api/stats: per-player statistics and the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from ..deps import DbDep
+from . import queries
+
+router = APIRouter(prefix="/api/stats", tags=["stats"])
+
+
+@router.get("/leaderboard")
+async def leaderboard(db: DbDep, limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, Any]]:
+    """Players by wins: matches, wins, average score per round, crews, chips won, sips."""
+    return queries.leaderboard(db, limit)
+
+
+@router.get("/players/{name}")
+async def player(name: str, db: DbDep) -> list[dict[str, Any]]:
+    """One name's lines (a person and a bot may share a name; each kind is its own line)."""
+    return [r for r in queries.leaderboard(db, 10_000) if r["name"].casefold() == name.casefold()]

@@ -1,0 +1,90 @@
+"""/api/rooms: create, look at, join, seat bots, remove seats, start; the QR code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from ..connections.transport import dumps
+from ..deps import LangDep, ServiceDep, TokenDep
+from ..storage.models import RoomStatus
+from ..table.schemas import AddBot, CreateRoom, JoinRoom
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+def join_link(request: Request, code: str) -> str:
+    """The link friends open to join (``public_url`` when the server sits behind a proxy)."""
+    base = request.app.state.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return f"{base}/r/{code}"
+
+
+@router.post("", status_code=201)
+async def create_room(req: CreateRoom, request: Request, service: ServiceDep) -> dict[str, Any]:
+    """Open a table; the creator is the host in seat 0 and gets the seat token (only they do)."""
+    address = request.client.host if request.client is not None else None
+    code, token = await service.create_room(req, address)
+    return {"code": code, "seat": 0, "token": token, "link": join_link(request, code)}
+
+
+@router.get("/{code}")
+async def get_room(code: str, request: Request, service: ServiceDep, lang: LangDep) -> Response:
+    """The public picture of a table (no tokens; the seed only once the match is over), its
+    texts in the request's language."""
+    room = await service.fresh_room(code)
+    picture = {**room.public(), "link": join_link(request, room.code)}
+    return Response(dumps(picture, lang), media_type="application/json")
+
+
+@router.post("/{code}/join", status_code=201)
+async def join_room(code: str, req: JoinRoom, service: ServiceDep) -> dict[str, Any]:
+    """Take a seat; the answer carries this seat's token, for this player only."""
+    seat, token = await service.join(code, req)
+    return {"code": code.upper(), "seat": seat, "token": token}
+
+
+@router.post("/{code}/bots", status_code=201)
+async def add_bot(
+    code: str, req: AddBot, service: ServiceDep, token: TokenDep = None
+) -> dict[str, Any]:
+    """The host seats a bot."""
+    seat = await service.add_bot(code, token, req)
+    return {"seat": seat}
+
+
+@router.delete("/{code}/seats/{seat}")
+async def remove_seat(
+    code: str, seat: int, service: ServiceDep, token: TokenDep = None
+) -> dict[str, Any]:
+    """The host removes a seat before the start."""
+    await service.remove_seat(code, token, seat)
+    return {"removed": seat}
+
+
+@router.post("/{code}/start")
+async def start(code: str, service: ServiceDep, token: TokenDep = None) -> dict[str, Any]:
+    """The host starts the match."""
+    await service.start(code, token)
+    return {"status": RoomStatus.PLAYING.value}
+
+
+@router.get("/{code}/qr.svg")
+async def qr_code(code: str, request: Request, service: ServiceDep) -> Response:
+    """The join link as an SVG QR code."""
+    import io
+
+    import segno
+
+    room = service.room(code)
+    buf = io.BytesIO()
+    segno.make(join_link(request, room.code), error="m").save(
+        buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", title="QR code"
+    )
+    # A code's join link never changes: the browser keeps it (a table screen opened again
+    # shows it without a round trip).
+    return Response(
+        buf.getvalue(),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "private, max-age=86400"},
+    )

@@ -1,0 +1,249 @@
+"""Refusals with a message id (translated in the ``web`` catalogue) and an HTTP status.
+
+A refusal is the server's words (:class:`~.render.Words`, the table of this module shaped like
+:mod:`.server_texts`') with a code for programs and a status: it is rendered in one language by the
+same lookup as every other text of the server (:meth:`RoomError.render`).  Its own sentence
+comes from the ``web`` catalogue, and a parameter that is a refusal of the core (a
+:class:`~shipcaptaincrew.errors.GameError`, or its :class:`~shipcaptaincrew.messages.Message`)
+is rendered with the ``scc`` catalogue, so "Diese Runde braucht 3 Würfel" reaches a German
+player whole, not half in English.  A parameter marked :class:`~.catalogue.Label` is a ``web``
+message id itself (a field's name in a validation refusal).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from ... import facts
+from .catalogue import N_, Label
+from .render import Words
+
+
+class ErrorCode(StrEnum):
+    """What a refusal is, for programs: the ``code`` of every error answer and message."""
+
+    NOT_FOUND = "not_found"
+    UNAVAILABLE = "unavailable"
+    CONFLICT = "conflict"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL = "illegal"
+    OVER = "over"
+    NOT_AN_ACTION = "not_an_action"
+    SPECTATOR = "spectator"
+    NOT_HOST = "not_host"
+    BAD_TOKEN = "bad_token"
+    STARTED = "started"
+    NOT_STARTED = "not_started"
+    FULL = "full"
+    NAME_TAKEN = "name_taken"
+    TOO_FEW = "too_few"
+    BAD_RULES = "bad_rules"
+    BAD_BOT = "bad_bot"
+    BAD_SEAT = "bad_seat"
+    HOST_SEAT = "host_seat"
+    HINTS_OFF = "hints_off"
+    NO_ADVICE = "no_advice"
+    RATE = "rate"
+    TOO_BIG = "too_big"
+    INVALID = "invalid"
+    HELLO_FIRST = "hello_first"
+    NOT_OVER = "not_over"
+    BAD_LANG = "bad_lang"
+    #: A binary frame, or a frame over the WebSocket frame limit (then the socket is closed).
+    BAD_MESSAGE = "bad_message"
+    #: Dice faces that cannot be, faces sent where the server rolls, or none where it does not.
+    BAD_DICE = "bad_dice"
+    #: A rematch or a seat for the next match that cannot be had (yet).
+    NO_REMATCH = "no_rematch"
+    #: A WebSocket opened by a page of another site (see ``Settings.allowed_origins``).
+    BAD_ORIGIN = "bad_origin"
+    #: No new room now: this address opened its hourly share, or the server is full.
+    ROOM_LIMIT = "room_limit"
+    #: The table was idle too long and is gone (see ``Settings.room_idle_seconds``).
+    EXPIRED = "expired"
+    #: No room for this connection: the table's spectators, the seat's connections or the
+    #: client network's connections are at their limit.
+    CROWDED = "crowded"
+
+
+class RoomError(ValueError):
+    """A request the room refuses: ``code`` for programs, ``msgid`` + ``params`` for people.
+
+    ``extra``: more fields for the answer's body (a finished room's replay link, say).
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        msgid: str,
+        status: int = 400,
+        /,
+        extra: dict[str, Any] | None = None,
+        **params: object,
+    ) -> None:
+        self.code = code
+        self.msgid = msgid
+        self.status = status
+        self.params = params
+        self.extra = extra or {}
+        super().__init__(self.render())
+
+    def render(self, lang: str | None = None) -> str:
+        """The refusal in a language (English without one; see the module docstring)."""
+        return Words(self.msgid, self.params).render(lang or facts.DEFAULT_LANG)
+
+    def body(self, lang: str | None = None) -> dict[str, Any]:
+        """The JSON answer of a REST refusal."""
+        return {"code": self.code.value, "detail": self.render(lang), **self.extra}
+
+    def message(self, lang: str | None = None) -> dict[str, Any]:
+        """The WebSocket ``error`` message of this refusal."""
+        return {
+            "type": "error",
+            "code": self.code.value,
+            "message": self.render(lang),
+            **self.extra,
+        }
+
+
+# Every refusal, so the catalogue lists them (the service raises them by these ids).
+NOT_FOUND = N_("There is no room with the code {code}.")
+#: A path the server has no page or answer for.
+NO_SUCH_PATH = N_("There is nothing at this address.")
+NO_SUCH_METHOD = N_("This address does not answer {method} requests.")
+#: A scaled-out server that cannot reach its database or Redis (issue 8).
+UNAVAILABLE = N_(
+    "The server cannot reach its {what} right now: nothing was played. Try again in a moment."
+)
+#: Two workers raced for the same table and this one lost.
+CONFLICT = N_("Someone else changed the table at the same moment: look again and retry.")
+STALE = N_("The table has moved on since you looked: your choice was not played.")
+NOT_YOUR_TURN = N_("It is not your turn.")
+#: ``reason``: the engine's own refusal, in the player's language.
+ILLEGAL = N_("That is not allowed now: {reason}")
+NO_DICE_DUE = N_("That is not allowed now: no dice are due.")
+DICE_FIRST = N_("That is not allowed now: the dice are due first.")
+SERVER_ROLLS = N_("The server rolls every die here: send a roll request.")
+NOT_A_CHOICE = N_("That is not one of your choices now: {what}.")
+MATCH_OVER = N_("The match is over.")
+NOT_AN_ACTION = N_("That is not a choice in this game: {reason}")
+SPECTATOR = N_("Spectators can watch but not play.")
+NOT_HOST = N_("Only the host can do that.")
+BAD_TOKEN = N_("That seat token is not valid for this room.")
+STARTED = N_("The match has already started: you can watch it and take a seat for the next match.")
+#: Joining a finished room (``extra`` carries the replay's address).
+FINISHED = N_("This match is over. Its replay is at {replay}.")
+NOT_STARTED = N_("The match has not started yet.")
+FULL = N_("The table is full ({n} seats).")
+NAME_TAKEN = N_("The name {name} is already taken at this table.")
+TOO_FEW = N_("At least two players are needed to start.")
+#: ``reason``: the core's refusal of the rule set or the set-up.
+BAD_RULES = N_("These rules cannot be used: {reason}")
+BAD_BOT = N_("There is no bot called {level}: choose one of {levels}.")
+BAD_SEAT = N_("There is no seat {seat} to remove.")
+HOST_SEAT = N_("The host's own seat cannot be removed.")
+HINTS_OFF = N_("The host turned hints off for this table.")
+NO_ADVICE = N_("There is no choice to advise on right now.")
+RATE = N_("Too many messages: slow down.")
+TOO_BIG = N_("That message is too large.")
+HELLO_FIRST = N_("Say hello first.")
+NOT_OVER = N_("The match is not over yet: the seed is revealed at the end.")
+BAD_LANG = N_("There is no language {lang}: choose one of {langs}.")
+#: WebSocket frames the server cannot read at all.
+BINARY_FRAME = N_("This table talks in text messages: a binary message cannot be read.")
+FRAME_TOO_BIG = N_(
+    "That message is far too large ({size} bytes; at most {limit}): the connection is closed."
+)
+#: Physical dice: ``problem`` is the engine's refusal of the faces.
+BAD_FACES = N_("Type the dice again: {problem}.")
+TYPE_THE_DICE = N_("This table plays with real dice: type the faces you rolled.")
+NOT_YOUR_DICE = N_(
+    "Only the player whose dice are due can type them (the host types a bot's, or those of "
+    "someone away)."
+)
+NO_FACES_HERE = N_("The server rolls the dice at this table: send a roll without faces.")
+#: Rematch and seats for the next match.
+REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
+REMATCH_DONE = N_("The next match has begun already: join it at the code {code}.")
+SEATED_ALREADY = N_("You have a seat already.")
+REACTION_RATE = N_("Not so fast with the reactions.")
+#: Letting a bot play for someone away, or having them leave the match after the round.
+NOT_STEWARD = N_("Only the host can do that (or, while the host is away, anyone seated).")
+NOT_AWAY = N_("{name} is here: they play their own turns.")
+NOT_A_PERSON = N_("There is no player in seat {seat} to stand in for.")
+LEFT_ALREADY = N_("{name} is leaving the match already.")
+#: The server's edges: who may open the live table, how many rooms, for how long.
+BAD_ORIGIN = N_("This table only talks to its own pages, and this page comes from {origin}.")
+ROOMS_PER_HOUR = N_(
+    "Too many new tables from your address (at most {n} an hour): try again a little later."
+)
+OPEN_ROOMS = N_("The server holds as many open tables as it can ({n}): try again later.")
+EXPIRED = N_("Nothing happened at this table for too long, so it was closed.")
+#: The live table's limits on connections (a table's players always get in).
+TOO_MANY_WATCHING = N_("This table has as many spectators as it takes ({n}): try again later.")
+SEAT_CONNECTIONS = N_("Your seat is open in {n} places already: close one of them, then try again.")
+TOO_MANY_CONNECTIONS = N_(
+    "Too many connections from your network (at most {n} spectators): close some, then try again."
+)
+#: A name whose confusable skeleton (Unicode TR 39) is a seated player's.
+NAME_LOOKALIKE = N_(
+    "The name {name} looks too much like {other}, who is already at this table: choose another."
+)
+
+# -- refusals of a message that does not fit its form (pydantic's checks, one sentence each) --
+# ``field``: the field's name (one of the labels below, or the raw key of an unknown field);
+# "this" stands for it, so the sentence holds whatever the name's number and gender.
+MISSING = N_("{field}: please fill this in.")
+EMPTY = N_("{field}: this must not be empty.")
+BLANK = N_("{field}: please use at least one visible character.")
+TOO_LONG = N_("{field}: at most {limit} characters, please.")
+TOO_MANY = N_("{field}: at most {limit} entries, please.")
+NOT_ALLOWED_CHARS = N_("{field}: this contains characters that are not allowed.")
+NOT_A_NUMBER = N_("{field}: this must be a whole number.")
+NOT_TEXT = N_("{field}: this must be text.")
+NOT_A_FLAG = N_("{field}: this must be true or false.")
+NOT_A_LIST = N_("{field}: this must be a list.")
+WRONG_KIND = N_("{field}: this is the wrong kind of value.")
+AT_LEAST = N_("{field}: this must be at least {limit}.")
+AT_MOST = N_("{field}: this must be at most {limit}.")
+ONE_OF = N_("{field}: this must be one of {choices}.")
+UNKNOWN_FIELD = N_("There is no field {field} in this message.")
+NOT_JSON = N_("That message is not valid JSON.")
+UNKNOWN_TYPE = N_("There is no message of type {kind}.")
+NO_TYPE = N_("The message needs a type.")
+NOT_VALID = N_("{field}: this is not valid.")
+
+# -- the fields' names in those sentences --
+FIELD_NAME = N_("Your name")
+FIELD_LANG = N_("Language")
+FIELD_RULES = N_("Rules")
+FIELD_SETTINGS = N_("Rule options")
+FIELD_HINTS = N_("Hints")
+FIELD_TIMER = N_("Turn timer")
+FIELD_STARTER = N_("Starting seat")
+FIELD_SEED = N_("Your dice seed")
+FIELD_DICE = N_("Dice")
+FIELD_LEVEL = N_("Bot level")
+FIELD_TOKEN = N_("Seat token")
+FIELD_ACTION = N_("Choice")
+FIELD_VERSION = N_("Version")
+FIELD_FACES = N_("Faces")
+FIELD_EMOJI = N_("Reaction")
+FIELD_COLOR = N_("Colour")
+FIELD_AVATAR = N_("Avatar")
+FIELD_TYPE = N_("Message type")
+FIELD_REQUEST = N_("Request")
+FIELD_SEAT = N_("Seat")
+
+#: What :data:`UNAVAILABLE` says is away.
+DATABASE = N_("database")
+RELAY = N_("live relay (Redis)")
+SERVICE = N_("game service")
+
+
+def unavailable(what: str) -> RoomError:
+    """The refusal for a move that could not be made because a backing service is down
+    (``what``: :data:`DATABASE`, :data:`RELAY` or :data:`SERVICE`)."""
+    return RoomError(ErrorCode.UNAVAILABLE, UNAVAILABLE, 503, what=Label(what))
