@@ -264,7 +264,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
             ids = node.extra["legal ids"] = sorted(
                 action_index(self.match, a) for a in self._memo.legal(node)
             )
-        return ids
+        return list(ids)  # a copy: the kept list is shared
 
     def _chance(self, node: Node) -> tuple[list[tuple[int, float]], dict[int, int]]:
         """The chance node's outcomes as (id, probability) sorted by id, and each id's place
@@ -289,7 +289,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         """The engine's exact outcomes, as (id, probability) sorted by id."""
         if self.capped:
             return []
-        return self._chance(self._here)[0]
+        return list(self._chance(self._here)[0])  # a copy: the kept list is shared
 
     def _apply_action(self, action: int) -> None:
         node = self._here
