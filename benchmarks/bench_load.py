@@ -199,11 +199,19 @@ def table(base: str, playing: bool) -> tuple[str, str | None]:
 
 
 def measure(
-    browser: Any, base: str, page_name: str, network: tuple[int, int]
+    browser: Any,
+    base: str,
+    page_name: str,
+    network: tuple[int, int],
+    api: str | None = None,
+    worker: bool = True,
 ) -> tuple[Visit, Visit]:
-    """The first and the second visit of one page in a new profile."""
+    """The first and the second visit of one page in a new profile (``api``: where the table
+    is made, when the browser's address is not the benchmark's, as behind a proxy; ``worker``:
+    whether the page gets a service worker, which a page over plain http to another machine
+    does not)."""
     path, ready = PAGES[page_name]
-    code, token = table(base, page_name in PLAYING)
+    code, token = table(api or base, page_name in PLAYING)
     url = base + path.format(code=code)
     drawn = MATCH_DRAWN if page_name in PLAYING else DRAWN
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
@@ -228,7 +236,10 @@ def measure(
         _emulate(cdp, *network)
         first = _visit(page, url, cdp)
         # The service worker: registered, its files kept, in charge of the next visit.
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
+        if worker:
+            page.wait_for_function(
+                "() => navigator.serviceWorker.controller !== null", timeout=120_000
+            )
         page.close()
         again = ctx.new_page()
         if page_name in PLAYING:

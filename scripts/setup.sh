@@ -87,3 +87,4 @@ if [ "$profile" = all ]; then
 fi
 .venv/bin/python -c "import shipcaptaincrew"
 echo "setup.sh: .venv ($profile) from requirements/: $(.venv/bin/python -V), $(.venv/bin/uv --version)"
+echo "setup.sh: the scc command is .venv/bin/scc; 'source .venv/bin/activate' puts it on the PATH of this shell"

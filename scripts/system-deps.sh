@@ -8,6 +8,13 @@
 #   redis-server   the scale-out tests start their own on loopback, without persistence
 #   nodejs, npm    npm ci installs axe-core (tests/web/package-lock.json) for the accessibility audit
 #   util-linux     runuser: PostgreSQL refuses to run as root, so the tests start it as postgres
+#   caddy          the HTTPS proxy of scripts/deploy.sh; the tests start their own with a local
+#                  certificate authority (tls internal) in front of scc serve
+#   libnss3-tools  certutil: the browser tests trust that authority in a certificate database
+#                  of their own (Chromium reads $HOME/.pki/nssdb)
+#   zbar-tools     zbarimg: the tests read back the QR codes the server draws
+#   systemd        systemd-analyze verify checks the units scripts/deploy.sh writes
+#   openssl        the tests make throwaway certificates for scc serve --tls-cert
 # The Python packages come from the lock files in requirements/ (scripts/setup.sh), never here.
 #
 #   sudo bash scripts/system-deps.sh           install what is missing
@@ -25,10 +32,16 @@ want "command -v chromium" chromium
 want "ls /usr/lib/postgresql/*/bin/initdb" postgresql
 want "command -v redis-server" redis-server
 want "command -v npm" nodejs npm
-want "command -v runuser" util-linux
+# runuser lives in /usr/sbin, which a user's PATH often lacks: look for the file itself.
+want "command -v runuser || test -x /usr/sbin/runuser || test -x /sbin/runuser" util-linux
+want "command -v caddy" caddy
+want "command -v certutil" libnss3-tools
+want "command -v zbarimg" zbar-tools
+want "command -v systemd-analyze" systemd
+want "command -v openssl" openssl
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "system-deps.sh: chromium, PostgreSQL $(basename "$(dirname "$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | tail -1)")")"), Redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), node $(node --version), runuser: all present"
+  echo "system-deps.sh: chromium, PostgreSQL $(basename "$(dirname "$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | tail -1)")")"), Redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), node $(node --version), runuser, $(caddy version | cut -d' ' -f1 | sed 's/^/Caddy /'), certutil, zbarimg, systemd-analyze: all present"
   exit 0
 fi
 if [ "${1:-}" = --check ]; then

@@ -206,6 +206,26 @@ def refusals(logs: dict[str, Path], tmp: Path) -> Iterator[tuple[str, list[str],
         ("a header without its rules", ["replay", str(logs["lacks_rules"])]),
         ("verify seeded dice", ["verify", str(logs["seeded"])]),
         ("verify before the seed is revealed", ["verify", str(logs["unrevealed"])]),
+        # a crew's season from a database
+        ("a crew database of another kind", ["crew", "list", "--db", "mysql://x/y"]),
+        (
+            "a crew that is not there",
+            ["crew", "show", "nobody", "--db", f"sqlite:///{tmp / 'c.db'}"],
+        ),
+        (
+            "a crew table that is not there",
+            [
+                "crew",
+                "export",
+                "x",
+                "--db",
+                f"sqlite:///{tmp / 'c.db'}",
+                "--out",
+                str(tmp),
+                "--table",
+                "all",
+            ],
+        ),
         ("several workers on SQLite", ["serve", "--workers", "2"]),
         ("database of another kind", ["serve", "--db", "mysql://x/y"]),
         ("Redis with SQLite", ["serve", "--redis", "redis://127.0.0.1:1/0"]),
@@ -213,6 +233,11 @@ def refusals(logs: dict[str, Path], tmp: Path) -> Iterator[tuple[str, list[str],
             "Redis URL of another kind",
             ["serve", "--db", "postgresql://u@h/d", "--redis", "http://x"],
         ),
+        ("a key without its certificate", ["serve", "--tls-key", str(missing)]),
+        ("no backups kept", ["backup", str(tmp / "b"), "--keep", "0"]),
+        ("a backup of no database", ["backup", str(tmp / "b"), "--db", f"sqlite:///{missing}"], 1),
+        ("a restore of no backup", ["restore", str(missing), "--db", "sqlite:///x.sqlite3"], 1),
+        ("a restore of a log", ["restore", str(logs["seeded"]), "--db", "sqlite:///x.sqlite3"], 1),
     ]
     for case in cases:
         name, args = case[0], case[1]

@@ -61,14 +61,18 @@ MATCHES = 200
 #: how it is checked here: the scripts, paths and options they name exist.  (They are run
 #: by CI -- scripts/test.sh is what it runs -- and by the fresh-clone check.)
 ENVIRONMENT = {
-    r"^bash scripts/(?P<script>[\w-]+\.sh)( (?P<arg>\S+))?$": "script",
-    r"^sudo bash scripts/(?P<script>[\w-]+\.sh)$": "script",
+    r"^bash scripts/(?P<script>[\w-]+\.sh)( (?P<arg>\S+))?( \S+)*$": "script",
+    r"^sudo bash scripts/(?P<script>[\w-]+\.sh)( \S+)*$": "script",
     r"^(\.venv/bin/)?pytest (?P<paths>.+)$": "pytest",
     r"^(\.venv/bin/)?python (?P<bench>benchmarks/\w+\.py)( .*)?$": "benchmark",
     r"^\.venv/bin/python -m (?P<module>tests\.\w+)$": "module",
     r"^pip install .*shipcaptaincrew\[(?P<extra>\w+)\]['\"]?$": "extra",
     # the deployment walkthrough: root on a Debian machine (docs/deployment.md says so)
     r"^(git clone|cd|PG=\S*|mkdir|chown|runuser|createdb|redis-server|curl|kill) ": "walkthrough",
+    # the public server that scripts/deploy.sh installs (docs/deployment.md), and the shell
+    r"^sudo (systemctl \w+ shipcaptaincrew|-u scc /opt/shipcaptaincrew/\.venv/bin/scc "
+    r"(backup|restore) )": "walkthrough",
+    r"^source \.venv/bin/activate$": "walkthrough",
 }
 
 

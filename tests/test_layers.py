@@ -274,11 +274,11 @@ WEB_LAYERS: list[set[str]] = [
     {"app", "__init__"},
     {"routes"},
     {"service", "deps"},
-    {"rooms", "play", "history", "setup"},
+    {"rooms", "play", "history", "setup", "crews"},
     {"table"},
     {"display"},
     {"words"},
-    {"storage", "connections", "pages", "settings", "heap"},
+    {"storage", "connections", "pages", "settings", "heap", "clock"},
 ]
 #: The command line's layers, top first.  The commands register on the app, which loads every
 #: module of ``commands/`` when it starts: one layer.

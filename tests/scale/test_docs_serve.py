@@ -49,6 +49,8 @@ def adapted(words: list[str], port: int, pg: PgCluster, redis: RedisServer) -> l
             out += [w, redis.url]
         elif w == "--workers" and not value.isdigit():
             out += [w, "2"]  # --workers K
+        elif w in ("--tls-cert", "--tls-key") and value == "FILE":
+            out += [w, w[2:] + ".pem"]  # made by serve() in the directory it runs in
         else:
             out.append(w)
             i += 1
@@ -63,18 +65,25 @@ def serve(words: list[str], cwd: Path, lang: str, port: int) -> tuple[int, str]:
     env = DC.environment(lang) | {"XDG_DATA_HOME": str(cwd / "data")}
     env.pop("SCC_DB_URL", None)
     env.pop("SCC_REDIS_URL", None)
+    https = "--tls-cert" in words
+    if https:  # a throwaway certificate for the shown --tls-cert FILE --tls-key FILE
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+             "-subj", "/CN=localhost", "-keyout", "tls-key.pem", "-out", "tls-cert.pem"],
+            cwd=cwd, check=True, capture_output=True,
+        )  # fmt: skip
     proc = subprocess.Popen(
         DC.argv(words), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True, start_new_session=True,
     )  # fmt: skip
     try:
-        url = f"http://127.0.0.1:{port}"
+        url = f"{'https' if https else 'http'}://127.0.0.1:{port}"
         end = time.monotonic() + 90
         ready: dict[str, Any] = {}
         while time.monotonic() < end and proc.poll() is None:
             try:
-                if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                    r = httpx.get(url + "/readyz", timeout=5)
+                if httpx.get(url + "/healthz", timeout=2, verify=False).status_code == 200:
+                    r = httpx.get(url + "/readyz", timeout=5, verify=False)
                     ready = r.json()
                     if r.status_code == 200:
                         break
@@ -105,7 +114,7 @@ def test_every_serve_command_shown_serves(
     port = free_port()
     status, told = serve(adapted(item.words, port, pg, redis_server), tmp_path, "en", port)
     assert status in STOPPED, told
-    assert told.splitlines()[0].startswith("Ship, Captain and Crew: http://"), told
+    assert told.splitlines()[0].startswith("Ship, Captain and Crew: http"), told
 
 
 @pytest.mark.parametrize("lang", ["de", "nb"])

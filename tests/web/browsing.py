@@ -52,12 +52,18 @@ def home_ready(page: Any) -> Any:
     return page
 
 
-def create_table(host: Any, name: str = "Anna", *, physical: bool = False) -> str:
-    """The home page's create form sent by ``name`` (with real dice if ``physical``), the
-    rules as the form has them: the join code the lobby shows."""
+def create_table(
+    host: Any, name: str = "Anna", *, physical: bool = False, publish: bool = False
+) -> str:
+    """The home page's create form sent by ``name`` (with real dice if ``physical``; its
+    result shown in the server's lists if ``publish``), the rules as the form has them: the
+    join code the lobby shows."""
     host.fill("[data-testid=create-table] [name=name]", name)
     if physical:
         host.check("input[name=dice][value=physical]")
+    if publish:
+        host.click("#table-box summary")
+        host.check("#publish")
     host.click("[data-testid=create-table] button[type=submit]")
     host.wait_for_selector("#bigcode")
     return str(host.inner_text("#bigcode")).strip()

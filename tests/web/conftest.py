@@ -381,3 +381,41 @@ def pages(server: LiveServer, browser: Any) -> Iterator[Any]:
     opened = Pages(browser, server.url)
     yield opened
     opened.close()
+
+
+# -- a real HTTPS origin (Caddy with its local CA) and a browser that trusts it ----------------
+
+
+@pytest.fixture(scope="module")
+def https_origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Caddy (``tls internal``) at ``https://pub.test:PORT`` in front of a module's own
+    ``scc serve`` (``.server``; it trusts the proxy's ``X-Forwarded-For`` and links to the
+    https origin); see :mod:`tests.web.https`.  ``SCC_ROOMS_PER_HOUR=1``: each client address
+    opens one room an hour, so the limits show who the server takes a client for."""
+    from .https import HttpsOrigin
+
+    db = tmp_path_factory.mktemp("https") / "scc.sqlite3"
+    origin = HttpsOrigin(free_port())
+    server = LiveServer(
+        f"sqlite:///{db}",
+        port=origin.backend,
+        bot_delay=0.05,
+        args=("--forwarded-allow-ips", "127.0.0.1"),
+        SCC_PUBLIC_URL=origin.url,
+        SCC_ROOMS_PER_HOUR="1",
+    ).start()
+    origin.server = server
+    try:
+        yield origin.start()
+    finally:
+        origin.stop()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def trusting_browser(playwright: Any, https_origin: Any) -> Iterator[Any]:
+    """Chromium resolving pub.test to loopback and trusting the origin's local CA."""
+    from .https import trusting_chromium
+
+    with trusting_chromium(playwright, https_origin) as browser:
+        yield browser

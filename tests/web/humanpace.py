@@ -201,12 +201,14 @@ def play_human(
     on_turn: Callable[[Any, int, dict[str, Any]], None] | None = None,
     on_choice: Callable[[Any, int, dict[str, Any], Any], None] | None = None,
     on_end: Callable[[], None] | None = None,
+    policy: Callable[[int, dict[str, Any]], str | None] | None = None,
 ) -> dict[str, Any]:
     """The people at ``seats`` (seat -> page) play until the podium shows on every page: each
     choice 1.0-2.5 s after it reached the phone.  ``on_turn(page, seat, room)`` runs when a
     choice first shows on a phone, ``on_choice(page, seat, room, choice)`` just before it is
     made, ``on_end()`` as soon as the server has the match over (the deciding roll is on the
-    phones, the podium not yet); returns the final picture."""
+    phones, the podium not yet); ``policy(seat, room)``, where it gives a choice, is that
+    person's instead of :func:`choose`'s (a scripted mistake); returns the final picture."""
     deadline = time.monotonic() + limit
     seen_at: dict[int, int] = {}
     first = next(iter(seats.values()))
@@ -238,7 +240,8 @@ def play_human(
             if on_turn is not None:
                 on_turn(page, seat, room)
         page.wait_for_timeout(rng.uniform(1000, 2500))  # a person reads, then taps
-        choice = choose(match, room["options"])
+        scripted = policy(seat, room) if policy is not None else None
+        choice = scripted if scripted is not None else choose(match, room["options"])
         if on_choice is not None:
             on_choice(page, seat, room, choice)
         act(page, choice)

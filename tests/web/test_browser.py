@@ -43,6 +43,8 @@ def test_full_match_in_the_browser(pages: Pages) -> None:
     host = pages.open("/?rules=classic(format=rounds:3)", viewport=DESKTOP)
     host.wait_for_selector("input[name=preset]:checked", state="attached")
     host.fill("#name", "Anna")
+    host.click("#table-box summary")
+    host.check("#publish")  # (the leaderboard below lists only what a table published)
     host.click("#create-btn")
     host.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
     link = host.get_attribute("#join-link", "href")

@@ -53,7 +53,7 @@ def finished(server: LiveServer, browser: Any) -> Iterator[str]:
     in German shows its chances with a decimal comma."""
     pages = Pages(browser, server.url)
     host = home_ready(pages.open("/?lang=de&rules=ship-captain-crew(format=rounds:4)", lang="de"))
-    code = create_table(host)
+    code = create_table(host, publish=True)
     seat_bots(host, 2)
     start_match(host, 3)
     advised: list[str] = []

@@ -58,7 +58,9 @@ def event_count(db_url: str, code: str) -> int:
 def test_full_match_with_bot_summary_and_verify(
     client: Any, players: list[Player], db_url: str
 ) -> None:
-    code, tokens = open_table(client, ["Anna", "Bo"], ["easy"], settings=["format=rounds:3"])
+    code, tokens = open_table(
+        client, ["Anna", "Bo"], ["easy"], settings=["format=rounds:3"], publish=True
+    )
     a, b = Player(client, code, tokens[0]), Player(client, code, tokens[1])
     players += [a, b]
     assert (a.seat, b.seat) == (0, 1)

@@ -500,7 +500,11 @@ def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
+    from shipcaptaincrew.web.crews import models as crew_tables
     from shipcaptaincrew.web.storage.models import Base
+
+    # Every feature's tables are on the one metadata (a feature declares its own beside it).
+    assert crew_tables.Crew.__table__.metadata is Base.metadata
 
     sessions = open_database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with sessions.kw["bind"].connect() as c:

@@ -38,7 +38,7 @@ from .parser_errors import UnexpectedArgumentsError, UnknownCommandError, usage_
 COMMAND_ORDER = (
     "play", "companion", "serve", "rules", "presets", "turn", "odds", "strategy", "advise",
     "equilibrium", "evaluate", "export", "simulate", "sweep", "demo", "replay", "verify",
-    "report",
+    "report", "backup", "restore",
 )  # fmt: skip
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "Objective",
     "advise",
     "position_after_roll",
+    "win_chances",
 ]
 
 #: What a sip hand-out changes: nobody's chance (sips never enter the match's verdict).
@@ -172,6 +173,33 @@ def advise(
         out.append((Choice(a, win, e[c], mc, rc, gain, match_estimated=estimated), j))
     out.sort(key=lambda cj: _order(cj[0], cj[1], objective))
     return [c for c, _ in out]
+
+
+def win_chances(state: MatchState) -> list[float] | None:
+    """The chance to win the match at every node of the turn being played, for the player
+    whose turn it is, everyone playing the advised (``optimal``) plan from there on: the very
+    numbers :func:`advise` gives each choice as ``win_probability`` (a choice's is its child's),
+    and at a node where dice are due the average over the roll's outcomes.  Indexed by
+    :meth:`.graph.TurnGraph.node` of ``turn_graph(state.rules)``.
+
+    None where there is no exact match chance: the format has several rounds and the match
+    solver does not reach the table (too large, or an option it refuses), a player is leaving,
+    or no turn is being played.  (:func:`advise` then falls back to the round's chance, a
+    different number; whoever sums chances over a match must not mix the two.)
+    """
+    if state.phase is not Phase.TURN or state.turn is None or state.leaving or state.departed:
+        return None
+    try:
+        view = contest_view(state)
+    except SolverError:
+        return None
+    rules = state.rules
+    if not has_match(rules):
+        return [_clamp(x) for x in _node_values(rules, view)[0]]
+    rates = match_rates(rules, match_view(state))
+    if rates is None or rates.estimated:
+        return None
+    return [_clamp(x) for x in rates.match]
 
 
 def _order(c: Choice, j: int, objective: Objective) -> tuple[float, ...]:

@@ -19,6 +19,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from .crews import routes as crew_routes
+from .crews import tables as crew_tables
+from .crews.service import CrewService
 from .deps import request_lang
 from .history import routes as matches
 from .history import stats_routes as stats
@@ -53,13 +56,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     sessions = open_database(settings.sqlalchemy_url(), settings.sqlite_synchronous)
     service = MatchService(settings, sessions)
+    crews = CrewService(settings, sessions, service.room)
+    # A crew hears of a match that ends here, and keeps its table's next match.
+    service.play.finished = crews.match_over
+    service.next.carried.append(crew_tables.carry)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The pages' generated files (bundles, compressed bodies), made before the first visit.
         app.state.release = await asyncio.to_thread(pages.release)
         await service.startup()
+        await crews.startup()
         yield
+        await crews.shutdown()
         await service.shutdown()
         sessions.kw["bind"].dispose()
 
@@ -72,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.service = service
+    app.state.crews = crews
 
     # Every refusal is one sentence in the request's language (see deps.request_lang).
     def answer(request: Request, err: RoomError) -> JSONResponse:
@@ -149,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     for module in (rooms, matches, stats, meta, live, pages):
         app.include_router(module.router)
+    app.include_router(crew_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
@@ -157,8 +168,10 @@ def create_app_from_env() -> FastAPI:
     """The app configured by the environment alone (``SCC_*``): what each worker process of
     ``scc serve --workers K`` builds, since uvicorn starts workers from an import string."""
     from . import heap
+    from .connections import guard
 
     settings = Settings()
     application = create_app(settings)
     heap.install(settings.gc_sweep_seconds)  # a server process (see cli/commands/serve.py)
+    guard.configure(settings)  # its HTTP connections' limits (scc serve passes the protocol)
     return application

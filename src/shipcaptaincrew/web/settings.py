@@ -95,6 +95,15 @@ class Settings(BaseSettings):
     #: Spectators' connections one client network (an IPv4 address, an IPv6 /64) may hold on
     #: one server process at once, and as many again still to say hello (0 = no limit).
     max_connections_per_address: int = Field(default=200, ge=0)
+    #: Seconds a client has to send a request's headers, from its connection (or its
+    #: request's first byte) on: a client dripping a header line every few seconds is cut
+    #: off with 408 instead of holding a socket for ever (see :mod:`.guard`; 0 = no limit).
+    header_timeout: float = Field(default=5.0, ge=0)
+    #: Open HTTP connections one client network may hold on one server process (a page
+    #: load takes a handful; WebSockets are counted apart, above).  Connections from a
+    #: trusted proxy (``forwarded_allow_ips``) are not counted: the proxy speaks for many
+    #: (0 = no limit).
+    max_http_connections_per_address: int = Field(default=64, ge=0)
     #: Proxies (addresses or networks, ``*`` for any) whose ``X-Forwarded-For`` and
     #: ``X-Forwarded-Proto`` headers name the client; from anyone else they are ignored.
     #: Empty (the default): the server faces the clients itself (``scc serve
@@ -118,6 +127,17 @@ class Settings(BaseSettings):
     #: sees it (a power cut loses nothing shown); ``normal`` is faster and may lose the last
     #: moves on a power cut (never on a crash of the process alone).
     sqlite_synchronous: Literal["full", "normal"] = "full"
+    #: The server's lists of finished matches (``/history``, ``/stats`` and their API) show
+    #: every finished table, as a private server on a home or pub network may want; off (the
+    #: default) they show only the tables that chose to publish their result when they were
+    #: opened.  A server cannot tell whether strangers reach it, so it keeps its tables to
+    #: themselves unless told (``SCC_OPEN_LISTS=true``).
+    open_lists: bool = False
+    #: Tests and demonstrations only: a file holding the server's date and time (ISO 8601,
+    #: e.g. ``2025-11-07T21:00:00+00:00``), read at every use instead of the system clock, so
+    #: a test plays a crew's evenings on the days it chooses without waiting (see
+    #: :mod:`.clock`).  Unset: the system clock.
+    clock_file: str | None = None
     #: Seconds ``SIGTERM`` waits for moves in progress before the process ends.
     shutdown_grace: float = 10.0
     #: Seconds between the server's full sweeps of long-lived memory (see :mod:`.heap`;

@@ -11,6 +11,7 @@ from ...i18n import _
 from ...messages import N_, NP_
 from ..app import app
 from ..common import LangOpt, fail, plural
+from .serve_start import check_port, lan_address, loopback, phones_notice
 
 #: Seconds a worker of ``--workers N`` may take to answer the supervisor before it counts as hung.
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -113,6 +114,25 @@ def serve(
             ),
         ),
     ] = None,
+    tls_cert: Annotated[
+        str | None,
+        typer.Option(
+            "--tls-cert",
+            metavar=N_("FILE"),
+            help=N_(
+                "Serve HTTPS on the same port with this certificate (PEM, the full chain); "
+                "needs --tls-key."
+            ),
+        ),
+    ] = None,
+    tls_key: Annotated[
+        str | None,
+        typer.Option(
+            "--tls-key",
+            metavar=N_("FILE"),
+            help=N_("The private key of --tls-cert (PEM)."),
+        ),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """The web app on uvicorn: one process, or ``--workers`` on PostgreSQL and Redis."""
@@ -160,11 +180,16 @@ def serve(
         )
     if settings.redis_url and not postgres:
         fail(_("--redis links workers on one shared database: use --db postgresql://..."))
-    if host in ("0.0.0.0", "::") and not settings.public_url:
+    if (tls_cert is None) != (tls_key is None):
+        fail(_("--tls-cert and --tls-key go together: give both, or neither"))
+    secure = _tls_files(tls_cert, tls_key)
+    scheme = "https" if secure else "http"
+    check_port(host, port)
+    lan = lan_address(host)
+    if lan and not settings.public_url:
         # Join links and QR codes must reach the phones, not the host's own "localhost".
-        lan = _lan_address()
-        if lan:
-            settings.public_url = f"http://{lan}:{port}"
+        settings.public_url = f"{scheme}://{_bracketed(lan)}:{port}"
+    from ...web.connections import guard
     from ...web.connections.relay import log_config
 
     try:
@@ -177,7 +202,7 @@ def serve(
                 url=_safe(settings.db_url), reason=e
             )
         )
-    shown = settings.public_url or f"http://{host}:{port}"
+    shown = settings.public_url or f"{scheme}://{_bracketed(host)}:{port}"
     db = _safe(settings.db_url)
     if settings.redis_url:
         ids = NP_(
@@ -188,9 +213,17 @@ def serve(
     else:
         banner = _("Ship, Captain and Crew: {url}/  (database: {db})").format(url=shown, db=db)
     typer.echo(banner)
+    if lan or not loopback(host):
+        phones_notice(shown.rstrip("/") + "/", secure or shown.startswith("https:"))
+    guard.configure(settings)
     options: dict[str, Any] = dict(
         host=host,
         port=port,
+        # uvicorn's HTTP with a deadline for a request's headers and a cap on the connections
+        # one address holds (web.connections.guard); each worker of --workers configures it from SCC_*.
+        http=guard.GuardedHttp,
+        ssl_certfile=tls_cert,
+        ssl_keyfile=tls_key,
         log_config=log_config(settings.log_json, access=settings.access_log),
         access_log=settings.access_log,
         ws_max_size=settings.ws_max_size,
@@ -239,14 +272,23 @@ def _safe(url: str | None) -> str:
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url or "")
 
 
-def _lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), or None."""
-    import socket
+def _bracketed(host: str) -> str:
+    """A host as a URL names it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
+
+
+def _tls_files(cert: str | None, key: str | None) -> bool:
+    """Whether HTTPS is asked for, after checking its files load (one line if they do not)."""
+    if cert is None or key is None:
+        return False
+    import ssl
 
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: only selects the outgoing interface
-            address = str(sock.getsockname()[0])
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as e:
+        fail(
+            _("cannot use the certificate {cert} with the key {key}: {reason}").format(
+                cert=cert, key=key, reason=getattr(e, "strerror", None) or e
+            )
+        )
+    return True

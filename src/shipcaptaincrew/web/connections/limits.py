@@ -13,6 +13,12 @@ yet (a page says hello as soon as its socket opens).  Seated players and table s
 let in past the count (their own limits are the room's: see :mod:`..play.protocol`), so a
 crowd on the same network never locks a player out of their own table.
 
+:class:`Turnstile` counts the open HTTP connections per network the same way, below the app
+(see :mod:`.guard`, which holds each connection to a header deadline too): a page load takes a
+handful, so a generous cap costs nobody, while one address can no longer hold every socket of
+the process.  A trusted proxy (:func:`from_proxy`) is not counted: it speaks for many clients,
+and the app counts each of them by the address it names.
+
 The count is per process, and that is the promise (docs/deployment.md says so): what it
 guards -- sockets, queues, tasks -- belongs to the process holding them, so with K workers a
 network holds at most K times the cap and no worker more than its own.  Shared through Redis,
@@ -28,6 +34,8 @@ from dataclasses import dataclass, field
 
 #: The prefix length by which IPv6 clients are counted (one customer's network).
 IPV6_PREFIX = 64
+
+Net = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def network(address: str | None) -> str | None:
@@ -116,3 +124,58 @@ class Visit:
         if self.counted:
             door._forget(door.inside, key)
         self.waiting = self.counted = False
+
+
+def proxies(allowed: list[str]) -> list[Net] | None:
+    """``Settings.forwarded_allow_ips`` as networks (None: ``*``, every address is a proxy).
+
+    >>> proxies(["127.0.0.1", "10.0.0.0/8"])
+    [IPv4Network('127.0.0.1/32'), IPv4Network('10.0.0.0/8')]
+    """
+    if "*" in allowed:
+        return None
+    return [ipaddress.ip_network(a.strip(), strict=False) for a in allowed if a.strip()]
+
+
+def from_proxy(address: str | None, trusted: list[Net] | None) -> bool:
+    """Whether a connection from ``address`` comes through a trusted proxy (see
+    :func:`proxies`): its own address then says nothing about the client behind it.
+
+    >>> from_proxy("127.0.0.1", proxies(["127.0.0.1"])), from_proxy("127.0.0.2", [])
+    (True, False)
+    """
+    if trusted is None:
+        return True
+    try:
+        ip = ipaddress.ip_address((address or "").split("%", 1)[0])
+    except ValueError:
+        return False
+    return any(ip in net for net in trusted)
+
+
+@dataclass
+class Turnstile:
+    """This process's count of open HTTP connections per network (see the module)."""
+
+    #: Connections a network may hold open at once (0 = no limit).
+    most: int
+    trusted: list[Net] | None = field(default_factory=list)
+    open: Counter[str] = field(default_factory=Counter)
+
+    def enter(self, address: str | None) -> tuple[bool, str | None]:
+        """A connection opened from ``address``: whether it may stay, and the key it is
+        counted under (None: not counted), to hand back to :meth:`leave`."""
+        key = network(address)
+        if key is None or not self.most or from_proxy(address, self.trusted):
+            return True, None
+        if self.open[key] >= self.most:
+            return False, None
+        self.open[key] += 1
+        return True, key
+
+    def leave(self, key: str | None) -> None:
+        """A counted connection closed (or became a WebSocket, which the Doorman counts)."""
+        if key is not None:
+            self.open[key] -= 1
+            if self.open[key] <= 0:
+                del self.open[key]

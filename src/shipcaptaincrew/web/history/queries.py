@@ -18,14 +18,13 @@ from ..table.room import LiveRoom
 from ..words.server_texts import PHYSICAL_VERIFY
 
 
-def history(db: Session, limit: int = 50) -> list[dict[str, Any]]:
-    """Finished matches, newest first."""
-    rows = db.scalars(
-        select(Room)
-        .where(Room.status == RoomStatus.OVER.value)
-        .order_by(Room.finished_at.desc())
-        .limit(limit)
-    ).all()
+def history(db: Session, limit: int = 50, everything: bool = False) -> list[dict[str, Any]]:
+    """Finished matches that chose to publish their result (``everything``: all of them),
+    newest first."""
+    query = select(Room).where(Room.status == RoomStatus.OVER.value)
+    if not everything:
+        query = query.where(Room.published.is_(True))
+    rows = db.scalars(query.order_by(Room.finished_at.desc()).limit(limit)).all()
     return [
         {
             "code": r.code,
@@ -88,8 +87,9 @@ def verify_view(room: LiveRoom, lang: str) -> dict[str, Any]:
     }
 
 
-def leaderboard(db: Session, limit: int = 100) -> list[dict[str, Any]]:
-    """Per-player statistics over finished matches, most wins first."""
+def leaderboard(db: Session, limit: int = 100, everything: bool = False) -> list[dict[str, Any]]:
+    """Per-player statistics over the finished matches that published their result
+    (``everything``: all of them), most wins first."""
     q = select(
         Result.name,
         Result.kind,
@@ -100,7 +100,10 @@ def leaderboard(db: Session, limit: int = 100) -> list[dict[str, Any]]:
         func.sum(Result.crews).label("crews"),
         func.sum(Result.chips_won).label("chips"),
         func.sum(Result.sips).label("sips"),
-    ).group_by(Result.name, Result.kind)
+    )
+    if not everything:
+        q = q.join(Room, Room.id == Result.room_id).where(Room.published.is_(True))
+    q = q.group_by(Result.name, Result.kind)
     out = []
     for row in db.execute(q):
         rounds = int(row.rounds or 0)

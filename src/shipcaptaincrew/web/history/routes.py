@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from ..deps import DbDep, LangDep, ServiceDep
 from ..service import MatchService
@@ -27,9 +27,12 @@ async def _finished(service: MatchService, code: str) -> LiveRoom:
 
 
 @router.get("")
-async def list_matches(db: DbDep, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
-    """Finished matches, newest first."""
-    return queries.history(db, limit)
+async def list_matches(
+    db: DbDep, request: Request, limit: int = Query(50, ge=1, le=500)
+) -> list[dict[str, Any]]:
+    """Finished matches that chose to publish their result (every one on a server with
+    ``open_lists``), newest first."""
+    return queries.history(db, limit, request.app.state.settings.open_lists)
 
 
 @router.get("/{code}/replay")

@@ -37,6 +37,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("history", "history.html", ("/history",), data=("strings",)),
     PageSpec("replay", "replay.html", ("/replay/{code}",), data=("strings",)),
     PageSpec("stats", "stats.html", ("/stats",), data=("strings", "options")),
+    PageSpec("crew", "crew.html", ("/c/{crew}",), data=("strings", "options")),
 )
 
 #: What a page may get inline: for a language, the URL the page would fetch and the answer,

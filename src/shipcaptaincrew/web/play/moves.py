@@ -53,6 +53,9 @@ class Play:
         self.settings, self.store, self.cluster = settings, store, cluster
         #: Sets the room's next automatic move going (see :class:`.autoplay.AutoPlay`).
         self.schedule = schedule
+        #: Told of a match this process ended, once it is committed and shown (a crew
+        #: records it: see ``crews.service``).
+        self.finished: Callable[[LiveRoom], None] | None = None
 
     async def step(
         self,
@@ -106,6 +109,8 @@ class Play:
         ):
             texts = ahead.texts  # drawn for this very moment
         await broadcast_room(room, messages, texts, moment, by is not None)
+        if room.status is RoomStatus.OVER and self.finished is not None:
+            self.finished(room)
         self.look_ahead_soon(room)
 
     async def _play(

@@ -43,6 +43,7 @@ class Lobby:
         except InvalidRulesError as e:
             raise RoomError(ErrorCode.BAD_RULES, E.BAD_RULES, 400, reason=e) from None
         token = secrets.token_urlsafe(TOKEN_BYTES)
+        assert req.name is not None  # (the route names every seat: a member by their crew)
         host = SeatInfo(
             req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
         )
@@ -54,6 +55,7 @@ class Lobby:
             await self.cluster.sync(room)
             self._open(room)
             token = secrets.token_urlsafe(TOKEN_BYTES)
+            assert req.name is not None  # (as above)
             seat = SeatInfo(
                 req.name, SeatKind.PERSON, hash_token(token), color=req.color, avatar=req.avatar
             )

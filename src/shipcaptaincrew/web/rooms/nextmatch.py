@@ -131,6 +131,9 @@ class NextMatch:
         self.settings, self.store, self.cluster = settings, store, cluster
         #: The live room for a code, and the way to set a new room's bots going.
         self.load, self.schedule = load, schedule
+        #: What else the next room takes over from this one, in the transaction that makes
+        #: it: ``(db, old room's id, new room)`` (a crew's room: see ``crews.tables.carry``).
+        self.carried: list[Callable[[Session, int, Room], None]] = []
         self._pending: set[str] = set()
 
     # -- messages ---------------------------------------------------------------------------
@@ -205,7 +208,7 @@ class NextMatch:
                 row.next_seats = [_stored(s) for s in meta.next_seats]
                 made = plan(room, meta, online, self.settings.max_seats)
                 if made is not None:
-                    row.next_code = self._make(db, room, made)
+                    row.next_code = self._make(db, room, made, row.published)
             meta = Meta.of(row)
         fresh = room.next_code is None and meta.next_code is not None
         room.apply(meta)
@@ -219,10 +222,14 @@ class NextMatch:
             await self.moved(room)
         await broadcast_room(room)
 
-    def _make(self, db: Session, room: LiveRoom, made: Plan) -> str:
+    def _make(self, db: Session, room: LiveRoom, made: Plan, published: bool) -> str:
         timer = None if room.turn_timer is None else int(room.turn_timer)
         table = Table(room.rules, room.lang, room.hints, timer, made.starter, room.dice_source)
-        return self.store.new_room(db, table, made.seats, RoomStatus.PLAYING, host=made.host).code
+        new = self.store.new_room(db, table, made.seats, RoomStatus.PLAYING, host=made.host)
+        new.published = published  # (a table that published its result publishes the next)
+        for carry in self.carried:
+            carry(db, room.id, new)
+        return new.code
 
     async def moved(self, room: LiveRoom, only: Connection | None = None) -> None:
         """Send every connection here (or ``only`` that one) that has a seat at the next

@@ -7,9 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from ..connections.transport import dumps
+from ..crews.identity import MaybeMemberDep, no_crew
 from ..deps import LangDep, ServiceDep, TokenDep
 from ..storage.models import RoomStatus
 from ..table.schemas import AddBot, CreateRoom, JoinRoom
+from ..words import refusals as E
+from ..words.catalogue import Label
+from ..words.refusals import ErrorCode, RoomError
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -20,11 +24,31 @@ def join_link(request: Request, code: str) -> str:
     return f"{base}/r/{code}"
 
 
+def _named(name: str | None) -> None:
+    """A table's seat needs a name (a crew's member has theirs)."""
+    if name is None:
+        raise RoomError(
+            ErrorCode.INVALID, E.MISSING, 422, {"field": "name"}, field=Label(E.FIELD_NAME)
+        )
+
+
 @router.post("", status_code=201)
-async def create_room(req: CreateRoom, request: Request, service: ServiceDep) -> dict[str, Any]:
-    """Open a table; the creator is the host in seat 0 and gets the seat token (only they do)."""
+async def create_room(
+    req: CreateRoom, request: Request, service: ServiceDep, member: MaybeMemberDep
+) -> dict[str, Any]:
+    """Open a table; the creator is the host in seat 0 and gets the seat token (only they do).
+
+    For a crew (``crew``, with a member's ``X-Member-Key``) the room counts for the crew's
+    season and its host sits under their crew name and look."""
+    if req.crew is not None:
+        if member is None or member.crew != req.crew:
+            raise no_crew()
+        req = req.model_copy(update=member.looks())
+    _named(req.name)
     address = request.client.host if request.client is not None else None
     code, token = await service.create_room(req, address)
+    if req.crew is not None and member is not None:
+        await request.app.state.crews.opened(member, code, token)
     return {"code": code, "seat": 0, "token": token, "link": join_link(request, code)}
 
 
@@ -38,9 +62,19 @@ async def get_room(code: str, request: Request, service: ServiceDep, lang: LangD
 
 
 @router.post("/{code}/join", status_code=201)
-async def join_room(code: str, req: JoinRoom, service: ServiceDep) -> dict[str, Any]:
-    """Take a seat; the answer carries this seat's token, for this player only."""
+async def join_room(
+    code: str, req: JoinRoom, request: Request, service: ServiceDep, member: MaybeMemberDep
+) -> dict[str, Any]:
+    """Take a seat; the answer carries this seat's token, for this player only.  A crew's
+    member (``X-Member-Key``) sits at their crew's table as themselves."""
+    crews = request.app.state.crews
+    if member is not None:
+        await crews.check_room(member, code)
+        req = req.model_copy(update=member.looks())
+    _named(req.name)
     seat, token = await service.join(code, req)
+    if member is not None:
+        await crews.seated(member, code, token)
     return {"code": code.upper(), "seat": seat, "token": token}
 
 

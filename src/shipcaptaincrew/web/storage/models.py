@@ -104,6 +104,9 @@ class Room(Base):
     #: How the client seeds enter the fair dice (a ``fair.SeedFormat`` value; None: a room
     #: made before the length prefix, whose seeds are joined with "|").
     client_seed_format: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: The table chose to show its result in the server's lists (``/history``, ``/stats``);
+    #: without it only the people with its code see it (see ``Settings.open_lists``).
+    published: Mapped[bool] = mapped_column(Boolean, default=False)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", cascade="all, delete-orphan"

@@ -66,11 +66,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
-class CreateRoom(_Strict):
-    """POST /api/rooms."""
+#: A crew's id (random, URL-safe: see ``crews.identity.new_id``).
+CrewId = Annotated[str, Field(min_length=8, max_length=32, pattern=r"^[A-Za-z0-9_\-]+$")]
 
-    name: Name
-    preset: str = Field(default="classic", max_length=64)
+
+class CreateRoom(_Strict):
+    """POST /api/rooms.  For a crew (``crew``, with the member's key in ``X-Member-Key``) the
+    host's name and look are the member's own, so ``name`` may be left out."""
+
+    name: Name | None = None
+    #: A preset's name, or a rule set's canonical text (a crew's table plays its last rules).
+    preset: str = Field(default="classic", max_length=400)
     #: Rule options as ``key=value`` texts, e.g. ``["wild_captain=true"]``.
     settings: list[Annotated[str, Field(max_length=64)]] = Field(
         default_factory=list, max_length=20
@@ -90,12 +96,17 @@ class CreateRoom(_Strict):
     #: The host's colour (an index into the pages' palette) and avatar (None: by seat).
     color: Color | None = None
     avatar: Avatar | None = None
+    #: Show the result in the server's lists (``/history``, ``/stats``) once it is over.
+    publish: bool = False
+    #: Open the room for this crew: its match counts for the crew's season.
+    crew: CrewId | None = None
 
 
 class JoinRoom(_Strict):
-    """POST /api/rooms/{code}/join."""
+    """POST /api/rooms/{code}/join.  A crew's member (``X-Member-Key``) takes the seat under
+    their crew's name and look, so ``name`` may be left out."""
 
-    name: Name
+    name: Name | None = None
     client_seed: str = Field(default="", max_length=64)
     color: Color | None = None
     avatar: Avatar | None = None

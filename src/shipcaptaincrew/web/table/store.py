@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...fair import SeedFormat
 from ...rules import Rules
 from ...state import MatchState
+from .. import clock
 from ..settings import Settings
 from ..storage.models import DiceSource, Event, Result, Room, RoomStatus, Seat
 from ..storage.sqlite import EventAppender, GroupCommit, checkpoints
@@ -105,6 +106,8 @@ class Store:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
         self.fixed_server_seed = settings.fixed_server_seed
+        #: Where the time a match ends is read (see ..clock; None: the system clock).
+        self.clock_file = settings.clock_file
         #: What every room loaded here is told: how long a person may be away.
         self.absent_grace = settings.absent_grace
         self.presence_ttl = settings.presence_ttl
@@ -186,6 +189,7 @@ class Store:
         with guarded(), self.sessions() as db, db.begin():
             room = self.new_room(db, table, [host], RoomStatus.LOBBY, client_seeds=seeds)
             room.created_by = created_by
+            room.published = req.publish
             return room.code
 
     def new_room(
@@ -346,6 +350,6 @@ class Store:
             row = db.get(Room, room.id)
             assert row is not None
             row.status, row.revealed, row.winner = RoomStatus.OVER.value, True, after.winner
-            row.finished_at = _now()
+            row.finished_at = clock.now(self.clock_file)
             for r in results or []:
                 db.add(r)

@@ -10,7 +10,7 @@ so a page can point at the input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -41,6 +41,7 @@ FIELDS: dict[str, str] = {
     "type": E.FIELD_TYPE,
     "rules": E.FIELD_RULES,
     "seat": E.FIELD_SEAT,
+    "crew": E.FIELD_CREW,
 }
 
 #: Where a REST problem is (FastAPI's first location part), not a field.
@@ -89,8 +90,16 @@ def _field(loc: Sequence[int | str], tagged: bool) -> str | None:
     return parts[-1] if parts else None
 
 
-def invalid(problems: Sequence[ErrorDetails], *, tagged: bool = False) -> RoomError:
-    """The refusal for the first problem pydantic found (see the module docstring)."""
+def invalid(
+    problems: Sequence[ErrorDetails],
+    *,
+    tagged: bool = False,
+    fields: Mapping[str, str] | None = None,
+) -> RoomError:
+    """The refusal for the first problem pydantic found (see the module docstring).
+
+    ``fields``: names of fields that mean something else in these requests (a crew's
+    ``name`` is the crew's), before :data:`FIELDS`."""
     if not problems:
         return RoomError(ErrorCode.INVALID, E.NOT_VALID, 422, field=Label(E.FIELD_REQUEST))
     first = problems[0]
@@ -108,7 +117,7 @@ def invalid(problems: Sequence[ErrorDetails], *, tagged: bool = False) -> RoomEr
     extra = {"field": key} if key else {}
     if kind == "extra_forbidden":
         return RoomError(ErrorCode.INVALID, E.UNKNOWN_FIELD, 422, extra, field=(key or "?")[:32])
-    name = Label(FIELDS.get(key or "", E.FIELD_REQUEST))
+    name = Label({**FIELDS, **(fields or {})}.get(key or "", E.FIELD_REQUEST))
     if kind in ("one_of", "literal_error", "enum"):
         choices = ctx.get("choices") or ctx.get("expected") or ""
         return RoomError(ErrorCode.INVALID, E.ONE_OF, 422, extra, field=name, choices=choices)

@@ -9,6 +9,7 @@ the story of the match are not here: the server sends them already translated.
 from __future__ import annotations
 
 from .catalogue import N_
+from .crew_strings import CREW_STRINGS
 
 UI_STRINGS: tuple[str, ...] = (
     # every page: header, titles, errors of the page itself
@@ -25,6 +26,14 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Shake to roll needs the motion sensors: allow them in the browser's settings."),
     N_("Shake to roll is on: shake the phone when it is your roll."),
     N_("Show on a big screen"),
+    N_(
+        "This page is plain http: shake to roll, keeping the screen on, the installed app and "
+        "copying the link need https."
+    ),
+    N_(
+        "Phones cannot open this address: it is this computer's own. Start the server with "
+        "scc serve --host 0.0.0.0 and open the address it prints."
+    ),
     # the table screen, and a phone beside it
     N_("Table screen"),
     N_("Scan the code or open the link to join"),
@@ -247,4 +256,4 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Average score"),
     N_("Crews"),
     N_("Chips won"),
-)
+) + CREW_STRINGS

@@ -66,6 +66,13 @@ class ErrorCode(StrEnum):
     #: No room for this connection: the table's spectators, the seat's connections or the
     #: client network's connections are at their limit.
     CROWDED = "crowded"
+    #: No crew for this request: none with this id, or the key, invite or link does not let
+    #: this device in (the same answer for each, so an answer tells a stranger nothing).
+    NO_CREW = "no_crew"
+    #: Only a crew's admin may do this.
+    NOT_ADMIN = "not_admin"
+    #: A crew's refusal of a change to itself (the last admin, a season's dates, a guest).
+    CREW = "crew"
 
 
 class RoomError(ValueError):
@@ -192,6 +199,25 @@ NAME_LOOKALIKE = N_(
     "The name {name} looks too much like {other}, who is already at this table: choose another."
 )
 
+# -- crews ------------------------------------------------------------------------------------
+#: Said alike for a crew that does not exist and one this device is not a member of.
+NO_CREW = N_("There is no crew here for you: a member's invite link lets you in.")
+LINK_USED = N_("This link was used already or is too old: ask for a new one.")
+NOT_ADMIN = N_("Only an admin of the crew can do that.")
+CREW_NAME_TAKEN = N_("The name {name} is already taken in this crew.")
+CREW_NAME_LOOKALIKE = N_(
+    "The name {name} looks too much like {other}, who is already in this crew: choose another."
+)
+LAST_ADMIN = N_("A crew needs an admin: make someone else an admin first.")
+NOT_CREW_ROOM = N_("This table is not your crew's: join it with a name instead.")
+KEEP_NOT_OVER = N_("A table can be kept as a crew once its match is over.")
+KEPT_ALREADY = N_("This table is a crew's already: join it from the podium.")
+SEASON_DATES = N_("A season ends on or after the day it starts.")
+NO_SEASON = N_("This crew has no season {season}.")
+NO_GUEST = N_("No guest called {name} has played with this crew.")
+NO_MEMBER = N_("This crew has no such member.")
+NO_PARQUET = N_("Parquet needs the sim extra on the server: choose CSV or JSON.")
+
 # -- refusals of a message that does not fit its form (pydantic's checks, one sentence each) --
 # ``field``: the field's name (one of the labels below, or the raw key of an unknown field);
 # "this" stands for it, so the sentence holds whatever the name's number and gender.
@@ -236,6 +262,16 @@ FIELD_AVATAR = N_("Avatar")
 FIELD_TYPE = N_("Message type")
 FIELD_REQUEST = N_("Request")
 FIELD_SEAT = N_("Seat")
+FIELD_CREW_NAME = N_("The crew's name")
+FIELD_CREW = N_("Crew")
+FIELD_INVITE = N_("Invite")
+FIELD_SEASON = N_("Season")
+FIELD_GUEST = N_("The guest's name")
+FIELD_LINK = N_("Link")
+FIELD_EXPORT_TABLE = N_("The table to export")
+FIELD_FORMAT = N_("File format")
+FIELD_STARTS = N_("First day")
+FIELD_ENDS = N_("Last day")
 
 #: What :data:`UNAVAILABLE` says is away.
 DATABASE = N_("database")

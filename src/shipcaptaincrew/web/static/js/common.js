@@ -222,13 +222,39 @@ export function renderHeader(onLang = headerOnLang, extras = headerExtras) {
   });
   const here = location.pathname;
   const link = (href, id) => h("a", { href, "aria-current": here === href ? "page" : null }, t(id));
-  document.getElementById("top").replaceChildren(
+  document.getElementById("top").replaceChildren(...[
     h("a", { class: "skip", href: "#main" }, t("Skip to content")),
     h("a", { class: "brand", href: "/" }, h("img", { src: "/static/icons/icon.svg", alt: "", width: 28, height: 28 }),
       h("span", {}, t("Ship, Captain and Crew"))),
     h("nav", { "aria-label": t("Pages") }, link("/", "Home"), link("/history", "History"), link("/stats", "Leaderboard")),
     h("div", { class: "tools" }, ...extras(), themeButton()),
-    h("div", { class: "langs" }, select));
+    h("div", { class: "langs" }, select),
+    // Over plain http (a phone on the host's Wi-Fi) the browser turns off what needs a secure
+    // context: those controls are not shown, and this line says why.
+    window.isSecureContext ? null : h("p", { class: "insecure", id: "insecure", role: "note" },
+      t("This page is plain http: shake to roll, keeping the screen on, the installed app and copying the link need https."))
+  ].filter(Boolean));
+}
+
+// -- the address phones open ---------------------------------------------------------------
+let joinBase = null;  // the server's base of join links (its public or network address), once told
+
+/** The link friends open to join ``code``: the one the server's QR code carries (its public
+ * address, or the network address it printed at start-up), this page's own until it answered. */
+export function joinLink(code) { return `${joinBase || location.origin}/r/${code}`; }
+
+/** Ask the server once where its join links point; ``changed()`` runs if that is news. */
+export function learnJoinLink(code, changed) {
+  api(`/api/rooms/${encodeURIComponent(code)}`).then((r) => {
+    const base = String(r.link || "").replace(/\/r\/[^/]*$/, "");
+    if (base && base !== joinBase) { joinBase = base; changed(); }
+  }, () => { /* the table is gone: its page says so */ });
+}
+
+/** Whether a link opens only on this very computer (127.x, localhost, [::1]): no phone can. */
+export function onlyHere(link) {
+  const host = new URL(link).hostname;
+  return host === "localhost" || host.startsWith("127.") || host === "[::1]";
 }
 
 /** Every page starts here: strings in the chosen language, the header, the app shell. */

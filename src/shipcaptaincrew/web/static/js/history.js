@@ -6,7 +6,7 @@ async function render() {
   const el = document.getElementById("content");
   let rows;
   try { rows = await api("/api/matches"); } catch (e) { document.getElementById("personal").textContent = e.message; return; }
-  if (!rows.length) { el.replaceChildren(h("p", {}, t("No finished matches yet."))); return; }
+  if (!rows.length) { el.replaceChildren(h("p", {}, t("No finished matches yet.")), h("p", { class: "muted" }, t("Only tables that chose to show their result are listed here."))); return; }
   const names = new Map(await Promise.all([...new Set(rows.map((r) => r.rules))].map(async (r) => [r, await rulesTitle(r)])));
   el.replaceChildren(h("table", { class: "fit", id: "matches" },
     h("caption", { class: "sr-only" }, t("Finished matches")),

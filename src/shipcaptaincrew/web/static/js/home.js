@@ -2,6 +2,7 @@
 // (GET /api/options): every option, choice, bound, label and bot level comes from there, none
 // is written here.  ?rules=CANONICAL-RULES-TEXT fills the form in.
 import { api, boot, h, saveSeatToken, t } from "./common.js";
+import { crewHome } from "./crewhome.js";
 import { die } from "./dice.js";
 import { looksPicker, looksValue } from "./looks.js";
 
@@ -203,6 +204,7 @@ async function load() {
     return;
   }
   build(keep);
+  crewHome($("crews-box"), table, (message) => { $("personal").textContent = message; });
   if (asked) { fillFrom(asked); asked = null; }
   titleFor = "";
   preview();
@@ -234,7 +236,7 @@ $("create").addEventListener("submit", async (ev) => {
   if (!need($("name"))) { $("personal").textContent = t("Please type your name first."); return; }
   const timer = $("turn_timer").value ? Number($("turn_timer").value) : null;
   const body = { name: $("name").value.trim(), preset: chosenPreset().name, settings: settings(), lang: document.documentElement.lang,
-    hints: $("hints").checked, turn_timer: timer, client_seed: $("client_seed").value, ...looksValue("create") };
+    hints: $("hints").checked, publish: $("publish").checked, turn_timer: timer, client_seed: $("client_seed").value, ...looksValue("create") };
   if (diceChoice()) body.dice = diceChoice();
   $("create-btn").disabled = true;
   try {

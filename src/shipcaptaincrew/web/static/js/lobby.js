@@ -1,6 +1,7 @@
 // Before the match: a newcomer sees "your name -> join" first; the host sees the huge code,
 // the QR code and a Share button; everyone sees who sits at the table.
-import { api, h, icon, saveSeatToken, t } from "./common.js";
+import { api, h, icon, joinLink, onlyHere, saveSeatToken, t } from "./common.js";
+import { crewSeat } from "./crewjoin.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { avatar, botLevel } from "./table.js";
 
@@ -71,20 +72,29 @@ function shareButtons(link, code, toast) {
       await copy();
     }
   };
+  // Both need a secure context (https): over plain http the browser has neither.
+  if (!window.isSecureContext) return null;
   return h("div", { class: "row" },
     navigator.share ? h("button", { type: "button", id: "share", onclick: share }, icon("share"), " ", t("Share")) : null,
     h("button", { type: "button", class: "secondary", id: "copy-link", onclick: copy }, icon("copy"), " ", t("Copy link")));
 }
 
+/** A warning where the server can only give an address of this computer's own. */
+export function loopbackWarning(link) {
+  return onlyHere(link) ? h("p", { class: "warn", id: "loopback-warning", role: "note" },
+    t("Phones cannot open this address: it is this computer's own. Start the server with scc serve --host 0.0.0.0 and open the address it prints.")) : null;
+}
+
 /** The invitation: the code big enough to read across a table, the QR code, the link. */
 export function sharePanel(room, toast, { open = true } = {}) {
-  const link = `${location.origin}/r/${room.code}`;
+  const link = joinLink(room.code);
   const body = h("div", { class: "share" },
     h("img", { src: `/api/rooms/${room.code}/qr.svg`, alt: t("QR code to join this table"), width: 224, height: 224 }),
     h("div", {},
       h("p", { class: "muted" }, t("Join code")),
       h("p", { class: "bigcode", id: "bigcode" }, room.code),
       h("p", { class: "break" }, h("a", { href: link, id: "join-link" }, link)),
+      loopbackWarning(link),
       shareButtons(link, room.code, toast),
       h("p", {}, h("a", { href: `/r/${room.code}/screen`, id: "screen-link-lobby", target: "_blank" }, t("Show on a big screen")))));
   if (open) {
@@ -112,6 +122,7 @@ export function lobbyView(ctx) {
   const host = you !== null && you === (room.host ?? 0);
   const parts = [];
   if (you === null) {
+    parts.push(crewSeat(room.code, ctx));
     parts.push(nameForm({
       id: "join-form", testid: "join-table", title: t("Join table {code}", { code: room.code }),
       lead: room.title || null, button: t("Join"),

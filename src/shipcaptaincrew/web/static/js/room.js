@@ -1,13 +1,14 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { api, boot, codeFromPath, h, icon, lang, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { api, boot, codeFromPath, h, icon, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
 import { keepPicture, keptPicture } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
+import { crewKeep } from "./crewkeep.js";
 import { bubble, fly, podiumView, reactionBar } from "./moments.js";
 import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, noTable, showFelt, stageLine } from "./playview.js";
 import { staging } from "./staging.js";
@@ -232,6 +233,7 @@ function renderPlay(before) {
       fresh: freshPodium, rematch: () => send({ type: "rematch", version: room.version }),
       seatNext: you === null ? seatNextForm() : null,
       extra: [
+        crewKeep(room, you),
         you === null && room.status === "over" ? h("p", {}, t("This match is over.")) : null,
         h("p", { class: "row" }, room.dice_source === "physical" ? null : h("a", { href: `/verify/${room.code}` }, t("Verify the dice")),
           h("a", { href: `/replay/${room.code}` }, t("Watch the replay"))),
@@ -355,6 +357,7 @@ line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTab
 const kept = keptPicture(code);
 if (kept && room === null) { you = kept.you; queue = queue.then(() => onRoom(kept.room, [], { history: true, kept: true })); }
 loadOptions().then(() => { if (room && room.status === "lobby") render(); });
+learnJoinLink(code, () => { if (room && room.status === "lobby") render(); });
 // The action bar sits fixed at the thumb on a phone: keep the page's end clear of it, and the
 // acting player's dice above it when it grows (the captain's steppers unfolded, say).
 new ResizeObserver(() => {

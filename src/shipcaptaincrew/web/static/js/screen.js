@@ -4,9 +4,10 @@
 // the phone's own pieces (table.js, moments.js, playview.js), larger: the felt with the acting
 // player's dice, every player's card, whose turn it is, the moments, the podium, and while
 // the seats are open the join code with its QR code.  It keeps the screen awake.
-import { boot, codeFromPath, h, setTitle, t } from "./common.js";
+import { boot, codeFromPath, h, joinLink, learnJoinLink, setTitle, t } from "./common.js";
 import { keepAwake } from "./fx.js";
 import { keepPicture, keptPicture } from "./kept.js";
+import { loopbackWarning } from "./lobby.js";
 import { openLine } from "./line.js";
 import { podiumView } from "./moments.js";
 import { noTable, stageLine } from "./playview.js";
@@ -47,13 +48,14 @@ function setOnline(up) {
 
 /** The join code, big, and its QR code (only while seats are open: the lobby). */
 function joinPanel(big) {
-  const link = `${location.origin}/r/${room.code}`;
+  const link = joinLink(room.code);
   return h("section", { class: big ? "panel tv-invite" : "tv-code-small", "aria-label": t("Join code") },
     big ? h("img", { src: `/api/rooms/${room.code}/qr.svg`, alt: t("QR code to join this table"), class: "tv-qr", "data-testid": "screen-qr", width: 320, height: 320 }) : null,
     h("div", {},
       h("p", { class: "muted" }, big ? t("Scan the code or open the link to join") : t("Join code")),
       h("p", { class: big ? "bigcode tv-bigcode" : "tv-smallcode", "data-testid": "screen-code" }, room.code),
-      big ? h("p", { class: "break tv-link" }, link.replace(/^https?:\/\//, "")) : null));
+      big ? h("p", { class: "break tv-link", "data-testid": "screen-link" }, link.replace(/^https?:\/\//, "")) : null,
+      big ? loopbackWarning(link) : null));
 }
 
 function seats() {
@@ -140,3 +142,5 @@ line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTab
 // Opened again (a reload, the TV switched on): the picture it showed, at once; the live follows.
 const kept = keptPicture(code, ":screen");
 if (kept && room === null) queue = queue.then(() => onRoom(kept.room, { history: true, kept: true }));
+// The address its link and QR code show: the server's (public, or the network's), not this page's.
+learnJoinLink(code, () => { if (room) render(); });

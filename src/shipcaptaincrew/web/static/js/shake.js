@@ -87,6 +87,9 @@ if (on && window.DeviceMotionEvent && typeof DeviceMotionEvent.requestPermission
 
 /** The header's shake-to-roll switch (data-testid shake-to-roll, aria-pressed: on). */
 export function shakeButton(toast) {
+  // The motion sensors are a secure context's only (https): over plain http the switch would
+  // do nothing, so it is not shown (the header says why).
+  if (!window.isSecureContext) return null;
   const b = h("button", { type: "button", class: "icon-btn", id: "shake", "data-testid": "shake-to-roll",
     "aria-pressed": String(on), "aria-label": t("Shake to roll"), title: t("Shake to roll") },
   icon("shake"));

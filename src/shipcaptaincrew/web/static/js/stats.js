@@ -21,7 +21,7 @@ async function render() {
       h("th", { scope: "row", class: "break" }, ...who(r)),
       cell("Matches", num(r.matches)), cell("Wins", num(r.wins)), cell("Average score", num(r.average_score, 2)),
       cell("Crews", num(r.crews)), cell("Chips won", num(r.chips_won)), cell("Sips", num(r.sips))))))
-    : h("p", { id: "leaderboard" }, t("No finished matches yet.")));
+    : h("div", { id: "leaderboard" }, h("p", {}, t("No finished matches yet.")), h("p", { class: "muted" }, t("Only tables that chose to show their result are listed here."))));
 }
 
 await boot(render);
