@@ -6,22 +6,24 @@ Python, the libraries, the platform and the time), then the table, format, playe
 policies answered -- travels with every file where every command puts it: in Parquet as
 schema metadata (key ``shipcaptaincrew``, a JSON text), in JSON as the top-level
 ``provenance`` object beside ``columns`` and ``rows``, and in CSV as ``# key: value`` lines
-above the header.  Columns are typed by
-:data:`~.export_schema.SCHEMAS` (a Parquet file's Arrow schema is built from it), so a null
-stays a null: in CSV an empty field is a null and an empty text is written ``""``.  CSV and
+above the header (:func:`table_bytes` writes every table so, a crew's season's too).
+Columns are typed by :data:`~.export_schema.SCHEMAS` (a Parquet file's Arrow schema is built
+from it), so a null stays a null: in CSV an empty field is a null and an empty text is written ``""``.  CSV and
 JSON are written with the standard library alone; only Parquet needs pyarrow (the ``sim``
 extra).
 """
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..provenance import PROVENANCE_KEY, csv_header, parquet_metadata, record, written
-from .export_schema import SCHEMAS, ColumnType, TableKind
+from .export_schema import SCHEMAS, Column, ColumnType, TableKind
 from .export_tables import ExportSpec, Row
 
 if TYPE_CHECKING:
@@ -33,9 +35,9 @@ __all__ = [
     "arrow_schema",
     "csv_field",
     "provenance",
+    "table_bytes",
     "table_path",
     "write",
-    "write_csv",
 ]
 
 
@@ -76,8 +78,9 @@ def table_path(out: str, kind: TableKind, fmt: FileFormat) -> Path:
     return path.with_name(f"{path.name}_{name}")
 
 
-def arrow_schema(kind: TableKind) -> pa.Schema:
-    """The Arrow schema of a table (types from :data:`~.export_schema.SCHEMAS`)."""
+def arrow_schema(columns: TableKind | Sequence[Column]) -> pa.Schema:
+    """The Arrow schema of a table (types from :data:`~.export_schema.SCHEMAS`, or the
+    columns given)."""
     import pyarrow as pa
 
     types = {
@@ -86,7 +89,8 @@ def arrow_schema(kind: TableKind) -> pa.Schema:
         ColumnType.TEXT: pa.string(),
         ColumnType.BOOL: pa.bool_(),
     }
-    return pa.schema([pa.field(c.name, types[c.type]) for c in SCHEMAS[kind]])
+    listed = SCHEMAS[columns] if isinstance(columns, TableKind) else columns
+    return pa.schema([pa.field(c.name, types[c.type]) for c in listed])
 
 
 def write(
@@ -94,29 +98,39 @@ def write(
 ) -> list[Path]:
     """Write one table to ``path``; returns the files written."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(table_bytes(SCHEMAS[kind], rows, fmt, meta))
+    return [path]
+
+
+def table_bytes(
+    columns: Sequence[Column], rows: list[Row], fmt: FileFormat, meta: dict[str, Any]
+) -> bytes:
+    """A table's file in ``fmt``, its provenance ``meta`` where the format keeps it (one
+    convention, :mod:`shipcaptaincrew.provenance`).  CSV and JSON need the standard library
+    only; Parquet imports pyarrow (``ImportError`` without it)."""
     if fmt is FileFormat.JSON:
         doc = {
             "provenance": written(meta),
             "columns": [
-                {"name": c.name, "type": c.type.value, "meaning": c.meaning} for c in SCHEMAS[kind]
+                {"name": c.name, "type": c.type.value, "meaning": c.meaning} for c in columns
             ],
             "rows": rows,
         }
-        path.write_text(json.dumps(doc, ensure_ascii=False) + "\n", encoding="utf-8")
-        return [path]
+        return (json.dumps(doc, ensure_ascii=False) + "\n").encode()
     if fmt is FileFormat.CSV:
-        write_csv(kind, rows, path, meta)
-        return [path]
+        lines = [",".join(f'"{c.name}"' for c in columns)]
+        lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in rows]
+        return (csv_header(meta) + "\n".join(lines) + "\n").encode()
     assert fmt is FileFormat.PARQUET
     import pyarrow as pa
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-    schema = arrow_schema(kind)
-    columns = {c: [r[c] for r in rows] for c in schema.names}
-    table = pa.table(columns, schema=schema)
+    schema = arrow_schema(columns)
+    table = pa.table({c: [r[c] for r in rows] for c in schema.names}, schema=schema)
     table = table.replace_schema_metadata(parquet_metadata(meta))
-    pq.write_table(table, path)
-    return [path]
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    return buf.getvalue()
 
 
 def csv_field(value: Any, kind: ColumnType) -> str:
@@ -137,13 +151,3 @@ def csv_field(value: Any, kind: ColumnType) -> str:
         text = repr(float(value))
         return text.removesuffix(".0")
     return str(int(value))
-
-
-def write_csv(kind: TableKind, rows: list[Row], path: Path, meta: dict[str, Any]) -> None:
-    """A table as CSV with the standard library only (``scc export`` needs no extra for it),
-    its provenance in ``# key: value`` lines above the header."""
-    columns = SCHEMAS[kind]
-    lines = [",".join(f'"{c.name}"' for c in columns)]
-    lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in rows]
-    text = csv_header(meta) + "\n".join(lines) + "\n"
-    path.write_text(text, encoding="utf-8", newline="")
