@@ -1,7 +1,8 @@
 """Where an output comes from: one record, written the same way by every command, read back.
 
 Why: a number in a paper must lead back to the run that made it.  Every file the commands
-write -- ``scc simulate``, ``scc sweep`` and ``scc export`` tables, every figure -- carries one
+write -- ``scc simulate``, ``scc sweep``, ``scc export`` and ``scc crew export`` tables (and
+a crew's download from the server), every figure -- carries one
 :func:`record`: the command line, the rules (canonical text), the seed, the bots or policies,
 the package version (from the git commit, :mod:`.version`) and the full commit, Python, NumPy
 and the other libraries loaded, the platform and the time; then what the command adds (the
