@@ -156,12 +156,16 @@ def threshold_map(ax: Any, grid: Any, fontsize: float = 6) -> Any:
 
     cmap, norm = threshold_colours()
     image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto", origin="lower")
+    # In a panel of many narrow columns two two-digit neighbours ran together ("1210"):
+    # there, a two-digit number is written narrower.
+    narrow = np.shape(grid)[1] > 12
     for (row, col), value in np.ndenumerate(np.asarray(grid, dtype=float)):
         if value == value:  # not NaN
             text = NEVER_MARK if value >= NEVER else str(int(value))
+            size = fontsize * (0.8 if narrow and len(text) > 1 else 1)
             ax.text(
-                col, row, text, ha="center", va="center", fontsize=fontsize,
-                color=cell_text_colour(value),
+                col, row, text, ha="center", va="center", fontsize=size,
+                color=cell_text_colour(value), fontstretch="condensed",
             )  # fmt: skip
     return image
 
