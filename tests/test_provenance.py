@@ -138,3 +138,37 @@ def test_a_file_without_a_record_is_refused(tmp_path: Path) -> None:
         read_provenance(plain)
     with pytest.raises(ValueError, match=r"no provenance is written to \.txt"):
         read_provenance(tmp_path / "x.txt")
+
+
+def test_the_match_benchmark_s_csv_carries_the_record(tmp_path: Path) -> None:
+    """``benchmarks/match_winrates.py --csv`` writes the same record as the commands, and its
+    ``--markdown`` page quotes it under the table (version, commit, seed, command)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "winrates.csv"
+    argv = ["--matches", "10", "--formats", "single", "--players", "2", "--csv", str(out)]
+    run = subprocess.run(
+        [sys.executable, "benchmarks/match_winrates.py", *argv],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    record = read_provenance(out)
+    assert list(record)[: len(BASE)] == BASE
+    assert record["seed"] == 15 and record["rules"] == "classic" and record["matches"] == 10
+    assert shlex.split(record["command"])[2:] == argv and record["version"] == version()
+    page = tmp_path / "page.md"
+    run = subprocess.run(
+        [sys.executable, "benchmarks/match_winrates.py", "--markdown", str(page), str(out)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"*seed 15; command: {record['command']}*" in page.read_text()
+    assert f"*shipcaptaincrew {version()}" in page.read_text()
