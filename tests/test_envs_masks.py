@@ -61,6 +61,25 @@ def test_sb3_contribs_own_helpers_find_the_masks() -> None:
     assert stacked.shape == (2, 34) and stacked.any(axis=1).all()
 
 
+def test_maskable_ppo_learns_on_the_flat_env_without_an_illegal_move() -> None:
+    """sb3-contrib's MaskablePPO out of the box on ``flatten=True``: it finds the mask by its
+    name and only ever plays a legal id (``illegal="raise"`` would stop it at the first)."""
+    why = (
+        "sb3-contrib needs PyTorch (a CUDA build of several GB from PyPI); pip install sb3-contrib"
+    )
+    ppo = beyond_the_lock("sb3_contrib", why).MaskablePPO
+    env = gym.make(GYM_ID, rules="classic", bots=["tip"], flatten=True, illegal="raise")
+    model = ppo("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=3, verbose=0)
+    model.learn(total_timesteps=256)
+    obs, _ = env.reset(seed=5)
+    done, steps = False, 0
+    while not done:
+        action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks())
+        obs, _, terminated, truncated, _ = env.step(int(action))
+        done, steps = terminated or truncated, steps + 1
+    assert steps >= 1 and model.num_timesteps >= 256
+
+
 @pytest.mark.parametrize("view", ["raw", "relative", "onehot"])
 def test_flatten_gives_the_features_without_the_mask(view: str) -> None:
     flat = gym.make(GYM_ID, rules="classic", bots=["tip"], view=view, flatten=True)
