@@ -53,7 +53,7 @@ ALLOWED = {
     # The batched match environment plays between the agent's decisions on the simulator's
     # step tables (the engine's steps, resolved once); the simulator imports no environment.
     "envs": {"core", "solver", "bots", "sim", "envs", "i18n", "provenance"},
-    "web": {"core", "solver", "bots", "i18n", "web"},
+    "web": {"core", "solver", "bots", "i18n", "web", "provenance"},
     "cli": {"core", "solver", "bots", "i18n", "sim", "envs", "web", "plots", "cli", "provenance"},
 }
 
