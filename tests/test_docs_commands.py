@@ -136,14 +136,35 @@ def _options(cmd: Any) -> dict[str, bool]:
 
 
 def _complete(words: list[str]) -> bool:
-    """Whether an inline command gives every option its value (else it names an option)."""
+    """Whether an inline command gives every option and argument a value (else it names one)."""
     options = _options(_command(words))
     for i, w in enumerate(words):
         name = w.split("=", 1)[0]
         if name in options and options[name] and "=" not in w:
             if i + 1 >= len(words) or words[i + 1].startswith("-"):
                 return False
-    return not any(re.fullmatch(r"[A-Z]+", w) for w in words)
+    if any(re.fullmatch(r"[A-Z]+", w) for w in words):
+        return False
+    return _given_arguments(words) >= sum(
+        1 for p in _command(words).params if p.param_type_name == "argument" and p.required
+    )
+
+
+def _given_arguments(words: list[str]) -> int:
+    """How many positional words follow the command's path (a mention names none)."""
+    cmd: Any = get_command(app)
+    rest = words[1:]
+    while rest and rest[0] in getattr(cmd, "commands", {}):
+        cmd, rest = cmd.commands[rest[0]], rest[1:]
+    options, given, skip = _options(cmd), 0, False
+    for w in rest:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            skip = options.get(w.split("=", 1)[0], False) and "=" not in w
+        else:
+            given += 1
+    return given
 
 
 def cut(words: list[str]) -> list[str]:
