@@ -5,20 +5,26 @@
 #   scripts/i18n.sh compile    compile only (after editing a .po file)
 #
 # A domain is a catalogue name (scc: the command line and rules text; web: the web pages).
-# Domain D is extracted with the Babel map src/shipcaptaincrew/i18n/D.cfg when there is one;
-# a domain without a map (its owner extracts it) is only updated from its D.pot and compiled.
+# The domains extracted from the code, and Babel's map of which files go to each, come from one
+# place: src/shipcaptaincrew/i18n/catalogues.py.  A domain it does not name (its owner extracts
+# it) is only updated from its D.pot and compiled.
 # Keywords: _ and N_ (gettext's), NP_ (a singular/plural pair) and tr (a translate function
 # passed as a parameter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BABEL=${PYBABEL:-.venv/bin/pybabel}
+PY=${PYTHON:-.venv/bin/python}
+CATALOGUES=(env PYTHONPATH=src "$PY" -m shipcaptaincrew.i18n.catalogues)
+EXTRACTED=$("${CATALOGUES[@]}" --domains)
+MAP=$(mktemp)
+trap 'rm -f "$MAP"' EXIT
 LOCALES=src/shipcaptaincrew/i18n/locales
 LANGS=(de nb)
 mode=${1:-all}
 
 domains() {
   {
-    for f in src/shipcaptaincrew/i18n/*.cfg; do [ -e "$f" ] && basename "$f" .cfg; done
+    for d in $EXTRACTED; do echo "$d"; done
     for f in "$LOCALES"/*.pot "$LOCALES"/*/LC_MESSAGES/*.po; do [ -e "$f" ] && basename "$f" | sed 's/\.po[t]*$//'; done
   } | sort -u
 }
@@ -26,9 +32,9 @@ domains() {
 for d in $(domains); do
   pot="$LOCALES/$d.pot"
   if [ "$mode" != compile ]; then
-    cfg="src/shipcaptaincrew/i18n/$d.cfg"
-    if [ -e "$cfg" ]; then
-      "$BABEL" -q extract -F "$cfg" -k _ -k N_ -k "NP_:1,2" -k tr --no-location --sort-output \
+    if [[ " $EXTRACTED " == *" $d "* ]]; then
+      "${CATALOGUES[@]}" "$d" >"$MAP"
+      "$BABEL" -q extract -F "$MAP" -k _ -k N_ -k "NP_:1,2" -k tr --no-location --sort-output \
         --project shipcaptaincrew --copyright-holder "shipcaptaincrew developers" \
         -o "$pot" src/shipcaptaincrew
     fi

@@ -66,6 +66,11 @@ export UV_PYTHON_DOWNLOADS=never
 # uv trusts the certificates the system trusts, as pip does: behind a proxy that signs with a
 # company's own authority (installed in /etc/ssl/certs) the install works as pip's did.
 export UV_SYSTEM_CERTS=1
+# Every installed module byte-compiled now, once: otherwise each process compiles what it imports
+# from source until a first run may write __pycache__ -- and where none may be written (a
+# read-only .venv, PYTHONDONTWRITEBYTECODE=1), every process, each worker of scc serve
+# --workers K included, compiles the web app and its libraries again: seconds of CPU apiece.
+export UV_COMPILE_BYTECODE=1
 unset VIRTUAL_ENV
 uv=(.venv/bin/uv pip --quiet)
 if [ "$profile" != all ]; then
@@ -85,6 +90,9 @@ if [ "$profile" = all ]; then
   # npm ci: exactly tests/web/package-lock.json.
   (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# The package's own modules too (editable: uv compiles site-packages only); a module edited
+# later is compiled from its source again, and written back where Python may write.
+.venv/bin/python -m compileall -q -j 0 src/shipcaptaincrew >/dev/null
 .venv/bin/python -c "import shipcaptaincrew"
 echo "setup.sh: .venv ($profile) from requirements/: $(.venv/bin/python -V), $(.venv/bin/uv --version)"
 echo "setup.sh: the scc command is .venv/bin/scc; 'source .venv/bin/activate' puts it on the PATH of this shell"

@@ -8,9 +8,13 @@ the code -- no message in the code that the catalogues lack.
 
 from __future__ import annotations
 
+import ast
 import gettext
+import io
+import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -22,6 +26,7 @@ from shipcaptaincrew.i18n import (
     LANGUAGES,
     LOCALE_DIR,
     UnknownLanguageError,
+    catalogues,
     detect_lang,
     domains,
     normalize_lang,
@@ -99,31 +104,105 @@ def test_compiled_catalogue_matches_its_source(po: Path) -> None:
     assert not stale, f"{po}: run scripts/i18n.sh compile; stale: {stale[:3]}"
 
 
-def _extracted(domain: str) -> set[str]:
-    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+#: The package's sources, and the keywords scripts/i18n.sh extracts (_, N_, NP_ and tr).
+PACKAGE = LOCALE_DIR.parent.parent
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "NP_": (1, 2), "tr": None}
+
+
+def _extracted_by_file(domain: str, root: Path = PACKAGE) -> dict[str, set[str]]:
+    """What Babel extracts for ``domain`` with its map (:mod:`shipcaptaincrew.i18n.catalogues`):
+    each file's message ids, by its path relative to ``root``."""
+    from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
 
-    cfg = LOCALE_DIR.parent / f"{domain}.cfg"
-    with cfg.open() as f:
-        method_map, options_map = parse_mapping_cfg(f)
-    keywords = {**DEFAULT_KEYWORDS, "N_": None, "tr": None}
-    root = LOCALE_DIR.parent.parent
-    return {
-        msg if isinstance(msg, str) else msg[0]
-        for _file, _line, msg, _comments, _ctx in extract_from_dir(
-            str(root), method_map, options_map, keywords=keywords
+    method_map, options_map = parse_mapping_cfg(io.StringIO(catalogues.babel_map(domain)))
+    out: dict[str, set[str]] = {}
+    for file, _line, msg, _comments, _ctx in extract_from_dir(
+        str(root), method_map, options_map, keywords=KEYWORDS
+    ):
+        out.setdefault(file.replace(os.sep, "/"), set()).add(
+            msg if isinstance(msg, str) else msg[0]
         )
+    return out
+
+
+def _extracted(domain: str) -> set[str]:
+    return set().union(*_extracted_by_file(domain).values())
+
+
+def _with_messages(root: Path) -> set[str]:
+    """Every module under ``root`` with a message in it, whatever map there is."""
+    from babel.messages.extract import extract_from_file
+
+    return {
+        str(p.relative_to(root)).replace(os.sep, "/")
+        for p in root.rglob("*.py")
+        if next(iter(extract_from_file("python", str(p), keywords=KEYWORDS)), None) is not None
     }
 
 
-@pytest.mark.parametrize(
-    "domain", [d for d in domains() if (LOCALE_DIR.parent / f"{d}.cfg").exists()]
-)
+def _landings(root: Path) -> dict[str, set[str]]:
+    """Per module with a message: the catalogues Babel puts its messages in."""
+    found = {d: set(_extracted_by_file(d, root)) for d in catalogues.DOMAINS}
+    return {f: {d for d in catalogues.DOMAINS if f in found[d]} for f in _with_messages(root)}
+
+
+def test_every_message_lands_in_its_own_catalogue_alone() -> None:
+    """Each module's messages in the one catalogue its front end speaks from: none left out
+    (Babel once skipped a whole folder), none in the other catalogue too."""
+    landings = _landings(PACKAGE)
+    wrong = {f: sorted(got) for f, got in landings.items() if got != {catalogues.domain_of(f)}}
+    assert not wrong, f"modules whose messages are not in their catalogue alone: {wrong}"
+    assert {catalogues.domain_of(f) for f in landings} == set(catalogues.DOMAINS)
+
+
+def _imported_by_the_terminal() -> set[str]:
+    """Every module the command line's modules import (dotted, relative imports resolved)."""
+    out: set[str] = set()
+    for path in (PACKAGE / "cli").rglob("*.py"):
+        package = ["shipcaptaincrew", *path.relative_to(PACKAGE).parent.parts]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                out |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                full = ".".join([*base, *(node.module or "").split(".")]).strip(".")
+                out |= {full} | {f"{full}.{a.name}" for a in node.names}
+    return out
+
+
+def test_the_terminal_shows_the_web_files_it_takes_messages_from() -> None:
+    """Each web module in the ``scc`` catalogue is one a command of the terminal imports
+    (else its messages belong to the web)."""
+    imported = _imported_by_the_terminal()
+    assert "shipcaptaincrew.i18n" in imported  # (the reading of the imports works)
+    for path in catalogues.TERMINAL_WEB:
+        assert path.startswith(catalogues.WEB_APP) and (PACKAGE / path).is_file(), path
+        module = "shipcaptaincrew." + path.removesuffix(".py").replace("/", ".")
+        assert module in imported, f"{path}: no command of the terminal imports it"
+
+
+def test_a_new_web_folder_needs_no_entry(tmp_path: Path) -> None:
+    """A folder added under web/ (web/push/, say) lands in ``web``; beside it, the terminal's
+    web file still lands in ``scc``, and a module outside web/ too."""
+    message = 'from shipcaptaincrew.i18n import N_\nTEXT = N_("a message")\n'
+    for path in ("web/push/deep/routes.py", "web/history/backup.py", "cli/commands/x.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(message, encoding="utf-8")
+    assert _landings(tmp_path) == {
+        "web/push/deep/routes.py": {"web"},
+        "web/history/backup.py": {"scc"},
+        "cli/commands/x.py": {"scc"},
+    }
+
+
+@pytest.mark.parametrize("domain", [d for d in domains() if d in catalogues.DOMAINS])
 def test_catalogues_hold_every_message_in_the_code(domain: str) -> None:
     in_code = _extracted(domain)
     assert len(in_code) > 100
     for lang in TRANSLATED:
-        ids = {m.id for m in _catalog(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po")}
+        po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+        ids = {_ids(m)[0] for m in _catalog(po) if m.id}  # (a plural message by its singular)
         missing = sorted(in_code - ids)
         assert not missing, f"{lang}/{domain}.po lacks (run scripts/i18n.sh): {missing[:5]}"
 

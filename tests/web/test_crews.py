@@ -329,9 +329,9 @@ def test_scc_crew_show_prints_the_same_body(client: Any, db_url: str, tmp_path: 
     )
 
 
-def test_a_match_is_recorded_once_whoever_records_it(client: Any) -> None:
+def test_a_match_is_recorded_once_whoever_records_it(client: Any, monkeypatch: Any) -> None:
     """Two recordings of one match at once (two workers, say): one writes its lines, the
-    other finds it done; and again later, nothing changes."""
+    other finds it done; and again later, nothing changes, nor is the match judged again."""
     from concurrent.futures import ThreadPoolExecutor
 
     from sqlalchemy import delete, func, select, update
@@ -354,6 +354,10 @@ def test_a_match_is_recorded_once_whoever_records_it(client: Any) -> None:
         tuple(room.events),
         tuple(r["place"] for r in sorted(room.story.podium["ranking"], key=lambda r: r["seat"])),
     )
+    # A look at the crew while its match was being recorded asks for it again (this worker's
+    # recording done, the next one just started): let that finish before the rows are reset,
+    # or it records the match between the reset and the two recordings below.
+    client.portal.call(crews.settled)
     with crews.sessions() as db, db.begin():  # as if it had never been recorded
         db.execute(update(CrewRoom).where(CrewRoom.room_id == room.id).values(recorded_at=None))
         db.execute(delete(CrewLine).where(CrewLine.room_id == room.id))
@@ -368,6 +372,11 @@ def test_a_match_is_recorded_once_whoever_records_it(client: Any) -> None:
         done = list(pool.map(lambda _: once(), range(2)))
     assert sorted(done) == [False, True]
     assert once() is False
+    judged: list[int] = []
+    monkeypatch.setattr(record, "analyse", lambda f: judged.append(f.room))
+    client.portal.call(lambda: crews.record_soon(table.code))
+    client.portal.call(crews.settled)
+    assert judged == []  # recorded already: the solver is not asked again
     with crews.sessions() as db:
         n = db.scalar(select(func.count()).select_from(CrewLine).where(CrewLine.room_id == room.id))
     assert n == 3

@@ -121,13 +121,14 @@ def show(
     """The crew's answer, as JSON or as tables."""
     import orjson
 
-    from ...web.crews.view import crew_view
+    from ...web.crews.view import crew_view, snapshot
     from ...web.words.refusals import RoomError
 
     sessions = _sessions(db)
     row = _crew_row(sessions, crew)
     try:
         with sessions() as s:
+            snapshot(s)
             body = crew_view(s, row, season)
     except RoomError as e:
         fail(e.render(_lang()))

@@ -37,7 +37,7 @@ from . import record, tables
 from .identity import Member
 from .models import Crew
 from .store import CrewStore
-from .view import crew_view
+from .view import crew_view, snapshot
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -88,8 +88,16 @@ class CrewService:
 
     async def shutdown(self) -> None:
         """Let recordings under way finish (each is one transaction: none is half-written)."""
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=self.settings.shutdown_grace)
+        await self.settled(self.settings.shutdown_grace)
+
+    async def settled(self, timeout: float | None = None) -> None:
+        """Wait (up to ``timeout`` seconds) till no recording is under way here: at shutdown,
+        and before anyone changes a crew's recorded rows behind the service's back (a
+        recording started earlier would otherwise write over the change)."""
+        while self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=timeout)
+            if pending:
+                return
 
     # -- matches recorded ---------------------------------------------------------------------
     def match_over(self, room: LiveRoom) -> None:
@@ -131,8 +139,8 @@ class CrewService:
 
     def _record_now(self, finished: record.Finished) -> None:
         with self.sessions() as db:
-            if tables.crew_of_room(db, finished.room) is None:
-                return  # no crew's (most tables): nothing to work out
+            if not tables.to_record(db, finished.room):
+                return  # no crew's (most tables), or recorded already: nothing to work out
         lines, decisions = record.analyse(finished)
         with self.store.change() as db:
             if record.write(db, finished, lines, decisions, self.now()):
@@ -150,6 +158,7 @@ class CrewService:
 
     def _answer(self, crew_row: int, season: str | None) -> tuple[Answer, list[str]]:
         with self.sessions() as db:
+            snapshot(db)  # the version and the answer cached under it read at one moment
             version = db.scalar(select(Crew.version).where(Crew.id == crew_row))
             key = (crew_row, int(version or 0), season)
             with self._answers_lock:

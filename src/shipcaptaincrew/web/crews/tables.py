@@ -157,6 +157,20 @@ def rooms_to_record(db: Session, crew_row: int | None = None) -> list[str]:
     return list(db.scalars(query))
 
 
+def to_record(db: Session, room_id: int) -> bool:
+    """Whether a room's match is a crew's and not recorded yet.  Asked before the solver
+    judges the match (seconds of work): a crew's page looked at while the match was being
+    recorded asks for it again, and that second ask finds it done."""
+    return (
+        db.scalar(
+            select(CrewRoom.crew_id).where(
+                CrewRoom.room_id == room_id, CrewRoom.recorded_at.is_(None)
+            )
+        )
+        is not None
+    )
+
+
 def room_id(db: Session, code: str) -> int | None:
     """A room's row by its join code (None: no such room)."""
     return db.scalar(select(Room.id).where(Room.code == code.strip().upper()))

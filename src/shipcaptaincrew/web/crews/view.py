@@ -56,8 +56,25 @@ def _rating(r: Rated) -> dict[str, Any]:
     }
 
 
+def snapshot(db: Session) -> None:
+    """Let every read of ``db`` from now on see the database as it was at the first: call it
+    before the session reads anything.
+
+    The answer is read in many queries, and a match recorded between two of them tore it (the
+    seasons listed without the match, the season's matches with it); on SQLite each query
+    outside a transaction sees the newest commit, on PostgreSQL each one in READ COMMITTED.
+    """
+    if db.get_bind().dialect.name == "postgresql":
+        db.connection(
+            execution_options={"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+        )
+    else:  # SQLite: a read transaction holds its snapshot till it ends (the session's close)
+        db.connection().exec_driver_sql("BEGIN")
+
+
 def crew_view(db: Session, crew_row: int, wanted: str | None = None) -> dict[str, Any]:
-    """The crew's answer for a season (``wanted``: its id; None: the newest match's)."""
+    """The crew's answer for a season (``wanted``: its id; None: the newest match's), read in
+    one :func:`snapshot` of ``db`` that the caller began."""
     crew = db.get(Crew, crew_row)
     assert crew is not None
     times = played(db, crew_row)
