@@ -49,6 +49,7 @@ from shipcaptaincrew.envs.encoding import (  # noqa: E402
     TAKE_PATTERNS,
     IllegalIndexError,
     action_index,
+    action_label,
     decision_mask,
     flat_bounds,
     flat_observation,
@@ -74,8 +75,10 @@ def test_action_ids_cover_every_kind_once() -> None:
     assert names[:8] == [Stand(), RerollCargo(), *(RerollCargo(keep=f) for f in range(1, 7))]
     # The ids are a published layout: the later decisions were appended, nothing moved.
     assert names[22:30] == [HandOut(s) for s in range(8)]
-    assert names[30:] == [StopHandOut(), NextRound(), StopMatch()]
-    assert len(TAKE_PATTERNS) == 14 and NUM_ACTIONS == 33
+    assert names[30:33] == [StopHandOut(), NextRound(), StopMatch()]
+    # 33: a turn's opening roll, OpenSpiel's move with no engine action (the dice are chance's).
+    assert names[33] is None and action_label(t, 33) == "roll"
+    assert len(TAKE_PATTERNS) == 14 and NUM_ACTIONS == 34
     assert index_action(t, -1) is None and index_action(t, NUM_ACTIONS) is None
     for i, action in enumerate(names):
         if not isinstance(action, Take) and action is not None:
