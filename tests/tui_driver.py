@@ -197,17 +197,19 @@ def set_option(
     """From the options menu, set ``option`` to ``value`` by its own questions (English).
 
     Finds the option's line by its label, then answers as a player would: yes or no, the
-    choice's label, the number (``none`` for no limit), or the format kind and its N.
-    ``then``: the options that value brings into play, asked right after it (Option.applies).
+    choice's label, the number (``none`` for no limit), or the format kind and its N.  ``then``
+    answers the options the dialogue asks at once because the answer brings them into play
+    (a wild captain under bow to stern asks its wild face).
     """
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, f"{option.label}:"))
-    for o, v in [(option, value), *then]:
-        answer_option(child, o, v)
+    answer(child, option, value)
+    for other, other_value in then:
+        answer(child, other, other_value)
 
 
-def answer_option(child: pexpect.spawn, option: Option, value: Any) -> None:
-    """Answer ``option``'s question with ``value`` (see :func:`set_option`)."""
+def answer(child: pexpect.spawn, option: Option, value: Any) -> None:
+    """Answer ``option``'s own question with ``value``."""
     question = re.escape(option.label) + r" \[[^\]]+\] "
     if option.kind is OptionType.FLAG:
         child.expect(question)
@@ -235,6 +237,7 @@ __all__ = [
     "RerollCargo",
     "Stand",
     "Take",
+    "answer",
     "answer_menus",
     "find_seed",
     "human_decisions",

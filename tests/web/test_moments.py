@@ -49,6 +49,7 @@ def test_why_each_turn_ended() -> None:
     assert said(m[2]) | {"text": None} == {
         "kind": "turn_end",
         "seat": 0,
+        "dice": 5,  # the cup the page counts the free dice by (never a 5 of its own)
         "faces": [1, 1, 2, 2, 3],
         "held": [],
         "roles": [],

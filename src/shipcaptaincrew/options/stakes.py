@@ -48,7 +48,7 @@ STAKES_OPTIONS: tuple[Option, ...] = (
         ("001.16", "002.6"),
         bounds=(1, 1000),
         title=N_("ante {n}"),
-        applies=("stakes", "pot"),  # (match.able, match.start_round: only a pot is anted)
+        requires=("stakes", "pot"),
     ),
     Option(
         "starting_chips",
@@ -60,7 +60,7 @@ STAKES_OPTIONS: tuple[Option, ...] = (
         ("001.2",),
         bounds=(0, 1_000_000),
         title=NP_("{n} chip each", "{n} chips each"),
-        applies=("stakes", "pot"),  # (engine: no chips at all under points)
+        requires=("stakes", "pot"),
     ),
     Option(
         "pot_to",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import typer
@@ -58,23 +59,27 @@ def rules_cmd(
         typer.echo(text)
         return
     from rich.markdown import Markdown
-    from rich.segment import Segments
 
     console = make_console()
-    console.print(Segments(unpadded(console, Markdown(text))))
+    with console.capture() as captured:
+        console.print(Markdown(text))
+    # Rich fills every line to the terminal's width with spaces; a reader copying the rules
+    # (or a screen reader) gets the words only.
+    typer.echo("\n".join(_trimmed(line) for line in captured.get().splitlines()))
 
 
-def unpadded(console: Any, renderable: Any) -> list[Any]:
-    """``renderable`` as the console draws it, each line without the spaces Rich pads it with
-    to the console's width (a copied or piped rules text was full of trailing blanks)."""
-    from rich.segment import Segment
+#: Spaces at a line's end, with the colour codes that may follow them.
+_TRAILING = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$")
 
-    out: list[Segment] = []
-    for line in console.render_lines(renderable, pad=False):
-        while line and not line[-1].control and not line[-1].text.strip():
-            line.pop()
-        if line and not line[-1].control:
-            last = line[-1]
-            line[-1] = Segment(last.text.rstrip(), last.style)
-        out += [*line, Segment.line()]
-    return out
+
+def _trimmed(line: str) -> str:
+    r"""A rendered line without the spaces that pad it (its colour codes kept).
+
+    >>> _trimmed("Rules  \x1b[0m   "), _trimmed("  centred  ")
+    ('Rules\x1b[0m', '  centred')
+    """
+    while True:
+        shorter = _TRAILING.sub(r"\1", line)
+        if shorter == line:
+            return line
+        line = shorter

@@ -97,6 +97,8 @@ def turn_end(
         "held": list(done.held),
         "roles": list(done.held_roles),
         "cargo": list(done.cargo),
+        # The dice in the cup: how many of the last roll's dice a page leaves free.
+        "dice": done.rules.dice,
         "score": done.score,
         "complete": done.complete,
         "leads": leads and not tie_break,
@@ -120,7 +122,10 @@ def tie_view(state: MatchState, names: Sequence[str]) -> dict[str, Any] | None:
         return None
     first = c.seats[0]
     tied = tuple(names[s] for s in c.seats)
-    how = Words(T.TIE_BY_TURN if c.method is Method.TURN else T.TIE_BY_CARGO)
+    if c.method is Method.TURN:
+        how = Words(T.TIE_BY_TURN)
+    else:
+        how = Words(T.TIE_BY_CARGO if state.rules.cargo_dice > 1 else T.TIE_BY_CARGO_DIE)
     if c.depth:
         text = Words(T.TIE_AGAIN, {"names": tied, "how": how})
         score = None
@@ -255,14 +260,11 @@ def explained(
     moment: dict[str, Any] | None, before: MatchState, action: Action, reason: Text
 ) -> dict[str, Any]:
     """A bot's move's moment with the bot's reason on it: ``reason = {"seat", "action",
-    "text", "turn"}`` (the text said in each viewer's language).  A bot's choice that makes no
-    other moment (a reroll in mid-turn, a wild-captain assignment) is a moment of its own, of
-    kind ``choice``, so the page can still show why.
-
-    ``turn`` is the turn as the bot chose in it (its score and the dice held, or None): the
-    page words the move from it, not from the picture after the move, where a stand once read
-    "Stand on 0" beside "cargo 9 is 7 or more" (the next player's turn had begun).
-    """
+    "text", "turn"}`` (the text said in each viewer's language; ``turn`` the score and the
+    held dice the bot chose on, for the words of its choice: by the time the page shows the
+    reason, the table has moved on to the next turn, and "Stand on 0" was said of a stand on
+    9).  A bot's choice that makes no other moment (a reroll in mid-turn, a wild-captain
+    assignment) is a moment of its own, of kind ``choice``, so the page can still show why."""
     seat = seat_to_act(before)
     assert seat is not None
     t = before.turn

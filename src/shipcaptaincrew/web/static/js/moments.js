@@ -6,7 +6,7 @@
 // `podium` and `rematch`); this module only draws it.
 import { h, num, t, tn } from "./common.js";
 import { calm, die, slot, tumble } from "./dice.js";
-import { avatar, roleLabel } from "./table.js";
+import { avatar, cupSized, roleLabel } from "./table.js";
 
 /** How long the roll that decided the match stays on the felt once it has landed (ms). */
 export const FINAL_HOLD = 1800;
@@ -16,15 +16,17 @@ function turnDice(m, size) {
   const roles = m.roles || [];
   const held = (m.held || []).map((f, i) => die(f, { role: roles[i], size }));
   const cargo = (m.cargo || []).map((f) => die(f, { role: "cargo", cargo: true, size }));
-  const rest = m.complete ? [] : restOf(m.faces || [], m.held || []);
+  const rest = m.complete ? [] : restOf(m.faces || [], m.held || [], m.dice);
   return [...held, ...cargo, ...rest.map((f) => die(f, { size }))];
 }
 
-function restOf(faces, held) {
+/** The last roll's dice that were not set aside: as many as the cup (the server's `dice`)
+ * leaves free once the held dice are out. */
+function restOf(faces, held, dice) {
   const left = [...faces];
   for (const f of held) {
     const i = left.indexOf(f);
-    if (i >= 0 && left.length > 5 - held.length) left.splice(i, 1);
+    if (i >= 0 && left.length > dice - held.length) left.splice(i, 1);
   }
   return left;
 }
@@ -68,13 +70,13 @@ export function showStrip(box, el, { land } = {}) {
 /** The roll that decided the match, on the felt where it landed, with its one-liner. */
 export function finalFelt(moment, players, contest, rolloffs) {
   const part = moment.turn || moment.rolloff;
-  const el = h("div", { class: "felt final", id: "felt" });
+  const el = cupSized(h("div", { class: "felt final", id: "felt" }), part && part.dice);
   if (part && part.kind === "turn_end") {
     const held = ["ship", "captain", "crew"].map((role, i) => slot(role, (part.held || [])[i], roleLabel(role)));
     const cargo = (part.cargo || []).map((f) => h("div", { class: "slot cargo" }, die(f, { role: "cargo", cargo: true }),
       h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
-    const rest = part.complete ? [] : restOf(part.faces || [], part.held || []);
-    el.append(h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
+    const rest = part.complete ? [] : restOf(part.faces || [], part.held || [], part.dice);
+    el.append(h("div", { class: "slots", role: "group", "aria-label": t("Held") }, h("div", { class: "held" }, held), h("div", { class: "cargo-group" }, cargo)),
       h("div", { class: part.complete ? "tray score-big" : "tray", id: "tray" },
         part.complete ? h("span", {}, String(part.score)) : rest.map((f) => die(f))));
   } else if (part && part.kind === "rolloff") {

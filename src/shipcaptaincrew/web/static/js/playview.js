@@ -51,13 +51,13 @@ export function stageLine(room) {
   ];
 }
 
-/** A bot's move and, in its own words (the server's, translated), why it chose it.  The move
- * is worded from the turn the bot chose in (said.turn: its score, the dice held), not the
- * picture after it, where the next player's turn has begun ("Stand on 0" beside "cargo 9"). */
+/** A bot's move and, in its own words (the server's, translated), why it chose it. */
 export function botSays(said, room) {
   const p = room.players[said.seat];
   if (!p) return null;
-  const match = said.turn ? { ...room.match, turn: { ...(room.match.turn || {}), ...said.turn } } : room.match;
+  // The choice in the words of the turn it was made on (its score, its held dice), not of
+  // the turn the table has moved on to.
+  const match = said.turn && room.match ? { ...room.match, turn: { ...(room.match.turn || {}), ...said.turn } } : room.match;
   const what = said.action ? actionLabel(said.action, match, room.players, room.options) : null;
   return h("p", { class: "bot-says", "data-testid": "bot-reason", "data-seat": said.seat },
     avatar(p, { dot: false }),
