@@ -1,7 +1,21 @@
 """Benchmark of the single-table learning environments.  Prints figures; asserts nothing.
 
 Environment steps per second on one core, random legal play, measured in one run so the lines
-compare like with like on this machine:
+compare like with like on this machine.  First each single-table environment beside the
+reference of its library, measured alternately (ours, the reference, ours, ...: three rounds
+each, the median printed), so a busy moment of the shared machine hits both alike:
+
+* Gymnasium ``ShipCaptainCrew-v0`` (one agent against ``tip``, one round per episode, raw
+  view) beside ``Blackjack-v1``, Gymnasium's own card game: a step is one ``env.step`` of a
+  random legal action, a reset with a seed per episode, through ``gym.make``'s wrappers;
+* PettingZoo ``shipcaptaincrew_v0`` (two agents, raw view) beside the classic
+  ``tictactoe_v3``: a step is one ``env.step`` of the first legal id (the dead agents' final
+  steps included), ``env()``'s wrappers on both;
+* OpenSpiel ``python_ship_captain_crew`` (two players, raw view) beside OpenSpiel's own Python
+  ``python_tic_tac_toe``: a step is one ``apply_action`` (chance included), plus one
+  observation tensor per decision.
+
+Then every adapter in every view:
 
 * Gymnasium ``ShipCaptainCrew-v0``: one agent against ``tip``, one round per episode, in each
   observation view; a step is one ``env.step`` (one decision of the agent: every roll is
@@ -29,7 +43,7 @@ compare like with like on this machine:
   each new step once); the figure is taken once they are filled (a second of play adding
   under 0.1% new steps, or after 90 s), and the warm-up is printed with it.
 
-Run:  .venv/bin/python benchmarks/bench_envs.py [--seconds 3]
+Run:  .venv/bin/python benchmarks/bench_envs.py [--seconds 3] [--only references]
 """
 
 from __future__ import annotations
@@ -38,6 +52,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from open_spiel.python.observation import make_observation
@@ -68,7 +83,7 @@ def timed(seconds: float, episode: Callable[[int], tuple[int, int]]) -> tuple[fl
     return rounds / elapsed, steps / elapsed
 
 
-def gym_episodes(env: ShipCaptainCrewEnv, seconds: float) -> tuple[float, float]:
+def gym_episodes(env: Any, seconds: float) -> tuple[float, float]:
     """Random legal episodes of a Gymnasium environment: (episodes per second, counting the
     ones a reset plays out undecided, and steps per second)."""
     env.action_space.seed(0)
@@ -77,23 +92,20 @@ def gym_episodes(env: ShipCaptainCrewEnv, seconds: float) -> tuple[float, float]
         _, info = env.reset(seed=n)
         steps, done = 0, False
         while not done:
-            _, _, done, _, _ = env.step(env.action_space.sample())
+            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+            done = terminated or truncated
             steps += 1
-        return 1 + info["undecided_episodes"], steps
+        return 1 + info.get("undecided_episodes", 0), steps
 
     return timed(seconds, episode)
 
 
-def gymnasium(view: str, seconds: float) -> tuple[float, float]:
-    return gym_episodes(ShipCaptainCrewEnv(rules="classic", bots=["tip"], view=view), seconds)
-
-
-def pettingzoo(view: str, seconds: float) -> tuple[float, float]:
-    aec = raw_env(players=4, rules="classic", view=view)
+def aec_episodes(aec: Any, seconds: float) -> tuple[float, float]:
+    """Episodes of a PettingZoo AEC environment, each agent taking its first legal id."""
 
     def episode(n: int) -> tuple[int, int]:
         aec.reset(seed=n)
-        undecided = aec.infos[aec.agent_selection]["undecided_episodes"]
+        undecided = aec.infos[aec.agent_selection].get("undecided_episodes", 0)
         steps = 0
         for _agent in aec.agent_iter():
             obs, _, term, trunc, _ = aec.last()
@@ -104,9 +116,10 @@ def pettingzoo(view: str, seconds: float) -> tuple[float, float]:
     return timed(seconds, episode)
 
 
-def openspiel(view: str, seconds: float) -> tuple[float, float]:
-    game = openspiel_game.load(2, "classic")
-    observer = make_observation(game, None, {"view": view})
+def spiel_episodes(game: Any, seconds: float, view: str | None = None) -> tuple[float, float]:
+    """Random games of an OpenSpiel game: one observation tensor per decision."""
+    params = {"view": view} if view is not None else None
+    observer = make_observation(game, None, params)
     rng = random.Random(0)
 
     def episode(_n: int) -> tuple[int, int]:
@@ -123,6 +136,67 @@ def openspiel(view: str, seconds: float) -> tuple[float, float]:
         return 1, steps
 
     return timed(seconds, episode)
+
+
+def references(seconds: float) -> None:
+    """Each single-table environment beside its library's reference, measured alternately."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # tictactoe_v3 imports pygame
+    import gymnasium as gym
+    import pyspiel
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers python_tic_tac_toe)
+    from pettingzoo.classic import tictactoe_v3
+
+    from shipcaptaincrew.envs import GYM_ID
+    from shipcaptaincrew.envs.pettingzoo_env import env as aec_env
+
+    pairs = [
+        (
+            "Gymnasium",
+            f"{GYM_ID} (vs tip)",
+            lambda: gym_episodes(gym.make(GYM_ID, rules="classic", bots=["tip"]), seconds),
+            "Blackjack-v1",
+            lambda: gym_episodes(gym.make("Blackjack-v1"), seconds),
+        ),
+        (
+            "PettingZoo",
+            "shipcaptaincrew_v0 (2 agents)",
+            lambda: aec_episodes(aec_env(players=2, rules="classic"), seconds),
+            "tictactoe_v3",
+            lambda: aec_episodes(tictactoe_v3.env(), seconds),
+        ),
+        (
+            "OpenSpiel",
+            "python_ship_captain_crew (2)",
+            lambda: spiel_episodes(openspiel_game.load(2, "classic"), seconds),
+            "python_tic_tac_toe",
+            lambda: spiel_episodes(pyspiel.load_game("python_tic_tac_toe"), seconds),
+        ),
+    ]
+    print("== single-table environments beside their library's reference (steps/s, median of 3) ==")
+    for library, ours, run_ours, theirs, run_theirs in pairs:
+        mine, ref = [], []
+        for _ in range(3):
+            mine.append(run_ours()[1])
+            ref.append(run_theirs()[1])
+        a, b = sorted(mine)[1], sorted(ref)[1]
+        print(
+            f"{library:<11} {ours:<32} {a:9,.0f} | {theirs:<19} {b:9,.0f} | "
+            f"ratio {a / b:4.2f} (within 2x: {'yes' if a >= b / 2 else 'no'})"
+        )
+
+
+def gymnasium(view: str, seconds: float) -> tuple[float, float]:
+    return gym_episodes(ShipCaptainCrewEnv(rules="classic", bots=["tip"], view=view), seconds)
+
+
+def pettingzoo(view: str, seconds: float) -> tuple[float, float]:
+    return aec_episodes(raw_env(players=4, rules="classic", view=view), seconds)
+
+
+def openspiel(view: str, seconds: float) -> tuple[float, float]:
+    return spiel_episodes(openspiel_game.load(2, "classic"), seconds, view)
 
 
 def batched(policy: str, seconds: float) -> tuple[float, float]:
@@ -186,7 +260,11 @@ def gymnasium_match(fmt: str, opponents: list[str], seconds: float) -> tuple[flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per line")
+    parser.add_argument("--only", choices=["references"], help="only the reference lines")
     args = parser.parse_args()
+    references(args.seconds)
+    if args.only:
+        return
     print("== single-table environment steps per second (one core, random legal play) ==")
     for name, run, unit in [
         ("Gymnasium, 1 agent vs tip", gymnasium, "rounds"),

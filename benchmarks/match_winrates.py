@@ -23,10 +23,11 @@ from __future__ import annotations
 import argparse
 import csv
 import random
+import shlex
 import sys
 import time
 
-from shipcaptaincrew import __version__
+from shipcaptaincrew import provenance
 from shipcaptaincrew.bots.solver_bots import OptimalBot
 from shipcaptaincrew.engine import (
     apply,
@@ -197,13 +198,36 @@ def main() -> None:
 
 
 def _write_csv(path: str, rows: list[dict[str, object]], args: argparse.Namespace) -> None:
-    """The rows, after comment lines saying what made them (rules, seed, version, command)."""
+    """The rows, below the package's one provenance record (``# key: value`` lines, as every
+    command writes a CSV file: :mod:`shipcaptaincrew.provenance`)."""
+    record = provenance.record(
+        shlex.join(["python", "benchmarks/match_winrates.py", *sys.argv[1:]]),
+        rules="classic",
+        seed=args.seed,
+        bots=["optimal"] if args.estimate else ["optimal", *OPPONENTS],
+        starter="roll-off",
+        formats=sorted({str(r["format"]) for r in rows}),
+        matches=args.matches,
+    )
     with open(path, "w", newline="", encoding="utf-8") as f:
-        f.write(f"# shipcaptaincrew {__version__}; rules classic, starter by roll-off\n")
-        f.write(f"# seed {args.seed}; command: {' '.join(sys.argv)}\n")
+        f.write(provenance.csv_header(record))
         out = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["format"])
         out.writeheader()
         out.writerows(rows)
+
+
+def _notes(src: str, text: list[str]) -> list[str]:
+    """The lines under a table: what its file's provenance record says (the comment lines of
+    a file written before the record, as they are)."""
+    try:
+        r = provenance.read(src)
+    except ValueError:
+        return [t[2:] for t in text if t.startswith("# ")]
+    commit = "" if not r.get("commit") else f"; commit {str(r['commit'])[:7]}"
+    return [
+        f"shipcaptaincrew {r['version']}{commit}; rules {r['rules']}, starter by roll-off",
+        f"seed {r['seed']}; command: {r['command']}",
+    ]
 
 
 _PLAYS = {
@@ -241,7 +265,7 @@ def write_markdown(out: str, sources: list[str]) -> None:
     for src in sources:
         with open(src, encoding="utf-8") as f:
             text = f.read().splitlines()
-        notes = [t[2:] for t in text if t.startswith("# ")]
+        notes = _notes(src, text)
         rows = list(csv.DictReader(t for t in text if not t.startswith("#")))
         lines += [
             "| format | n | plays | table | wins | 95 % interval | best reply | fair share | |"

@@ -99,6 +99,17 @@ def at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
+def seed_list(text: str) -> list[int]:
+    """An argparse ``type`` for ``--seeds 1,2,3``: distinct seeds, at least one."""
+    try:
+        seeds = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seeds like 1,2,3, got {text!r}") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"a seed is given twice in {text!r}")
+    return seeds
+
+
 def exact_table_chance(rules: Rules, specs: Sequence[str], seat: int) -> float:
     """The exact chance that ``seat`` wins a match in which seat ``i`` plays bot ``specs[i]``.
 

@@ -27,8 +27,10 @@ No deep-learning dependency: the Q-table is a dict of numpy arrays.
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
+import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -41,17 +43,22 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import Parser, at_least, exact_match_value, fail, optimal_bot, optimal_set
+from _support import (
+    Parser,
+    at_least,
+    exact_match_value,
+    fail,
+    optimal_bot,
+    optimal_set,
+    seed_list,
+)
 
 import shipcaptaincrew.envs  # noqa: F401  (registers ShipCaptainCrew-v0)
 from shipcaptaincrew import MatchState, legal_actions
-from shipcaptaincrew.actions import Action
 from shipcaptaincrew.bots import make_bot
 from shipcaptaincrew.envs.encoding import OBS_PHASES, action_index, index_action
+from shipcaptaincrew.envs.evaluate import exact_value
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv
-from shipcaptaincrew.solver.match.solve import solve_match
-from shipcaptaincrew.solver.policies import PolicyKind, parse_policy
-from shipcaptaincrew.solver.walk import BEST, Choosing, Solved, exact_chances
 
 Key = tuple[Any, ...]
 #: The lead in the key is clipped to this (a larger lead or deficit plays alike).
@@ -199,35 +206,25 @@ def describe(key: Key) -> str:
     return ", ".join(parts)
 
 
-def learned_player(table: QTable, env: ShipCaptainCrewEnv) -> Choosing:
-    """The greedy learned policy as a player of the exact walk, choosing from what ``env``
-    would show it (:meth:`~shipcaptaincrew.envs.gym_env.ShipCaptainCrewEnv.observe`); its
-    turns differ only by :func:`match_key`."""
-
-    def choose(state: MatchState) -> Action:
-        obs = env.observe(state)
-        action = index_action(state, table.greedy(state_key(obs), choices(obs)))
-        assert action is not None
-        return action
-
-    def key(state: MatchState, seat: int) -> Key:
-        assert seat == env.seat
-        return match_key(env.observe(state))
-
-    return Choosing(choose, key)
-
-
-def exact_learned(env: ShipCaptainCrewEnv, table: QTable) -> dict[str, float]:
-    """The learned policy's exact chance (at ``env``'s seat 0) against each opponent, and the
-    best response's chance against it, from the match's start (its roll-off included)."""
-    rules, learned = env.rules, learned_player(table, env)
-    kinds = list(PolicyKind)
+def exact_learned(envs: dict[str, ShipCaptainCrewEnv], table: QTable) -> dict[str, float]:
+    """The learned policy's exact chance (at seat 0) against each opponent, and the best
+    response's chance against it, from the match's start (its roll-off included), by the
+    public evaluation API (:func:`shipcaptaincrew.envs.evaluate.exact_value`).  The policy
+    reads its turn and :func:`match_key` of the match, which is the walk's key."""
     out = {}
     for opponent in OPPONENTS:
-        pol = parse_policy(opponent, allow=kinds)
-        play = Solved(solve_match(rules, (pol, pol)))  # the opponent's seat plays as it does
-        out[opponent] = exact_chances(rules, [learned, play]).seat_win_probability[0]
-    out["best response"] = exact_chances(rules, [learned, BEST]).seat_win_probability[1]
+        env = envs[opponent]
+
+        def policy(obs: dict[str, Any]) -> int:
+            return table.greedy(state_key(obs), choices(obs))
+
+        def key(state: MatchState, seat: int, env: ShipCaptainCrewEnv = env) -> Key:
+            return match_key(env.observe(state))
+
+        found = exact_value(env, policy, key=key, best_response=opponent == "optimal")
+        out[opponent] = found.value
+        if found.best_response is not None:
+            out["best response"] = found.best_response
     return out
 
 
@@ -254,24 +251,40 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="walk the learned policy's exact values under --quick too (minutes for rounds:3)",
     )
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seeds", type=seed_list, default=[1], help="seeds to train and pool (1 or 1,2,3)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.episodes, args.eval = 300, 100
 
     try:
         envs = {
-            o: ShipCaptainCrewEnv(rules=args.rules, bots=[bot(o)], seat=0, format=args.format)
+            o: ShipCaptainCrewEnv(rules=args.rules, bots=[o], seat=0, format=args.format)
             for o in OPPONENTS
         }
     except (ValueError, TypeError) as error:  # bad rules or format: one line, status 2
         fail(f"train_tabular.py: error: {error}")
+    print(f"rules {envs['optimal'].rules}; two players; the agent at seat 0 learns against optimal")
+    runs = [run_seed(args, envs, seed) for seed in args.seeds]
+    if len(runs) > 1:
+        print(f"pooled over seeds {','.join(map(str, args.seeds))} (mean +- sd):")
+        for name in runs[0]:
+            values = [run[name] for run in runs]
+            mean, sd = statistics.mean(values), statistics.stdev(values)
+            print(f"  {name:<44} {100 * mean:8.4f}% +- {100 * sd:.4f}")
+    return 0
+
+
+def run_seed(
+    args: argparse.Namespace, envs: dict[str, ShipCaptainCrewEnv], seed: int
+) -> dict[str, float]:
+    """Train, evaluate and print one seed; its figures, for the pooled lines."""
     env = envs["optimal"]
     rules = env.rules
-    print(f"rules {rules}; two players; the agent at seat 0 learns against optimal")
-    print(f"training: Q-learning, {args.episodes} matches")
+    print(f"seed {seed}: training: Q-learning, {args.episodes} matches")
     t0 = time.perf_counter()
-    table = train(env, args.episodes, args.seed, print)
+    table = train(env, args.episodes, seed, print)
     train_s = time.perf_counter() - t0
 
     def learned(obs: dict[str, Any]) -> int:
@@ -310,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
             example[key] = (str(chosen), "/".join(sorted(str(a) for a in best_set)))
 
     exact = {o: exact_match_value(rules, "optimal", o) for o in OPPONENTS}
-    eval_seed = 10**9 + args.seed
+    eval_seed = 10**9 + seed
     t1 = time.perf_counter()
     rows = []
     for opponent in OPPONENTS:
@@ -332,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     walked: dict[str, float] = {}
     if args.exact or not args.quick:
         t2 = time.perf_counter()
-        walked = exact_learned(env, table)
+        walked = exact_learned(envs, table)
         seconds = time.perf_counter() - t2
         print(
             f"exact values of the learned policy (the engine walked roll by roll, {seconds:.0f} s):"
@@ -381,7 +394,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"({visits[k] - agree[k]}x, {lost[k]:.3f})"
             )
     print(f"time: training {train_s:.1f} s, evaluation {eval_s:.1f} s")
-    return 0
+    figures = {f"sampled: learned (greedy Q) vs {o}": rate for o, rate, _, _ in rows}
+    figures["agreement with the solver per decision"] = agreed / max(decisions, 1)
+    figures |= {
+        f"exact: learned (greedy Q) vs {o}": v for o, v in walked.items() if o != "best response"
+    }
+    if "best response" in walked:
+        figures["exact: best response vs learned (greedy Q)"] = walked["best response"]
+    return figures
 
 
 if __name__ == "__main__":

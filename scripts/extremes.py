@@ -1,20 +1,27 @@
-"""Every rule option at its extremes through every shell: each plays it or refuses it in one line.
+"""Every rule option at its extremes through every shell: played right, or refused as listed.
 
 The cases come from the option table: each bound of a number (and ``none`` where it allows
 no limit), each choice, each value of a flag, and each match format kind at each bound of its
 N -- alone, and, where an option only means something with another (``Option.requires``) or
 the rule set refuses it alone, with what it needs (the first value of another option that
 makes it valid).  Every case runs through every shell: ``scc odds``, ``strategy`` (with and
-without ``--format``), ``advise``, ``turn``, ``simulate``, ``equilibrium``, ``evaluate``,
-``export``, ``rules`` in every language, the web's create form and a match against a bot
-through the match service, and each environment's official checker (Gymnasium's
-``check_env``, PettingZoo's ``api_test``, OpenSpiel's ``random_sim_test``, a step of both
-batched environments).
+without ``--format``), ``advise``, ``turn`` (each in words and as JSON, with a roll the rule
+set's turn allows: a full crew from the cup's dice), ``simulate``, ``equilibrium``,
+``evaluate``, ``export``, ``rules`` in every language, the web's create form and a match
+against a bot through the match service, and each environment's official checker
+(Gymnasium's ``check_env``, PettingZoo's ``api_test``, OpenSpiel's ``random_sim_test``, a step
+of both batched environments).
 
-A command passes when it exits 0, or exits 2 with one line on stderr (a refusal); a
-traceback, any other status or a run past its time limit fails.  An API passes when it
-returns, or raises one of the project's refusals (a ``ValueError`` with a one-line message).
-Prints one line per failure and a summary line; exits 1 when anything failed.
+A shell that answers has its answer read (``scripts/extremes_checks.py``): its numbers
+against figures it did not make (a brute force of the turn from the rules alone, the cargo a
+stand scores, the exact chance a simulated rate estimates) and its words against the rule set
+(the cargo shown has the cup's cargo dice and adds up to the score; a reroll counts the right
+dice; the rules text names the cup in each language).  A wrong number or word fails the run.
+A refusal (exit status 2 with one line; a project's own ``ValueError`` in one line from an
+API) passes only where it is listed in ``extremes_checks.REFUSALS`` with its reason, or where
+the rule set itself refuses the combination (then every command must refuse it).  A traceback,
+any other status, an unlisted refusal or a run past its time limit fails.  Prints one line per
+failure and a summary line; exits 1 when anything failed.
 
     .venv/bin/python scripts/extremes.py            # the whole matrix (CI)
     .venv/bin/python scripts/extremes.py --quick    # a few cases (tests/test_extremes.py)
@@ -26,6 +33,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import random
 import signal
 import sys
 import tempfile
@@ -37,14 +45,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# The checks live beside this script (scripts/extremes_checks.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 #: The options whose first and last values make the quick cases.
-QUICK = ("rolls", "cargo_rerolls", "drinking", "format")
+QUICK = ("dice", "rolls", "cargo_rerolls", "drinking", "format")
+#: Options whose extremes are crossed with every value of the options that read what they
+#: change: the dice in the cup decide the cargo's dice, which half cargo, the cargo roll-off,
+#: the cargo rerolls, the same-roll bonus and a wild captain's example all count.
+CROSSED = {"dice": ("half_cargo", "tie_break", "cargo_rerolls", "same_roll_bonus", "wild_captain")}
 #: A match format's N beyond which the simulation seats no match-optimal bot.
 LONG = 100
 #: Seconds one shell may take on one case before it counts as a hang.
-
-
-LIMIT = 120
+LIMIT = 300
 #: Matches a simulation plays, and moves a web match is driven before it counts as playing.
 MATCHES = 12
 WEB_MOVES = 150
@@ -60,7 +73,8 @@ class Case:
 
 @dataclass(frozen=True)
 class Outcome:
-    """One shell on one case: ``ok`` (played), ``refused`` (one clean line) or ``failed``."""
+    """One shell on one case: ``ok`` (played, its answer read), ``refused`` (one clean line,
+    as listed: ``detail`` is the reason) or ``failed``."""
 
     case: str
     shell: str
@@ -114,6 +128,15 @@ def cases(quick: bool = False) -> list[Case]:
     from shipcaptaincrew.options import OPTIONS
 
     out: dict[tuple[str, ...], Case] = {}
+
+    def add(wanted: list[str]) -> None:
+        if not _valid(wanted):
+            helper = next((h for h in _helpers() if _valid([h, *wanted])), None)
+            if helper is not None:
+                wanted = [helper, *wanted]
+        key = tuple(wanted)
+        out.setdefault(key, Case(" ".join(key), key))
+
     for name, option in OPTIONS.items():
         values = _values(option)
         if quick:
@@ -122,17 +145,20 @@ def cases(quick: bool = False) -> list[Case]:
             values = [values[0], values[-1]]
         for value in values:
             alone = f"{name}={option.text(value)}"
-            wanted = [alone]
-            if option.requires is not None and value != option.default:
-                other, needed = option.requires
-                wanted = [f"{other}={needed}", alone]
             out.setdefault((alone,), Case(alone, (alone,)))
-            if not _valid(wanted):
-                helper = next((h for h in _helpers() if _valid([h, *wanted])), None)
-                if helper is not None:
-                    wanted = [helper, *wanted]
-            key = tuple(wanted)
-            out.setdefault(key, Case(" ".join(key), key))
+            add(_with_needs(option, value))
+    # The cup's extremes with every option that reads the cargo: half cargo and the cargo
+    # roll-off with a cargo of one die and of three, and the rest of the turn around them.
+    for name, others in CROSSED.items():
+        option = OPTIONS[name]
+        for value in _values(option)[: None if not quick else 2]:
+            if value == option.default:
+                continue
+            for other in others if not quick else others[:2]:
+                o = OPTIONS[other]
+                changed = [v for v in _values(o) if v != o.default]
+                for v in changed if not quick else changed[:1]:
+                    add([f"{name}={option.text(value)}", *_with_needs(o, v)])
     # A value at its default is the game without it: one such case stands for all of them.
     seen: set[str] = set()
     unique = []
@@ -142,6 +168,15 @@ def cases(quick: bool = False) -> list[Case]:
             seen.add(text)
             unique.append(case)
     return unique
+
+
+def _with_needs(option: Any, value: Any) -> list[str]:
+    """``option=value``, after what it needs (``Option.requires``) when not at its default."""
+    alone = f"{option.name}={option.text(value)}"
+    if option.requires is not None and value != option.default:
+        other, needed = option.requires
+        return [f"{other}={needed}", alone]
+    return [alone]
 
 
 def _canonical(settings: list[str]) -> str | None:
@@ -171,7 +206,21 @@ def _players(rules: Any) -> int:
     return MIN_PLAYERS
 
 
-def _commands(case: Case, rules: Any, out_dir: str) -> dict[str, list[str]]:
+#: A check of a command's answer: (rules, standard output, the run's directory).
+Check = Callable[[Any, str, str], None]
+
+
+def full_roll(rules: Any) -> str:
+    """A first roll the rule set's turn allows that completes the crew: the roles' faces and,
+    for the cargo, the highest face that is not wild (so the roll has one way to be set aside)."""
+    wild = rules.wild_face if rules.wild_captain else None
+    filler = next(f for f in (6, 5, 4, 3, 2, 1) if f != wild)
+    return "".join(map(str, (*rules.required_faces, *[filler] * rules.cargo_dice)))
+
+
+def _commands(case: Case, rules: Any, out_dir: str) -> dict[str, tuple[list[str], Check | None]]:
+    import extremes_checks as check
+
     from shipcaptaincrew.facts import LANGUAGES
     from shipcaptaincrew.solver.match.advice import has_match
 
@@ -181,23 +230,37 @@ def _commands(case: Case, rules: Any, out_dir: str) -> dict[str, list[str]]:
     first = "optimal" if (rules.format.n or 0) <= LONG else "ev"
     bots = ",".join([first, *["tip"] * (int(n) - 1)])
     fmt = str(rules.format) if has_match(rules) else "rounds:2"
-    cmds = {
-        "odds": ["odds"],
-        "strategy": ["strategy", "--players", n],
-        "strategy --format": ["strategy", "--format", fmt],
-        "advise": ["advise", "--held", "none", "--roll", "65432", "--rolls-used", "1"]
-        + ["--players-after", "1"],
-        "turn": ["turn", "65432"],
-        "simulate": ["simulate", "--players", bots, "--matches", str(MATCHES), "--seed", "1"],
-        "equilibrium": ["equilibrium", "--players", n],
-        "evaluate": ["evaluate", "--players", n, "--policy", "optimal"],
-        "export": ["export", "--out", f"{out_dir}/", "--players", n, "--table", "turn_odds"]
-        + ["--table", "decisions", "--table", "round_equilibrium", "--table", "match_equilibrium"],
+    roll = full_roll(rules)
+    advise = ["advise", "--held", "none", "--roll", roll, "--rolls-used", "1"]
+    advise += ["--players-after", "1"]
+    export = ["export", "--out", f"{out_dir}/", "--players", n, "--table", "turn_odds"]
+    export += ["--table", "decisions", "--table", "round_equilibrium"]
+    export += ["--table", "match_equilibrium"]
+    cmds: dict[str, tuple[list[str], Check | None]] = {
+        "odds": (["odds"], None),
+        "odds --json": (["odds", "--exact", "--json"], check.odds),
+        "strategy": (["strategy", "--players", n], None),
+        "strategy --json": (["strategy", "--players", n, "--json"], check.strategy),
+        "strategy --format": (["strategy", "--format", fmt, "--json"], check.strategy_format),
+        "advise": (advise, check.advise_words),
+        "advise --json": ([*advise, "--json"], check.advise_json),
+        "turn": (["turn", roll], check.turn_words),
+        "turn --json": (["turn", roll, "--json"], check.turn_json),
+        "simulate": (
+            ["simulate", "--players", bots, "--matches", str(MATCHES), "--seed", "1", "--json"],
+            check.simulate,
+        ),
+        "equilibrium": (["equilibrium", "--players", n, "--json"], check.solved),
+        "evaluate": (["evaluate", "--players", n, "--policy", "optimal", "--json"], check.solved),
+        "export": (export, check.export),
     }
     for lang in LANGUAGES:
-        cmds[f"rules --lang {lang}"] = ["rules", "--plain", "--lang", lang]
+        cmds[f"rules --lang {lang}"] = (
+            ["rules", "--plain", "--lang", lang],
+            check.rules_words(lang),
+        )
     sets = [a for s in case.settings for a in ("--set", s)]
-    return {name: [*args, *sets] for name, args in cmds.items()}
+    return {name: ([*args, *sets], ok) for name, (args, ok) in cmds.items()}
 
 
 class Hang(Exception):
@@ -209,18 +272,28 @@ def _alarm(_signum: int, _frame: Any) -> None:
 
 
 def _timed(case: Case, shell: str, run: Callable[[], tuple[str, str]]) -> Outcome:
+    import extremes_checks as check
+
     start = time.monotonic()
     signal.alarm(LIMIT)
     try:
         kind, detail = run()
     except Hang as e:
         kind, detail = "failed", str(e)
+    except check.Wrong as e:
+        kind, detail = "failed", f"wrong: {e}"
     except Exception as e:  # an API's refusal is the project's own, in one line
         clean = _refusal(e)
         kind = "refused" if clean else "failed"
         detail = str(e) if clean else traceback.format_exc(limit=-3)
     finally:
         signal.alarm(0)
+    if kind == "refused":
+        listed = check.listed(shell, detail)
+        if listed is None:
+            kind, detail = "failed", f"a refusal nobody listed: {detail}"
+        else:
+            detail = listed.reason
     return Outcome(case.label, shell, kind, detail.strip(), time.monotonic() - start)
 
 
@@ -235,13 +308,16 @@ def _refusal(e: BaseException) -> bool:
     return ours and isinstance(e, ValueError | RuntimeError) and bool(text) and "\n" not in text
 
 
-def _cli(args: list[str]) -> Callable[[], tuple[str, str]]:
+def _cli(
+    args: list[str], rules: Any = None, ok: Check | None = None, out_dir: str = ""
+) -> Callable[[], tuple[str, str]]:
     def run() -> tuple[str, str]:
         from typer.testing import CliRunner
 
         from shipcaptaincrew.cli.app import app
 
-        result = CliRunner().invoke(app, ["--lang", "en", *args])
+        # Wide enough that no table cell wraps its words (the checks read whole phrases).
+        result = CliRunner().invoke(app, ["--lang", "en", *args], env={"COLUMNS": "250"})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             if isinstance(result.exception, Hang):
                 raise result.exception
@@ -249,6 +325,8 @@ def _cli(args: list[str]) -> Callable[[], tuple[str, str]]:
             return "failed", tb
         err = result.stderr.strip()
         if result.exit_code == 0:
+            if ok is not None:
+                ok(rules, result.stdout, out_dir)
             return "ok", ""
         if result.exit_code == 2 and err and "\n" not in err and "Traceback" not in err:
             return "refused", err
@@ -291,18 +369,25 @@ def _web(rules: Any, settings: tuple[str, ...]) -> Callable[[], tuple[str, str]]
                 started = client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": token})
                 if started.status_code != 200:
                     return "failed", f"start: {started.status_code} {started.text}"
-                return _drive(client, code, token)
+                return _drive(client, code, token, rules)
 
     return run
 
 
-def _drive(client: Any, code: str, token: str) -> tuple[str, str]:
-    """Play the host's first legal choice until the match ends (or for a while)."""
+def _drive(client: Any, code: str, token: str, rules: Any) -> tuple[str, str]:
+    """Play the host's first legal choice until the match ends (or for a while), reading
+    every picture (the turn's shape, each turn's cargo) and every line of the story."""
+    import extremes_checks as check
+
     moves = 0
     with client.websocket_connect(f"/ws/rooms/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token, "lang": "en"}))
         while moves < WEB_MOVES:
             msg = ws.receive_json()
+            if msg["type"] == "room" and msg["room"]["match"] is not None:
+                check.picture(msg["room"], rules)
+                lines = msg.get("lines") or []
+                check.story([x if isinstance(x, str) else x.get("text", "") for x in lines], rules)
             # A move sent on a picture the bots have since moved on from is refused as stale
             # or out of turn; any other refusal of a legal move is a failure.
             if msg["type"] == "error" and msg.get("code") not in ("stale", "not_your_turn"):
@@ -327,6 +412,8 @@ def _drive(client: Any, code: str, token: str) -> tuple[str, str]:
 
 
 def _envs(rules: Any) -> dict[str, Callable[[], tuple[str, str]]]:
+    import extremes_checks as check
+
     def gym() -> tuple[str, str]:
         from gymnasium.utils.env_checker import check_env
 
@@ -334,6 +421,15 @@ def _envs(rules: Any) -> dict[str, Callable[[], tuple[str, str]]]:
 
         bots = ["tip"] * (_players(rules) - 1)
         check_env(ShipCaptainCrewEnv(rules=rules, bots=bots, match=True), skip_render_check=True)
+        e = ShipCaptainCrewEnv(rules=rules, bots=bots, match=True)
+        obs, _ = e.reset(seed=1)
+        rng = random.Random(1)
+        for _ in range(200):
+            check.observation(obs, rules)
+            legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+            obs, _, done, cut, _ = e.step(rng.choice(legal))
+            if done or cut:
+                obs, _ = e.reset(seed=rng.randrange(1000))
         return "ok", ""
 
     def zoo() -> tuple[str, str]:
@@ -353,6 +449,7 @@ def _envs(rules: Any) -> dict[str, Callable[[], tuple[str, str]]]:
 
         game = openspiel_game.load(_players(rules), str(rules), replay_cap=2)
         pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+        check.spiel_first_roll(game, rules)
         return "ok", ""
 
     def batched() -> tuple[str, str]:
@@ -362,6 +459,7 @@ def _envs(rules: Any) -> dict[str, Callable[[], tuple[str, str]]]:
         e.reset(seed=1)
         for _ in range(4):
             e.step(e.sample_actions())
+            check.batched_tables(e.states(), rules)
         return "ok", ""
 
     def batched_match() -> tuple[str, str]:
@@ -390,23 +488,36 @@ def run_case(case: Case) -> list[Outcome]:
     rules = find_rules("classic").with_settings(list(case.settings))
     with tempfile.TemporaryDirectory() as out_dir:
         runs: dict[str, Callable[[], tuple[str, str]]] = {
-            name: _cli(args) for name, args in _commands(case, rules, out_dir).items()
+            name: _cli(args, rules, ok, out_dir)
+            for name, (args, ok) in _commands(case, rules, out_dir).items()
         }
         runs["web: create and a match"] = _web(rules, case.settings)
         runs.update(_envs(rules))
         return [_timed(case, shell, run) for shell, run in runs.items()]
 
 
+#: Why a case is refused by every command: the rule set itself refuses it.
+REFUSED_RULES = "the rule set refuses the combination (Option.requires or Rules._validate)"
+
+
 def run_refused(case: Case) -> list[Outcome]:
     """A case the rule set refuses: every command says so in one line with status 2."""
     signal.signal(signal.SIGALRM, _alarm)
+    out = []
     with tempfile.TemporaryDirectory() as out_dir:
         args = {"odds": ["odds"], "rules": ["rules", "--plain"]}
         args["simulate"] = ["simulate", "--players", "tip,tip", "--matches", "1"]
         args["export"] = ["export", "--out", f"{out_dir}/"]
         sets = [a for s in case.settings for a in ("--set", s)]
-        out = [_timed(case, name, _cli([*a, *sets])) for name, a in args.items()]
-    return [o if o.kind != "ok" else Outcome(o.case, o.shell, "failed", "accepted") for o in out]
+        for name, a in args.items():
+            start = time.monotonic()
+            kind, detail = _cli([*a, *sets])()
+            kind, detail = {
+                "ok": ("failed", "accepted"),
+                "refused": ("refused", REFUSED_RULES),
+            }.get(kind, (kind, detail))
+            out.append(Outcome(case.label, name, kind, detail, time.monotonic() - start))
+    return out
 
 
 def _run(case: Case) -> list[Outcome]:
@@ -419,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", help="run the cases whose label contains this text")
     parser.add_argument("--times", action="store_true", help="print every run's seconds")
+    parser.add_argument("--refusals", action="store_true", help="print every refusal's reason")
     args = parser.parse_args(argv)
     os.environ.setdefault("SCC_CACHE_DIR", tempfile.mkdtemp(prefix="scc-extremes-"))
     todo = [c for c in cases(args.quick) if args.only is None or args.only in c.label]
@@ -429,17 +541,27 @@ def main(argv: list[str] | None = None) -> int:
         for o in sorted(results, key=lambda o: -o.seconds):
             print(f"{o.seconds:6.1f} s  {o.kind:8} {o.case} | {o.shell}")
     failed = [o for o in results if o.kind == "failed"]
+    if args.refusals:
+        for o in sorted(results, key=lambda o: (o.shell, o.case)):
+            if o.kind == "refused":
+                print(f"refused {o.case} | {o.shell} | {o.detail}")
 
     for o in sorted(failed, key=lambda o: (o.case, o.shell)):
         print(f"FAILED {o.case} | {o.shell} | {o.detail}".replace("\n", " / "))
     slow = max(results, key=lambda o: o.seconds)
     counts = {k: sum(o.kind == k for o in results) for k in ("ok", "refused", "failed")}
+    reasons: dict[str, int] = {}
+    for o in results:
+        if o.kind == "refused":
+            reasons[o.detail] = reasons.get(o.detail, 0) + 1
     print(
-        f"extremes: {len(todo)} rule sets x shells = {len(results)} runs: {counts['ok']} played, "
-        f"{counts['refused']} refused in one line, {counts['failed']} failed "
-        f"({time.monotonic() - start:.0f} s; slowest {slow.seconds:.1f} s: {slow.shell} on "
-        f"{slow.case})"
+        f"extremes: {len(todo)} rule sets x shells = {len(results)} runs: {counts['ok']} played "
+        f"with numbers and words checked, {counts['refused']} refused as listed, "
+        f"{counts['failed']} failed ({time.monotonic() - start:.0f} s; slowest "
+        f"{slow.seconds:.1f} s: {slow.shell} on {slow.case})"
     )
+    for reason, n in sorted(reasons.items(), key=lambda r: -r[1]):
+        print(f"  refused {n} x: {reason}")
     return 1 if failed else 0
 
 

@@ -3,7 +3,13 @@
 #
 #   scripts/i18n.sh            extract + update + compile every domain
 #   scripts/i18n.sh compile    compile only (after editing a .po file)
+#   scripts/i18n.sh --drop     the same as the first, dropping the translations of messages
+#                              changed or removed on purpose
 #
+# Nothing is lost by accident: the update stops, naming the message, when a message id is
+# glued from parts at run time (the extractor cannot see it, so its translations would go),
+# and when it would drop a translation that exists (the catalogues are then left as they were);
+# see scripts/i18n_guard.py.
 # A domain is a catalogue name (scc: the command line and rules text; web: the web pages).
 # The domains extracted from the code, and Babel's map of which files go to each, come from one
 # place: src/shipcaptaincrew/i18n/catalogues.py.  A domain it does not name (its owner extracts
@@ -17,10 +23,18 @@ PY=${PYTHON:-.venv/bin/python}
 CATALOGUES=(env PYTHONPATH=src "$PY" -m shipcaptaincrew.i18n.catalogues)
 EXTRACTED=$("${CATALOGUES[@]}" --domains)
 MAP=$(mktemp)
-trap 'rm -f "$MAP"' EXIT
+before=""
+trap 'rm -f "$MAP"; [ -z "$before" ] || rm -rf "$before"' EXIT
 LOCALES=src/shipcaptaincrew/i18n/locales
 LANGS=(de nb)
 mode=${1:-all}
+case "$mode" in all | compile | --drop) ;; *) echo "usage: $0 [compile|--drop]" >&2; exit 2 ;; esac
+
+if [ "$mode" != compile ]; then
+  "$PY" scripts/i18n_guard.py glued
+  before=$(mktemp -d)
+  cp -r "$LOCALES"/. "$before"/
+fi
 
 domains() {
   {
@@ -49,6 +63,15 @@ for d in $(domains); do
       done
     fi
   fi
+done
+if [ "$mode" = --drop ]; then
+  "$PY" scripts/i18n_guard.py dropped "$before" "$LOCALES" 2>&1 | sed 's/would drop/drops/' || true
+elif [ "$mode" = all ] && ! "$PY" scripts/i18n_guard.py dropped "$before" "$LOCALES"; then
+  cp -r "$before"/. "$LOCALES"/
+  echo "catalogues left as they were: change the code back, or drop these on purpose with $0 --drop" >&2
+  exit 1
+fi
+for d in $(domains); do
   for l in "${LANGS[@]}"; do
     po="$LOCALES/$l/LC_MESSAGES/$d.po"
     [ -e "$po" ] && "$BABEL" -q compile -D "$d" -d "$LOCALES" -l "$l" --statistics

@@ -31,3 +31,13 @@ def need_module(name: str) -> ModuleType:
         return importlib.import_module(name)
     except ImportError as error:
         missing(f"the Python module {name} cannot be imported ({error})")
+
+
+def beyond_the_lock(name: str, why: str) -> ModuleType:
+    """Import a module the project never installs (it is in no lock file of ``requirements/``),
+    or skip -- under ``SCC_REQUIRE_ALL`` too: no install of the project brings it, so its
+    absence is no broken install.  ``why`` says why it stays out and how to get it."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        pytest.skip(f"{name} is not installed ({error}); it is in no lock: {why}")

@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from shipcaptaincrew.errors import InvalidRulesError
 from shipcaptaincrew.facts import (
-    DICE,
     FACES,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -39,9 +38,8 @@ from shipcaptaincrew.options import OPTIONS, Group, Option, OptionType, options_
 from shipcaptaincrew.positions import turn_scores
 from shipcaptaincrew.rules import (
     PRESET_NAMES,
+    TURN_LIMITS,
     Drinking,
-    HandOutAmount,
-    PotTo,
     Rules,
     Stakes,
     Starter,
@@ -149,13 +147,15 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
     solo_ok = solo and rules.format.kind in (FormatKind.SINGLE, FormatKind.ROUNDS)
     players = draw(st.integers(SOLO_PLAYERS if solo_ok else low, MAX_PLAYERS))
     if players == 1:
-        rules = rules.replace(
-            stakes=Stakes.POINTS,
-            pot_to=PotTo.ROUND,
-            drinking=Drinking.NONE,
-            hand_out=HandOutAmount.EXACT,
-            failed_double=False,
-        )
+        # Points only: the options that mean something under a pot or a drinking mode (their
+        # ``requires``) go back to their defaults with it.
+        kept = {"stakes": Stakes.POINTS, "drinking": Drinking.NONE, "failed_double": False}
+        unmet = {
+            o.name: o.default
+            for o in OPTIONS.values()
+            if o.requires is not None and o.requires[0] in kept and o.name not in kept
+        }
+        rules = rules.replace(**kept, **unmet)
         lowest = min(s for s in turn_scores(rules) if s > 0)
         target = draw(st.integers(lowest, rules.max_score))
         return MatchSetup(rules, 1, None, target)
@@ -170,7 +170,7 @@ def dice(n: int) -> st.SearchStrategy[tuple[int, ...]]:
 
 def roll_faces() -> st.SearchStrategy[tuple[int, ...]]:
     """Faces of a roll of one to all the dice (any count a turn can ask for)."""
-    return st.integers(1, DICE).flatmap(dice)
+    return st.integers(1, TURN_LIMITS.dice).flatmap(dice)
 
 
 def random_rules(rng: random.Random) -> Rules:

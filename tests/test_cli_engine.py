@@ -66,6 +66,26 @@ def test_cargo_reroll_and_half_cargo_and_bonus() -> None:
     assert d["bonus"] == 3 and d["score"] == 5
 
 
+@pytest.mark.parametrize(
+    ("settings", "rolls", "line"),
+    [
+        (["dice=6"], ["654123"], "Held: ship, captain, crew; cargo 1 + 2 + 3 = 6"),
+        (["dice=6", "half_cargo=true"], ["654123", "55"], "cargo 3 + 5 + 5 = 13"),
+        (["dice=4"], ["6543"], "Held: ship, captain, crew; cargo 3"),
+        (["dice=4", "same_roll_bonus=100"], ["6546"], "cargo 6 + bonus 100 = 106"),
+        ([], ["65432"], "Held: ship, captain, crew; cargo 2 + 3 = 5"),
+    ],
+)
+def test_the_turn_in_words_shows_the_cups_cargo(
+    settings: list[str], rolls: list[str], line: str
+) -> None:
+    """The words name every cargo die and the sum they make (once 'cargo 106' of a 6 and a
+    bonus of 100, and two of three dice)."""
+    r = scc("turn", *rolls, *[a for s in settings for a in ("--set", s)], "--lang", "en")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().endswith(line), r.stdout
+
+
 def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
     # Only the crew is missing after 6 5; the roll 4 1 6 lets the 1 be the crew, cargo 4 + 6.
     d = turn_json("--set", "wild_captain=true", "65223", "416")
@@ -86,6 +106,7 @@ def test_wild_captain_takes_most_roles_then_highest_cargo() -> None:
             ["--set", "wild_captain=true", "--set", "bow_to_stern=true", "12345"],
             "also a required face",
         ),
+        (["--set", "dice=6", "65411"], "needs 6 dice"),
     ],
 )
 def test_impossible_scripts_exit_2_with_one_line(args: list[str], needle: str) -> None:
@@ -255,3 +276,19 @@ def test_turn_words_count_in_every_language() -> None:
     assert "no full crew after one roll: score 0" in scc("turn", "22222").stdout
     assert "keine volle Crew nach einem Wurf" in scc("turn", "22222", "--lang", "de").stdout
     assert "etter 3 kast" in scc("turn", "22222", "11111", "33333", "--lang", "nb").stdout
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "a cargo reroll takes 1 die, got 2", "a cargo reroll takes 3 dice, got 4"),
+        ("de", "braucht 1 Würfel, angegeben: 2", "braucht 3 Würfel, angegeben: 4"),
+        ("nb", "tar 1 terning, fikk 2", "tar 3 terninger, fikk 4"),
+    ],
+)
+def test_a_count_of_dice_in_a_refusal_is_singular_for_one(lang: str, one: str, two: str) -> None:
+    """A cargo of one die (dice=4) is refused as "1 die", not "1 dice", in every language."""
+    r = scc("turn", "6543", "44", "--set", "dice=4", "--lang", lang)
+    assert r.returncode == 2 and one in r.stderr, r.stderr
+    r = scc("turn", "654111", "4444", "--set", "dice=6", "--lang", lang)
+    assert r.returncode == 2 and two in r.stderr, r.stderr

@@ -9,7 +9,6 @@ command runs as ``scc`` runs.
 from __future__ import annotations
 
 import csv
-import json
 import subprocess
 import sys
 import tomllib
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from shipcaptaincrew.cli.extras import extra_of, install_command
+from shipcaptaincrew.provenance import read as read_provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 SETUP = ROOT / "scripts" / "setup.sh"
@@ -84,15 +84,15 @@ def test_csv_and_json_export_need_no_extra(tmp_path: Path) -> None:
     r = scc_without(blocked, "export", "--out", "t/", "--table", "turn_odds", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     with (tmp_path / "t" / "turn_odds.csv").open(encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+        rows = list(csv.DictReader(line for line in f if not line.startswith("# ")))
     assert rows[0] == {
         "policy": "never",
         "score": "0",
         "probability": "0.4600248920008591",
         "probability_exact": "36049466125/78364164096",
     }
-    meta = json.loads((tmp_path / "t" / "turn_odds.meta.json").read_text(encoding="utf-8"))
-    assert meta["table"] == "turn_odds"
+    meta = read_provenance(tmp_path / "t" / "turn_odds.csv")
+    assert meta["table"] == "turn_odds" and meta["command"].startswith("scc export --out t/")
     r = scc_without(
         blocked, "export", "--out", "t/", "--to", "json", "--table", "turn_odds", cwd=tmp_path
     )

@@ -193,6 +193,7 @@ def refusals(logs: dict[str, Path], tmp: Path) -> Iterator[tuple[str, list[str],
         ("player count that is no number", [*sweep[:4], "2,x", *sweep[5:]]),
         ("empty bot name", ["sweep", "--bots", "tip,", "--players", "2", "--matches", "3"]),
         ("sweep plot that is no picture", [*sweep, "--plot", str(tmp / "x.jpg")]),
+        ("a resolution too low to print", [*sim, "--plot", str(tmp / "x.pdf"), "--dpi", "10"]),
         # the demo, logs and the server
         ("demo for nine", ["demo", "--players", "9"]),
         ("demo of no rounds", ["demo", "--rounds", "0"]),

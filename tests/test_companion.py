@@ -82,18 +82,23 @@ def test_cargo_tie_break_and_the_last_drinks(tmp_path: Path) -> None:
     child.sendline("64533")
     child.expect(r"\[1-2, \?\] ")
     child.sendline("1")
-    child.expect(r"Tie between Anna, Bo: tie-break by cargo dice\.")
-    child.expect("Anna: roll two dice for the cargo tie-break, and type both faces: ")
+    # The tie-break says what it decides, and that its roll counts to no total.
+    child.expect(
+        r"Tie between Anna, Bo at 6: a tie-break by cargo dice decides the round, and counts "
+        r"to no total\."
+    )
+    child.expect("Anna: roll 2 dice for the cargo tie-break, and type the faces: ")
     child.sendline("34")
     child.expect(r"Anna rolls the cargo dice for the tie-break: 3 4 = 7\.")
-    child.expect("Bo: roll two dice for the cargo tie-break, and type both faces: ")
+    child.expect("Bo: roll 2 dice for the cargo tie-break, and type the faces: ")
     child.sendline("16")
-    child.expect(r"Tie between Anna, Bo: tie-break by cargo dice\.")  # 7 = 7: again
-    child.expect("Anna: roll two dice for the cargo tie-break")
+    child.expect(r"Anna, Bo tie again: another tie-break by cargo dice, which counts to no total\.")
+    child.expect("Anna: roll 2 dice for the cargo tie-break")
     child.sendline("11")
-    child.expect("Bo: roll two dice for the cargo tie-break")
+    child.expect("Bo: roll 2 dice for the cargo tie-break")
     child.sendline("12")
-    child.expect("Round 1: Bo wins with 6.")
+    # Bo won the tie-break with 3; the round's 6 is what counts (once "Bo wins with 6").
+    child.expect(r"Round 1: Bo wins the tie-break; the round's score of 6 counts\.")
     child.expect(r"Anna drinks a sip\.")
     child.expect(END)
     finish(child)

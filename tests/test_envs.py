@@ -49,6 +49,7 @@ from shipcaptaincrew.envs.encoding import (  # noqa: E402
     TAKE_PATTERNS,
     IllegalIndexError,
     action_index,
+    action_label,
     decision_mask,
     flat_bounds,
     flat_observation,
@@ -74,8 +75,10 @@ def test_action_ids_cover_every_kind_once() -> None:
     assert names[:8] == [Stand(), RerollCargo(), *(RerollCargo(keep=f) for f in range(1, 7))]
     # The ids are a published layout: the later decisions were appended, nothing moved.
     assert names[22:30] == [HandOut(s) for s in range(8)]
-    assert names[30:] == [StopHandOut(), NextRound(), StopMatch()]
-    assert len(TAKE_PATTERNS) == 14 and NUM_ACTIONS == 33
+    assert names[30:33] == [StopHandOut(), NextRound(), StopMatch()]
+    # 33: a turn's opening roll, OpenSpiel's move with no engine action (the dice are chance's).
+    assert names[33] is None and action_label(t, 33) == "roll"
+    assert len(TAKE_PATTERNS) == 14 and NUM_ACTIONS == 34
     assert index_action(t, -1) is None and index_action(t, NUM_ACTIONS) is None
     for i, action in enumerate(names):
         if not isinstance(action, Take) and action is not None:
@@ -170,7 +173,8 @@ def test_observation_fits_its_bounds_and_shows_the_turn() -> None:
     rules = find_rules("classic").replace(same_roll_bonus=7, starter="chosen")
     s = apply(initial_state(rules, 3, starter=1), Roll((6, 5, 4, 3, 3)))
     obs = observation(s, 1)
-    assert obs["held"] == [6, 5, 4] and obs["cargo"] == [3, 3] and obs["bonus"] == 7
+    # the cargo field is sized for the widest cup (dice=6): the third slot of a cup of 5 is 0
+    assert obs["held"] == [6, 5, 4] and obs["cargo"] == [3, 3, 0] and obs["bonus"] == 7
     assert obs["to_act"] == 1 and obs["players_after"] == 2 and obs["posted"] == [-1, -1, -1]
     s = apply(s, Stand())
     obs = observation(s, 2)

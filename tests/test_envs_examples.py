@@ -185,3 +185,26 @@ def test_envs_throughput_prints_every_adapter(capsys: pytest.CaptureFixture[str]
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(",")[0] for line in lines] == ["Gymnasium", "PettingZoo", "OpenSpiel"]
     assert all(float(line.split()[-2]) > 0 for line in lines)
+
+
+def test_the_examples_pool_their_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each seed's figures, then the pooled mean and spread over the seeds."""
+    tabular = load("train_tabular")
+    assert tabular.main(["--quick", "--seeds", "1,2"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 1: training" in out and "seed 2: training" in out
+    pooled = out.split("pooled over seeds 1,2 (mean +- sd):\n")[1]
+    assert "sampled: learned (greedy Q) vs optimal" in pooled and "% +- " in pooled
+    turn = load("train_batched_turn")
+    assert turn.main(["--seeds", "1,2", "--steps", "30", "--tables", "512"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("  seed ")]
+    assert len(rows) == 2 and all("exact win chance" in r for r in rows)
+    optimum = {float(r.split("optimal ")[1].split("%")[0]) for r in rows}
+    assert len(optimum) == 1 and abs(optimum.pop() - 49.2514) < 1e-3  # the optimal plan's
+    assert "  pooled  exact win chance" in out
+    mcts = load("openspiel_mcts")
+    assert mcts.main(["--games", "2", "--simulations", "3", "--seeds", "4,5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("uniform random               seed ") == 2
+    assert "uniform random               pooled   " in out and "over     4" in out

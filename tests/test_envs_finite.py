@@ -13,7 +13,7 @@ pyspiel = need_module("pyspiel")
 
 from shipcaptaincrew import Roll, apply, find_rules  # noqa: E402
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
-from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES  # noqa: E402
+from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES, ROLL_ID  # noqa: E402
 from shipcaptaincrew.envs.finite import max_moves, repeats  # noqa: E402
 from shipcaptaincrew.rules import PRESETS  # noqa: E402
 
@@ -66,21 +66,29 @@ def test_every_game_ends_within_the_bound(rules: str, cap: int) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
+def fail(state: pyspiel.State) -> None:
+    """The next roll fails: the turn's opening roll first where it is due (``roll_action``)."""
+    if not state.is_chance_node():
+        assert state.legal_actions() == [ROLL_ID]
+        state.apply_action(ROLL_ID)
+    state.apply_action(FAIL)
+
+
 def test_a_round_everyone_fails_replays_up_to_the_cap_then_draws() -> None:
     game = openspiel_game.load(2, "classic(starter=chosen)", replay_cap=1)
     state = game.new_initial_state()
     for _ in range(2 * 3):  # both fail all three rolls: the round is replayed, within the cap
-        state.apply_action(FAIL)
-    assert state.match.replays == 1 and state.is_chance_node() and not state.capped
+        fail(state)
+    assert state.match.replays == 1 and state.legal_actions() == [ROLL_ID] and not state.capped
     for _ in range(2 * 3 - 1):
-        state.apply_action(FAIL)
+        fail(state)
     before = state.match
-    state.apply_action(FAIL)  # a second replay would exceed the cap: the game ends there
+    fail(state)  # a second replay would exceed the cap: the game ends there
     assert state.match == apply(before, Roll(CHANCE_OUTCOMES[FAIL]))
     assert state.match.replays == 2 and state.is_terminal() and state.returns() == [0.5, 0.5]
     assert state.current_player() == pyspiel.PlayerId.TERMINAL
     assert state.legal_actions() == [] and state.chance_outcomes() == []
-    assert len(state.history()) == 12 <= game.max_game_length()
+    assert len(state.history()) == 12 + 4 <= game.max_game_length()  # 4 turns, 4 opening rolls
 
 
 def test_without_the_cap_the_replays_go_on() -> None:
@@ -89,14 +97,14 @@ def test_without_the_cap_the_replays_go_on() -> None:
     assert game.max_game_length() == openspiel_game.MAX_GAME_LENGTH
     state = game.new_initial_state()
     for _ in range(10 * 2 * 3):
-        state.apply_action(FAIL)
+        fail(state)
     assert state.match.replays == 10 and not state.is_terminal()
 
 
 def test_a_tied_roll_off_repeats_up_to_the_cap() -> None:
     game = openspiel_game.load(2, "classic", replay_cap=1)
     state = game.new_initial_state()
-    three = CHANCE_OUTCOMES.index((3,))
+    three = CHANCE_OUTCOMES.index((3,))  # the roll-off is chance alone: no opening roll
     for _ in range(3):
         state.apply_action(three)
     assert state.match.contest.depth == 1 and not state.is_terminal()
@@ -109,13 +117,13 @@ def test_rounds_without_a_winner_count_towards_the_cap() -> None:
     game = openspiel_game.load(2, "classic(starter=chosen,all_fail=carry_pot)", replay_cap=0)
     state = game.new_initial_state()
     for _ in range(2 * 3):
-        state.apply_action(FAIL)
+        fail(state)
     assert len(state.match.results) == 1 and state.match.results[0].winner is None
     assert state.is_terminal() and state.returns() == [0.5, 0.5]
     rules = "classic(starter=chosen,all_fail=carry_pot,format=rounds:3)"
     state = openspiel_game.load(2, rules, replay_cap=0).new_initial_state()
     for _ in range(2 * 3):  # under rounds:N such a round counts towards the end: no repeat
-        state.apply_action(FAIL)
+        fail(state)
     assert len(state.match.results) == 1 and not state.is_terminal()
 
 
@@ -124,7 +132,7 @@ def test_the_cap_is_a_parameter_that_round_trips() -> None:
     assert game.get_parameters()["replay_cap"] == 4 and "replay_cap=4" in str(game)
     again = pyspiel.load_game(str(game))
     assert again.replay_cap == 4 and again.max_game_length() == game.max_game_length()
-    assert game.max_game_length() == max_moves(find_rules("classic"), 3, 4, 5)
+    assert game.max_game_length() == max_moves(find_rules("classic"), 3, 4, 5, roll_action=True)
 
 
 @pytest.mark.parametrize("bad", [-2, -100])

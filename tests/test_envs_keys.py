@@ -14,7 +14,7 @@ observation = need_module("open_spiel.python.observation")
 
 from shipcaptaincrew import Roll, apply, find_rules, initial_state  # noqa: E402
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
-from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES  # noqa: E402
+from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES, ROLL_ID  # noqa: E402
 from shipcaptaincrew.envs.views import VIEWS, position_key  # noqa: E402
 
 
@@ -33,11 +33,14 @@ def test_two_first_rolls_that_hold_the_ship_give_one_key() -> None:
     """``66321`` and ``63211`` both hold the ship and nothing else, with two rolls left."""
     game = openspiel_game.load(2, "classic(starter=chosen)")
     a, b = game.new_initial_state(), game.new_initial_state()
+    for state in (a, b):
+        state.apply_action(ROLL_ID)  # seat 0 takes up the cup
     a.apply_action(CHANCE_OUTCOMES.index((1, 2, 3, 6, 6)))
     b.apply_action(CHANCE_OUTCOMES.index((1, 1, 2, 3, 6)))
     assert a.history() != b.history() and a.match.turn.last_roll != b.match.turn.last_roll
     assert views(game, a) == views(game, b)
     c = game.new_initial_state()
+    c.apply_action(ROLL_ID)
     c.apply_action(CHANCE_OUTCOMES.index((1, 2, 3, 5, 6)))  # ship and captain: another place
     assert c.information_state_string(0) != a.information_state_string(0)
     assert c.observation_string(0) != a.observation_string(0)

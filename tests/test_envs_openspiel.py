@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
+from math import comb
 
 import pytest
 
@@ -13,9 +14,22 @@ from .need import need_module
 
 pyspiel = need_module("pyspiel")
 
-from shipcaptaincrew import Roll, apply, chance_outcomes, find_rules, legal_actions  # noqa: E402
+from shipcaptaincrew import (  # noqa: E402
+    Roll,
+    apply,
+    chance_outcomes,
+    find_rules,
+    initial_turn,
+    legal_actions,
+    seat_to_act,
+)
 from shipcaptaincrew.envs import openspiel_game  # noqa: E402
-from shipcaptaincrew.envs.encoding import CHANCE_OUTCOMES, NUM_ACTIONS, action_index  # noqa: E402
+from shipcaptaincrew.envs.encoding import (  # noqa: E402
+    CHANCE_OUTCOMES,
+    NUM_ACTIONS,
+    ROLL_ID,
+    action_index,
+)
 from shipcaptaincrew.errors import GameError  # noqa: E402
 
 
@@ -61,7 +75,10 @@ def test_load_by_name_and_game_string_round_trip() -> None:
     again = pyspiel.load_game(str(game))
     assert again.rules == find_rules("classic").replace(wild_captain=True)
     assert str(again) == str(game)
-    assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == 461
+    # a chance outcome is a roll of one to six dice (the widest cup, dice=6), faces unordered:
+    # C(n + 5, 5) rolls of n dice, 461 up to five and 462 of six
+    rolls = sum(comb(n + 5, 5) for n in range(1, 7))
+    assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == rolls == 923
 
 
 def test_chance_and_decisions_come_from_the_engine() -> None:
@@ -83,6 +100,13 @@ def test_chance_and_decisions_come_from_the_engine() -> None:
                 expected = apply(match, Roll(CHANCE_OUTCOMES[action]))
             else:
                 legal = legal_actions(match)
+                if not legal:  # a turn's opening roll: its player's move, then chance
+                    assert state.legal_actions() == [ROLL_ID]
+                    assert state.current_player() == seat_to_act(match)
+                    assert match.turn == initial_turn(match.rules)
+                    state.apply_action(ROLL_ID)
+                    assert state.match == match and state.is_chance_node()
+                    continue
                 assert state.legal_actions() == sorted(action_index(match, a) for a in legal)
                 choice = rng.choice(legal)
                 action = action_index(match, choice)
@@ -97,6 +121,10 @@ def test_chance_and_decisions_come_from_the_engine() -> None:
 def test_illegal_action_is_refused() -> None:
     game = openspiel_game.load(2, "classic(starter=chosen)")
     state = game.new_initial_state()
+    assert state.legal_actions() == [ROLL_ID]  # seat 0 takes up the cup
+    with pytest.raises(ValueError, match="not legal in this state: roll"):
+        state.apply_action(0)
+    state.apply_action(ROLL_ID)
     state.apply_action(CHANCE_OUTCOMES.index((4, 4, 5, 6, 6)))  # crew, cargo 4 + 6
     assert state.legal_actions() == [0, 1]
     with pytest.raises(Exception, match="not legal"):
@@ -108,11 +136,12 @@ def test_bad_chance_outcome_ids_are_refused_and_leave_the_state() -> None:
     """OpenSpiel only rejects -1 itself: a negative id must not roll CHANCE_OUTCOMES[-k]."""
     game = openspiel_game.load(2, "classic(starter=chosen)")
     state = game.new_initial_state()
+    state.apply_action(ROLL_ID)
     before = state.match
     for bad in (-2, -5, len(CHANCE_OUTCOMES)):
         with pytest.raises(ValueError, match="out of range"):
             state.apply_action(bad)
-        assert state.match == before and state.history() == []
+        assert state.match == before and state.history() == [ROLL_ID]
     with pytest.raises(ValueError, match="needs 5 dice"):  # a one-die roll at a five-dice node
         state.apply_action(CHANCE_OUTCOMES.index((6,)))
     assert state.match == before

@@ -32,7 +32,14 @@ EXPECTED_TYPES = {
 
 def test_every_option_is_a_parameter_with_its_type_and_default() -> None:
     spec = pyspiel.load_game(GAME).get_type().parameter_specification
-    assert set(spec) == {"players", "rules", "session_rounds", "replay_cap", *OPTIONS}
+    assert set(spec) == {
+        "players",
+        "rules",
+        "session_rounds",
+        "replay_cap",
+        "roll_action",
+        *OPTIONS,
+    }
     assert spec["players"] == 2 and Rules.from_str(spec["rules"]) == Rules()
     assert spec["session_rounds"] == SESSION_ROUNDS and spec["replay_cap"] == -1
     for name, option in OPTIONS.items():

@@ -27,7 +27,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from shipcaptaincrew import find_rules, legal_actions  # noqa: E402
 from shipcaptaincrew.envs import GYM_ID, openspiel_game  # noqa: E402
-from shipcaptaincrew.envs.encoding import action_index  # noqa: E402
+from shipcaptaincrew.envs.encoding import ROLL_ID, action_index  # noqa: E402
 from shipcaptaincrew.envs.gym_env import ShipCaptainCrewEnv  # noqa: E402
 from shipcaptaincrew.envs.pettingzoo_env import env, raw_env  # noqa: E402
 from shipcaptaincrew.rules import Rules, option_names  # noqa: E402
@@ -36,6 +36,10 @@ from shipcaptaincrew.state import MatchState  # noqa: E402
 #: One setting per non-default value of each option of classic (plus the pot preset's
 #: options on top of pot stakes, which they need).
 SETTINGS = [
+    "dice=4",
+    "dice=6",
+    "dice=6,half_cargo=true,tie_break=cargo_rolloff",
+    "dice=4,tie_break=cargo_rolloff,wild_captain=true",
     "rolls=2",
     "rolls=5,cargo_rerolls=4",
     "half_cargo=true",
@@ -163,6 +167,9 @@ def check_openspiel(rules: Rules, seed: int) -> None:
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        elif not legal_actions(state.match):  # a turn's opening roll (roll_action)
+            assert state.legal_actions() == [ROLL_ID]
+            state.apply_action(ROLL_ID)
         else:
             assert state.legal_actions() == engine_ids(state.match)
             state.apply_action(rng.choice(state.legal_actions()))

@@ -208,7 +208,8 @@ def test_the_game_length_bound_covers_the_longest_capped_session() -> None:
     # A round of eight turns of the rule set's rolls, then the hand-out; and the roll-off.
     longest = openspiel_game.round_moves(game.rules) * bounds[1] + MAX_PLAYERS
     assert game.max_game_length() >= max(longest, openspiel_game.MAX_GAME_LENGTH)
-    assert openspiel_game.round_moves(game.rules) == 8 * 3 * game.rules.rolls + 9
+    # Each of eight turns: a roll, an assignment and a call per roll, and the opening roll.
+    assert openspiel_game.round_moves(game.rules) == 8 * (3 * game.rules.rolls + 1) + 9
 
 
 @pytest.mark.parametrize("bad", [0, 1001, True, 2.0, "3"])

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from shipcaptaincrew import __version__
+from shipcaptaincrew.provenance import PROVENANCE_KEY
+from shipcaptaincrew.provenance import read as read_provenance
 from shipcaptaincrew.rules import find_rules
 from shipcaptaincrew.solver import equilibrium
 from shipcaptaincrew.solver.export_schema import SCHEMAS, TableKind
 from shipcaptaincrew.solver.export_tables import ExportSpec, build_table, decision_rows
-from shipcaptaincrew.solver.export_write import PROVENANCE_KEY, arrow_schema
+from shipcaptaincrew.solver.export_write import arrow_schema
 from shipcaptaincrew.solver.graph import DECISION_NODE, turn_graph
 from shipcaptaincrew.solver.match.solve import solve_match
 from shipcaptaincrew.solver.policies import SEAT_KINDS, parse_policy
@@ -57,10 +59,11 @@ def read_back(path: Path, kind: TableKind) -> tuple[list[dict[str, Any]], dict[s
     opts = pcsv.ConvertOptions(
         column_types=arrow_schema(kind), strings_can_be_null=True, quoted_strings_can_be_null=False
     )
-    t = pcsv.read_csv(path, convert_options=opts)
+    meta = read_provenance(path)  # the '# key: value' lines above the header
+    skip = pcsv.ReadOptions(skip_rows=len(meta))
+    t = pcsv.read_csv(path, read_options=skip, convert_options=opts)
     assert t.schema.names == [c.name for c in SCHEMAS[kind]]
-    side = path.with_name(path.name.removesuffix(".csv") + ".meta.json")
-    return t.to_pylist(), json.loads(side.read_text(encoding="utf-8"))
+    return t.to_pylist(), meta
 
 
 @pytest.mark.parametrize("to", ["csv", "json", "parquet"])
@@ -78,13 +81,13 @@ def test_files_read_back_to_the_same_rows_with_provenance(
         assert rows == build_table(kind, SPEC)
         assert meta["table"] == kind.value and meta["rules"] == str(RULES)
         assert meta["format"] == "rounds:2" and meta["players"] == 2
-        assert meta["policies"] == ["optimal", "optimal"] and meta["version"] == __version__
+        assert meta["bots"] == ["optimal", "optimal"] and meta["version"] == __version__
+        assert meta["against"] == ["ev", "threshold:7", "optimal:round"] and meta["seed"] is None
         assert (
             meta["command"].startswith("scc export --out") and "half_cargo=true" in meta["command"]
         )
     written = sorted(p.name for p in tmp_path.iterdir())
-    per_table = 2 if to == "csv" else 1  # a CSV file has its .meta.json beside it
-    assert len(written) == per_table * len(tables)
+    assert len(written) == len(tables)  # the provenance is inside each file, no file beside it
 
 
 def test_a_directory_gets_every_table_and_unsolvable_ones_are_skipped(

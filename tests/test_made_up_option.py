@@ -1,13 +1,20 @@
 """A house rule nobody taught the fast paths: every shell plays it or refuses it, loudly.
 
 For the length of a test a made-up option joins the option table (in one group of it at a
-time) and the rule sets gain a field for it.  No rule of the engine reads it, so a shell that
-asks the engine plays it, as the game without it.  A shell that models rules itself (the
-round and match solvers, the match estimate, the simulator's step tables, the environments'
-encoding, the batched environments) must refuse it -- unless it is an option of the turn,
-which every one of them asks of the engine -- with an error that names it, in the player's
-language (exit status 2 on the command line); the simulator then plays it through the engine
-loop, which asks the engine.
+time) and the rule sets gain a field for it.  Outside the turn no rule of the engine reads it,
+so a shell that asks the engine plays it, as the game without it.  A shell that models rules
+itself (the round and match solvers, the match estimate, the simulator's step tables, the
+environments' encoding, the batched environments) must refuse it -- unless it is an option of
+the turn, which every one of them asks of the engine -- with an error that names it, in the
+player's language (exit status 2 on the command line); the simulator then plays it through
+the engine loop, which asks the engine.
+
+The made-up option of the turn truly changes the turn: on, the crew is a 3 rather than a 4
+(the rule sets of the test read it in ``Rules.required_faces``, the turn's shape every shell
+reads).  So playing it is not enough: the engine, the exact odds, the simulator and the
+batched environment must each play the changed turn, checked against a brute force written
+from the rules alone (``tests/test_dice_option.py``) -- a shell that had kept the sheets'
+6-5-4 somewhere would be caught by its numbers.
 """
 
 from __future__ import annotations
@@ -73,6 +80,17 @@ def made_up(name: str, group: Group) -> Option:
     )
 
 
+#: The faces of ship, captain and crew under the turn's made-up option.
+LOW_CREW = (6, 5, 3)
+
+
+def _low_crew(name: str) -> Callable[[Rules], tuple[int, int, int]]:
+    def required_faces(rules: Rules) -> tuple[int, int, int]:
+        return LOW_CREW if getattr(rules, name) else Rules.required_faces.fget(rules)  # type: ignore[attr-defined]
+
+    return required_faces
+
+
 @dataclass(frozen=True)
 class House:
     """The made-up option's group and name, and classic with it on."""
@@ -89,8 +107,14 @@ def house(
     # One name (and rule-set class) per group: no cache keyed by a rule set mixes them up.
     group: Group = request.param
     name = f"made_up_{group.value}"
+    # The turn's made-up option changes the turn: with it on, the crew is a 3 (LOW_CREW).
+    turn_shape = {"required_faces": property(_low_crew(name))} if group is Group.TURN else {}
     house_rules = make_dataclass(
-        f"HouseRules_{group.value}", [(name, bool, False)], bases=(Rules,), frozen=True
+        f"HouseRules_{group.value}",
+        [(name, bool, False)],
+        bases=(Rules,),
+        frozen=True,
+        namespace=turn_shape,
     )
     monkeypatch.setenv("SCC_CACHE_DIR", str(tmp_path))
     monkeypatch.setitem(OPTIONS, name, made_up(name, group))
@@ -251,3 +275,39 @@ def test_the_web_service(house: House, tmp_path: Any) -> None:
             if room["match"]["actor"] == 0:
                 choose(ws, room, room["match"]["legal"][0])
         assert room["match"]["over"], room
+
+
+def test_the_made_up_turn_is_played_as_changed(house: House) -> None:
+    """The turn's made-up option moves the crew to a 3: the engine sets a 3 aside as the crew,
+    and the exact odds, both simulator paths and the batched environment follow the brute
+    force of that turn, which differs from the sheets'."""
+    if house.group is not Group.TURN:
+        pytest.skip("only an option of the turn changes the turn")
+    from shipcaptaincrew.actions import Roll
+    from shipcaptaincrew.engine import initial_turn
+    from shipcaptaincrew.envs.batched import BatchedTurnEnv
+    from shipcaptaincrew.sim.reference import engine_turns
+    from shipcaptaincrew.sim.run import simulate_turns
+    from shipcaptaincrew.solver import turn_odds
+
+    from .test_dice_option import turn_value
+
+    rules = house.rules
+    t = apply(initial_turn(rules), Roll((6, 5, 4, 3, 2)))
+    assert (t.held, t.cargo, t.score) == (LOW_CREW, (2, 4), 6)  # the sheets': cargo 2 + 3
+    _, best = turn_value(5, 0, 3, LOW_CREW)
+    assert best != turn_value(5, 0, 3)[1]  # a different game
+    assert turn_odds(rules, exact=True).expected_score == best
+    out = simulate_turns(rules, "ev", 100_000, seed=3)
+    assert abs(out["expected_score"] - float(best)) <= 4 * out["expected_score_se"]
+    scores, _ = engine_turns(rules, "ev", 3000, seed=3)
+    assert abs(float(scores.mean()) - float(best)) <= 4 * float(scores.std()) / 3000**0.5
+    env = BatchedTurnEnv(64, rules=rules, reward="score")
+    env.reset(seed=1)
+    for _ in range(20):
+        env.step(env.sample_actions())
+        for state in env.states():
+            assert state.held == LOW_CREW[: len(state.held)]
+    result = runner.invoke(app, ["turn", "65432", "--json", "--set", f"{house.name}=true"])
+    assert result.exit_code == 0, result.output
+    assert '"cargo": [2, 4]' in result.output and '"score": 6' in result.output

@@ -1,8 +1,9 @@
 """One fact, one place: the shells hold no second copy of what the core states.
 
-The player bound, the language list, the rule options' values, the faces the roles need and
-the rule deciding whose move it is each live once in the core (``facts.py``, ``options/``,
-``Rules.required_faces``, ``engine.seat_to_act``); the terminal, the web app and its pages,
+The player bound, the language list, the rule options' values, the faces the roles need, the
+dice in the cup and the cargo's dice, and the rule deciding whose move it is each live once in
+the core (``facts.py``, ``options/``, ``Rules.required_faces``, ``Rules.dice`` and
+``Rules.cargo_dice``, ``engine.seat_to_act``); the terminal, the web app and its pages,
 the simulator, the solver and the environments import them.  A copy is how the terminal once
 explained a bot with a rule the bot did not play, so this test reads the code of every shell
 -- its syntax tree, so that comments and docstrings may still name facts and no spacing or
@@ -39,6 +40,10 @@ VALUES = frozenset(
 ROLE_FACES = Rules().required_faces
 #: The smallest table a bound may start at (solo practice, or two) and the largest.
 LOW_BOUNDS = frozenset({SOLO_PLAYERS, MIN_PLAYERS})
+#: The counts of the cup a shell might write: its dice (``dice``'s bounds, the sheets' five
+#: among them) and its cargo's dice (those less the three roles).
+_DICE = range(OPTIONS["dice"].bounds[0], OPTIONS["dice"].bounds[1] + 1)
+CUP = frozenset({*_DICE, *(d - len(Rules().required_faces) for d in _DICE)})
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -104,11 +109,46 @@ def _role_faces(node: ast.AST) -> bool:
     return tuple(_int(e) for e in node.elts[: len(ROLE_FACES)]) == ROLE_FACES
 
 
+def _held_count(node: ast.AST) -> bool:
+    """``len(<x>.held)`` or ``len(<x>.cargo)``: how many dice a turn has set aside."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Attribute)
+        and node.args[0].attr in ("held", "cargo")
+    )
+
+
+def _cup(node: ast.AST) -> bool:
+    """The dice in the cup or the cargo's dice written as a number beside a count of the dice
+    set aside (``5 - len(t.held)``, ``len(t.cargo) == 2``)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+        return _int(node.left) in CUP and _held_count(node.right)
+    if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+        pair = (node.left, node.comparators[0])
+        return any(_held_count(a) and _int(b) in CUP for a, b in (pair, pair[::-1]))
+    return False
+
+
+def _cargo_by_position(node: ast.AST) -> bool:
+    """``<x>.cargo[0]``: one cargo die by its place, as if the cargo always had two."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "cargo"
+        and _int(node.slice) is not None
+    )
+
+
 CHECKS = {
     "the acting seat (engine.seat_to_act)": _acting_seat,
     "the player bound (facts.MIN_PLAYERS..MAX_PLAYERS)": _player_bound,
     "the language list (facts.LANGUAGES)": _languages,
     "the faces the roles need (Rules.required_faces)": _role_faces,
+    "the dice in the cup (Rules.dice, Rules.cargo_dice)": _cup,
+    "the cargo's dice by place (Rules.cargo_dice)": _cargo_by_position,
 }
 
 
@@ -128,6 +168,13 @@ def copies(source: str) -> Iterator[tuple[str, int]]:
 PAGE_PATTERNS = {
     "the language list": re.compile(r"""["']en["']\s*,\s*["']de["']\s*,\s*["']nb["']"""),
     "an option's values": re.compile("|".join(rf"""["']{re.escape(v)}["']""" for v in VALUES)),
+    # The picture says the cup's dice (match.dice) and the cargo's (match.cargo_dice).
+    "the dice in the cup": re.compile(
+        r"\bDICE\s*=\s*\d|\b[4-6]\s*-\s*[\w.]*held\.length|held\.length\s*[<>=!]=*\s*[4-6]\b"
+    ),
+    "the cargo's dice": re.compile(
+        r"cargo\[[0-2]\]|\[0,\s*1(?:,\s*2)?\]\.map|cargo\.length\s*[<>=!]=*\s*[1-3]\b"
+    ),
 }
 
 
@@ -164,6 +211,10 @@ PLANTED = {
     "an option's value ('captain_hands_out', options/)": (
         "def sips(rules):\n    return rules.drinking.value == 'captain_hands_out'\n"
     ),
+    "the dice in the cup (Rules.dice, Rules.cargo_dice)": (
+        "def free(turn):\n    return 5 - len(turn.held)\n"
+    ),
+    "the cargo's dice by place (Rules.cargo_dice)": ("def story(nt):\n    return nt.cargo[1]\n"),
 }
 
 

@@ -29,6 +29,7 @@ from shipcaptaincrew.state import TurnPhase
 from .tui_driver import (
     OPTIONS_MENU,
     PRESET_HINT,
+    answer,
     answer_menus,
     find_seed,
     finish,
@@ -62,7 +63,9 @@ def test_three_round_match_two_people_and_a_bot_with_a_tie_break(tmp_path: Path)
     out = answer_menus(child, lambda screen, n: "1", END)
     finish(child)
     assert "Roll-off: the highest die starts" in out
-    assert re.search(r"Tie between \w+, \w+: tie-break by turn\.", out)
+    assert re.search(r"Tie between \w+, \w+ at \d+: a tie-break by turn decides the round", out)
+    assert re.search(r"\w+ (scores \d+|has no full crew) in the tie-break", out)
+    assert re.search(r"Round \d: \w+ wins the tie-break; the round's score of \d+ counts", out)
     assert "tie-break turn" in out
     for n in (1, 2, 3):
         assert f"Round {n}:" in out
@@ -410,41 +413,57 @@ def _candidates(option: Option, current: Any) -> list[Any]:
     ]
 
 
-def _a_change_for_every_option(players: int) -> tuple[Rules, list[tuple[Option, Any]]]:
-    """A value for each option of the table that the rule set accepts after the ones before.
+Step = tuple[Option, Any, list[tuple[Option, Any]]]
+
+
+def _a_change_for_every_option(players: int) -> tuple[Rules, list[Step]]:
+    """A value for each option of the table that the rule set accepts after the ones before,
+    with the answers to the options a change brings into play and asks at once.
 
     An option refused at first (wild captain on a required face) is tried again once the
-    others are set.
+    others are set, and with a value for each option it brings into play (the wild face).
     """
     rules, steps, pending = find_rules("classic"), [], list(OPTIONS.values())
     for _pass in range(2):
         later = []
         for option in pending:
-            for value in _candidates(option, getattr(rules, option.name)):
-                try:
-                    changed = rules.replace(**{option.name: value})
-                    check_players(changed, players)
-                except GameError:
-                    continue
-                rules = changed
-                steps.append((option, value))
-                break
-            else:
+            step = _a_change(rules, option, players)
+            if step is None:
                 later.append(option)
-        pending = later
+                continue
+            rules = step[0]
+            steps.append(step[1])
+        pending = [o for o in later if o.name not in {d.name for _, _, f in steps for d, _ in f}]
     assert not pending, pending
     return rules, steps
 
 
+def _a_change(rules: Rules, option: Option, players: int) -> tuple[Rules, Step] | None:
+    for value in _candidates(option, getattr(rules, option.name)):
+        brought = [o for o in OPTIONS.values() if o.requires == (option.name, option.text(value))]
+        tries: list[list[tuple[Option, Any]]] = [[]]
+        tries += [[(o, v)] for o in brought for v in _candidates(o, getattr(rules, o.name))]
+        for follow in tries:
+            try:
+                changed = rules.replace(**{option.name: value}, **{o.name: v for o, v in follow})
+                check_players(changed, players)
+            except GameError:
+                continue
+            return changed, (option, value, follow)
+    return None
+
+
 def test_the_dialogue_reaches_every_option_of_the_table(tmp_path: Path) -> None:
     expected, steps = _a_change_for_every_option(2)
-    assert {o.name for o, _value in steps} == set(OPTIONS)
+    assert {o.name for o, _value, _then in steps} | {
+        d.name for _, _, then in steps for d, _ in then
+    } == set(OPTIONS)
     log = tmp_path / "every.jsonl"
     child = spawn(["play", "-p", "Anna", "-p", "Bo", "--seed", "1", "--fast", "--log", str(log)])
     child.expect(r"Preset " + PRESET_HINT)
     child.sendline("1")
-    for option, value in steps:
-        set_option(child, option, value)
+    for option, value, then in steps:
+        set_option(child, option, value, then)
     child.expect("Rules: " + re.escape(rules_title(expected, translator("en"))))
     child.expect(OPTIONS_MENU)
     for option in OPTIONS.values():  # each line shows the new value in words
@@ -480,12 +499,26 @@ def test_a_refused_combination_is_said_in_the_language_and_asked_again(
         child.sendline(menu_number(child.before, tr(option.label) + ":"))
         child.expect(re.escape(tr(option.label)) + r" \[1-2, Enter = 2\] ")
         child.sendline(menu_number(child.before, tr("yes"), whole=True))
+    # A wild captain brings the wild face into play: it is asked at once, and the face it
+    # keeps (1) is one of the roles' under bow to stern.
+    face = OPTIONS["wild_face"]
+    child.expect(re.escape(tr(face.label)) + r" \[[^\]]+, " + re.escape(tr("Enter = {n}")[:-3]))
+    child.sendline("")
     child.expect_exact(refused.value.render(tr))
     child.expect(question)  # the same question again; Enter keeps it off
     child.sendline("")
     child.expect(re.escape(tr("Rules: {rules}").format(rules="")))
     child.expect(options_hint(find_rules("classic"), tr("start")))
     assert tr("Wild captain") + ": " + tr("no") in child.before
+    assert tr(face.label) + ":" not in child.before  # no wild face without a wild captain
+    child.sendline(menu_number(child.before, tr(wild.label) + ":"))
+    child.expect(question)
+    child.sendline(menu_number(child.before, tr("yes"), whole=True))
+    child.expect(re.escape(tr(face.label)) + r" \[")
+    child.sendline("4")  # together with a face no role needs: accepted
+    both = find_rules("classic").replace(bow_to_stern=True, wild_captain=True, wild_face=4)
+    child.expect(options_hint(both, tr("start")))
+    assert tr(face.label) + ": 4" in child.before
     child.sendline("q")
     finish(child)
 
@@ -584,3 +617,25 @@ def test_the_tip_bot_gives_the_reason_it_acts_on(tmp_path: Path) -> None:
         re.fullmatch(r"cargo [2-6] is below 7: worth another try\.\s*", r) for r in reasons
     ), out
     assert not re.search(r"Bot 1: reroll both cargo dice - .*good enough", out)
+
+
+def test_the_dialogue_lists_only_the_options_that_apply(tmp_path: Path) -> None:
+    """Playing for points, the ante and the starting chips are not asked; without a wild
+    captain, the wild face is not; once a pot is chosen its ante and chips are."""
+    child = spawn(["play", "-p", "Anna", "-p", "Bo", "--log", str(tmp_path / "o.jsonl")])
+    child.expect(r"Preset " + PRESET_HINT)
+    child.sendline("")
+    child.expect(OPTIONS_MENU)
+    listed = child.before
+    for label in ("Ante:", "Starting chips:", "Wild face:", "Who takes the pot:"):
+        assert label not in listed, (label, listed)
+    for label in ("Dice in the cup: 5", "Stakes:", "Wild captain:", "Half cargo:"):
+        assert label in listed, (label, listed)
+    stakes = OPTIONS["stakes"]
+    child.sendline(menu_number(listed, f"{stakes.label}:"))
+    answer(child, stakes, "pot")
+    child.expect(OPTIONS_MENU)
+    for label in ("Ante: 1", "Starting chips: 10", "Who takes the pot:"):
+        assert label in child.before, (label, child.before)
+    child.sendline("q")
+    finish(child)

@@ -53,21 +53,22 @@ PROPERTY_SETTINGS = settings(
 def check_turn(t: TurnState) -> None:
     """Every invariant a turn state must satisfy, whatever the rules and dice."""
     rules = t.rules
-    # Dice conserved: the held dice plus the cargo (or the free dice) are always five.
+    # Dice conserved: the held dice plus the cargo (or the free dice) are always the cup's
+    # (five of the sheets, four or six under the house rule).
     assert 0 <= len(t.held) <= 3
-    assert t.free_dice == 5 - len(t.held)
+    assert t.free_dice == rules.dice - len(t.held)
     if t.complete:
-        assert len(t.cargo) == 2 and all(1 <= f <= 6 for f in t.cargo)
+        assert len(t.cargo) == rules.cargo_dice and all(1 <= f <= 6 for f in t.cargo)
     else:
         assert t.cargo == ()
-    assert len(t.held) + (len(t.cargo) if t.complete else t.free_dice) == 5
+    assert len(t.held) + (len(t.cargo) if t.complete else t.free_dice) == rules.dice
     # Held roles are a prefix of ship, captain, crew, each its face or the wild face.
     assert t.held_roles == ("ship", "captain", "crew")[: len(t.held)]
     for face, need in zip(t.held, rules.required_faces):
         assert face == need or (rules.wild_captain and face == rules.wild_face)
-    # Score 0 without a full crew, else between 2 and the rule set's maximum.
+    # Score 0 without a full crew, else between the cargo all ones and the rule set's maximum.
     if t.complete:
-        assert 2 <= t.score <= rules.max_score
+        assert rules.cargo_dice <= t.score <= rules.max_score
         assert t.bonus in (0, rules.same_roll_bonus)
     else:
         assert t.score == 0 and t.bonus == 0
@@ -78,7 +79,10 @@ def check_turn(t: TurnState) -> None:
     player = current_player(t)
     if t.phase is TurnPhase.ROLL:
         assert player == CHANCE and legal_actions(t) == ()
-        assert dice_to_roll(t) == (1 if t.keep is not None else 2 if t.complete else t.free_dice)
+        cargo = rules.cargo_dice
+        assert dice_to_roll(t) == (
+            cargo - 1 if t.keep is not None else cargo if t.complete else t.free_dice
+        )
     elif t.phase is TurnPhase.DONE:
         assert player == TERMINAL and legal_actions(t) == () and chance_outcomes(t) == ()
     else:
@@ -144,9 +148,10 @@ def test_turn_invariants_hold_at_every_step(rules: Rules, data: st.DataObject) -
 
 
 @PROPERTY_SETTINGS
-@given(rules=playable_rule_sets(), faces=dice(5))
-def test_first_roll_sets_aside_what_the_rules_allow(rules: Rules, faces: tuple[int, ...]) -> None:
+@given(rules=playable_rule_sets(), data=st.data())
+def test_first_roll_sets_aside_what_the_rules_allow(rules: Rules, data: st.DataObject) -> None:
     """Whatever the order of the faces, the same roles are taken (000 'alle gleichzeitig')."""
+    faces = data.draw(dice(rules.dice))
     t = apply(initial_turn(rules), Roll(faces))
     u = apply(initial_turn(rules), Roll(tuple(reversed(faces))))
     assert t == u
@@ -391,3 +396,4 @@ def test_sample_chance_rolls_the_dice_due() -> None:
     assert len(roll.faces) == 1 and 1 <= roll.faces[0] <= 6
     t = initial_turn(Rules())
     assert len(sample_chance(t, rng).faces) == 5
+    assert len(sample_chance(initial_turn(Rules(dice=6)), rng).faces) == 6

@@ -273,7 +273,12 @@ def test_rules_are_frozen_and_hashable(rules: Rules) -> None:
     ("settings_", "message"),
     [
         # unknown option / malformed
-        (["colour=red"], r"unknown option 'colour'; known: rolls, half_cargo, "),
+        (["colour=red"], r"unknown option 'colour'; known: dice, rolls, half_cargo, "),
+        (
+            ["dice=4", "half_cargo=true"],
+            r"half_cargo needs two cargo dice or more: dice=4 leaves a cargo of one die",
+        ),
+        (["dice=7"], r"dice must be 4..6, got 7"),
         (["name=classic"], r"unknown option 'name'"),
         (["half_cargo"], r"option 'half_cargo' must look like KEY=VALUE"),
         # bad values

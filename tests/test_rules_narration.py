@@ -125,3 +125,60 @@ def test_counts_use_plural_forms_in_every_language_000_24() -> None:
     assert "Anna takes the pot of 2 chips." in [str(m) for m in table]
     assert [str(m) for m in captain] == ["Captain Anna rolls 1 and hands out one sip."]
     assert [str(m) for m in sips][:2] == ["Anna gives a sip to Bo.", "Bo drinks a sip."]
+
+
+def _story(rules: Rules, actions: list[Action], lang: str = "en") -> list[str]:
+    """Every line the story tells for ``actions`` from a new match (two seats, Anna first)."""
+    s = initial_state(rules, 2)
+    lines = []
+    for a in actions:
+        after = apply(s, a)
+        lines += [m.render(translator(lang)) for m in narrate(s, a, after, NAMES)]
+        s = after
+    return lines
+
+
+def test_the_story_names_the_cups_cargo_dice() -> None:
+    """dice=6: three cargo dice, said as their sum, rerolled and kept as counted; dice=4: one,
+    which is its own score (once 'Cargo 1 + 2 = 6' and a crash on a cargo of one)."""
+    six = CHOSEN.replace(dice=6, half_cargo=True)
+    lines = _story(six, [Roll((6, 5, 4, 1, 2, 6)), RerollCargo(keep=6), Roll((3, 3))])
+    assert "Full crew! Cargo 1 + 2 + 6 = 9." in lines
+    assert "Anna keeps a 6 and rerolls the other 2 cargo dice." in lines
+    assert "Anna rerolls the cargo: 3 3; cargo 3 + 3 + 6 = 12." in lines
+    assert "Anna rerolls all 3 cargo dice." in _story(
+        six, [Roll((6, 5, 4, 1, 2, 6)), RerollCargo()]
+    )
+    four = CHOSEN.replace(dice=4)
+    lines = _story(four, [Roll((6, 5, 4, 3)), RerollCargo(), Roll((5,))])
+    assert lines[1:] == [
+        "Full crew! Cargo 3.",
+        "Anna rerolls the cargo die.",
+        "Anna rerolls the cargo: 5; cargo 5.",
+    ]
+    de = _story(six, [Roll((6, 5, 4, 1, 2, 6)), RerollCargo(keep=6)], "de")
+    assert "Volle Crew! Ladung 1 + 2 + 6 = 9." in de
+    assert "Anna behält eine 6 und wirft die anderen 2 Ladungswürfel neu." in de
+    nb = _story(four, [Roll((6, 5, 4, 3)), RerollCargo()], "nb")
+    assert nb[1:] == ["Fullt mannskap! Last 3.", "Anna kaster lastterningen på nytt."]
+
+
+def test_a_tie_break_says_it_decides_the_tie_only_000_15() -> None:
+    """000.15: the tie-break turn decides the round, its score counts to no total; the round
+    is then won with the round's score, and a tie of the totals is told with them."""
+    rules = CHOSEN.replace(format="rounds:1")
+    stand = Stand()
+    lines = _story(
+        rules,
+        [Roll((6, 5, 4, 3, 4)), stand, Roll((6, 5, 4, 3, 4)), stand]  # 7 and 7: a tie
+        + [Roll((6, 5, 4, 4, 4)), stand, Roll((6, 5, 4, 2, 5)), stand],  # 8 and 7
+    )
+    assert (
+        "Tie between Anna, Bo at 7: a tie-break by turn decides the round, and counts to no total."
+        in lines
+    )
+    assert "Anna scores 8 in the tie-break." in lines and "Bo scores 7 in the tie-break." in lines
+    assert "Round 1: Anna wins the tie-break; the round's score of 7 counts." in lines
+    assert "Round 1: Anna wins with 8." not in lines
+    de = _story(rules, [Roll((6, 5, 4, 3, 4)), stand, Roll((6, 5, 4, 3, 4)), stand], "de")
+    assert any("zählt für keine Gesamtwertung" in line for line in de)

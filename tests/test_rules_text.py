@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 from typer.testing import CliRunner
 
 from shipcaptaincrew.cli.app import app
 from shipcaptaincrew.cli.commands.rules import solver_notes
 from shipcaptaincrew.i18n import translator
 from shipcaptaincrew.i18n.rules_text import SolverNotes, rules_text, rules_title
-from shipcaptaincrew.rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, find_rules
+from shipcaptaincrew.rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, find_rules
+from tests.strategies import rule_sets
 
 runner = CliRunner()
 
@@ -56,7 +58,38 @@ def test_classic_rules_name_every_part_of_the_game() -> None:
         ({"same_roll_bonus": 3}, ["earn 3 extra points"], []),
         ({"cargo_rerolls": 1}, ["at most once per turn"], []),
         ({"cargo_rerolls": 0}, ["may not be rerolled"], ["reroll both cargo dice"]),
-        ({"tie_break": "cargo_rolloff"}, ["rolls both cargo dice once more"], ["new full turns"]),
+        (
+            {"tie_break": "cargo_rolloff"},
+            ["rolls their 2 cargo dice once more; the higher sum"],
+            ["new full turns"],
+        ),
+        # The cup's dice: every count in the text is the rule set's (dice=4: a cargo of one).
+        (
+            {"dice": 4, "tie_break": "cargo_rolloff"},
+            [
+                "4 ordinary dice",
+                "the other die of that roll is the cargo. Your score is its face, from 1 to 6",
+                "reroll the cargo die;",
+                "Example: you roll 6 5 3 3 and keep the 6 and the 5. Your second roll, with 2 "
+                "dice, shows 4 2: the 4 completes the crew and the cargo is 2.",
+                "rolls their cargo die once more; the higher face wins",
+            ],
+            ["2 + 6", "from 2 to 12", "cargo dice", "Five", "both"],
+        ),
+        (
+            {"dice": 6, "half_cargo": True, "tie_break": "cargo_rolloff"},
+            [
+                "6 ordinary dice",
+                "the other 3 dice of that roll are the cargo. Your score is their sum, from 3 "
+                "to 18",
+                "reroll the 3 cargo dice;",
+                "Your second roll, with 4 dice, shows 4 2 6 1: the 4 completes the crew and the "
+                "cargo is 2 + 6 + 1 = 9.",
+                "leave one of the cargo dice lying and roll just the other 2.",
+                "rolls their 3 cargo dice once more",
+            ],
+            ["from 2 to 12", "Five", "both", "the other die"],
+        ),
         ({"all_fail": "carry_pot"}, ["the pot stays"], ["played again"]),
         ({"starter": "chosen"}, ["the table chooses"], ["everyone rolls one die"]),
         ({"rotation": "right"}, ["right-hand neighbour"], []),
@@ -197,6 +230,18 @@ def test_scc_rules_command() -> None:
     assert bad.exit_code == 2 and "unknown language 'tlh'" in bad.output
 
 
+def test_the_rendered_rules_text_has_no_padding() -> None:
+    """What a person copies or pipes: the words, every line ending where its text ends (Rich
+    padded each line with blanks to the terminal's width)."""
+    result = runner.invoke(
+        app, ["rules", "ship-captain-crew", "--lang", "de"], env={"COLUMNS": "90"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "Schiff" in result.output and len(lines) > 40
+    assert [line for line in lines if line != line.rstrip()] == []
+
+
 @pytest.fixture(autouse=True)
 def _english_afterwards() -> object:
     """``scc rules --lang`` switches the process's language; later tests expect English."""
@@ -204,3 +249,49 @@ def _english_afterwards() -> object:
 
     yield None
     use("en")
+
+
+@pytest.mark.parametrize(
+    ("lang", "four", "six"),
+    [
+        (
+            "de",
+            ["ist der übrige Würfel dieses Wurfs die Ladung", "wirfst den Ladungswürfel erneut"],
+            ["sind die übrigen 3 Würfel dieses Wurfs die Ladung", "von 3 bis 18"],
+        ),
+        (
+            "nb",
+            ["er den siste terningen i det kastet lasten", "kaste lastterningen igjen"],
+            ["er de 3 andre terningene i det kastet lasten", "fra 3 til 18"],
+        ),
+    ],
+)
+def test_the_cup_is_counted_in_each_language(lang: str, four: list[str], six: list[str]) -> None:
+    """One cargo die is said in the singular, three in the plural, from the catalogue."""
+    tr = translator(lang)
+    text4 = rules_text(find_rules("classic").replace(dice=4), tr)
+    text6 = rules_text(find_rules("classic").replace(dice=6), tr)
+    for words in four:
+        assert words in text4, words
+    for words in six:
+        assert words in text6, words
+    assert "{" not in text4 + text6
+
+
+def test_the_rendered_rules_are_not_padded() -> None:
+    """The rendered text (not --plain) ends each line at its last word, not at the width."""
+    result = runner.invoke(app, ["rules", "--set", "dice=6", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any("Würfel" in line for line in lines)
+    assert [line for line in lines if line != line.rstrip()] == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=rule_sets())
+def test_every_rule_set_has_its_text_in_every_language(rules: Rules) -> None:
+    """Whatever the options (a wild face among the example's dice, a cup of four or six), the
+    text is whole in each language and its worked example is played by the engine."""
+    for lang in ("en", "de", "nb"):
+        text = rules_text(rules, translator(lang))
+        assert "{" not in text and "}" not in text.replace("`", "")

@@ -13,7 +13,7 @@ import random
 import re
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,14 +191,25 @@ def menu_number(screen: str, text: str, *, whole: bool = False) -> str:
     return m.group(1)
 
 
-def set_option(child: pexpect.spawn, option: Option, value: Any) -> None:
+def set_option(
+    child: pexpect.spawn, option: Option, value: Any, then: Sequence[tuple[Option, Any]] = ()
+) -> None:
     """From the options menu, set ``option`` to ``value`` by its own questions (English).
 
     Finds the option's line by its label, then answers as a player would: yes or no, the
-    choice's label, the number (``none`` for no limit), or the format kind and its N.
+    choice's label, the number (``none`` for no limit), or the format kind and its N.  ``then``
+    answers the options the dialogue asks at once because the answer brings them into play
+    (a wild captain under bow to stern asks its wild face).
     """
     child.expect(OPTIONS_MENU)
     child.sendline(menu_number(child.before, f"{option.label}:"))
+    answer(child, option, value)
+    for other, other_value in then:
+        answer(child, other, other_value)
+
+
+def answer(child: pexpect.spawn, option: Option, value: Any) -> None:
+    """Answer ``option``'s own question with ``value``."""
     question = re.escape(option.label) + r" \[[^\]]+\] "
     if option.kind is OptionType.FLAG:
         child.expect(question)
@@ -226,6 +237,7 @@ __all__ = [
     "RerollCargo",
     "Stand",
     "Take",
+    "answer",
     "answer_menus",
     "find_seed",
     "human_decisions",

@@ -43,7 +43,16 @@ from .engine import (
 from .rules import PRESETS, InvalidRulesError, Rules, find_rules
 from .state import MatchState, Phase, TurnPhase, TurnState
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the git commit on first use (:mod:`.version`): importing the
+    package asks git nothing, and a command that never prints the version never waits for it."""
+    if name == "__version__":
+        from .version import version
+
+        return version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CHANCE",

@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 from .actions import Action, HandOut, HandOutSplit, NextRound, StopHandOut, StopMatch
 from .errors import IllegalActionError
-from .match import able, add, decide_by_totals, in_play_order, round_over, sip_amount, start_round
-from .messages import N_
+from .match import able, decide_by_totals, in_play_order, round_over, start_round
+from .messages import N_, NP_
+from .payouts import add, sip_amount
 from .rules import HandOutAmount
 from .state import MatchState, Phase, evolve
 
@@ -85,7 +86,11 @@ def hand_out(state: MatchState, action: Action) -> MatchState:
     given = sum(n for _, n in shares)
     if given > state.hand_out_left:
         raise IllegalActionError(
-            N_("that hands out {given} sips, and only {left} are left to hand out"),
+            NP_(
+                "that hands out {given} sips, and only {left} is left to hand out",
+                "that hands out {given} sips, and only {left} are left to hand out",
+            ),
+            count="left",
             given=given,
             left=state.hand_out_left,
         )

@@ -49,7 +49,10 @@ def check_faces(faces: tuple[int, ...] | list[int], count: int | None = None) ->
     shipcaptaincrew.errors.InvalidDiceError: this roll needs 3 dice, got 2
     """
     for f in faces:
-        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6:
+        # ``type(f) is int`` first: it is every roll's answer, and bools (an int subclass) fail it.
+        if type(f) is not int and (isinstance(f, bool) or not isinstance(f, int)):
+            raise InvalidDiceError(N_("face {face} is not a die face (1..6)"), face=repr(f))
+        if not 1 <= f <= 6:
             raise InvalidDiceError(N_("face {face} is not a die face (1..6)"), face=repr(f))
     if count is not None and len(faces) != count:
         if count == 1:
@@ -85,6 +88,8 @@ def remove_faces(faces: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, .
     >>> remove_faces((1, 3, 3, 5, 6), (6, 5))
     (1, 3, 3)
     """
+    if not taken:
+        return faces
     rest = list(faces)
     for f in taken:
         rest.remove(f)

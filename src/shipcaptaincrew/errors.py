@@ -18,7 +18,7 @@ from __future__ import annotations
 import errno
 from typing import Any
 
-from .messages import N_, Message, Translate
+from .messages import N_, Message, Plural, Translate
 
 __all__ = [
     "GameError",
@@ -32,19 +32,30 @@ __all__ = [
 ]
 
 
-def _rebuild(cls: type[GameError], msgid: str, params: dict[str, Any]) -> GameError:
-    return cls(msgid, **params)
+def _rebuild(
+    cls: type[GameError], msgid: str | Plural, params: dict[str, Any], count: str = "n"
+) -> GameError:
+    return cls(msgid, count=count, **params)
 
 
 class GameError(ValueError):
     """A refusal a player can read in their own language.
 
-    Built from a message id and its parameters; ``render(translate)`` gives the text in the
-    translator's language.
+    Built from a message id (or a :func:`~.messages.NP_` pair counted by the parameter named
+    by ``count``: "give 1 face", "give 2 faces") and its parameters; ``render(translate)``
+    gives the text in the translator's language.
+
+    >>> from shipcaptaincrew.messages import NP_
+    >>> ids = NP_("give {n} face", "give {n} faces")
+    >>> str(InvalidDiceError(ids, n=1)), str(InvalidDiceError(ids, n=3))
+    ('give 1 face', 'give 3 faces')
     """
 
-    def __init__(self, msgid: str, /, **params: Any) -> None:
-        self.message = Message(msgid, params)
+    def __init__(self, msgid: str | Plural, /, count: str = "n", **params: Any) -> None:
+        if isinstance(msgid, tuple):
+            self.message = Message(msgid[0], params, plural=msgid[1], count=count)
+        else:
+            self.message = Message(msgid, params)
         super().__init__(self.message.render())
 
     def render(self, translate: Translate | None = None) -> str:
@@ -54,7 +65,9 @@ class GameError(ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # Exceptions pickle their ``args``; these are rebuilt from the message instead
         # (simulator workers send errors back to the parent process).
-        return (_rebuild, (type(self), self.message.msgid, self.message.params))
+        m = self.message
+        ids = m.msgid if m.plural is None else (m.msgid, m.plural)
+        return (_rebuild, (type(self), ids, m.params, m.count))
 
 
 class InvalidDiceError(GameError):

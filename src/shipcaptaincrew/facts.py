@@ -1,13 +1,14 @@
 """The fixed facts of the game and of the project, each stated once.
 
 Every shell (terminal, web, simulator, environments) imports these instead of typing its own
-copy: how many players a table seats, how many dice a turn has, which faces a die shows, which
-roles are collected, which languages the catalogues speak.  What a rule set may change -- the
-rolls of a turn, the faces the roles need, the cargo's dice and its rerolls -- is the turn's
-shape, read from :class:`~shipcaptaincrew.rules.Rules` instead.
+copy: how many players a table seats, which faces a die shows, which roles are collected, which
+languages the catalogues speak.  What a rule set may change -- the dice in the cup, the rolls of
+a turn, the faces the roles need, the cargo's dice and its rerolls -- is the turn's shape, read
+from :class:`~shipcaptaincrew.rules.Rules` instead (the sheets' five dice are the default of
+the ``dice`` option).
 
->>> MIN_PLAYERS, MAX_PLAYERS, DICE
-(2, 8, 5)
+>>> MIN_PLAYERS, MAX_PLAYERS
+(2, 8)
 >>> PLAYER_COUNTS
 (2, 3, 4, 5, 6, 7, 8)
 >>> LANGUAGES
@@ -19,7 +20,6 @@ from __future__ import annotations
 __all__ = [
     "DECIMAL_SIGNS",
     "DEFAULT_LANG",
-    "DICE",
     "FACES",
     "HOUSE_RULE",
     "LANGUAGES",
@@ -53,9 +53,6 @@ TOURNAMENT_MIN_PLAYERS = 3
 #: many rounds unless told otherwise.
 SESSION_ROUNDS = 5
 
-#: Five ordinary dice (000.1, 001.1, 002.5); how often they are rolled is the rule set's
-#: (:attr:`.rules.Rules.rolls`).
-DICE = 5
 #: The faces of a six-sided die.
 FACES = (1, 2, 3, 4, 5, 6)
 #: The roles, in the order they must be collected (000.2, 001.5-001.7, 002.10-002.12).

@@ -16,14 +16,14 @@ from . import turn as _turn
 from .errors import IllegalActionError
 from .formats import FormatKind
 from .messages import N_
+from .payouts import end_match, settle_round
 from .rotation import rotate, rotation_step
-from .rules import AllFail, Drinking, PotTo, Rules, Stakes, TieBreak
+from .rules import AllFail, Rules, Stakes, TieBreak
 from .state import Contest, MatchState, Method, Phase, Purpose, RoundResult, evolve
 
 __all__ = [
     "ROUND_END",
     "able",
-    "add",
     "after_round",
     "decide_by_totals",
     "in_play_order",
@@ -31,7 +31,6 @@ __all__ = [
     "post",
     "rotation_step",
     "round_over",
-    "sip_amount",
     "start_round",
 ]
 
@@ -134,7 +133,7 @@ def _resolve(state: MatchState) -> MatchState:
     if c.purpose is Purpose.ROUND_TIE:
         return _finish_round(state, chosen[0])
     if c.purpose is Purpose.MATCH_TIE:
-        return _end_match(state, chosen[0])
+        return end_match(state, chosen[0])
     return start_round(rotate(evolve(state, finalists=in_play_order(state, chosen))))
 
 
@@ -166,7 +165,7 @@ def _resolve_round(state: MatchState) -> MatchState:
     if tie_break is TieBreak.ROUND:
         # 001.17: the tied players play a round of their own next.
         return _finish_round(evolve(state, tied=top), None, spared=top)
-    # 000/001/003: the tied players replay; 002: they roll their two cargo dice.
+    # 000/001/003: the tied players replay; 002: they roll their cargo dice.
     return _contest_again(state, Purpose.ROUND_TIE, top, 1, (), 0)
 
 
@@ -201,6 +200,19 @@ def leave(state: MatchState, seat: int) -> MatchState:
     return evolve(state, leaving=state.leaving + (seat,))
 
 
+def stay(state: MatchState, seat: int) -> MatchState:
+    """A player the table asked to leave stays after all (they came back before the round
+    was over): the :func:`leave` is undone, as if it had never been asked.
+
+    Not in the sheets, as :func:`leave`; only a leave not yet in effect can be undone.
+    """
+    if state.is_over:
+        raise IllegalActionError(N_("the match is over: nobody can leave it now"))
+    if seat not in state.leaving:
+        raise IllegalActionError(N_("seat {seat} is not leaving the match"), seat=seat)
+    return evolve(state, leaving=tuple(s for s in state.leaving if s != seat))
+
+
 def start_round(state: MatchState) -> MatchState:
     """Ante and open a round: of everyone, of the finalists, or of the tied (tie_break=round)."""
     rules = state.rules
@@ -212,7 +224,7 @@ def start_round(state: MatchState) -> MatchState:
     if state.departed:
         seats = tuple(s for s in seats if s not in state.departed)
         if len(seats) < 2 and rules.stakes is not Stakes.POT:
-            return _end_match(state, seats[0] if seats else None)  # the others left
+            return end_match(state, seats[0] if seats else None)  # the others left
     if rules.stakes is Stakes.POT:
         # 002.6, 001.16: everyone antes; a player who cannot ante sits this round out.
         seats = able(state, seats)
@@ -245,69 +257,26 @@ def start_round(state: MatchState) -> MatchState:
 def _broke_table(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     """Fewer than two players can ante: the match ends (the one who still can wins)."""
     if len(seats) == 1:
-        return _end_match(state, seats[0])
+        return end_match(state, seats[0])
     # Only those still in the match (the finalists of a tournament) can win it.
     contenders = tuple(s for s in state.finalists or state.staying if s not in state.departed)
     if not contenders:
-        return _end_match(state, None)
+        return end_match(state, None)
     richest = _groups(contenders, tuple(state.chips[s] for s in contenders))[0]
     if len(richest) == 1:
-        return _end_match(state, richest[0])
+        return end_match(state, richest[0])
     return _contest_again(state, Purpose.MATCH_TIE, richest, 1, (), 0)
-
-
-def sip_amount(state: MatchState, seat: int) -> int:
-    """Sips for one drink: doubled for a failed ship under failed_double (002)."""
-    failed = state.round_scores[seat] == 0
-    return 2 if state.rules.failed_double and failed else 1
-
-
-def add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
-    out = list(values)
-    out[seat] += amount
-    return tuple(out)
 
 
 def _finish_round(
     state: MatchState, winner: int | None, spared: tuple[int, ...] = ()
 ) -> MatchState:
-    """Totals, the pot and the drinks of a finished round; ``spared`` (a tie left undecided
-    at the top) drink nothing, as the winner would not."""
-    rules = state.rules
-    totals = list(state.totals)
-    for s in state.round_seats:
-        # Everyone of the round has posted by now; a score is added as it is, 0 included
-        # (nothing here asks whether it is 0, so a tabulating caller need not know).
-        score = state.round_scores[s]
-        if score is not None:
-            totals[s] += score
-    wins = add(state.wins, winner, 1) if winner is not None else state.wins
-    state = evolve(state, totals=tuple(totals), wins=wins, round_winner=winner, turn=None)
-    # The pot: the round winner takes it under pot_to=round, except in the tournament where
-    # the winner of the final takes all (002.30); with no winner it stays on the table.
-    if (
-        rules.stakes is Stakes.POT
-        and rules.pot_to is PotTo.ROUND
-        and winner is not None
-        and rules.format.kind is not FormatKind.TOURNAMENT
-    ):
-        state = evolve(
-            state, chips=add(state.chips, winner, state.pot), pot=0, round_pot_won=state.pot
-        )
-    drinkers: tuple[int, ...] = ()
-    others = tuple(s for s in state.round_seats if s != winner and s not in spared)
-    if rules.drinking is Drinking.ALL_BUT_WINNER:
-        drinkers = others
-    elif rules.drinking is Drinking.LAST_DRINKS and others:
-        low = min(state.round_scores[s] or 0 for s in others)
-        drinkers = tuple(s for s in others if (state.round_scores[s] or 0) == low)
-    elif rules.drinking is Drinking.CAPTAIN_HANDS_OUT and winner is not None and others:
+    """A round's totals, pot and drinks are settled (:func:`.payouts.settle_round`); then the
+    captain rolls for the sips to hand out, or the round is over."""
+    state, hands_out = settle_round(state, winner, spared)
+    if hands_out:
         return evolve(state, phase=Phase.HAND_OUT_ROLL, contest=None)
-    sips, round_sips = state.sips, state.round_sips
-    for s in drinkers:
-        sips = add(sips, s, sip_amount(state, s))
-        round_sips = add(round_sips, s, sip_amount(state, s))
-    return round_over(evolve(state, sips=sips, round_sips=round_sips))
+    return round_over(state)
 
 
 def round_over(state: MatchState) -> MatchState:
@@ -347,13 +316,13 @@ def after_round(state: MatchState) -> MatchState:
         state = evolve(state, tied=())
     if state.target is not None:  # solo practice
         if fmt.kind is FormatKind.SINGLE:
-            return _end_match(state, state.round_winner)
+            return end_match(state, state.round_winner)
         if state.round_no >= fmt.n:
-            return _end_match(state, 0 if 2 * state.wins[0] > fmt.n else None)
+            return end_match(state, 0 if 2 * state.wins[0] > fmt.n else None)
         return _next_round(state)
     if fmt.kind is FormatKind.SINGLE:
         return (
-            _end_match(state, state.round_winner)
+            end_match(state, state.round_winner)
             if state.round_winner is not None
             else _next_round(state)
         )
@@ -366,14 +335,14 @@ def after_round(state: MatchState) -> MatchState:
     if fmt.kind is FormatKind.WINS and winner is not None and winner in staying:
         # A round has one winner at most, so only one player can reach N at a time.
         if state.wins[winner] >= fmt.n:
-            return _end_match(state, winner)
+            return end_match(state, winner)
     if fmt.kind is FormatKind.FIRST_TO and max(state.totals[s] for s in staying) >= fmt.n:
         # 001: when several pass the mark in the same round, the highest total wins.
         return decide_by_totals(state, tuple(s for s in staying if state.totals[s] >= fmt.n))
     if fmt.kind is FormatKind.TOURNAMENT:
         if state.finalists:
             if state.round_winner is not None:
-                return _end_match(state, state.round_winner)
+                return end_match(state, state.round_winner)
         elif played >= 2:
             # 002.29: after two preliminary rounds the two best totals go to the final.
             seats = staying
@@ -394,27 +363,9 @@ def after_round(state: MatchState) -> MatchState:
 def decide_by_totals(state: MatchState, seats: tuple[int, ...]) -> MatchState:
     top = _groups(seats, tuple(state.totals[s] for s in seats))[0]
     if len(top) == 1:
-        return _end_match(state, top[0])
+        return end_match(state, top[0])
     return _contest_again(state, Purpose.MATCH_TIE, top, 1, (), 0)
 
 
 def _next_round(state: MatchState) -> MatchState:
     return start_round(rotate(state))
-
-
-def _end_match(state: MatchState, winner: int | None) -> MatchState:
-    chips, pot, won = state.chips, state.pot, 0
-    if winner is not None and state.rules.stakes is Stakes.POT and pot:
-        # The tournament's winner takes all (002.30), so does the match winner under
-        # pot_to=match (002.28); any pot left on the table goes to the winner too.
-        chips, pot, won = add(chips, winner, pot), 0, pot
-    return evolve(
-        state,
-        phase=Phase.MATCH_OVER,
-        winner=winner,
-        chips=chips,
-        pot=pot,
-        match_pot_won=won,
-        contest=None,
-        turn=None,
-    )

@@ -29,29 +29,93 @@ from .actions import (
     RerollCargo,
     Roll,
     Stand,
+    Stay,
     StopHandOut,
     StopMatch,
     Take,
 )
 from .engine import seat_to_act
-from .messages import N_, NP_, Message, Plural
+from .messages import N_, NP_, Message
+from .narrate_round import POT, contest_messages, counted, names_of, round_result
 from .rules import HandOutAmount
-from .state import ROLE_NAMES, MatchState, Method, Phase, Purpose, TurnPhase, TurnState
+from .state import ROLE_NAMES, MatchState, Phase, Purpose, TurnPhase, TurnState
 from .turn import apply as turn_apply
 
-__all__ = ["GAME_WORDS", "Message", "narrate", "narrate_parts", "transcript"]
+__all__ = ["GAME_WORDS", "Message", "cargo_sum", "narrate", "narrate_parts", "transcript"]
 
 
 #: Game words used as parameters; catalogues translate them like any message.
-GAME_WORDS = (N_("ship"), N_("captain"), N_("crew"), N_("turn"), N_("cargo dice"), N_("one die"))
+GAME_WORDS = (
+    N_("ship"),
+    N_("captain"),
+    N_("crew"),
+    N_("turn"),
+    N_("cargo dice"),
+    N_("cargo die"),
+    N_("one die"),
+)
 
 
 def _faces(faces: Sequence[int]) -> str:
     return " ".join(map(str, faces))
 
 
-def _names(names: Sequence[str], seats: Sequence[int]) -> str:
-    return ", ".join(names[s] for s in seats)
+def cargo_sum(faces: Sequence[int]) -> str:
+    """The cargo's dice as a sum to read (``2 + 6``, ``2 + 6 + 1``, ``4``): as many as the cup
+    left, so no shell writes the sheets' two.
+
+    >>> cargo_sum((2, 6)), cargo_sum((1, 2, 6)), cargo_sum((4,))
+    ('2 + 6', '1 + 2 + 6', '4')
+    """
+    return " + ".join(map(str, faces))
+
+
+def _cargo_scored(t: TurnState) -> Message:
+    """A completed cargo and its score, one whole sentence per case.
+
+    A cargo of one die (``dice=4``) is its own score, so it is said once; a cargo of several is
+    said as the sum it is (``Cargo 2 + 6 = 8``).  The sentences after a cargo reroll are
+    :func:`_cargo_rerolled`'s.
+    """
+    params = {"cargo": cargo_sum(t.cargo), "score": t.score, "bonus": t.bonus}
+    if t.bonus:
+        return Message(
+            N_("Full crew in one roll! Cargo {cargo} + bonus {bonus} = {score}."), params
+        )
+    if t.rules.cargo_dice == 1:
+        return Message(N_("Full crew! Cargo {score}."), params)
+    return Message(N_("Full crew! Cargo {cargo} = {score}."), params)
+
+
+def _cargo_rerolled(who: str, faces: str, t: TurnState) -> Message:
+    """A cargo reroll's dice and the cargo it leaves (whole sentences, as :func:`_cargo_scored`)."""
+    params = {"name": who, "faces": faces, "cargo": cargo_sum(t.cargo), "bonus": t.bonus}
+    params["score"] = t.score
+    if t.bonus:
+        msgid = N_("{name} rerolls the cargo: {faces}; cargo {cargo} + bonus {bonus} = {score}.")
+    elif t.rules.cargo_dice == 1:
+        msgid = N_("{name} rerolls the cargo: {faces}; cargo {score}.")
+    else:
+        msgid = N_("{name} rerolls the cargo: {faces}; cargo {cargo} = {score}.")
+    return Message(msgid, params)
+
+
+def _reroll_choice(who: str, t: TurnState, keep: int | None) -> Message:
+    """Rerolling the whole cargo, or (half cargo) all of it but one die, in words that count
+    the dice: "both" of the sheets' two, "the cargo die" of one, "all three" of three."""
+    cargo = t.rules.cargo_dice
+    if keep is not None:
+        ids = NP_(
+            "{name} keeps a {face} and rerolls the other cargo die.",
+            "{name} keeps a {face} and rerolls the other {n} cargo dice.",
+        )
+        return counted(ids, "n", name=who, face=keep, n=cargo - 1)
+    if cargo == 1:
+        return Message(N_("{name} rerolls the cargo die."), {"name": who})
+    if cargo == 2:
+        return Message(N_("{name} rerolls both cargo dice."), {"name": who})
+    ids = NP_("{name} rerolls the {n} cargo die.", "{name} rerolls all {n} cargo dice.")
+    return counted(ids, "n", name=who, n=cargo)
 
 
 def narrate(
@@ -82,8 +146,13 @@ def narrate_parts(
                 {"name": names[action.seat]},
             )
         )
+    elif isinstance(action, Stay):  # the table's step too: the leave is undone
+        out.append(
+            Message(N_("{name} is back and stays in the match."), {"name": names[action.seat]})
+        )
     elif before.phase is Phase.TURN and before.turn is not None:
-        out, outcome = _turn_messages(before.turn, action, who)
+        tie_break = before.contest is not None and before.contest.purpose is not Purpose.ROUND
+        out, outcome = _turn_messages(before.turn, action, who, tie_break)
     elif isinstance(action, Roll) and before.phase is Phase.ROLL_OFF:
         out.append(
             Message(
@@ -92,12 +161,12 @@ def narrate_parts(
             )
         )
     elif isinstance(action, Roll) and before.phase is Phase.CARGO_ROLL_OFF:
-        out.append(
-            Message(
-                N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}."),
-                {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)},
-            )
-        )
+        params = {"name": who, "faces": _faces(action.faces), "total": sum(action.faces)}
+        if before.rules.cargo_dice == 1:
+            msgid = N_("{name} rolls the cargo die for the tie-break: {total}.")
+        else:
+            msgid = N_("{name} rolls the cargo dice for the tie-break: {faces} = {total}.")
+        out.append(Message(msgid, params))
     elif isinstance(action, Roll) and before.phase is Phase.HAND_OUT_ROLL:
         # How many sips the die means is the engine's answer (after.hand_out_left).
         ids = (
@@ -111,12 +180,12 @@ def narrate_parts(
                 "Captain {name} rolls {face} and hands out {sips} sips.",
             )
         )
-        out.append(_counted(ids, "sips", name=who, face=action.faces[0], sips=after.hand_out_left))
+        out.append(counted(ids, "sips", name=who, face=action.faces[0], sips=after.hand_out_left))
     elif isinstance(action, (HandOut, HandOutSplit)):
         shares = action.shares if isinstance(action, HandOutSplit) else ((action.to, 1),)
         for to, n in shares:
             ids = NP_("{name} gives a sip to {other}.", "{name} gives {sips} sips to {other}.")
-            out.append(_counted(ids, "sips", name=who, other=names[to], sips=n))
+            out.append(counted(ids, "sips", name=who, other=names[to], sips=n))
     elif isinstance(action, StopHandOut):
         out.append(Message(N_("{name} hands out no more sips."), {"name": who}))
     elif isinstance(action, NextRound):
@@ -126,27 +195,18 @@ def narrate_parts(
     return out, outcome + _table_messages(before, after, names)
 
 
-def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message], list[Message]]:
-    """The turn's step (the roll or choice) and its outcome once the turn is over."""
+def _turn_messages(
+    t: TurnState, action: Action, who: str, tie_break: bool = False
+) -> tuple[list[Message], list[Message]]:
+    """The turn's step (the roll or choice) and its outcome once the turn is over (a
+    tie-break turn's score said as the tie-break's)."""
     nt = turn_apply(t, action)  # the turn's own step, straight from the engine
     out: list[Message] = []
     if isinstance(action, Roll):
         faces = _faces(action.faces)
         roles = ROLE_NAMES[len(t.held) : len(nt.held)]
         if t.complete:
-            params = {"name": who, "faces": faces, "a": nt.cargo[0], "b": nt.cargo[1]}
-            params |= {"bonus": nt.bonus, "score": nt.score}
-            out.append(
-                Message(
-                    N_("{name} rerolls the cargo: {faces}; cargo {a} + {b} = {score}.")
-                    if not nt.bonus
-                    else N_(
-                        "{name} rerolls the cargo: {faces}; cargo {a} + {b} + bonus {bonus} "
-                        "= {score}."
-                    ),
-                    params,
-                )
-            )
+            out.append(_cargo_rerolled(who, faces, nt))
         elif nt.phase is TurnPhase.ASSIGN:
             out.append(
                 Message(
@@ -174,74 +234,21 @@ def _turn_messages(t: TurnState, action: Action, who: str) -> tuple[list[Message
     elif isinstance(action, Stand):
         out.append(Message(N_("{name} stands."), {"name": who}))
     elif isinstance(action, RerollCargo):
-        if action.keep is None:
-            out.append(Message(N_("{name} rerolls both cargo dice."), {"name": who}))
-        else:
-            out.append(
-                Message(
-                    N_("{name} keeps a {face} and rerolls the other cargo die."),
-                    {"name": who, "face": action.keep},
-                )
-            )
+        out.append(_reroll_choice(who, t, action.keep))
     if nt.complete and not t.complete:
-        out.append(
-            Message(
-                N_("Full crew! Cargo {a} + {b} = {score}.")
-                if not nt.bonus
-                else N_("Full crew in one roll! Cargo {a} + {b} + bonus {bonus} = {score}."),
-                {"a": nt.cargo[0], "b": nt.cargo[1], "score": nt.score, "bonus": nt.bonus},
-            )
-        )
+        out.append(_cargo_scored(nt))
     outcome: list[Message] = []
     if nt.phase is TurnPhase.DONE:
-        if nt.complete:
-            outcome.append(Message(N_("{name} scores {score}."), {"name": who, "score": nt.score}))
+        params = {"name": who, "score": nt.score}
+        if tie_break and nt.complete:
+            outcome.append(Message(N_("{name} scores {score} in the tie-break."), params))
+        elif tie_break:
+            outcome.append(Message(N_("{name} has no full crew in the tie-break: 0."), params))
+        elif nt.complete:
+            outcome.append(Message(N_("{name} scores {score}."), params))
         else:
-            outcome.append(Message(N_("{name} has no full crew: 0 points."), {"name": who}))
+            outcome.append(Message(N_("{name} has no full crew: 0 points."), params))
     return out, outcome
-
-
-def _counted(ids: Plural, count: str, **params: object) -> Message:
-    """A plural pair counted by the parameter ``count`` (gettext's ``ngettext``)."""
-    return Message(ids[0], dict(params), plural=ids[1], count=count)
-
-
-#: Who takes a pot, counted in chips.
-_POT = NP_("{name} takes the pot of one chip.", "{name} takes the pot of {chips} chips.")
-
-
-def _round_result(
-    n: int,
-    winner: int | None,
-    scores: Sequence[int | None],
-    pot_won: int,
-    all_failed: bool,
-    names: Sequence[str],
-) -> list[Message]:
-    """A round's winner and pot, or why it has none."""
-    if winner is not None:
-        out = [
-            Message(
-                N_("Round {n}: {name} wins with {score}."),
-                {"n": n, "name": names[winner], "score": scores[winner]},
-            )
-        ]
-        if pot_won:
-            out.append(_counted(_POT, "chips", name=names[winner], chips=pot_won))
-        return out
-    if all_failed:
-        return [Message(N_("Round {n}: nobody completed a crew; the pot stays."), {"n": n})]
-    played = [s for s, v in enumerate(scores) if v is not None]
-    top = max((scores[s] or 0 for s in played), default=0)
-    tied = [s for s in played if scores[s] == top]
-    if len(tied) > 1:
-        return [
-            Message(
-                N_("Round {n}: {names} tie at the top, so nobody wins the round."),
-                {"n": n, "names": _names(names, tied)},
-            )
-        ]
-    return [Message(N_("Round {n}: no winner."), {"n": n})]
 
 
 def _table_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
@@ -250,33 +257,36 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
         out.append(Message(N_("Nobody completed a crew: the round is played again.")))
     if after.phase is Phase.HAND_OUT_ROLL and before.phase is not Phase.HAND_OUT_ROLL:
         # The round is decided; its result comes before the captain hands out the sips.
-        out += _round_result(
+        out += round_result(
             after.round_no,
             after.round_winner,
             after.round_scores,
             after.round_pot_won,
             False,
             names,
+            after.round_tie_breaks,
         )
     if len(after.results) > len(before.results):
         r = after.results[-1]
         if before.phase is not Phase.HAND_OUT:  # else told when the hand-out began
-            out += _round_result(r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names)
+            out += round_result(
+                r.round_no, r.winner, r.scores, r.pot_won, r.all_failed, names, r.tie_breaks
+            )
         for s, sips in enumerate(r.sips):
             if sips:
                 ids = NP_("{name} drinks a sip.", "{name} drinks {sips} sips.")
-                out.append(_counted(ids, "sips", name=names[s], sips=sips))
+                out.append(counted(ids, "sips", name=names[s], sips=sips))
     for s in after.departed[len(before.departed) :]:
         out.append(Message(N_("{name} has left the match."), {"name": names[s]}))
-    out += _contest_messages(before, after, names)
+    out += contest_messages(before, after, names)
     if after.finalists and not before.finalists:
-        out.append(Message(N_("Final: {names}."), {"names": _names(names, after.finalists)}))
+        out.append(Message(N_("Final: {names}."), {"names": names_of(names, after.finalists)}))
     if after.round_no > before.round_no:
         if after.tie_round:
             out.append(
                 Message(
                     N_("Round {n} is played among {names} to break the tie."),
-                    {"n": after.round_no, "names": _names(names, after.round_seats)},
+                    {"n": after.round_no, "names": names_of(names, after.round_seats)},
                 )
             )
         # The seat that plays first, which need not be the rotation's seat (a seat that sits
@@ -293,32 +303,10 @@ def _table_messages(before: MatchState, after: MatchState, names: Sequence[str])
         else:
             if after.match_pot_won:
                 out.append(
-                    _counted(_POT, "chips", name=names[after.winner], chips=after.match_pot_won)
+                    counted(POT, "chips", name=names[after.winner], chips=after.match_pot_won)
                 )
             out.append(Message(N_("{name} wins the match!"), {"name": names[after.winner]}))
     return out
-
-
-def _contest_messages(before: MatchState, after: MatchState, names: Sequence[str]) -> list[Message]:
-    """A tie-break contest that has just begun."""
-    bc, ac = before.contest, after.contest
-    if ac is None or ac is bc or ac.purpose is Purpose.ROUND or ac.scores:
-        return []
-    method = {
-        Method.TURN: N_("turn"),
-        Method.CARGO: N_("cargo dice"),
-        Method.DIE: N_("one die"),
-    }[ac.method]
-    params = {"names": _names(names, ac.seats), "method": (method,)}
-    if ac.purpose is Purpose.STARTER:
-        return [Message(N_("Tie for the start between {names}: they roll again."), params)]
-    if ac.purpose is Purpose.FINAL_PLACES:
-        msgid = N_("Tie for a place in the final between {names}: tie-break by {method}.")
-    elif ac.purpose is Purpose.MATCH_TIE:
-        msgid = N_("Tie for the match between {names}: tie-break by {method}.")
-    else:
-        msgid = N_("Tie between {names}: tie-break by {method}.")
-    return [Message(msgid, params)]
 
 
 def transcript(

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidRulesError
-from .facts import DICE, FACES, ROLES
+from .facts import FACES, ROLES
 from .formats import FormatKind, MatchFormat
 from .messages import N_, Message
 from .options import (
@@ -80,8 +80,8 @@ __all__ = [
 PRESET_NAMES = tuple(PRESET_OPTIONS)
 
 
-#: The dice left over once every role is held (read at every roll: computed once).
-_CARGO_DICE = DICE - len(ROLES)
+#: The dice set aside as ship, captain and crew; the others are the cargo.
+_ROLE_COUNT = len(ROLES)
 
 
 def _default(name: str) -> Any:
@@ -108,6 +108,7 @@ class Rules:
     #: Preset this rule set started from (its options are printed relative to it).
     name: str = "classic"
     # -- the turn ---------------------------------------------------------------------------
+    dice: int = field(default=_default("dice"))
     rolls: int = field(default=_default("rolls"))
     half_cargo: bool = field(default=_default("half_cargo"))
     bow_to_stern: bool = field(default=_default("bow_to_stern"))
@@ -194,6 +195,15 @@ class Rules:
                 rolls=self.rolls,
                 most=self.rolls - 1,
             )
+        if self.half_cargo and self.cargo_dice < 2:
+            # 000.25 leaves one cargo die lying and rolls another: a cargo of one has no other.
+            raise InvalidRulesError(
+                N_(
+                    "half_cargo needs two cargo dice or more: dice={dice} leaves a cargo of one "
+                    "die, with no other die to roll while one lies"
+                ),
+                dice=self.dice,
+            )
         if self.failed_double and self.drinking is Drinking.NONE:
             raise InvalidRulesError(N_("failed_double needs a drinking mode (drinking=none)"))
         for name, option in OPTIONS.items():
@@ -226,8 +236,13 @@ class Rules:
 
     @property
     def cargo_dice(self) -> int:
-        """The dice left as cargo once the roles are held (000.3, 001.11, 002.13): two."""
-        return _CARGO_DICE
+        """The dice left as cargo once the roles are held (000.3, 001.11, 002.13): two of the
+        sheets' five, one or three under the house rule ``dice``.
+
+        >>> Rules().cargo_dice, Rules(dice=4).cargo_dice, Rules(dice=6).cargo_dice
+        (2, 1, 3)
+        """
+        return self.dice - _ROLE_COUNT
 
     @property
     def max_cargo_rerolls(self) -> int:
@@ -240,6 +255,15 @@ class Rules:
         (4, 1)
         """
         return self.rolls - 1 if self.cargo_rerolls is None else self.cargo_rerolls
+
+    @property
+    def min_score(self) -> int:
+        """Lowest score of a full crew: the cargo all ones (2 of the sheets' five dice).
+
+        >>> Rules().min_score, Rules(dice=4).min_score, Rules(dice=6).min_score
+        (2, 1, 3)
+        """
+        return self.cargo_dice * min(FACES)
 
     @property
     def max_score(self) -> int:

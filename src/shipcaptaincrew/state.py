@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
-from .facts import DICE, ROLES
+from .facts import ROLES
 from .formats import FormatKind
 from .rules import Rules
 
@@ -55,7 +55,8 @@ class TurnState:
     """One player's turn.
 
     ``held`` are the faces set aside for ship, captain and crew in that order (a wild face can
-    stand in); ``cargo`` the two cargo faces once the crew is complete.  ``last_roll`` is shown
+    stand in); ``cargo`` the cargo's faces once the crew is complete (the dice in the cup less
+    the three roles: :attr:`.rules.Rules.cargo_dice`).  ``last_roll`` is shown
     to players but is not part of the state's identity (equal states may differ in it).
     """
 
@@ -65,7 +66,7 @@ class TurnState:
     rolls_used: int = 0
     cargo_rerolls: int = 0
     phase: TurnPhase = TurnPhase.ROLL
-    #: Half cargo: the face kept while the other cargo die is rerolled (phase ROLL).
+    #: Half cargo: the face kept while the other cargo dice are rerolled (phase ROLL).
     keep: int | None = None
     #: Wild captain: the sorted faces of the roll awaiting a :class:`~.actions.Take`.
     pending: tuple[int, ...] = ()
@@ -97,7 +98,7 @@ class TurnState:
     @property
     def free_dice(self) -> int:
         """How many dice are not set aside as ship, captain or crew."""
-        return DICE - len(self.held)
+        return self.rules.dice - len(self.held)
 
 
 class Phase(str, Enum):
@@ -105,7 +106,7 @@ class Phase(str, Enum):
 
     ROLL_OFF = "roll_off"  #: chance: a contender rolls one die to decide who starts
     TURN = "turn"  #: a player's turn (see the turn's own phase)
-    CARGO_ROLL_OFF = "cargo_roll_off"  #: chance: a tied player rolls two cargo dice (002)
+    CARGO_ROLL_OFF = "cargo_roll_off"  #: chance: a tied player rolls the cargo's dice (002)
     HAND_OUT_ROLL = "hand_out_roll"  #: chance: the winner rolls one die (000/003 captain)
     HAND_OUT = "hand_out"  #: the winner hands out sips
     ANOTHER_ROUND = "another_round"  #: a session between rounds: another round, or stop
@@ -126,7 +127,7 @@ class Method(str, Enum):
     """How each seat of a contest produces its number."""
 
     TURN = "turn"  #: a full turn; its score
-    CARGO = "cargo"  #: two cargo dice; their sum (002 tie-break)
+    CARGO = "cargo"  #: the cargo's dice; their sum (002 tie-break)
     DIE = "die"  #: one die (roll-off)
 
 
@@ -297,7 +298,10 @@ def evolve(value: _T, **changes: Any) -> _T:
     if not names.issuperset(changes):
         bad = sorted(set(changes) - names)[0]
         raise TypeError(f"{cls.__name__} has no field {bad}")
+    # One copy of the field dictionary, set in place of the new value's own (a match state has
+    # some thirty fields: copying them as a block beats filling an empty dictionary).
+    fields_now = value.__dict__.copy()
+    fields_now.update(changes)
     new = object.__new__(cls)
-    new.__dict__.update(value.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", fields_now)
     return new

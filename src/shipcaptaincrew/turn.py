@@ -25,7 +25,7 @@ from functools import lru_cache
 from .actions import Action, RerollCargo, Roll, Stand, Take
 from .dice import check_faces, remove_faces, roll_distribution
 from .errors import IllegalActionError
-from .facts import DICE, ROLES
+from .facts import ROLES
 from .messages import N_
 from .rules import Rules
 from .state import TurnPhase, TurnState, evolve
@@ -44,8 +44,12 @@ __all__ = [
 _ROLE_COUNT = len(ROLES)  # read at every step of every turn
 
 
+@lru_cache(maxsize=256)
 def new_turn(rules: Rules) -> TurnState:
-    """A fresh turn: five dice, the rule set's rolls, nothing held."""
+    """A fresh turn: the rule set's dice and rolls, nothing held.
+
+    States are frozen values, so every turn under one rule set starts from the same one.
+    """
     return TurnState(rules)
 
 
@@ -57,15 +61,20 @@ def dice_to_roll(turn: TurnState) -> int:
     """
     if turn.phase is not TurnPhase.ROLL:
         return 0
-    if turn.complete:
-        return turn.rules.cargo_dice - (turn.keep is not None)
-    return DICE - len(turn.held)
+    held = len(turn.held)
+    if held == _ROLE_COUNT:
+        return turn.rules.dice - _ROLE_COUNT - (turn.keep is not None)
+    return turn.rules.dice - held
 
 
 def can_reroll_cargo(turn: TurnState) -> bool:
     """Rolls remain and the cargo reroll limit (001 house rule) is not reached."""
-    limit = turn.rules.cargo_rerolls
-    return turn.rolls_used < turn.rules.rolls and (limit is None or turn.cargo_rerolls < limit)
+    return _rerolls_left(turn.rules, turn.rolls_used, turn.cargo_rerolls)
+
+
+def _rerolls_left(rules: Rules, rolls_used: int, cargo_rerolls: int) -> bool:
+    limit = rules.cargo_rerolls
+    return rolls_used < rules.rolls and (limit is None or cargo_rerolls < limit)
 
 
 @lru_cache(maxsize=4096)
@@ -113,11 +122,14 @@ def legal_actions(turn: TurnState) -> tuple[Action, ...]:
     if turn.phase is TurnPhase.ASSIGN:
         return tuple(Take(t) for t in assignments(turn.rules, len(turn.held), turn.pending))
     if turn.phase is TurnPhase.DECIDE:
-        acts: list[Action] = [Stand(), RerollCargo()]
         if turn.rules.half_cargo:
-            acts.extend(RerollCargo(keep=f) for f in sorted(set(turn.cargo)))
-        return tuple(acts)
+            return _DECIDE + tuple(RerollCargo(keep=f) for f in sorted(set(turn.cargo)))
+        return _DECIDE
     return ()
+
+
+#: Stand or reroll the whole cargo: the same two values at every decision (actions are frozen).
+_DECIDE: tuple[Action, ...] = (Stand(), RerollCargo())
 
 
 @lru_cache(maxsize=64)
@@ -161,7 +173,8 @@ def apply(turn: TurnState, action: Action) -> TurnState:
                 faces=str(turn.pending),
                 choices=", ".join(str(Take(o)) for o in options),
             )
-        return _take(turn, action.faces, turn.pending)
+        rest = remove_faces(turn.pending, action.faces)
+        return _take(turn, action.faces, rest, turn.rolls_used, turn.last_roll)
     if turn.phase is not TurnPhase.DECIDE:
         raise IllegalActionError(
             N_("{action} is not allowed now: choose which dice to set aside"), action=str(action)
@@ -183,42 +196,77 @@ def apply(turn: TurnState, action: Action) -> TurnState:
 
 
 def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
-    n = dice_to_roll(turn)
-    if n == 0:
+    # dice_to_roll, said once more here: this runs at every roll of every turn.
+    if turn.phase is not TurnPhase.ROLL:
         if turn.phase is TurnPhase.DONE:
             raise IllegalActionError(N_("no dice are to be rolled now: the turn is over"))
         raise IllegalActionError(
             N_("no dice are to be rolled now ({phase})"), phase=turn.phase.value
         )
+    rules, held = turn.rules, len(turn.held)
+    complete = held == _ROLE_COUNT
+    n = rules.dice - held - (complete and turn.keep is not None)
     faces = check_faces(roll.faces, n)
     rolls_used = turn.rolls_used + 1
-    if turn.complete:
+    # One new state per step (each evolve copies the state): the phase is worked out first.
+    if complete:
         # A cargo reroll replaces the cargo, lower or not (000.14, 001.13, 003.14).
-        cargo = tuple(sorted(faces + ((turn.keep,) if turn.keep is not None else ())))
-        after = evolve(
+        keep = turn.keep
+        cargo = faces if keep is None else tuple(sorted(faces + (keep,)))
+        cargo_rerolls = turn.cargo_rerolls + 1
+        again = _rerolls_left(rules, rolls_used, cargo_rerolls)
+        return evolve(
             turn,
             cargo=cargo,
             rolls_used=rolls_used,
-            cargo_rerolls=turn.cargo_rerolls + 1,
+            cargo_rerolls=cargo_rerolls,
             keep=None,
             last_roll=roll.faces,
+            phase=TurnPhase.DECIDE if again else TurnPhase.DONE,
         )
-        return evolve(after, phase=TurnPhase.DECIDE if can_reroll_cargo(after) else TurnPhase.DONE)
-    rolled = evolve(turn, rolls_used=rolls_used, last_roll=roll.faces)
-    options = assignments(turn.rules, len(turn.held), faces)
-    if len(options) > 1:
-        return evolve(rolled, phase=TurnPhase.ASSIGN, pending=faces)
-    return _take(rolled, options[0], faces)
+    ways = _ways(rules, held, faces)
+    if len(ways) > 1:
+        return evolve(
+            turn, rolls_used=rolls_used, last_roll=roll.faces, phase=TurnPhase.ASSIGN, pending=faces
+        )
+    taken, rest = ways[0]
+    return _take(turn, taken, rest, rolls_used, roll.faces)
 
 
-def _take(turn: TurnState, taken: tuple[int, ...], faces: tuple[int, ...]) -> TurnState:
+@lru_cache(maxsize=4096)
+def _ways(
+    rules: Rules, held: int, faces: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """:func:`assignments` with the dice each leaves (what every roll asks: worked out once)."""
+    return tuple((t, remove_faces(faces, t)) for t in assignments(rules, held, faces))
+
+
+def _take(
+    turn: TurnState,
+    taken: tuple[int, ...],
+    rest: tuple[int, ...],
+    rolls_used: int,
+    last_roll: tuple[int, ...],
+) -> TurnState:
+    """Set ``taken`` aside (``rest``: the roll's other dice), as one new state."""
     held = turn.held + taken
-    rest = remove_faces(faces, taken)
+    rules = turn.rules
     if len(held) == _ROLE_COUNT:
-        # The two other dice of the completing roll are the cargo (all sheets).
-        bonus = turn.rules.same_roll_bonus if not turn.held and len(taken) == _ROLE_COUNT else 0
-        done = evolve(turn, held=held, cargo=rest, pending=(), bonus=bonus)
-        return evolve(done, phase=TurnPhase.DECIDE if can_reroll_cargo(done) else TurnPhase.DONE)
+        # The other dice of the completing roll are the cargo (all sheets).
+        bonus = rules.same_roll_bonus if not turn.held and len(taken) == _ROLE_COUNT else 0
+        again = _rerolls_left(rules, rolls_used, turn.cargo_rerolls)
+        return evolve(
+            turn,
+            held=held,
+            cargo=rest,
+            pending=(),
+            bonus=bonus,
+            rolls_used=rolls_used,
+            last_roll=last_roll,
+            phase=TurnPhase.DECIDE if again else TurnPhase.DONE,
+        )
     # No full crew once the rolls are used up scores 0 (all sheets: after the third).
-    phase = TurnPhase.DONE if turn.rolls_used >= turn.rules.rolls else TurnPhase.ROLL
-    return evolve(turn, held=held, pending=(), phase=phase)
+    phase = TurnPhase.DONE if rolls_used >= rules.rolls else TurnPhase.ROLL
+    return evolve(
+        turn, held=held, pending=(), phase=phase, rolls_used=rolls_used, last_roll=last_roll
+    )

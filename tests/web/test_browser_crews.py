@@ -24,6 +24,7 @@ import pytest
 
 from shipcaptaincrew.engine import seat_to_act
 from shipcaptaincrew.notation import MatchLog, replay_states
+from shipcaptaincrew.provenance import read
 from shipcaptaincrew.solver import advise
 from shipcaptaincrew.state import Phase
 
@@ -332,6 +333,18 @@ def test_start_a_crew_from_the_home_page_and_invite_a_friend(
         assert home.locator("#ratings-table tbody tr").count() == 1
         check(home, f"a new crew {lang}")
         shot(home, f"crew-new-{lang}", full=False)
+        # The export: one file from the page, its provenance inside (provenance.read).
+        home.locator("#export summary").click()
+        home.locator("#export").scroll_into_view_if_needed()
+        home.locator("#export").screenshot(path=str(browsing.ARTIFACTS / f"crew-export-{lang}.png"))
+        with home.expect_download() as got:
+            home.click("[data-export='ratings.csv']")
+        saved = browsing.ARTIFACTS / f"crew-ratings-{lang}.csv"
+        got.value.save_as(saved)
+        assert got.value.suggested_filename.endswith("-ratings.csv")
+        record = read(saved)
+        assert record["table"] == "crew_ratings" and record["command"] is None
+        assert record["request"].startswith(srv.url) and record["crew_name"] == "Skål"
         invite = home.get_attribute("#invite .secret-link", "href")
         assert invite and "#invite=" in invite
         friend = pages.open("", viewport=PHONE, lang=lang, dark=dark)

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from shipcaptaincrew.i18n import translator
+from shipcaptaincrew.messages import Message
 
 from . import browsing
 from .browsing import CHOICE, PHONE, SMALL_PHONE, Pages, check, english_left, fits, shot
@@ -361,9 +362,12 @@ def test_the_captain_shares_the_sips_out_at_once(
                 note = page.inner_text("#action-note")
                 assert "9" in note and "sip:" not in note and "x9" not in note, note
                 left = room["match"]["hand_out_left"]
-                reason = translator(lang, "scc")(
-                    "that hands out {given} sips, and only {left} are left to hand out"
-                ).format(given=9, left=left)
+                reason = Message(
+                    "that hands out {given} sips, and only {left} is left to hand out",
+                    {"given": 9, "left": left},
+                    plural="that hands out {given} sips, and only {left} are left to hand out",
+                    count="left",
+                ).render(translator(lang, "scc"))
                 assert note == translator(lang, "web")("That is not allowed now: {reason}").format(
                     reason=reason
                 ), note

@@ -6,9 +6,8 @@ Runs on a temporary SQLite file and on PostgreSQL (the ``db_url`` fixture's two 
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -219,7 +218,13 @@ def test_seasons_by_month_and_the_crew_s_own(make_client: Any, tmp_path: Path) -
     assert missing.status_code == 404 and "s999" in missing.json()["detail"]
 
 
-def test_export_carries_its_provenance(client: Any) -> None:
+def test_export_carries_its_provenance(client: Any, tmp_path: Path) -> None:
+    """Every format is one file with the package's one provenance record where every command
+    keeps it (``provenance.read`` reads it back): the request, the season's rules and bots, the
+    version, the crew and the season."""
+    from shipcaptaincrew import __version__
+    from shipcaptaincrew.provenance import read
+
     crew = start_crew(client, "Friday", "Anna", "Bo")
     table = crew_table(client, crew, "Anna", ["Bo"], bots=["easy"])
     play(client, table)
@@ -227,20 +232,30 @@ def test_export_carries_its_provenance(client: Any) -> None:
     url = f"/api/crews/{crew.id}/export"
     r = client.get(url, params={"table": "matches", "to": "json"}, headers=crew.headers("Bo"))
     doc = r.json()
-    assert doc["provenance"]["crew"] == crew.id and doc["provenance"]["table"] == "crew_matches"
+    prov = doc["provenance"]
+    assert prov["crew"] == crew.id and prov["table"] == "crew_matches"
+    assert prov["command"] is None and prov["request"].startswith("http://testserver" + url)
+    assert prov["version"] == __version__ and prov["python"] and prov["platform"]
+    assert prov["rules"] == sorted({row["rules"] for row in doc["rows"]}) and prov["rules"]
+    assert (
+        prov["bots"] == ["easy"] == [row["kind"] for row in doc["rows"] if row["kind"] != "human"]
+    )
     assert [row["code"] for row in doc["rows"]] == [table.code] * 3
     assert {c["name"] for c in doc["columns"]} >= {"skill", "luck", "place"}
     r = client.get(url, params={"table": "ratings", "to": "csv"}, headers=crew.headers("Bo"))
-    with zipfile.ZipFile(io.BytesIO(r.content)) as z:
-        assert sorted(z.namelist()) == ["ratings.csv", "ratings.meta.json"]
-        meta = json.loads(z.read("ratings.meta.json"))
-        assert meta["rating_model"].startswith("openskill ") and meta["season"]
-        lines = z.read("ratings.csv").decode().splitlines()
+    assert r.headers["content-type"].startswith("text/csv")
+    assert r.headers["content-disposition"].endswith('-ratings.csv"')
+    (tmp_path / "ratings.csv").write_bytes(r.content)
+    meta = read(tmp_path / "ratings.csv")
+    assert meta["rating_model"].startswith("openskill ") and meta["season"] == prov["season"]
+    assert meta["table"] == "crew_ratings" and meta["bots"] == ["easy"]
+    lines = [line for line in r.text.splitlines() if not line.startswith("# ")]
     assert lines[0].startswith('"key","name","mu"') and len(lines) == 4
     pq = pytest.importorskip("pyarrow.parquet")
     r = client.get(url, params={"table": "decisions", "to": "parquet"}, headers=crew.headers("Bo"))
-    table_read = pq.read_table(io.BytesIO(r.content))
-    assert json.loads(table_read.schema.metadata[b"scc"])["table"] == "crew_decisions"
+    (tmp_path / "decisions.parquet").write_bytes(r.content)
+    assert read(tmp_path / "decisions.parquet")["table"] == "crew_decisions"
+    assert set(pq.read_schema(tmp_path / "decisions.parquet").metadata) == {b"shipcaptaincrew"}
     assert client.get(url, params={"to": "xml"}, headers=crew.headers("Bo")).status_code == 422
     assert client.get(url).status_code == 404
 
@@ -288,12 +303,30 @@ def test_scc_crew_show_prints_the_same_body(client: Any, db_url: str, tmp_path: 
     assert r.returncode == 0 and "Bot 1 (Bot)" in r.stdout
     r = scc(tmp_path, "crew", "show", "nope-nope-nope", "--db", db_url)
     assert r.returncode == 2 and "nope-nope-nope" in r.stderr
-    out = tmp_path / "export"
-    r = scc(tmp_path, "crew", "export", crew.id, "--db", db_url, "--out", str(out), "--to", "csv")
+    # The export: one file, its record inside (a database password hidden), written again
+    # from the record's command.
+    from shipcaptaincrew.provenance import read
+
+    out, again = tmp_path / "export", tmp_path / "again"
+    db_arg = db_url.replace("postgresql://postgres@", "postgresql://postgres:s3cret@")
+    r = scc(tmp_path, "crew", "export", crew.id, "--db", db_arg, "--out", str(out), "--to", "csv")
     assert r.returncode == 0, r.stderr
-    meta = json.loads((out / "matches.meta.json").read_text())
-    assert meta["crew"] == crew.id and meta["source"].startswith("scc crew export")
-    assert (out / "matches.csv").read_text().count("\n") == 4
+    assert [p.name for p in out.iterdir()] == ["matches.csv"]
+    meta = read(out / "matches.csv")
+    assert meta["crew"] == crew.id and meta["table"] == "crew_matches"
+    assert "s3cret" not in (out / "matches.csv").read_text()
+    args = shlex.split(meta["command"])
+    assert args[:4] == ["scc", "crew", "export", crew.id]
+    args[args.index("--db") + 1], args[args.index("--out") + 1] = db_arg, str(again)
+    assert scc(tmp_path, *args[1:]).returncode == 0
+
+    def data(path: Path) -> list[str]:
+        return [line for line in path.read_text().splitlines() if not line.startswith("# ")]
+
+    assert (
+        data(again / "matches.csv") == data(out / "matches.csv")
+        and len(data(out / "matches.csv")) == 4
+    )
 
 
 def test_a_match_is_recorded_once_whoever_records_it(client: Any, monkeypatch: Any) -> None:

@@ -220,7 +220,17 @@ def test_the_tie_being_broken_and_the_podium_s_tie_break() -> None:
     _, state, _ = seen[-1]
     tie = said(tie_view(state, NAMES), "nb")
     assert tie["seats"] == [0, 1] and tie["score"] == 6 and tie["method"] == "cargo"
-    assert tie["text"] == "Anna og Bo står likt med 6: de to lastterningene avgjør."
+    assert tie["text"] == "Anna og Bo står likt med 6: lastterningene avgjør."
+    # A cup of four dice: one cargo die, and the sentence says so in its own words.
+    one = Roll((6, 5, 4, 3))
+    seen4 = moments(
+        "ship-captain-crew(starter=chosen,dice=4)", one, Stand(), one, Stand(), players=2
+    )
+    tie4 = said(tie_view(seen4[-1][1], NAMES), "nb")
+    assert (
+        tie4["score"] == 3 and tie4["text"] == "Anna og Bo står likt med 3: lastterningen avgjør."
+    )
+    assert said(tie_view(seen4[-1][1], NAMES))["text"].endswith(": the cargo die decides.")
     state2, story = state, seen[-1][2]
     for roll in (Roll((2, 3)), Roll((6, 6))):
         after = apply(state2, roll)

@@ -50,6 +50,7 @@ from .solver_bots import EVBot, OptimalBot
 __all__ = [
     "BOT_NAMES",
     "DIFFICULTIES",
+    "POLICY_ALIASES",
     "Bot",
     "EVBot",
     "NoDecisionError",
@@ -72,6 +73,10 @@ __all__ = [
 BOT_NAMES = ("random", "timid", "tip", "threshold:T", "ev", "optimal", "optimal:round")
 #: Difficulty -> bot name.
 DIFFICULTIES = {"easy": "timid", "medium": "tip", "hard": "ev", "perfect": "optimal"}
+#: The solver's names of the policies a bot plays, read as aliases (one set of names for bots
+#: and policies; :data:`~shipcaptaincrew.solver.policies.BOT_ALIASES` is the other way):
+#: ``never`` is ``timid``.
+POLICY_ALIASES = {"never": "timid"}
 
 
 class UnknownBotError(GameError):
@@ -90,6 +95,7 @@ def make_bot(spec: str) -> Bot:
     """
     text = spec.strip().lower()
     text = DIFFICULTIES.get(text, text)
+    text = POLICY_ALIASES.get(text, text)
     if text == "random":
         return RandomBot()
     if text == "timid":

@@ -149,7 +149,7 @@ class RandomBot:
 
 
 class ThresholdBot:
-    """Rerolls both cargo dice while the cargo is below ``threshold`` (``threshold:T``).
+    """Rerolls the cargo while the cargo is below ``threshold`` (``threshold:T``).
 
     A wild-captain assignment takes the lowest faces, leaving the highest dice free
     (:func:`best_take`, the same choice as the solver's ``threshold:T`` policy, so the exact
@@ -166,7 +166,7 @@ class ThresholdBot:
         return f"threshold:{self.threshold}"
 
     def choose(self, state: MatchState | TurnState, rng: random.Random) -> Action:
-        """Stand at or above the threshold, else reroll both cargo dice."""
+        """Stand at or above the threshold, else reroll the cargo."""
         acts = _choices(state)
         if _is_hand_out(state):
             return rng.choice(acts)  # any other player
@@ -181,7 +181,7 @@ class ThresholdBot:
         return Stand()
 
     def explain(self, state: MatchState | TurnState) -> Message:
-        """The cargo (the sum of the two cargo dice, as :meth:`choose` compares it, never the
+        """The cargo (the sum of the cargo dice, as :meth:`choose` compares it, never the
         score with a bonus) against the threshold; the assignment; or the random sip."""
         if not legal_actions(state):
             return reasons.no_decision()

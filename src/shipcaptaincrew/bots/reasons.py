@@ -6,7 +6,8 @@ the bot's name in front of it in any language.  The message ids are English; the
 stay numbers until the very end: a probability is a :class:`Chance`, an expected score
 :class:`Points`, and :func:`render_reason` writes them the way the reader's language does
 ("68,0 %" in German), while dice faces and counts are plain integers.  Each choice the bot
-is compared with has a sentence of its own, so every language can word it naturally.
+is compared with has a sentence of its own, so every language can word it naturally; none
+counts the cargo's dice ("rerolling the cargo"), which are one, two or three (``dice``).
 
 >>> from shipcaptaincrew.actions import Stand
 >>> m = compared(Measure.WIN, 0.68, Stand(), 0.658)
@@ -82,9 +83,9 @@ class _Versus:
 _VERSUS = {
     Measure.EXPECTED: _Versus(
         N_("expects {mine} points; standing would expect {theirs}."),
-        N_("expects {mine} points; rerolling both cargo dice would expect {theirs}."),
+        N_("expects {mine} points; rerolling the cargo would expect {theirs}."),
         N_(
-            "expects {mine} points; keeping the {keep} and rerolling the other cargo die "
+            "expects {mine} points; keeping the {keep} and rerolling the rest of the cargo "
             "would expect {theirs}."
         ),
         N_(
@@ -94,9 +95,9 @@ _VERSUS = {
     ),
     Measure.WIN: _Versus(
         N_("wins {mine} of the time; standing would win {theirs}."),
-        N_("wins {mine} of the time; rerolling both cargo dice would win {theirs}."),
+        N_("wins {mine} of the time; rerolling the cargo would win {theirs}."),
         N_(
-            "wins {mine} of the time; keeping the {keep} and rerolling the other cargo die "
+            "wins {mine} of the time; keeping the {keep} and rerolling the rest of the cargo "
             "would win {theirs}."
         ),
         N_("wins {mine} of the time; the best other way to set the dice aside would win {theirs}."),
@@ -104,10 +105,10 @@ _VERSUS = {
     ),
     Measure.MATCH: _Versus(
         N_("wins the match {mine} of the time; standing would win it {theirs}."),
-        N_("wins the match {mine} of the time; rerolling both cargo dice would win it {theirs}."),
+        N_("wins the match {mine} of the time; rerolling the cargo would win it {theirs}."),
         N_(
-            "wins the match {mine} of the time; keeping the {keep} and rerolling the other cargo "
-            "die would win it {theirs}."
+            "wins the match {mine} of the time; keeping the {keep} and rerolling the rest of "
+            "the cargo would win it {theirs}."
         ),
         N_(
             "wins the match {mine} of the time; the best other way to set the dice aside would "
@@ -118,12 +119,12 @@ _VERSUS = {
     Measure.MATCH_ESTIMATE: _Versus(
         N_("wins the match about {mine} of the time (an estimate); standing, about {theirs}."),
         N_(
-            "wins the match about {mine} of the time (an estimate); rerolling both cargo "
-            "dice, about {theirs}."
+            "wins the match about {mine} of the time (an estimate); rerolling the cargo, "
+            "about {theirs}."
         ),
         N_(
             "wins the match about {mine} of the time (an estimate); keeping the {keep} and "
-            "rerolling the other cargo die, about {theirs}."
+            "rerolling the rest of the cargo, about {theirs}."
         ),
         N_(
             "wins the match about {mine} of the time (an estimate); the best other way to set "

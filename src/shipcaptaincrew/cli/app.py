@@ -26,7 +26,6 @@ import typer
 from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
-from .. import __version__
 from ..i18n import _
 from ..messages import N_
 from .common import LANG_HELP, fail, start_language
@@ -179,7 +178,9 @@ app = SccTyper(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"scc (shipcaptaincrew) {__version__}")
+        from ..version import version  # asks git: only when the version is printed
+
+        typer.echo(f"scc (shipcaptaincrew) {version()}")
         raise typer.Exit()
 
 

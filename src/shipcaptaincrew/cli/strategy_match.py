@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -84,8 +85,10 @@ def print_match_table(rules: Rules, rows: Sequence[MatchRow], as_json: bool) -> 
         con.print(t)
 
 
-def plot_match_table(rules: Rules, rows: Sequence[MatchRow], path: Path) -> None:
+def plot_match_table(
+    rules: Rules, rows: Sequence[MatchRow], path: Path, prov: dict[str, Any], dpi: int
+) -> None:
     """A heat map per situation of the stand-from cargo (see :mod:`..plots.match_strategy`)."""
     from ..plots.match_strategy import plot_match_strategy
 
-    plot_match_strategy(rules, rows, path, _axes(rules))
+    plot_match_strategy(rules, rows, path, _axes(rules), prov, dpi)

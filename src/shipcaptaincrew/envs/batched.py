@@ -25,8 +25,9 @@ turn ends is dealt a new turn at once (Gymnasium's same-step autoreset): ``termi
 so, ``reward`` is the finished turn's, and the observation is the new turn's first decision.
 As in :mod:`.common`, a turn's start is no decision, and a turn in which the agent has nothing
 to decide (no crew in all its rolls, a crew on the last roll) is played out and another dealt;
-``info["undecided_rewards"]`` and ``info["undecided_scores"]`` list those turns, so a mean
-over every turn dealt can add them back.
+``info["undecided_rewards"]`` and ``info["undecided_scores"]`` list those turns (and
+``info["undecided_tables"]`` their tables, in the order they were played), so a mean over
+every turn dealt can add them back (:func:`~.evaluate.sampled_value` does).
 
 The API follows Gymnasium's ``VectorEnv``: ``reset(seed=...) -> (obs, info)`` and
 ``step(actions) -> (obs, reward, terminated, truncated, info)``, with arrays over the tables;
@@ -38,7 +39,7 @@ seats after) and ``action_mask`` (1 for each legal id, :data:`~.encoding.NUM_ACT
 >>> env = BatchedTurnEnv(4, rules="classic")
 >>> obs, info = env.reset(seed=1)
 >>> obs["action_mask"].shape, sorted(set(obs["action_mask"].sum(axis=1).tolist()))
-((4, 33), [2])
+((4, 34), [2])
 >>> obs, reward, terminated, truncated, info = env.step(env.sample_actions())
 >>> reward.shape, terminated.dtype.name, bool(truncated.any())
 ((4,), 'bool', False)
@@ -242,6 +243,8 @@ class BatchedTurnEnv:
             if self.reward_kind is BatchReward.SCORE
             else win_rewards(self.rules, self.view)
         )
+        #: The reward of each final score of the turn graph (``graph.scores``).
+        self.score_reward = per_score
         #: The reward of each node: its final score's (0 at nodes that are not final).
         self.node_reward = np.array(
             [per_score[graph.score_pos[i]] if turn.final[i] else 0.0 for i in range(len(graph))]
@@ -252,6 +255,7 @@ class BatchedTurnEnv:
         ).astype(np.int16)
         self.node = np.zeros(num_envs, dtype=np.int32)
         self._rng = np.random.default_rng()
+        self._undecided_tables = np.zeros(0, dtype=np.int64)
 
     # -- the vector API ---------------------------------------------------------------------
     def _deal(self, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -260,12 +264,15 @@ class BatchedTurnEnv:
         Returns the rewards and scores of those played out.
         """
         ended: list[np.ndarray] = []
+        tables: list[np.ndarray] = []
         while where.size:
             self.turn.open(self.node, where, self._rng)
             done = self.turn.final[self.node[where]]
             where = where[done]
             ended.append(self.node[where])
+            tables.append(where)
         nodes = np.concatenate(ended) if ended else np.zeros(0, dtype=np.int32)
+        self._undecided_tables = np.concatenate(tables) if tables else np.zeros(0, np.int64)
         return self.node_reward[nodes], self.turn.node_score[nodes]
 
     def _obs(self) -> dict[str, np.ndarray]:
@@ -281,7 +288,11 @@ class BatchedTurnEnv:
         """A new turn at every table, each rolled to the agent's first decision."""
         self._rng = np.random.default_rng(seed)
         rewards, scores = self._deal(np.arange(self.num_envs))
-        info = {"undecided_rewards": rewards, "undecided_scores": scores}
+        info = {
+            "undecided_rewards": rewards,
+            "undecided_scores": scores,
+            "undecided_tables": self._undecided_tables,
+        }
         return self._obs(), info
 
     def step(
@@ -300,6 +311,7 @@ class BatchedTurnEnv:
             "final_score": final_score,
             "undecided_rewards": rewards,
             "undecided_scores": scores,
+            "undecided_tables": self._undecided_tables,
         }
         truncated = np.zeros(self.num_envs, dtype=bool)
         return self._obs(), reward, terminated, truncated, info

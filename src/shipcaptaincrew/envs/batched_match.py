@@ -21,7 +21,8 @@ observation is the new match's first decision.  Chips are no reward here: pot ga
 the step tables do not play.  As in the turn environment, a turn in which the agent has nothing
 to decide is played out; a new match can even end before the agent's first decision (rarely:
 one round, its turn undecided), and such matches' rewards are listed in
-``info["undecided_rewards"]`` so a mean over every match can add them back.
+``info["undecided_rewards"]`` (their tables in ``info["undecided_tables"]``, in the order they
+ended) so a mean over every match can add them back (:func:`~.evaluate.sampled_value` does).
 
 ``obs`` holds ``node`` (the turn graph's node), ``match_node`` (the step tables' node: the
 match position without totals or count, a key for tabular learners), ``observation``
@@ -134,6 +135,7 @@ class BatchedMatchEnv:
         self._reward = np.zeros(num_envs)
         self._terminated = np.zeros(num_envs, dtype=bool)
         self._ended: list[np.ndarray] = []
+        self._ended_tables: list[np.ndarray] = []
 
     # -- the match between the agent's decisions ---------------------------------------------
     def _new_matches(self, rows: np.ndarray) -> None:
@@ -148,6 +150,7 @@ class BatchedMatchEnv:
         self._reward[rows[first]] = won[first]
         self._terminated[rows[first]] = True
         self._ended.append(won[~first])
+        self._ended_tables.append(rows[~first])
         self._new_matches(rows)
 
     def _roles(self, nd: np.ndarray) -> np.ndarray:
@@ -235,10 +238,12 @@ class BatchedMatchEnv:
         self._reward = np.zeros(self.num_envs)
         self._terminated = np.zeros(self.num_envs, dtype=bool)
         self._ended = []
+        self._ended_tables = []
 
     def _info(self) -> dict[str, Any]:
         undecided = np.concatenate(self._ended) if self._ended else np.zeros(0)
-        return {"undecided_rewards": undecided}
+        tables = np.concatenate(self._ended_tables) if self._ended_tables else np.zeros(0, np.int64)
+        return {"undecided_rewards": undecided, "undecided_tables": tables}
 
     # -- the vector API ---------------------------------------------------------------------
     def reset(

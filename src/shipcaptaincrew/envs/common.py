@@ -61,6 +61,7 @@ __all__ = [
     "Reward",
     "advance",
     "check_action",
+    "check_id",
     "check_illegal",
     "check_max_steps",
     "check_reward",
@@ -177,17 +178,20 @@ def deal(
     starter: int | None,
     play: Callable[[MatchState], MatchState],
     who: str,
+    start: MatchState | None = None,
 ) -> tuple[MatchState, MatchState, list[MatchState]]:
     """A new match played by ``play`` to its first stop: (start, state, undecided ends).
 
-    A match ``play`` takes to its end without a stop (nobody in ``who`` had anything to
+    ``start`` is the new match when the caller keeps one (a state is immutable).  A match
+    ``play`` takes to its end without a stop (nobody in ``who`` had anything to
     decide) is put aside and another dealt; the ends of those are returned so their rewards
     can be reported.  :data:`UNDECIDED_LIMIT` of them in a row mean the rules give ``who``
     no decision at all, and raise.
     """
     undecided: list[MatchState] = []
+    fresh = start
     while True:
-        start = new_match(rules, players, starter)
+        start = fresh if fresh is not None else new_match(rules, players, starter)
         state = play(start)
         if not state.is_over:
             return start, state, undecided
@@ -262,19 +266,25 @@ def stop_mask(state: MatchState, seat: int) -> np.ndarray:
     return np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
-def check_action(state: MatchState, seat: int, index: Any) -> Action:
-    """The engine action an id means at ``seat``'s decision; a clear error if illegal.
-
-    The state is only read, so an illegal action leaves the match exactly as it was.
-    """
+def check_id(index: Any) -> int:
+    """``index`` as an action id: an integer (a NumPy one too) in range, else a clear error."""
     if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
         if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
             index = int(index)
         else:
             raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}, got {index!r}")
-    index = int(index)
-    if not 0 <= index < NUM_ACTIONS:
-        raise ValueError(f"action id {index} is out of range 0..{NUM_ACTIONS - 1}")
+    checked = int(index)
+    if not 0 <= checked < NUM_ACTIONS:
+        raise ValueError(f"action id {checked} is out of range 0..{NUM_ACTIONS - 1}")
+    return checked
+
+
+def check_action(state: MatchState, seat: int, index: Any) -> Action:
+    """The engine action an id means at ``seat``'s decision; a clear error if illegal.
+
+    The state is only read, so an illegal action leaves the match exactly as it was.
+    """
+    index = check_id(index)
     if current_player(state) != seat:
         raise RuntimeError(f"seat {seat} has nothing to do now")
     action = index_action(state, index)

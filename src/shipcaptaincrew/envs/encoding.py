@@ -11,7 +11,7 @@ Action ids (:data:`NUM_ACTIONS` of them):
 id     action
 ====== ===========================================================================
 0      ``stand``: keep the cargo
-1      ``reroll``: reroll both cargo dice
+1      ``reroll``: reroll the whole cargo
 2..7   ``reroll:keepF``: half cargo (000), keep one die showing F = 1..6
 8..21  ``take``: a wild-captain assignment (002), as a pattern over the next missing
        roles: for each role either the real face (R) or the wild face (W), 1 to 3
@@ -20,6 +20,9 @@ id     action
 30     ``sip:stop``: the captain hands out no more sips (``hand_out=up_to``, 000.24)
 31     ``next_round``: a session goes on with another round (``format=session``)
 32     ``stop``: a session stops and the totals decide (``format=session``)
+33     ``roll``: take up the cup and roll a turn's first dice -- no engine action (the
+       dice are chance's); only the OpenSpiel game offers it, as the one legal move at
+       a turn's start (its ``roll_action`` parameter), so that every seat acts
 ====== ===========================================================================
 
 A take pattern names the same choice whatever the required faces and the wild face are,
@@ -31,7 +34,7 @@ id: the engine accepts one but does not list it, so an agent hands out its sips 
 time, which reaches the same sips as any split.
 
 >>> NUM_ACTIONS
-33
+34
 >>> from shipcaptaincrew import Roll, Take, apply, initial_turn, find_rules
 >>> t = apply(initial_turn(find_rules("classic").replace(wild_captain=True)), Roll((6, 5, 1, 1, 2)))
 >>> [str(a) for a in legal_actions_of(t)]
@@ -62,7 +65,7 @@ from ..actions import (
     Take,
 )
 from ..engine import legal_actions, seat_to_act
-from ..facts import DICE, FACES, MAX_PLAYERS, ROLES
+from ..facts import FACES, MAX_PLAYERS, ROLES
 from ..formats import FORMAT_KINDS, FormatKind
 from ..options import OPTIONS
 from ..rules import TURN_LIMITS, Rules
@@ -75,6 +78,7 @@ __all__ = [
     "NUM_ACTIONS",
     "NUM_CHANCE_OUTCOMES",
     "OBS_PHASES",
+    "ROLL_ID",
     "SINGLE_ACTIONS",
     "TAKE_PATTERNS",
     "IllegalIndexError",
@@ -108,12 +112,17 @@ SIP_BASE = TAKE_BASE + len(TAKE_PATTERNS)
 #: in the order they were added (append new ones at the end: the ids above never move).
 SINGLE_ACTIONS: tuple[Action, ...] = (StopHandOut(), NextRound(), StopMatch())
 SINGLE_BASE = SIP_BASE + MAX_PLAYERS
+#: A turn's opening roll as a move of its player (OpenSpiel's ``roll_action``): the engine
+#: has no action for it (the dice are chance's), so :func:`index_action` names nothing here.
+ROLL_ID = SINGLE_BASE + len(SINGLE_ACTIONS)
 #: The size of the action space every adapter offers.
-NUM_ACTIONS = SINGLE_BASE + len(SINGLE_ACTIONS)
+NUM_ACTIONS = ROLL_ID + 1
 
-#: Every sorted roll of 1 to 5 dice, the chance outcomes an OpenSpiel game can meet.
+#: Every sorted roll of one die to the most dice in the cup (:data:`~.rules.TURN_LIMITS`), the
+#: chance outcomes an OpenSpiel game can meet; by count, then in order, so a larger cup only
+#: appends ids.
 CHANCE_OUTCOMES: tuple[tuple[int, ...], ...] = tuple(
-    c for n in range(1, DICE + 1) for c in combinations_with_replacement(FACES, n)
+    c for n in range(1, TURN_LIMITS.dice + 1) for c in combinations_with_replacement(FACES, n)
 )
 NUM_CHANCE_OUTCOMES = len(CHANCE_OUTCOMES)
 _CHANCE_INDEX = {faces: i for i, faces in enumerate(CHANCE_OUTCOMES)}
@@ -222,6 +231,8 @@ def index_action(state: TurnState | MatchState, index: int) -> Action | None:
         return _take(state.rules, len(turn.held), TAKE_PATTERNS[index - TAKE_BASE])
     if index < SINGLE_BASE:
         return HandOut(index - SIP_BASE)
+    if index == ROLL_ID:
+        return None  # the dice are chance's: no engine action
     return SINGLE_ACTIONS[index - SINGLE_BASE]
 
 
@@ -242,6 +253,8 @@ def decision_mask(state: TurnState | MatchState) -> np.ndarray:
 
 def action_label(state: TurnState | MatchState, index: int) -> str:
     """The text form of an id in this state (``"-"`` when it names nothing here)."""
+    if index == ROLL_ID:
+        return "roll"
     action = index_action(state, index)
     return "-" if action is None else str(action)
 
@@ -262,7 +275,7 @@ def observation_bounds(players: int) -> dict[str, tuple[int, int, int]]:
         "contest": (1, 0, len(_PURPOSES) - 1),
         "held": (len(ROLES), 0, _TOP),
         "cargo": (TURN_LIMITS.cargo_dice, 0, _TOP),
-        "pending": (DICE, 0, _TOP),
+        "pending": (TURN_LIMITS.dice, 0, _TOP),
         "rolls_used": (1, 0, TURN_LIMITS.rolls),
         "cargo_rerolls": (1, 0, TURN_LIMITS.cargo_rerolls),
         "bonus": (1, 0, OPTIONS["same_roll_bonus"].bounds[1]),
@@ -289,7 +302,7 @@ def turn_fields(turn: TurnState | None) -> dict[str, Any]:
     return {
         "held": _pad(turn.held if turn else (), len(ROLES)),
         "cargo": _pad(turn.cargo if turn else (), TURN_LIMITS.cargo_dice),
-        "pending": _pad(turn.pending if turn else (), DICE),
+        "pending": _pad(turn.pending if turn else (), TURN_LIMITS.dice),
         "rolls_used": turn.rolls_used if turn else 0,
         "cargo_rerolls": turn.cargo_rerolls if turn else 0,
         "bonus": turn.bonus if turn else 0,
@@ -337,13 +350,43 @@ def observation(state: MatchState, seat: int) -> dict[str, Any]:
     }
 
 
-def flat_observation(state: MatchState, seat: int) -> list[int]:
-    """:func:`observation` as one flat list, fields in :func:`observation_bounds` order."""
-    obs = observation(state, seat)
-    out: list[int] = []
-    for name in observation_bounds(state.players):
-        value = obs[name]
-        out.extend(value if isinstance(value, list) else [value])
+def flat_observation(state: MatchState, seat: int, turn_row: list[int] | None = None) -> list[int]:
+    """:func:`observation` as one flat list, fields in :func:`observation_bounds` order.
+
+    Built field by field without the dict (the single-table environments build one per
+    step); ``turn_row`` is the turn's part when the caller has it already (the compiled
+    turn's features of the node: phase, held, cargo, pending, rolls used, cargo rerolls,
+    bonus).  :func:`observation` is the reference it is tested against.
+    """
+    players = state.players
+    to_act = seat_to_act(state)
+    out = [seat, players if to_act is None else to_act]
+    turn = state.turn
+    if turn_row is not None:
+        out += turn_row
+    else:
+        out.append(int(_obs_phase(state)))
+    contest = state.contest
+    out.append(_PURPOSES.index(contest.purpose) if contest is not None else 0)
+    if turn_row is None:
+        fields = turn_fields(turn)
+        out += fields["held"] + fields["cargo"] + fields["pending"]
+        out += [fields["rolls_used"], fields["cargo_rerolls"], fields["bonus"]]
+    else:
+        # The compiled turn's row starts with the phase; the contest comes after it here.
+        out.insert(3, out.pop())
+    out += [state.players_after, state.hand_out_left]
+    posted = [-1] * players
+    for s_, score in state.posted_scores.items():
+        posted[s_] = score
+    out += posted
+    out += state.totals
+    out += state.chips
+    out += state.sips
+    out += [state.pot, state.round_no]
+    out += state.wins
+    fmt = state.rules.format
+    out += [FORMAT_CODES.index(fmt.kind), fmt.n or 0]
     return out
 
 

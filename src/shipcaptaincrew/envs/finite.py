@@ -51,15 +51,15 @@ AFTER_ROUND_MOVES = 1 + max(FACES) + 1 + 1
 _COUNTED = (FormatKind.ROUNDS, FormatKind.SESSION)
 
 
-def turn_moves(rules: Rules) -> int:
+def turn_moves(rules: Rules, roll_action: bool = False) -> int:
     """The moves of one turn at most: per roll the dice, a wild assignment and a stand-or-reroll
-    call.
+    call; and the player's opening roll where the game has one (``roll_action``).
 
     >>> from shipcaptaincrew.rules import find_rules
-    >>> turn_moves(find_rules("classic"))
-    9
+    >>> turn_moves(find_rules("classic")), turn_moves(find_rules("classic"), roll_action=True)
+    (9, 10)
     """
-    return rules.rolls * 3
+    return rules.rolls * 3 + int(roll_action)
 
 
 def is_repeat(rules: Rules, result: RoundResult) -> bool:
@@ -122,7 +122,9 @@ def _rounds(rules: Rules, players: int, cap: int, session_rounds: int) -> int:
     return winning * (cap + 1) + cap + 1
 
 
-def max_moves(rules: Rules, players: int, cap: int, session_rounds: int) -> int:
+def max_moves(
+    rules: Rules, players: int, cap: int, session_rounds: int, roll_action: bool = False
+) -> int:
     """A true bound on a match's moves under ``replay_cap=cap``.
 
     The starter's roll-off and its repeats; per round every play of it (the first and the
@@ -131,6 +133,6 @@ def max_moves(rules: Rules, players: int, cap: int, session_rounds: int) -> int:
     ``players`` seats, each playing a turn of :func:`turn_moves` at most.
     """
     contests = cap + 1  # a contest, then its repeats up to the cap
-    turns = contests * players * turn_moves(rules)
+    turns = contests * players * turn_moves(rules, roll_action)
     per_round = 2 * turns + AFTER_ROUND_MOVES
     return contests * players + _rounds(rules, players, cap, session_rounds) * per_round + 2 * turns

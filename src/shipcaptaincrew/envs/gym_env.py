@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 import sys
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +45,7 @@ from .common import (
     Reward,
     advance,
     check_action,
+    check_id,
     check_illegal,
     check_max_steps,
     check_reward,
@@ -59,71 +59,19 @@ from .common import (
     reward_of,
     stop_mask,
 )
-from .encoding import NUM_ACTIONS, action_label, observation_bounds
+from .encoding import NUM_ACTIONS, action_label, flat_observation
+from .gym_spaces import LegalDiscrete, flat_space, observation_space
+from .table_play import NO_NODE, TablePlay
 from .views import (
+    FastObserver,
     View,
     check_view,
-    view_bounds,
     view_fields,
-    view_observation,
     view_pieces,
     view_vector,
 )
 
-__all__ = ["LegalDiscrete", "ShipCaptainCrewEnv", "observation_space"]
-
-
-class LegalDiscrete(spaces.Discrete):
-    """``Discrete(NUM_ACTIONS)`` whose ``sample()`` without a mask draws among the legal ids."""
-
-    def __init__(self, n: int, env: ShipCaptainCrewEnv) -> None:
-        super().__init__(n)
-        self._env = weakref.ref(env)
-
-    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        """A random legal id (or per ``mask``/``probability`` when one is given)."""
-        env = self._env()
-        if mask is None and probability is None and env is not None and env.has_stop:
-            mask = env.action_mask()
-        return super().sample(mask=mask, probability=probability)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled (for subprocess vector envs), it is a plain space.
-        return (spaces.Discrete, (int(self.n),))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> spaces.Discrete:
-        # A copy is a plain space: it must not keep sampling from this environment.
-        copy = spaces.Discrete(self.n)
-        copy.np_random.bit_generator.state = self.np_random.bit_generator.state
-        return copy
-
-
-def observation_space(players: int, rules: Rules, view: View = View.RAW) -> spaces.Dict:
-    """The ``Dict`` observation space for a table of ``players`` seats in ``view``.
-
-    The integer views (raw, relative) keep a field's own space (Discrete, MultiDiscrete or an
-    integer Box); the one-hot view has a float Box per field in its shape.
-    """
-    fields: dict[str, spaces.Space[Any]] = {}
-    if view is View.ONEHOT:
-        low, high = view_bounds(view, players, rules)
-        start = 0
-        for name, shape in view_fields(view, players, rules):
-            size = int(np.prod(shape))
-            lo = np.array(low[start : start + size], dtype=np.float32).reshape(shape)
-            hi = np.array(high[start : start + size], dtype=np.float32).reshape(shape)
-            fields[name] = spaces.Box(lo, hi, dtype=np.float32)
-            start += size
-    else:
-        for name, (size, lo_, hi_) in observation_bounds(players).items():
-            if name in ("held", "cargo", "pending"):
-                fields[name] = spaces.MultiDiscrete([hi_ + 1] * size)
-            elif size == 1 and lo_ == 0 and hi_ <= 1000:
-                fields[name] = spaces.Discrete(hi_ + 1)
-            else:
-                fields[name] = spaces.Box(lo_, hi_, shape=(size,), dtype=np.int64)
-    fields["action_mask"] = spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
-    return spaces.Dict(fields)
+__all__ = ["LegalDiscrete", "ShipCaptainCrewEnv", "flat_space", "observation_space"]
 
 
 class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
@@ -154,6 +102,9 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
     :param max_steps: truncate an episode after this many of the agent's steps (None: no
         limit): the last step returns ``truncated=True`` with the state as it is, its mask
         included, for bootstrapping; then the episode is over.
+    :param flatten: the observation is the view's fields as one flat ``Box`` vector without
+        the mask (a ``FlattenObservation`` of the ``Dict`` would put the mask among the
+        features); the mask is then :meth:`action_masks` and ``info["action_mask"]``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium API)
@@ -172,6 +123,7 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         illegal: Illegal | str = Illegal.LOSE,
         max_steps: int | None = None,
         format: MatchFormat | str | None = None,  # the rule option's own name
+        flatten: bool = False,
     ) -> None:
         self.rules = make_rules(rules, match, format)
         self.max_steps = check_max_steps(max_steps)
@@ -195,11 +147,40 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         others = [s for s in range(self.players) if s != seat]
         self.bots: dict[int, Bot] = {s: resolve_bot(b) for s, b in zip(others, bots)}
         self.render_mode = render_mode
+        if not isinstance(flatten, (bool, np.bool_)):
+            raise TypeError(f"flatten must be True or False, got {flatten!r}")
+        self.flatten = bool(flatten)
         self._dict_space = observation_space(self.players, self.rules, self.view)
-        self.observation_space = self._dict_space
+        self.observation_space: spaces.Space[Any] = (
+            flat_space(self.players, self.rules, self.view) if self.flatten else self._dict_space
+        )
         self.action_space = LegalDiscrete(NUM_ACTIONS, self)
-        # Validate the set-up once (the starter seat).
-        new_match(self.rules, self.players, starter)
+        self._observer = (
+            None
+            if self.view is View.ONEHOT
+            else FastObserver(
+                self.players,
+                seat,
+                self.view,
+                {k: isinstance(v, spaces.Discrete) for k, v in self._dict_space.spaces.items()},
+            )
+        )
+        specs = {s: b for s, b in zip(others, bots) if isinstance(b, str)}
+        #: Each other seat's bot by name, in seat order (None: a bot given as an object).
+        self.bot_specs: list[str | None] = [specs.get(s) for s in others]
+        try:
+            self._table: TablePlay | None = TablePlay(
+                self.rules, self.players, frozenset({seat}), self.bots, specs,
+                self.session_rounds,
+            )  # fmt: skip
+        except ValueError:
+            # The turn offers no decision under these rules (the agent decides only between
+            # turns): the match is played through the engine alone.
+            self._table = None
+        #: The agent's turn's node on the compiled turn while it decides in a turn.
+        self._node = NO_NODE
+        # Validate the set-up once (the starter seat); every episode starts from it.
+        self._new_match = new_match(self.rules, self.players, starter)
         self._state: MatchState | None = None
         #: The episode is over: the match ended, an illegal action ended it (illegal="lose"),
         #: or it was truncated at ``max_steps``.
@@ -228,44 +209,71 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         except after a truncation, where it is the mask of the state the episode stopped in."""
         if self._done and not self._truncated:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if self._node != NO_NODE and self._table is not None:
+            return self._table.turn.masks[self._node].copy()
         return stop_mask(self.state, self.seat)
 
-    def _obs(self) -> dict[str, Any]:
-        return self.observe(self.state, self.action_mask())
+    def action_masks(self) -> np.ndarray:
+        """:meth:`action_mask` as booleans, under the name sb3-contrib's ``MaskablePPO`` calls
+        (``sb3_contrib.common.maskable.utils.get_action_masks``)."""
+        return self.action_mask().astype(bool)
 
-    def observe(self, state: MatchState, mask: np.ndarray | None = None) -> dict[str, Any]:
+    def _obs(self) -> Any:
+        table = self._table
+        if self._node == NO_NODE or table is None or self._observer is None:
+            return self._observe(self.state, self.action_mask(), None)
+        # In a turn only the turn changes: the rest of the observation is the turn start's,
+        # built once per turn.
+        start = table.turn_start
+        assert start is not None
+        part = start.extra.get(("observation", self.seat))
+        if part is None:
+            part = start.extra["observation", self.seat] = flat_observation(start.state, self.seat)
+        flat = self._observer.with_turn(part, table.turn.features[self._node])
+        vector = self._observer.vector(flat)
+        if self.flatten:
+            return vector
+        return {**self._observer.pieces(vector), "action_mask": self.action_mask()}
+
+    def observe(self, state: MatchState, mask: np.ndarray | None = None) -> Any:
         """The observation this environment gives its seat at ``state`` (any state of a match
         of its rules), with ``mask`` or the legal ids there: what an exact walk of a learned
         policy asks it for the states an episode never reached."""
-        if mask is None:
-            mask = stop_mask(state, self.seat)
-        if self.view is View.ONEHOT:
+        return self._observe(state, stop_mask(state, self.seat) if mask is None else mask, None)
+
+    def _observe(self, state: MatchState, mask: np.ndarray, turn_row: list[int] | None) -> Any:
+        if self._observer is None:
             vector = np.array(view_vector(state, self.seat, self.view), dtype=np.float32)
+            if self.flatten:
+                return vector
             fields = view_fields(self.view, self.players, self.rules)
             return {**view_pieces(vector, fields), "action_mask": mask}
-        raw = view_observation(state, self.seat, self.view)
-        obs: dict[str, Any] = {}
-        for name, space in self._dict_space.spaces.items():
-            if name == "action_mask":
-                obs[name] = mask
-            elif isinstance(space, spaces.Discrete):
-                obs[name] = np.int64(raw[name])
-            else:
-                value = raw[name]
-                obs[name] = np.array(value if isinstance(value, list) else [value], dtype=np.int64)
-        return obs
+        vector = self._observer.vector(flat_observation(state, self.seat, turn_row))
+        if self.flatten:
+            return vector
+        return {**self._observer.pieces(vector), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         state = self.state
         mask = self.action_mask()
-        return {
-            "legal_actions": [f"{i}={action_label(state, int(i))}" for i in np.flatnonzero(mask)],
+        if self._node != NO_NODE and self._table is not None and not self._done:
+            labels = self._table.turn.labels(self._node)
+        else:
+            labels = [f"{i}={action_label(state, int(i))}" for i in np.flatnonzero(mask)]
+        info = {
+            "legal_actions": labels,
             "round_no": state.round_no,
             "winner": -1 if state.winner is None else state.winner,
         }
+        if self.flatten:
+            info["action_mask"] = mask
+        return info
 
     def _advance(self, state: MatchState) -> MatchState:
-        return advance(state, self._rng, frozenset({self.seat}), self.bots, self.session_rounds)
+        if self._table is None:
+            return advance(state, self._rng, frozenset({self.seat}), self.bots, self.session_rounds)
+        state, self._node = self._table.advance(state, self._rng)
+        return state
 
     # -- the Gymnasium API ------------------------------------------------------------------
     def reset(
@@ -282,9 +290,11 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         """
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(0, 2**63 - 1)))
+        self._node = NO_NODE
         start, state, undecided = deal(
-            self.rules, self.players, self.starter, self._advance, f"seat {self.seat}"
-        )
+            self.rules, self.players, self.starter, self._advance, f"seat {self.seat}",
+            self._new_match,
+        )  # fmt: skip
         self._start, self._state = start, state
         self._done = self._truncated = False
         self._steps = 0
@@ -303,14 +313,21 @@ class ShipCaptainCrewEnv(gym.Env[dict[str, Any], np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            chosen = check_action(state, self.seat, action)
+            if self._node != NO_NODE and self._table is not None:
+                index = check_id(action)
+                if not self._table.turn.masks[self._node][index]:
+                    check_action(state, self.seat, index)  # raises, naming the legal ids
+                state, self._node = self._table.move(self._node, index, self._rng)
+                self._state = state
+            else:
+                chosen = check_action(state, self.seat, action)
+                state = self._state = self._advance(apply(state, chosen))
         except IllegalActionError as error:
             if self.illegal is Illegal.RAISE:
                 raise
             self._done = True
             info = {**self._info(), "illegal": str(error)}
             return self._obs(), ILLEGAL_REWARD, True, False, info
-        state = self._state = self._advance(apply(state, chosen))
         self._steps += 1
         self._truncated = not state.is_over and self._steps == self.max_steps
         self._done = state.is_over or self._truncated

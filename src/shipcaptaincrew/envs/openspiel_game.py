@@ -18,9 +18,18 @@ been replayed, a tied contest contested again, or a round without a winner follo
 more than ``K`` times, the game ends as a draw (every player's return ``1/players``; see
 :mod:`.finite`); ``max_game_length`` is then a true bound.  The default, -1, is no cap.
 
+Every turn opens with its player's move ``roll`` (id :data:`~.encoding.ROLL_ID`, the one legal
+action there), as a player takes up the cup; then the dice are chance.  So every seat acts in
+every round it plays, and no match is over before somebody has acted -- what OpenSpiel's RL
+environment (``rl_environment.Environment``) and its learners assume: its loop asks the player
+at the first time step for a move, and steps every agent at the end with the final time step,
+which a learner that never acted would store as its previous state (a forced move is also
+OpenSpiel's own way, as backgammon's pass).  ``roll_action=False`` drops the move: the dice of a
+turn's first roll are chance at once (the game before this parameter).
+
 Chance is explicit: at a chance node the outcomes and their exact probabilities are the
 engine's :func:`~shipcaptaincrew.engine.chance_outcomes`, each sorted roll mapped to one id of
-:data:`~shipcaptaincrew.envs.encoding.CHANCE_OUTCOMES` (the 461 sorted rolls of 1 to 5 dice).
+:data:`~shipcaptaincrew.envs.encoding.CHANCE_OUTCOMES` (the 923 sorted rolls of one to six dice).
 Decisions are the engine's :func:`~shipcaptaincrew.engine.legal_actions` under the ids of
 :mod:`~shipcaptaincrew.envs.encoding`.  Returns are 1 for the match winner and 0 for the others
 (a constant-sum game).  The game has perfect information; observation strings and tensors
@@ -41,8 +50,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 try:
     import pyspiel
 except ImportError as error:
@@ -50,15 +57,13 @@ except ImportError as error:
         f"the OpenSpiel game needs the rl extra: pip install 'shipcaptaincrew[rl]' ({error})"
     ) from error
 
-from ..actions import Action, Roll
+from ..actions import Roll
 from ..engine import (
     CHANCE,
     TERMINAL,
     apply,
     chance_outcomes,
     check_players,
-    current_player,
-    legal_actions,
     returns,
 )
 from ..facts import MAX_PLAYERS, MIN_PLAYERS
@@ -70,13 +75,16 @@ from .encoding import (
     CHANCE_OUTCOMES,
     NUM_ACTIONS,
     NUM_CHANCE_OUTCOMES,
+    ROLL_ID,
     action_index,
     action_label,
     chance_index,
     index_action,
 )
 from .finite import AFTER_ROUND_MOVES, at_cap, draw_returns, max_moves, turn_moves
+from .memo import EngineMemo, Node
 from .modelled import check_encoded
+from .openspiel_observer import ShipCaptainCrewObserver
 from .openspiel_params import (
     UNLIMITED,
     from_game_string,
@@ -86,7 +94,6 @@ from .openspiel_params import (
     rules_from_parameters,
     to_game_string,
 )
-from .views import View, check_view, position_key, view_fields, view_pieces, view_vector
 
 __all__ = [
     "GAME_NAME",
@@ -103,10 +110,10 @@ __all__ = [
 GAME_NAME = "python_ship_captain_crew"
 
 
-def round_moves(rules: Rules) -> int:
+def round_moves(rules: Rules, roll_action: bool = True) -> int:
     """The moves of one round at the largest table, ties and replays aside: a turn per seat
     (:func:`~.finite.turn_moves`), then the hand-out and a session's call."""
-    return MAX_PLAYERS * turn_moves(rules) + AFTER_ROUND_MOVES
+    return MAX_PLAYERS * turn_moves(rules, roll_action) + AFTER_ROUND_MOVES
 
 
 #: The least bound OpenSpiel is told without ``replay_cap``.  Ties and all-fail replays can in
@@ -153,10 +160,17 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         self.players = check_players(self.rules, params["players"])
         self.session_rounds = check_session_rounds(params["session_rounds"])
         self.replay_cap = replay_cap_from(params["replay_cap"])
+        self.roll_action = params["roll_action"]
+        if not isinstance(self.roll_action, bool):
+            raise ValueError(f"roll_action must be true or false, got {self.roll_action!r}")
+        #: The engine's answers of this game's states, shared by all of them (:mod:`.memo`).
+        self.memo = EngineMemo(self.rules)
         longest = (
             uncapped_length(self.rules)
             if self.replay_cap is None
-            else max_moves(self.rules, self.players, self.replay_cap, self.session_rounds)
+            else max_moves(
+                self.rules, self.players, self.replay_cap, self.session_rounds, self.roll_action
+            )
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -171,7 +185,9 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _GAME_TYPE,
             info,
-            game_parameters(self.players, self.rules, self.session_rounds, self.replay_cap),
+            game_parameters(
+                self.players, self.rules, self.session_rounds, self.replay_cap, self.roll_action
+            ),
         )
 
     def new_initial_state(self) -> ShipCaptainCrewState:
@@ -190,58 +206,124 @@ class ShipCaptainCrewGame(pyspiel.Game):  # type: ignore[misc]
         return ShipCaptainCrewObserver(self, recall, params or {})
 
 
+#: A distribution of the engine's chance outcomes -> its (id, probability) list and each id's
+#: place, kept by the distribution object (held, so its identity stays its own).
+_CHANCE_LISTS: dict[int, tuple[Any, tuple[list[tuple[int, float]], dict[int, int]]]] = {}
+
+
 class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
     """A wrapper around the engine's frozen :class:`~shipcaptaincrew.state.MatchState`."""
 
     def __init__(self, game: ShipCaptainCrewGame) -> None:
         super().__init__(game)
+        #: The game's memo and this state's answers in it (:mod:`.memo`; a clone shares both).
+        self._memo: EngineMemo = game.memo
         self.match: MatchState = new_match(game.rules, game.players, None)
+        self._here: Node = game.memo.node(self.match)
         self._session_rounds = game.session_rounds
         self._replay_cap = game.replay_cap
+        self._roll_action = game.roll_action
         #: The game ended at the replay cap: a draw (see :mod:`.finite`).
         self.capped = False
+        #: The player at the table has taken up the cup: the turn's first dice are chance.
+        self.rolling = False
+        self._player = self._whose()
 
-    def current_player(self) -> int:
-        """The seat to choose, or OpenSpiel's CHANCE / TERMINAL."""
-        player = current_player(self.match)
+    def _node(self) -> Node:
+        """The engine's answers about this state."""
+        return self._here
+
+    def _whose(self) -> int:
+        node = self._here
+        player = node.player
         if player == TERMINAL or self.capped:
             return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
+            if self._roll_due(node):
+                assert node.turn_seat is not None
+                return node.turn_seat
             return int(pyspiel.PlayerId.CHANCE)
         return player
+
+    def _roll_due(self, node: Node) -> bool:
+        """A turn not yet begun whose player has not rolled (with ``roll_action``)."""
+        return self._roll_action and not self.rolling and node.turn_seat is not None
+
+    def current_player(self) -> int:
+        """The seat to choose, or OpenSpiel's CHANCE / TERMINAL (worked out once per move)."""
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.capped:
             return []
-        return sorted(action_index(self.match, a) for a in legal_actions(self.match))
+        node = self._node()
+        if self._roll_due(node):
+            return [ROLL_ID]
+        ids: list[int] | None = node.extra.get("legal ids")
+        if ids is None:
+            ids = node.extra["legal ids"] = sorted(
+                action_index(self.match, a) for a in self._memo.legal(node)
+            )
+        return list(ids)  # a copy: the kept list is shared
+
+    def _chance(self, node: Node) -> tuple[list[tuple[int, float]], dict[int, int]]:
+        """The chance node's outcomes as (id, probability) sorted by id, and each id's place
+        among the engine's outcomes (:meth:`.memo.EngineMemo.outcome`)."""
+        found = node.extra.get("chance")
+        if found is None:
+            outcomes = chance_outcomes(node.state)
+            shared = _CHANCE_LISTS.get(id(outcomes))
+            if shared is None or shared[0] is not outcomes:
+                # The exact probabilities as floats (not differences of a cumulative sum), kept
+                # by the engine's distribution (many nodes roll the same dice).
+                _, rolls, probs = self._memo.converted(outcomes)
+                exact = [(chance_index(r.faces), p) for r, p in zip(rolls, probs)]
+                places = {i: place for place, (i, _) in enumerate(exact)}
+                if len(_CHANCE_LISTS) >= 4096:  # a distribution made anew at every call
+                    _CHANCE_LISTS.clear()
+                shared = _CHANCE_LISTS[id(outcomes)] = (outcomes, (sorted(exact), places))
+            found = node.extra["chance"] = shared[1]
+        return found
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The engine's exact outcomes, as (id, probability) sorted by id."""
         if self.capped:
             return []
-        return sorted(
-            (chance_index(roll.faces), float(p)) for roll, p in chance_outcomes(self.match)
-        )
+        return list(self._chance(self._here)[0])  # a copy: the kept list is shared
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
+        node = self._here
+        if self._player == pyspiel.PlayerId.CHANCE:
             # OpenSpiel itself only rejects -1; without this check a negative id would index
             # CHANCE_OUTCOMES from the end and roll a die pattern nobody chose.
             if not 0 <= action < NUM_CHANCE_OUTCOMES:
                 raise ValueError(
                     f"chance outcome id {action} is out of range 0..{NUM_CHANCE_OUTCOMES - 1}"
                 )
-            self._play(Roll(CHANCE_OUTCOMES[action]))
+            place = self._chance(node)[1].get(action)
+            if place is None:  # no outcome here: the engine says what is wrong with it
+                apply(self.match, Roll(CHANCE_OUTCOMES[action]))
+                raise ValueError(f"chance outcome id {action} cannot happen here")
+            self._enter(self._memo.outcome(node, place))
+            return
+        if self._roll_due(node):
+            if action != ROLL_ID:
+                raise ValueError(f"action id {action} is not legal in this state: roll ({ROLL_ID})")
+            self.rolling = True
+            self._player = self._whose()
             return
         chosen = index_action(self.match, action)
-        if chosen is None or chosen not in legal_actions(self.match):
+        if chosen is None or chosen not in self._memo.legal(node):
             raise ValueError(f"action id {action} is not legal in this state")
-        self._play(chosen)
+        self._enter(self._memo.then(node, chosen))
 
-    def _play(self, action: Action) -> None:
+    def _enter(self, after: MatchState) -> None:
         # A session at its cap stops there: the table's call is no decision of a player.
-        self.match = close_session(apply(self.match, action), self._session_rounds)
+        self.match = close_session(after, self._session_rounds)
+        self._here = self._memo.node(self.match)
         self.capped = at_cap(self.match, self._replay_cap)
+        self.rolling = False
+        self._player = self._whose()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -250,7 +332,7 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """The match is over, or the game ended at the replay cap."""
-        return self.match.is_over or self.capped
+        return bool(self._player == pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others (all 0 before the end); a draw at the replay cap."""
@@ -262,53 +344,18 @@ class ShipCaptainCrewState(pyspiel.State):  # type: ignore[misc]
         return render_text(self.match)
 
 
-class ShipCaptainCrewObserver:
-    """The table from one seat, a PyObserver: a tensor in one :class:`~.views.View` (the
-    ``view`` observation parameter, default ``raw``) with a named piece per field, and a string.
-
-    The observation string is the table as text without the last roll; the information-state
-    observer (``perfect_recall``) gives the position key instead and no tensor.  Both depend
-    on the position only, not on the way there.
-    """
-
-    def __init__(self, game: ShipCaptainCrewGame, recall: bool, params: dict[str, Any]) -> None:
-        # A parameter string is parsed like a game's: "onehot" names the view, "(view=onehot)"
-        # sets it (pyspiel.game_parameters_from_string gives {"name": ...} for the first).
-        unknown = set(params) - {"view", "name"}
-        if unknown:
-            raise ValueError(f"unknown observation parameter {sorted(unknown)[0]!r}: use view")
-        self.view = check_view(params.get("view", params.get("name") or View.RAW))
-        self.recall = recall
-        self.dict: dict[str, np.ndarray] = {}
-        self.tensor: np.ndarray | None = None
-        if not recall:
-            fields = view_fields(self.view, game.players, game.rules)
-            self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in fields), np.float32)
-            self.dict = view_pieces(self.tensor, fields)
-
-    def set_from(self, state: ShipCaptainCrewState, player: int) -> None:
-        """Fill :attr:`tensor` for ``player``."""
-        if self.tensor is not None:
-            self.tensor[:] = view_vector(state.match, player, self.view)
-
-    def string_from(self, state: ShipCaptainCrewState, player: int) -> str:
-        """The position key (information state), or the table as text for ``player``."""
-        if self.recall:
-            return position_key(state.match)
-        return f"seat {player}\n" + render_text(state.match, player, last_roll=False)
-
-
 def load(
     players: int = MIN_PLAYERS,
     rules: Rules | str = "classic",
     session_rounds: int = SESSION_ROUNDS,
     replay_cap: int | None = None,
     match_format: MatchFormat | str | None = None,
+    roll_action: bool = True,
 ) -> pyspiel.Game:
     """``pyspiel.load_game`` with the rules given as a value or text (and None for no cap).
 
     ``match_format`` (``"rounds:3"``, ``"tournament"``, ...) replaces the rules' format, as
-    the game's ``format`` parameter does.
+    the game's ``format`` parameter does; ``roll_action=False`` drops the turn's opening move.
     """
     value = rules if isinstance(rules, Rules) else Rules.from_str(rules)
     if match_format is not None:
@@ -320,6 +367,7 @@ def load(
         "rules": text,
         "session_rounds": session_rounds,
         "replay_cap": UNLIMITED if replay_cap is None else replay_cap,
+        "roll_action": roll_action,
     }
     return pyspiel.load_game(GAME_NAME, params)
 

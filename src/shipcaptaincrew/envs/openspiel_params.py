@@ -16,10 +16,12 @@ game parameter without a line written here.  Two things of OpenSpiel shape the t
 Every value is checked by its option and the rule set by :class:`~shipcaptaincrew.rules.Rules`,
 so a bad value gets the core's :class:`~shipcaptaincrew.errors.InvalidRulesError`.
 
-Two parameters are the environment's own, not rule options: ``session_rounds``, the rounds
-after which a session (``format=session``) stops (see :mod:`.common`), and ``replay_cap``, how
+Three parameters are the environment's own, not rule options: ``session_rounds``, the rounds
+after which a session (``format=session``) stops (see :mod:`.common`); ``replay_cap``, how
 many times anything may repeat before the game ends as a draw (see :mod:`.finite`;
-:data:`UNLIMITED`, the default, is no cap: the rules' game exactly).
+:data:`UNLIMITED`, the default, is no cap: the rules' game exactly); and ``roll_action``,
+whether a turn opens with its player's roll, a move with one legal action (default true: see
+:mod:`.openspiel_game`).
 
 This module needs no OpenSpiel; :mod:`.openspiel_game` registers the game with it.
 
@@ -85,6 +87,7 @@ GAME_DEFAULTS: dict[str, ParameterValue] = {
     "rules": DEFAULT_RULES,
     "session_rounds": SESSION_ROUNDS,
     "replay_cap": UNLIMITED,
+    "roll_action": True,
 }
 
 
@@ -113,7 +116,11 @@ def parameter_specification() -> dict[str, ParameterValue]:
 
 
 def game_parameters(
-    players: int, rules: Rules, session_rounds: int = SESSION_ROUNDS, replay_cap: int | None = None
+    players: int,
+    rules: Rules,
+    session_rounds: int = SESSION_ROUNDS,
+    replay_cap: int | None = None,
+    roll_action: bool = True,
 ) -> dict[str, ParameterValue]:
     """What a game for ``rules`` reports: its canonical text and the value of every option.
 
@@ -125,6 +132,7 @@ def game_parameters(
         "rules": to_game_string(str(rules)),
         "session_rounds": session_rounds,
         "replay_cap": UNLIMITED if replay_cap is None else replay_cap,
+        "roll_action": roll_action,
         **{name: parameter_value(o, getattr(rules, name)) for name, o in OPTIONS.items()},
     }
 

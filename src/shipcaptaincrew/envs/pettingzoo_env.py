@@ -51,6 +51,7 @@ from .common import (
     Reward,
     advance,
     check_action,
+    check_id,
     check_max_steps,
     check_reward,
     check_session_rounds,
@@ -63,8 +64,9 @@ from .common import (
     stop_mask,
     stopped_seat,
 )
-from .encoding import NUM_ACTIONS
-from .views import View, check_view, view_bounds, view_vector
+from .encoding import NUM_ACTIONS, flat_observation, observation_bounds
+from .table_play import NO_NODE, TablePlay
+from .views import FastObserver, View, check_view, view_bounds, view_vector
 
 __all__ = ["env", "raw_env"]
 
@@ -145,7 +147,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.reward_kind = check_reward(reward, self.rules)
         self.starter = starter
         self.render_mode = render_mode
-        new_match(self.rules, players, starter)  # validate the set-up now
+        # Validate the set-up now; every game starts from it (a state is immutable).
+        self._new_match = new_match(self.rules, players, starter)
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = self.possible_agents[:]
         low, high = view_bounds(self.view, players, self.rules)
@@ -166,6 +169,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._start: MatchState | None = None
         self._rng = random.Random(0)
         self._all_seats = frozenset(range(players))
+        try:  # every seat's turn on the compiled turn (see table_play)
+            self._table: TablePlay | None = TablePlay(
+                self.rules, players, self._all_seats, {}, {}, self.session_rounds
+            )
+        except ValueError:  # no decision in a turn: the engine plays the turns
+            self._table = None
+        self._node = NO_NODE
+        names = list(observation_bounds(players))
+        self._observers = (
+            None
+            if self.view is View.ONEHOT
+            else [FastObserver(players, s, self.view, dict.fromkeys(names, False))
+                  for s in range(players)]
+        )  # fmt: skip
 
     # -- spaces and observations ------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -190,28 +207,42 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """The table from ``agent``'s seat, and its mask (zeros unless it is to act)."""
         state = self.state_value
         seat = self._seat(agent)
-        mask = (
-            stop_mask(state, seat)
-            if agent == self.agent_selection and not state.is_over and not self.truncations[agent]
-            else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        )
-        return {
-            "observation": np.array(view_vector(state, seat, self.view), dtype=self._dtype),
-            "action_mask": mask,
-        }
+        acts = agent == self.agent_selection and not state.is_over and not self.truncations[agent]
+        table = self._table
+        if not acts:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        elif self._node != NO_NODE and table is not None:
+            mask = table.turn.masks[self._node].copy()
+        else:
+            mask = stop_mask(state, seat)
+        if self._observers is None:
+            vector = np.array(view_vector(state, seat, self.view), dtype=self._dtype)
+        elif self._node != NO_NODE and table is not None:
+            # In a turn only the turn changes: the rest is the turn start's, built once.
+            start = table.turn_start
+            assert start is not None
+            part = start.extra.get(("observation", seat))
+            if part is None:
+                part = start.extra["observation", seat] = flat_observation(start.state, seat)
+            flat = self._observers[seat].with_turn(part, table.turn.features[self._node])
+            vector = self._observers[seat].vector(flat)
+        else:
+            vector = self._observers[seat].vector(flat_observation(state, seat))
+        return {"observation": vector, "action_mask": mask}
 
     # -- the AEC API ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new round (or match); dice roll up to the first agent's stop."""
         if seed is not None or self._state is None:
             self._rng = random.Random(seed)
+        self._node = NO_NODE
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         start, state, undecided = deal(
-            self.rules, self.players, self.starter, self._advance, "no seat"
+            self.rules, self.players, self.starter, self._advance, "no seat", self._new_match
         )
         self._start, self._state = start, state
         self._steps = 0
@@ -231,7 +262,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self.render()
 
     def _advance(self, state: MatchState) -> MatchState:
-        return advance(state, self._rng, self._all_seats, {}, self.session_rounds)
+        if self._table is None:
+            return advance(state, self._rng, self._all_seats, {}, self.session_rounds)
+        state, self._node = self._table.advance(state, self._rng)
+        return state
 
     def _select(self) -> None:
         state = self.state_value
@@ -256,10 +290,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             return
         state = self.state_value
         seat = self._seat(agent)
-        chosen = check_action(state, seat, action)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._state = self._advance(apply(state, chosen))
+        table = self._table
+        if self._node != NO_NODE and table is not None:
+            index = check_id(action)
+            if not table.turn.masks[self._node][index]:
+                check_action(state, seat, index)  # raises, naming the legal ids
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._state, self._node = table.move(self._node, index, self._rng)
+        else:
+            chosen = check_action(state, seat, action)
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._state = self._advance(apply(state, chosen))
         self._steps += 1
         if not self._state.is_over and self._steps == self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)

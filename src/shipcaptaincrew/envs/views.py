@@ -36,6 +36,7 @@ from .finite import winnerless_run
 
 __all__ = [
     "PER_SEAT",
+    "FastObserver",
     "VIEWS",
     "View",
     "check_view",
@@ -231,3 +232,62 @@ def position_key(state: MatchState) -> str:
         f"winner={'-' if state.winner is None else state.winner}",
     ]
     return " ".join(parts)
+
+
+class FastObserver:
+    """The observation of one seat in an integer view (raw or relative), built from one flat
+    list (:func:`~.encoding.flat_observation`) and cut into named NumPy pieces: what a
+    single-table environment makes at every step, without a dict of lists per field.
+
+    ``pieces`` names each field with ``True`` where the field is one scalar (a Gymnasium
+    ``Discrete``: a NumPy scalar) and ``False`` where it is a vector.
+    """
+
+    def __init__(self, players: int, seat: int, view: View, scalar: dict[str, bool]) -> None:
+        if view is View.ONEHOT:
+            raise ValueError("the one-hot view is built by view_vector")
+        self.players, self.seat, self.view = players, seat, view
+        bounds = observation_bounds(players)
+        self.slices: list[tuple[str, int, int, bool]] = []
+        start = 0
+        for name, (size, _, _) in bounds.items():
+            self.slices.append((name, start, start + size, scalar[name]))
+            start += size
+        at = {name: (lo, hi) for name, lo, hi, _ in self.slices}
+        #: The relative view as a gather of the raw one: each per-seat field from the seat on.
+        order = list(range(start))
+        for name in PER_SEAT:
+            lo, hi = at[name]
+            rotated = list(range(lo, hi))
+            order[lo:hi] = rotated[seat:] + rotated[:seat]
+        self._order = np.array(order)
+        self._to_act = at["to_act"][0]
+        self._seat = at["seat"][0]
+        #: Where the turn's fields lie: the phase, and held up to the bonus.
+        self._phase = at["phase"][0]
+        self._turn = (at["held"][0], at["bonus"][1])
+
+    def with_turn(self, flat: list[int], turn_row: list[int]) -> list[int]:
+        """A flat observation with the turn's fields replaced by a compiled turn's row
+        (:attr:`~.batched.CompiledTurn.features`: the phase, then held up to the bonus)."""
+        lo, hi = self._turn
+        out = flat[:lo] + turn_row[1:] + flat[hi:]
+        out[self._phase] = turn_row[0]
+        return out
+
+    def vector(self, flat: list[int]) -> np.ndarray:
+        """The view's flat int64 vector of a raw flat observation."""
+        raw = np.array(flat, dtype=np.int64)
+        if self.view is View.RAW:
+            return raw
+        out: np.ndarray = raw[self._order]
+        out[self._seat] = 0
+        if out[self._to_act] < self.players:
+            out[self._to_act] = (out[self._to_act] - self.seat) % self.players
+        return out
+
+    def pieces(self, vector: np.ndarray) -> dict[str, object]:
+        """The named fields of a flat vector (scalars as NumPy scalars, others as views)."""
+        return {
+            name: vector[lo] if scalar else vector[lo:hi] for name, lo, hi, scalar in self.slices
+        }

@@ -22,10 +22,11 @@ from typing import Any
 
 from ..facts import FACES
 from ..formats import FORMAT_KINDS
-from ..messages import NP_, Message
-from ..options import Group, Option, OptionType, options_in
+from ..messages import NP_, Message, Plural
+from ..options import OPTIONS, Group, Option, OptionType, PotTo, options_in
 from ..rules import PRESET_DESCRIPTIONS, PRESET_TITLES, PRESETS, Rules, name_parts
 from . import translator
+from .rules_example import counted, worked_example
 
 __all__ = ["SolverNotes", "rules_text", "rules_title"]
 
@@ -96,12 +97,21 @@ def _sheet_tip_note(notes: SolverNotes, tr: Callable[[str], str]) -> str:
 
 
 def _params(rules: Rules) -> dict[str, Any]:
-    """The numbers the rules sentences of the option table may name."""
+    """The numbers the rules sentences of the option table may name (and count by): every
+    number option's value by its own name (``{same_roll_bonus}``; a new option's sentence can
+    name its value without a change here), and the turn's shape and a few values by short
+    names."""
     ship, captain, crew = rules.required_faces
-    return {
+    by_name = {
+        o.name: getattr(rules, o.name) for o in OPTIONS.values() if o.kind is OptionType.NUMBER
+    }
+    return by_name | {
         "ship": ship,
         "captain": captain,
         "crew": crew,
+        "dice": rules.dice,
+        "cargo": rules.cargo_dice,
+        "rerolled": rules.cargo_dice - 1,  # the dice a half-cargo reroll rolls
         "rolls": rules.rolls,
         "low": rules.cargo_dice * min(FACES),
         "high": rules.cargo_dice * max(FACES),
@@ -113,13 +123,13 @@ def _params(rules: Rules) -> dict[str, Any]:
     }
 
 
-def _rule(option: Option, rules: Rules) -> str | tuple[str, str]:
+def _rule(option: Option, rules: Rules) -> str | Plural:
     """The rules text's sentence for an option at its value in ``rules`` ("" when it has none)."""
     value = getattr(rules, option.name)
     if not rules.says(option.name):
         return ""
     pot_rule = FORMAT_KINDS[rules.format.kind].pot_rule
-    if option.requires == ("stakes", "pot") and pot_rule:
+    if option.enum is PotTo and pot_rule:
         return pot_rule  # the format pays its pot one way only (the tournament, 002.30)
     if option.kind is OptionType.FLAG:
         return option.rule if value else ""
@@ -134,13 +144,20 @@ def _sentences(
     group: Group, rules: Rules, tr: Callable[[str], str], skip: tuple[str, ...] = ()
 ) -> list[str]:
     """Every rules sentence the options of ``group`` call for, in the table's order."""
-    params = _params(rules)
     out = []
     for option in options_in(group):
         ids = _rule(option, rules) if option.name not in skip else ""
         if ids:
-            out.append(Message.of(ids, **params).render(tr))
+            out.append(_sentence(option, ids, rules, tr))
     return out
+
+
+def _sentence(option: Option, ids: str | Plural, rules: Rules, tr: Callable[[str], str]) -> str:
+    """One option's rules sentence, its plural form picked by the option's ``counted_by``."""
+    params = _params(rules)
+    if isinstance(ids, tuple):
+        return Message(ids[0], params, plural=ids[1], count=option.counted_by).render(tr)
+    return Message(ids, params).render(tr)
 
 
 def _header(rules: Rules, tr: Callable[[str], str]) -> list[str]:
@@ -187,10 +204,17 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
         ),
         tr("- Only one die per role: a second {ship} is an ordinary die.").format(**faces),
         tr("- Dice that are set aside are never rolled again; roll only the free dice."),
-        tr(
-            "- Once ship, captain and crew are held, the other dice of that roll are the "
-            "cargo. Your score is their sum, from {low} to {high}."
-        ).format(**faces),
+        counted(
+            NP_(
+                "- Once ship, captain and crew are held, the other die of that roll is the "
+                "cargo. Your score is its face, from {low} to {high}.",
+                "- Once ship, captain and crew are held, the other {n} dice of that roll are "
+                "the cargo. Your score is their sum, from {low} to {high}.",
+            ),
+            rules.cargo_dice,
+            tr,
+            faces,
+        ),
         Message.of(
             NP_(
                 "- Without a full crew after your roll you score 0.",
@@ -202,12 +226,7 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
     if rules.cargo_rerolls == 0:
         out += [tr("- The cargo may not be rerolled: the first cargo is final (house rule)."), ""]
     else:
-        out += [
-            tr(
-                "- With rolls left you may stand or reroll both cargo dice; the new cargo "
-                "counts even when it is worse."
-            )
-        ]
+        out += [counted(_REROLL, rules.cargo_dice, tr)]
         if rules.cargo_rerolls is not None:
             out += [
                 Message.of(
@@ -220,7 +239,7 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
                 ).render(tr)
             ]
         out += [""]
-    out += [_example(rules, tr), ""]
+    out += [worked_example(rules, tr), ""]
 
     variants = _sentences(Group.TURN, rules, tr)
     if variants:
@@ -228,32 +247,13 @@ def _turn(rules: Rules, tr: Callable[[str], str]) -> list[str]:
     return out
 
 
-def _example(rules: Rules, tr: Callable[[str], str]) -> str:
-    """The worked example of 000/003 (or its bow-to-stern mirror), with what the rolls it
-    leaves allow: the example completes the crew on its second roll."""
-    if rules.bow_to_stern:
-        return tr(
-            "Example: you roll 1 2 5 5 6 and keep the 1 and the 2. Your second roll, with "
-            "three dice, shows 3 4 6: the 3 completes the crew and the cargo is 4 + 6 = 10."
-        )
-    text = tr(
-        "Example: you roll 6 5 3 3 1 and keep the 6 and the 5. Your second roll, with "
-        "three dice, shows 4 2 6: the 4 completes the crew and the cargo is 2 + 6 = 8."
-    )
-    left = rules.rolls - _EXAMPLE_ROLLS
-    if left == 0:
-        then = tr("No roll is left, so the cargo stands.")
-    else:
-        gamble = NP_(
-            "With {n} roll left you could gamble on the cargo.",
-            "With {n} rolls left you could gamble on the cargo.",
-        )
-        then = Message.of(gamble, n=left).render(tr)
-    return text + " " + then
-
-
-#: The rolls the worked example takes to complete its crew.
-_EXAMPLE_ROLLS = 2
+#: Standing or rerolling the cargo, counted by the cargo's dice.
+_REROLL = NP_(
+    "- With rolls left you may stand or reroll the cargo die; the new cargo counts even when "
+    "it is worse.",
+    "- With rolls left you may stand or reroll the {n} cargo dice; the new cargo counts even "
+    "when it is worse.",
+)
 
 
 def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
@@ -265,8 +265,7 @@ def _round(rules: Rules, tr: Callable[[str], str]) -> list[str]:
         tr("- Later players see the scores posted before them. The highest score wins the round.")
     ]
     rest = [o for o in options_in(Group.ROUND) if o.name in ("tie_break", "all_fail")]
-    params = _params(rules)
-    out += [Message.of(_rule(o, rules), **params).render(tr) for o in rest]
+    out += [_sentence(o, _rule(o, rules), rules, tr) for o in rest]
     return [*out, ""]
 
 
@@ -311,9 +310,15 @@ def rules_text(
     out = _header(rules, tr)
     out += [tr("## What you need"), ""]
     out += [
-        tr(
-            "Five ordinary dice, a cup, and two to eight players. Everybody plays one turn "
-            "per round, one after the other."
+        counted(
+            NP_(
+                "One ordinary die, a cup, and two to eight players. Everybody plays one turn "
+                "per round, one after the other.",
+                "{n} ordinary dice, a cup, and two to eight players. Everybody plays one turn "
+                "per round, one after the other.",
+            ),
+            rules.dice,
+            tr,
         ),
         "",
     ]

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidRulesError
-from ..facts import DICE, ROLES
+from ..facts import ROLES
 from ..messages import N_
 from .match import MATCH_OPTIONS
 from .round import ROUND_OPTIONS
@@ -78,6 +78,7 @@ class TurnLimits:
     widening an option's bounds widens them too.
     """
 
+    dice: int
     rolls: int
     cargo_dice: int
     cargo_rerolls: int
@@ -85,8 +86,9 @@ class TurnLimits:
 
 #: The turn's shape at its widest (see :class:`TurnLimits`).
 TURN_LIMITS = TurnLimits(
+    dice=OPTIONS["dice"].bounds[1],
     rolls=OPTIONS["rolls"].bounds[1],
-    cargo_dice=DICE - len(ROLES),
+    cargo_dice=OPTIONS["dice"].bounds[1] - len(ROLES),
     cargo_rerolls=OPTIONS["cargo_rerolls"].bounds[1],
 )
 
@@ -109,7 +111,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     >>> parse_assignment("colour=red")
     Traceback (most recent call last):
     ...
-    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: rolls, half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
+    shipcaptaincrew.errors.InvalidRulesError: unknown option 'colour'; known: dice, rolls, half_cargo, bow_to_stern, wild_captain, wild_face, cargo_rerolls, same_roll_bonus, tie_break, all_fail, starter, rotation, stakes, ante, starting_chips, pot_to, drinking, hand_out, failed_double, format
     """
     if "=" not in text:
         raise InvalidRulesError(N_("option '{text}' must look like KEY=VALUE"), text=text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..facts import house_rule
-from ..messages import N_
+from ..messages import N_, NP_
 from .spec import Choice, Group, Option, OptionType
 from .values import AllFail, Rotation, Starter, TieBreak
 
@@ -19,6 +19,7 @@ ROUND_OPTIONS: tuple[Option, ...] = (
         N_("how a tie for the top score is broken"),
         ("000.15", "001.17", "002.21", "003.15"),
         enum=TieBreak,
+        counted_by="cargo",
         choices=(
             Choice(
                 "replay",
@@ -32,11 +33,13 @@ ROUND_OPTIONS: tuple[Option, ...] = (
             ),
             Choice(
                 "cargo_rolloff",
-                N_("the tied players roll their two cargo dice"),
+                N_("the tied players roll their cargo dice"),
                 N_("cargo roll-off for ties"),
-                N_(
-                    "- A tie at the top: each tied player rolls both cargo dice once more; the "
-                    "higher sum wins, and they roll again while tied (002.21)."
+                NP_(
+                    "- A tie at the top: each tied player rolls their cargo die once more; the "
+                    "higher face wins, and they roll again while tied (002.21).",
+                    "- A tie at the top: each tied player rolls their {cargo} cargo dice once "
+                    "more; the higher sum wins, and they roll again while tied (002.21).",
                 ),
                 ("002.21",),
             ),

@@ -60,15 +60,16 @@ class Choice:
     """One value of a choice option: its canonical spelling, menu label and name words.
 
     ``title`` is the few words a rule set's human name uses when this choice differs from
-    the preset (e.g. "pot"); ``rule`` the sentence the rules text says for it (a message id
-    whose parameters :func:`~shipcaptaincrew.i18n.rules_text.rules_text` fills); ``aliases``
-    are other accepted spellings.
+    the preset (e.g. "pot"); ``rule`` the sentence the rules text says for it (a message id,
+    or a :func:`~.messages.NP_` pair counted by the option's ``counted_by``, whose parameters
+    :func:`~shipcaptaincrew.i18n.rules_text.rules_text` fills); ``aliases`` are other accepted
+    spellings.
     """
 
     value: str
     label: str
     title: str
-    rule: str
+    rule: str | Plural
     sources: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
 
@@ -96,8 +97,13 @@ class Option:
     title_other: str = ""
     #: NUMBER: a refusal of an out-of-range value in the option's own words.
     range_error: str = ""
-    #: FLAG: the rules text's sentence when the option is on.
-    rule: str = ""
+    #: FLAG: the rules text's sentence when the option is on (a message id, or a
+    #: :func:`~.messages.NP_` pair counted by ``counted_by``).
+    rule: str | Plural = ""
+    #: The parameter of the rules text whose number picks the form of a plural ``rule`` (of
+    #: the option or of its choices): ``n`` (the format's N), ``cargo`` (the cargo's dice),
+    #: ``rerolled`` (the cargo dice a half-cargo reroll rolls), ``dice`` (the dice in the cup).
+    counted_by: str = "n"
     #: (option, value): this option only means something while that option has that value;
     #: any other value than the default needs it, and the rules text is silent without it.
     requires: tuple[str, str] | None = None

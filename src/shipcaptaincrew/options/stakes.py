@@ -48,6 +48,7 @@ STAKES_OPTIONS: tuple[Option, ...] = (
         ("001.16", "002.6"),
         bounds=(1, 1000),
         title=N_("ante {n}"),
+        requires=("stakes", "pot"),
     ),
     Option(
         "starting_chips",
@@ -59,6 +60,7 @@ STAKES_OPTIONS: tuple[Option, ...] = (
         ("001.2",),
         bounds=(0, 1_000_000),
         title=NP_("{n} chip each", "{n} chips each"),
+        requires=("stakes", "pot"),
     ),
     Option(
         "pot_to",

@@ -17,8 +17,34 @@ def _flag(name: str, label: str, help: str, sources: tuple[str, ...], title: str
 
 #: The rolls a turn may have: the sheets' three, or a house rule's two to five.
 ROLLS_BOUNDS = (2, 5)
+#: The dice in the cup: the sheets' five, or a house rule's four or six (a cargo of one or three).
+DICE_BOUNDS = (4, 6)
 
 TURN_OPTIONS: tuple[Option, ...] = (
+    # Every sheet plays five dice, two of them the cargo once ship, captain and crew are held; a
+    # table may agree on one die fewer or one more (a cargo of one or three dice) before play,
+    # as 001.21 asks of every house rule.  The turn's text says the number.
+    Option(
+        "dice",
+        OptionType.NUMBER,
+        Group.TURN,
+        5,
+        N_("Dice in the cup"),
+        N_(
+            "the dice in the cup; what is left once the roles are held is the cargo (the sheets: five)"
+        ),
+        (
+            "000.1",
+            "001.1",
+            "002.5",
+            "003.1",
+            house_rule(
+                N_("tables that agree on one die fewer or one more in the cup before play (001.21)")
+            ),
+        ),
+        bounds=DICE_BOUNDS,
+        title=NP_("{n} die in the cup", "{n} dice in the cup"),
+    ),
     # Every sheet gives three rolls; a table may agree on fewer or more before play, as 001.21
     # asks of every house rule.  The turn's text says the number, so no variant sentence.
     Option(
@@ -38,17 +64,25 @@ TURN_OPTIONS: tuple[Option, ...] = (
         bounds=ROLLS_BOUNDS,
         title=NP_("{n} roll per turn", "{n} rolls per turn"),
     ),
-    _flag(
+    # 000.25 leaves one of the two cargo dice lying; with a cargo of three (dice=6) one die
+    # lies and the other two are rolled, and a cargo of one has no other die (Rules refuses).
+    Option(
         "half_cargo",
+        OptionType.FLAG,
+        Group.TURN,
+        False,
         N_("Half cargo"),
-        N_("a cargo reroll may leave one die lying and roll just the other"),
+        N_("a cargo reroll may leave one cargo die lying and roll only the others"),
         ("000.25", "003.25"),
-        N_("half cargo"),
-        N_("no half cargo"),
-        N_(
-            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the two dice "
-            "lying and roll just the other."
+        title=N_("half cargo"),
+        title_other=N_("no half cargo"),
+        rule=NP_(
+            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the cargo "
+            "dice lying and roll just the other.",
+            "- **Shifting cargo** (000.25/003.25): a cargo reroll may leave one of the cargo "
+            "dice lying and roll just the other {rerolled}.",
         ),
+        counted_by="rerolled",
     ),
     _flag(
         "bow_to_stern",
@@ -82,6 +116,7 @@ TURN_OPTIONS: tuple[Option, ...] = (
         bounds=(1, 6),
         title=N_("wild {n}"),
         range_error=N_("{name} must be a face 1..6, got {value}"),
+        requires=("wild_captain", "true"),
     ),
     Option(
         "cargo_rerolls",

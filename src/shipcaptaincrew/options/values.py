@@ -26,7 +26,7 @@ class TieBreak(StrEnum):
 
     #: The tied players play tie-break turns that only decide the round (000.15, 001.17).
     REPLAY = "replay"
-    #: The tied players roll their two cargo dice (002.21).
+    #: The tied players roll their cargo dice (002.21; two of the sheets' five dice).
     CARGO_ROLLOFF = "cargo_rolloff"
     #: The tied players play a real round of the match among themselves (001.17).
     ROUND = "round"

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from ..provenance import record
 from ..rules import Rules
 from .match import STAT_NAMES
 
@@ -52,16 +52,16 @@ class SimulationResult:
     command: str | None = None
 
     def provenance(self) -> dict[str, Any]:
-        """What it takes to reproduce the run: written into every output file."""
-        return {
-            "rules": str(self.rules),
-            "seed": self.seed,
-            "bots": list(self.bots),
-            "matches": self.matches,
-            "version": __version__,
-            "path": self.path,
-            "command": self.command,
-        }
+        """What it takes to reproduce the run (:func:`~shipcaptaincrew.provenance.record`):
+        written into every output file, and the top of the ``--json`` summary."""
+        return record(
+            self.command,
+            rules=self.rules,
+            seed=self.seed,
+            bots=list(self.bots),
+            matches=self.matches,
+            path=self.path,
+        )
 
     def play_positions(self) -> np.ndarray:
         """(matches, players): each seat's place in the first round's play order (0 starts)."""
@@ -115,8 +115,12 @@ class SimulationResult:
         order_rows = [
             {"position": k, "name": f"{k + 1}.", **block(pos == k)} for k in range(len(self.bots))
         ]
+        # The run's facts without the record's clock and machine, so two runs of the same
+        # seed summarise alike however the work was split (the record: provenance()).
+        stable = ("command", "rules", "seed", "bots", "version", "matches", "path")
+        prov = self.provenance()
         return {
-            **self.provenance(),
+            **{key: prov[key] for key in stable},
             "players": list(self.bots),
             "mean_rounds": float(self.rounds.mean()) if n else 0.0,
             "bots": bots,

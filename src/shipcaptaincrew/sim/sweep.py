@@ -72,19 +72,19 @@ def sweep_provenance(
     seed: int,
     command: str | None,
 ) -> dict[str, Any]:
-    """What it takes to reproduce a sweep: written into its output files."""
-    from .. import __version__
+    """What it takes to reproduce a sweep (:func:`~shipcaptaincrew.provenance.record`):
+    written into its output files."""
+    from ..provenance import record
 
-    return {
-        "rules": [str(r) for r in rules_list],
-        "bots": list(bots),
-        "field": field,
-        "players": list(players),
-        "matches": matches,
-        "seed": seed,
-        "version": __version__,
-        "command": command,
-    }
+    return record(
+        command,
+        rules=list(rules_list),
+        seed=seed,
+        bots=list(bots),
+        field=field,
+        players=list(players),
+        matches=matches,
+    )
 
 
 def sweep(

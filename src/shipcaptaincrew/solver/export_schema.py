@@ -50,7 +50,7 @@ _STATE = (
     Column("rolls_used", _I, "rolls made so far this turn (0 up to the rule set's rolls)"),
     Column("rolls_left", _I, "rolls still available this turn"),
     Column("held", _T, "faces set aside as ship, captain, crew, in that order"),
-    Column("cargo", _T, "the two cargo faces (empty before the crew is complete)"),
+    Column("cargo", _T, "the cargo faces (empty before the crew is complete)"),
     Column("cargo_sum", _I, "the cargo total (0 before the crew is complete)"),
     Column("cargo_rerolls", _I, "cargo rerolls used so far this turn"),
     Column("pending", _T, "wild captain: the roll awaiting an assignment (else empty)"),

@@ -1,24 +1,29 @@
 """Writing the exported tables: CSV, JSON or Parquet, each file with its provenance.
 
-Provenance -- the rules (canonical text), format, players, policies, package version and the
-command line -- travels with every file: in Parquet as schema metadata (key ``scc``, a JSON
-text), in JSON as the top-level ``provenance`` object beside ``columns`` and ``rows``, and
-beside a CSV file as ``<name>.meta.json``.  Columns are typed by
-:data:`~.export_schema.SCHEMAS` (a Parquet file's Arrow schema is built from it), so a null
-stays a null: in CSV an empty field is a null and an empty text is written ``""``.  CSV and
+Provenance -- the package's one record (:func:`~shipcaptaincrew.provenance.record`: the
+command line, the rules, the line-up's policies as ``bots``, the version from the git commit,
+Python, the libraries, the platform and the time), then the table, format, players and the
+policies answered -- travels with every file where every command puts it: in Parquet as
+schema metadata (key ``shipcaptaincrew``, a JSON text), in JSON as the top-level
+``provenance`` object beside ``columns`` and ``rows``, and in CSV as ``# key: value`` lines
+above the header (:func:`table_bytes` writes every table so, a crew's season's too).
+Columns are typed by :data:`~.export_schema.SCHEMAS` (a Parquet file's Arrow schema is built
+from it), so a null stays a null: in CSV an empty field is a null and an empty text is written ``""``.  CSV and
 JSON are written with the standard library alone; only Parquet needs pyarrow (the ``sim``
 extra).
 """
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
-from .export_schema import SCHEMAS, ColumnType, TableKind
+from ..provenance import PROVENANCE_KEY, csv_header, parquet_metadata, record, written
+from .export_schema import SCHEMAS, Column, ColumnType, TableKind
 from .export_tables import ExportSpec, Row
 
 if TYPE_CHECKING:
@@ -30,13 +35,10 @@ __all__ = [
     "arrow_schema",
     "csv_field",
     "provenance",
+    "table_bytes",
     "table_path",
     "write",
-    "write_csv",
 ]
-
-#: The Parquet schema-metadata key that holds the provenance.
-PROVENANCE_KEY = "scc"
 
 
 class FileFormat(str, Enum):
@@ -48,17 +50,16 @@ class FileFormat(str, Enum):
 
 
 def provenance(spec: ExportSpec, kind: TableKind, command: str) -> dict[str, Any]:
-    """Where a table comes from: enough to compute it again."""
-    return {
-        "table": kind.value,
-        "rules": str(spec.rules),
-        "format": str(spec.rules.format),
-        "players": spec.players,
-        "policies": [str(p) for p in spec.lineup],
-        "against": [str(p) for p in spec.against],
-        "version": __version__,
-        "command": command,
-    }
+    """Where a table comes from: enough to compute it again (exact: no seed)."""
+    return record(
+        command,
+        rules=spec.rules,
+        bots=[str(p) for p in spec.lineup],
+        table=kind.value,
+        format=str(spec.rules.format),
+        players=spec.players,
+        against=[str(p) for p in spec.against],
+    )
 
 
 def table_path(out: str, kind: TableKind, fmt: FileFormat) -> Path:
@@ -77,8 +78,9 @@ def table_path(out: str, kind: TableKind, fmt: FileFormat) -> Path:
     return path.with_name(f"{path.name}_{name}")
 
 
-def arrow_schema(kind: TableKind) -> pa.Schema:
-    """The Arrow schema of a table (types from :data:`~.export_schema.SCHEMAS`)."""
+def arrow_schema(columns: TableKind | Sequence[Column]) -> pa.Schema:
+    """The Arrow schema of a table (types from :data:`~.export_schema.SCHEMAS`, or the
+    columns given)."""
     import pyarrow as pa
 
     types = {
@@ -87,39 +89,48 @@ def arrow_schema(kind: TableKind) -> pa.Schema:
         ColumnType.TEXT: pa.string(),
         ColumnType.BOOL: pa.bool_(),
     }
-    return pa.schema([pa.field(c.name, types[c.type]) for c in SCHEMAS[kind]])
+    listed = SCHEMAS[columns] if isinstance(columns, TableKind) else columns
+    return pa.schema([pa.field(c.name, types[c.type]) for c in listed])
 
 
 def write(
     kind: TableKind, rows: list[Row], path: Path, fmt: FileFormat, meta: dict[str, Any]
 ) -> list[Path]:
-    """Write one table to ``path`` (and its sidecar for CSV); returns the files written."""
+    """Write one table to ``path``; returns the files written."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(table_bytes(SCHEMAS[kind], rows, fmt, meta))
+    return [path]
+
+
+def table_bytes(
+    columns: Sequence[Column], rows: list[Row], fmt: FileFormat, meta: dict[str, Any]
+) -> bytes:
+    """A table's file in ``fmt``, its provenance ``meta`` where the format keeps it (one
+    convention, :mod:`shipcaptaincrew.provenance`).  CSV and JSON need the standard library
+    only; Parquet imports pyarrow (``ImportError`` without it)."""
     if fmt is FileFormat.JSON:
         doc = {
-            "provenance": meta,
+            "provenance": written(meta),
             "columns": [
-                {"name": c.name, "type": c.type.value, "meaning": c.meaning} for c in SCHEMAS[kind]
+                {"name": c.name, "type": c.type.value, "meaning": c.meaning} for c in columns
             ],
             "rows": rows,
         }
-        path.write_text(json.dumps(doc, ensure_ascii=False) + "\n", encoding="utf-8")
-        return [path]
+        return (json.dumps(doc, ensure_ascii=False) + "\n").encode()
     if fmt is FileFormat.CSV:
-        write_csv(kind, rows, path)
-        side = path.with_name(path.name.removesuffix(".csv") + ".meta.json")
-        side.write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        return [path, side]
+        lines = [",".join(f'"{c.name}"' for c in columns)]
+        lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in rows]
+        return (csv_header(meta) + "\n".join(lines) + "\n").encode()
     assert fmt is FileFormat.PARQUET
     import pyarrow as pa
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-    schema = arrow_schema(kind)
-    columns = {c: [r[c] for r in rows] for c in schema.names}
-    table = pa.table(columns, schema=schema)
-    table = table.replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
-    pq.write_table(table, path)
-    return [path]
+    schema = arrow_schema(columns)
+    table = pa.table({c: [r[c] for r in rows] for c in schema.names}, schema=schema)
+    table = table.replace_schema_metadata(parquet_metadata(meta))
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    return buf.getvalue()
 
 
 def csv_field(value: Any, kind: ColumnType) -> str:
@@ -140,11 +151,3 @@ def csv_field(value: Any, kind: ColumnType) -> str:
         text = repr(float(value))
         return text.removesuffix(".0")
     return str(int(value))
-
-
-def write_csv(kind: TableKind, rows: list[Row], path: Path) -> None:
-    """A table as CSV with the standard library only (``scc export`` needs no extra for it)."""
-    columns = SCHEMAS[kind]
-    lines = [",".join(f'"{c.name}"' for c in columns)]
-    lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in rows]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="")

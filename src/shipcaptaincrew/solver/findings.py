@@ -102,7 +102,7 @@ class StrategyFindings:
     p_complete_by_roll: tuple[Fraction, ...]
     variants: tuple[VariantFindings, ...]
     policies: tuple[PolicyFindings, ...]
-    #: Rolls left -> cargo -> expected gain of rerolling both cargo dice over standing (ev).
+    #: Rolls left -> cargo -> expected gain of rerolling the cargo over standing (ev).
     reroll_gain: dict[int, dict[int, float]]
     #: Rolls left -> the lowest cargo the best expected-score play stands on.
     ev_stand_from: dict[int, int | None]

@@ -1,7 +1,7 @@
 """Turn policies by name, and the choice each makes at every decision node.
 
 * ``never`` -- stand on the first cargo (never reroll it);
-* ``threshold:T`` -- reroll both cargo dice while the cargo is below ``T`` and a reroll is
+* ``threshold:T`` -- reroll the cargo while the cargo is below ``T`` and a reroll is
   allowed, else stand;
 * ``ev`` -- maximise the expected score;
 * ``optimal`` -- maximise the chance of winning the match (needs the position: see
@@ -32,6 +32,7 @@ from ..rules import Rules
 from .graph import DECISION_NODE, TurnGraph, turn_graph
 
 __all__ = [
+    "BOT_ALIASES",
     "FIXED_KINDS",
     "MAX_THRESHOLD",
     "SEAT_KINDS",
@@ -87,9 +88,20 @@ def _kind_names(kinds: Sequence[PolicyKind]) -> str:
     return ", ".join("threshold:T" if k is PolicyKind.THRESHOLD else k.value for k in kinds)
 
 
+#: The bots' names of the turn policies they play (:func:`shipcaptaincrew.bots.make_bot`), read
+#: here as aliases, so that one set of names serves bots and policies: ``timid`` never rerolls,
+#: ``tip`` rerolls the cargo at six or less.  (``make_bot`` reads ``never`` the other way.)
+BOT_ALIASES = {"timid": "never", "tip": "threshold:7"}
+
+
 def _read(text: str) -> Policy | None:
-    """The policy a text names, or None (a bare ``threshold`` names none: it needs T)."""
+    """The policy a text names, or None (a bare ``threshold`` names none: it needs T).
+
+    >>> _read("timid") == _read("never"), str(_read("tip"))
+    (True, 'threshold:7')
+    """
     t = text.strip().lower()
+    t = BOT_ALIASES.get(t, t)
     m = _THRESHOLD.fullmatch(t)
     if m:
         return Policy(PolicyKind.THRESHOLD, int(m.group(1)))

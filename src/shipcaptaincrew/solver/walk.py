@@ -214,10 +214,16 @@ class Choosing:
     ``key(state, seat)`` must say everything ``choose`` reads of the match apart from the turn
     itself (the totals it looks at, the round, the scores to beat...): turns with equal keys
     are played alike and computed once, and the walk keeps states apart by it.
+
+    ``plan(state)``, where given, answers for a whole turn at once: for a turn not yet begun
+    at ``state``, the action at every decision node of the compiled turn (``{node: action}``)
+    -- one call where ``choose`` would be asked once per node (a policy that decides for many
+    observations in one call, as a batched learner does).
     """
 
     choose: Callable[[MatchState], Action]
     key: Callable[[MatchState, int], Hashable]
+    plan: Callable[[MatchState], dict[int, Action]] | None = None
 
 
 class Best:
@@ -294,11 +300,18 @@ class PlayersWalk(Walk):
             g = self.graph
             assert state.turn is not None
             choice = [-1] * len(g)
+            planned = player.plan(state) if player.plan is not None else None
             for i, acts in enumerate(g.actions):
                 if g.kind[i] != DECISION_NODE:
                     continue
                 if len(acts) == 1:
                     choice[i] = 0
+                    continue
+                if planned is not None:
+                    action = planned[i]
+                    if action not in acts:
+                        raise SolverError(f"seat {seat} chose {action}, which is not legal there")
+                    choice[i] = acts.index(action)
                     continue
                 turn = dataclasses.replace(g.states[i], rules=state.turn.rules)
                 action = player.choose(dataclasses.replace(state, turn=turn))

@@ -88,11 +88,12 @@ def _match_view(
             )
         )
     if len(scores) >= n:
-        fail(
-            _("--totals names {n} players, but {k} scores are posted before you").format(
-                n=n, k=len(scores)
-            )
+        posted = NP_(
+            "--totals names too few players: one score is posted before you, and you play after it",
+            "--totals names too few players: {n} scores are posted before you, and you play "
+            "after them",
         )
+        fail(plural(posted, len(scores)))
     if round_no < 1:
         fail(_("--round counts from 1, got {n}").format(n=round_no))
     last = r.format.last_round
@@ -228,6 +229,7 @@ def advise(
     from rich.console import Console
     from rich.table import Table
 
+    from ...narrate import cargo_sum
     from ...state import TurnPhase
     from ..terminal.view import describe_action
 
@@ -235,7 +237,7 @@ def advise(
     con = Console(highlight=False)
     held_txt = ", ".join(tr(role) for role in turn.held_roles) or _("nothing")
     if turn.complete:
-        held_txt += ", " + _("cargo {a} + {b}").format(a=turn.cargo[0], b=turn.cargo[1])
+        held_txt += ", " + _("cargo {cargo}").format(cargo=cargo_sum(turn.cargo))
     posted_txt = ", ".join(map(str, scores)) or _("nothing")
     after = (
         plural(NP_("one to play after", "{n} to play after"), players_after)

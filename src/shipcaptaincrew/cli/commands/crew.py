@@ -10,7 +10,6 @@ the same.
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -146,7 +145,8 @@ def _lang() -> str:
 @crew_app.command(
     help=N_(
         "Write a crew's season as tidy data with its provenance: matches, ratings or "
-        "decisions.\n\nCSV writes a .meta.json beside it; Parquet needs the sim extra."
+        "decisions.\n\nThe provenance is inside the file (in a CSV file: '# key: value' lines "
+        "above the header); Parquet needs the sim extra."
     )
 )
 def export(
@@ -169,7 +169,9 @@ def export(
     season: SeasonOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """The season's table, written next to its provenance."""
+    """The season's table, its provenance inside (the command line with the database's
+    password hidden: an exported file is made to be shared)."""
+    from ...provenance import command_line
     from ...web.crews.export import EXPORTS, FORMATS, provenance, rows, write
     from ...web.words.refusals import RoomError
 
@@ -181,19 +183,33 @@ def export(
         )
     sessions = _sessions(db)
     row = _crew_row(sessions, crew)
+    command = command_line([_hidden(a) for a in sys.argv[1:]])
     try:
         with sessions() as s:
             data, about = rows(s, row, table, season)
-        files = write(table, data, to, provenance(table, about, shlex.join(["scc", *sys.argv[1:]])))
+        name, body = write(table, data, to, provenance(table, about, command))
     except RoomError as e:
         fail(e.render(_lang()))
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, body in files.items():
-            (out / name).write_bytes(body)
-            typer.echo(_("wrote {path}").format(path=out / name))
+        (out / name).write_bytes(body)
+        typer.echo(_("wrote {path}").format(path=out / name))
     except OSError as e:
         fail(_("cannot write {path}: {reason}").format(path=out, reason=os_reason(e)))
+
+
+def _hidden(arg: str) -> str:
+    """A command-line argument with a database URL's password replaced by ``***``."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if "://" not in arg:
+        return arg
+    try:
+        url = make_url(arg)
+    except ArgumentError:
+        return arg
+    return url.render_as_string(hide_password=True) if url.password else arg
 
 
 #: A record's name, by its kind (``web.crews.records.RECORDS``).

@@ -12,6 +12,7 @@ from ...bots.base import best_take
 from ...dice import InvalidDiceError, parse_faces
 from ...engine import apply, dice_to_roll, initial_turn, legal_actions
 from ...messages import N_, NP_
+from ...narrate import cargo_sum
 from ...rules import Rules
 from ...state import TurnPhase, TurnState
 from ...turn import IllegalActionError
@@ -46,7 +47,11 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 t = apply(t, RerollCargo(keep=max(t.cargo)))
             elif len(faces) == half:
                 raise InvalidDiceError(
-                    N_("roll {i}: keeping a cargo die needs half_cargo; give {cargo} faces"),
+                    NP_(
+                        "roll {i}: keeping a cargo die needs half_cargo; give {cargo} face",
+                        "roll {i}: keeping a cargo die needs half_cargo; give {cargo} faces",
+                    ),
+                    count="cargo",
                     i=i,
                     cargo=cargo,
                 )
@@ -63,7 +68,11 @@ def play_scripted_turn(rules: Rules, rolls: list[tuple[int, ...]]) -> TurnState:
                 )
             else:
                 raise InvalidDiceError(
-                    N_("roll {i}: a cargo reroll takes {cargo} dice, got {n}"),
+                    NP_(
+                        "roll {i}: a cargo reroll takes {cargo} die, got {n}",
+                        "roll {i}: a cargo reroll takes {cargo} dice, got {n}",
+                    ),
+                    count="cargo",
                     i=i,
                     cargo=cargo,
                     n=len(faces),
@@ -103,8 +112,9 @@ def turn_json(rules: Rules, rolls: list[tuple[int, ...]], t: TurnState) -> dict[
         "Play one turn from given faces and stand after the last roll."
         "\n\n"
         "Each ROLL is the faces of one roll, exactly as many as there are free dice. A roll "
-        "after the crew is complete rerolls the cargo: two digits, or under half_cargo one "
-        "digit (the lower cargo die is rerolled, the higher kept)."
+        "after the crew is complete rerolls the cargo: one digit per cargo die (two of the "
+        "sheets' five dice), or under half_cargo one digit fewer (the highest cargo die is "
+        "kept, the others rerolled)."
     )
 )
 def turn(
@@ -146,12 +156,15 @@ def turn(
         con.print("  " + _("roll {i}: {faces}").format(i=i, faces=" ".join(map(str, faces))))
     held = ", ".join(_(role) for role in data["held"]) or _("nothing")
     if t.complete:
-        con.print(
-            _("Held: {held}; cargo {a} + {b} = {score}").format(
-                held=held, a=t.cargo[0], b=t.cargo[1], score=t.score
-            )
-            + (" " + _("(with a bonus of {bonus})").format(bonus=t.bonus) if t.bonus else "")
-        )
+        # One die of cargo (dice=4) is its own score; several, or one with a bonus, are said
+        # as the sum they are.
+        if t.bonus:
+            line = _("Held: {held}; cargo {cargo} + bonus {bonus} = {score}")
+        elif t.rules.cargo_dice == 1:
+            line = _("Held: {held}; cargo {score}")
+        else:
+            line = _("Held: {held}; cargo {cargo} = {score}")
+        con.print(line.format(held=held, cargo=cargo_sum(t.cargo), bonus=t.bonus, score=t.score))
     else:
         no_crew = NP_(
             "Held: {held}; no full crew after one roll: score 0",

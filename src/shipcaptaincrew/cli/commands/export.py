@@ -7,8 +7,6 @@ column.  ``--policy`` is read as ``scc equilibrium`` reads it (:func:`.equilibri
 
 from __future__ import annotations
 
-import shlex
-import sys
 from typing import Annotated
 
 import typer
@@ -66,6 +64,7 @@ def export(
     lang: LangOpt = None,
 ) -> None:
     """Each table built by the solver and written with its provenance."""
+    from ...provenance import command_line
     from ...sim.options import apply_options
     from ...solver import SolverError, UnknownPolicyError
     from ...solver.export_schema import TableKind
@@ -95,7 +94,7 @@ def export(
     except (UnknownPolicyError, ValueError) as e:
         fail(e)
     kinds = [TableKind(t) for t in table] if table else list(TableKind)
-    command = shlex.join(["scc", *sys.argv[1:]])
+    command = command_line()
     for kind in kinds:
         try:
             rows = build_table(kind, spec)

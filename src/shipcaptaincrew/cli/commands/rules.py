@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import typer
@@ -59,4 +60,26 @@ def rules_cmd(
         return
     from rich.markdown import Markdown
 
-    make_console().print(Markdown(text))
+    console = make_console()
+    with console.capture() as captured:
+        console.print(Markdown(text))
+    # Rich fills every line to the terminal's width with spaces; a reader copying the rules
+    # (or a screen reader) gets the words only.
+    typer.echo("\n".join(_trimmed(line) for line in captured.get().splitlines()))
+
+
+#: Spaces at a line's end, with the colour codes that may follow them.
+_TRAILING = re.compile(r" +((?:\x1b\[[0-9;]*m)*)$")
+
+
+def _trimmed(line: str) -> str:
+    r"""A rendered line without the spaces that pad it (its colour codes kept).
+
+    >>> _trimmed("Rules  \x1b[0m   "), _trimmed("  centred  ")
+    ('Rules\x1b[0m', '  centred')
+    """
+    while True:
+        shorter = _TRAILING.sub(r"\1", line)
+        if shorter == line:
+            return line
+        line = shorter

@@ -69,6 +69,16 @@ DaskOpt = Annotated[
         ),
     ),
 ]
+DpiOpt = Annotated[
+    int,
+    typer.Option(
+        "--dpi",
+        metavar=N_("N"),
+        help=N_("The resolution of a --plot picture in dots per inch (a .png; 30 to 2400)."),
+    ),
+]
+#: The pictures --plot writes (the provenance of the run goes into each).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 JsonOpt = Annotated[
     bool,
     typer.Option(
@@ -209,11 +219,22 @@ def simulate(
             "--plot",
             metavar=N_("FILE"),
             help=N_(
-                "Save the win rates and score distributions as a picture, FILE.png (needs the "
-                "plot extra)."
+                "Save the win rates and score distributions as a picture: FILE.png, FILE.svg or "
+                "FILE.pdf (needs the plot extra)."
             ),
         ),
     ] = None,
+    dpi: DpiOpt = 300,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact/--no-exact",
+            help=N_(
+                "Print each seat's exact chance and the sample's z beside the win rate where "
+                "the solver reaches the line-up (the default), or skip the solver."
+            ),
+        ),
+    ] = True,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -223,7 +244,8 @@ def simulate(
     r = load_rules(rules, settings)
     _check_backend(workers, dask)
     _check_out(out, (".csv", ".json", ".parquet"), "--out")
-    _check_out(plot, (".png",), "--plot")
+    _check_out(plot, PLOT_SUFFIXES, "--plot")
+    _check_dpi(dpi)
     _check_counts(matches, seed)
     try:
         r = apply_options(r, fmt, stakes)
@@ -244,27 +266,53 @@ def simulate(
     except ValueError as e:
         fail(e)
     summary = result.summary()
+    if exact:
+        _add_exact(summary, r, bots)
+    prov = result.provenance()
     if out is not None:
         from ...sim.plot import write_table
 
-        prov = result.provenance()
         _write("table", "--out", out, lambda: write_table(result.table(), out, prov))
     if plot is not None:
         from ...sim.plot import plot_result
 
-        _write("plot", "--plot", plot, lambda: plot_result(result, plot))
+        _write("plot", "--plot", plot, lambda: plot_result(result, plot, prov, dpi))
     if as_json:
-        typer.echo(json.dumps(summary))
+        typer.echo(json.dumps({**summary, "provenance": prov}))
         return
     _print_summary(summary)
 
 
 def _command() -> str:
     """The command line as typed (for the provenance of what it writes)."""
-    import shlex
-    import sys
+    from ...provenance import command_line
 
-    return shlex.join(["scc", *sys.argv[1:]])
+    return command_line()
+
+
+def _add_exact(summary: dict[str, Any], rules: Any, bots: list[str]) -> None:
+    """Each seat's (and bot's) exact chance and the sample's z, where the solver reaches them;
+    else the solver's reason under ``exact_reason``."""
+    import math
+
+    from ...sim.exact import exact_seat_chances
+
+    found = exact_seat_chances(rules, bots)
+    if isinstance(found, str):
+        summary["exact_reason"] = found
+        return
+    n = summary["matches"]
+    rows = [*summary["seats"], *summary["bots"].values()]
+    chances = [*found, *(sum(found[s] for s in b["seats"]) for b in summary["bots"].values())]
+    for row, p in zip(rows, chances):
+        se = math.sqrt(p * (1 - p) / n) if 0 < p < 1 else 0.0
+        row["exact_win_rate"] = p
+        row["z"] = (row["win_rate"] - p) / se if se else 0.0
+
+
+def _check_dpi(dpi: int) -> None:
+    if not 30 <= dpi <= 2400:
+        fail(_("--dpi must be 30 to 2400, got {n}").format(n=dpi))
 
 
 def _check_counts(matches: int, seed: int | None) -> None:
@@ -312,27 +360,28 @@ def _print_summary(summary: dict[str, Any]) -> None:
         (_("Per place in the first round's play order"), summary["play_order"]),
     ):
         t = Table(title=heading)
+        exact = bool(rows) and "exact_win_rate" in rows[0]
         # Per match and seat; crews = turns with a full crew.
-        for col in (
-            "",
-            _("win rate"),
-            _("95% CI"),
-            _("mean score"),
-            _("crews"),
-            _("chips/match"),
-            _("sips/match"),
-        ):
+        columns = ["", _("win rate"), _("95% CI")]
+        if exact:
+            # The solver's exact chance, and how many standard errors the sample is from it.
+            columns += [_("exact"), "z"]
+        columns += [_("mean score"), _("crews"), _("chips/match"), _("sips/match")]
+        for col in columns:
             t.add_column(col, justify="right" if col else "left")
         for row in rows:
             lo, hi = row["ci95"]
             chips = tr.number(row["chips_per_match"], 3)
-            t.add_row(
-                row["name"],
-                tr.number(row["win_rate"], 4),
-                f"{tr.number(lo, 4)}-{tr.number(hi, 4)}",
+            cells = [row["name"], tr.number(row["win_rate"], 4)]
+            cells.append(f"{tr.number(lo, 4)}-{tr.number(hi, 4)}")
+            if exact:
+                z = tr.number(row["z"], 1)
+                cells += [tr.number(row["exact_win_rate"], 4), z if z.startswith("-") else "+" + z]
+            cells += [
                 tr.number(row["mean_score"], 3),
                 tr.percent(row["crew_rate"]),
                 chips if chips.startswith("-") else "+" + chips,
                 tr.number(row["sips_per_match"], 3),
-            )
+            ]
+            t.add_row(*cells)
         con.print(t)

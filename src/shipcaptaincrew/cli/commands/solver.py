@@ -30,6 +30,7 @@ from ..common import (
     rules_name,
 )
 from ..helptext import composed
+from .simulate import PLOT_SUFFIXES, DpiOpt, _check_dpi, _check_out
 
 report_app = SccTyper(
     cls=SccGroup,
@@ -158,9 +159,13 @@ def strategy(
         typer.Option(
             "--plot",
             metavar=N_("FILE"),
-            help=N_("Draw the table as a heat map into FILE.png (needs the plot extra)."),
+            help=N_(
+                "Draw the table as a heat map: FILE.png, FILE.svg or FILE.pdf (needs the plot "
+                "extra)."
+            ),
         ),
     ] = None,
+    dpi: DpiOpt = 300,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -180,8 +185,11 @@ def strategy(
     from ...solver.table import decision_table
 
     r = load_rules(rules, settings)
+    if plot is not None:
+        _check_out(str(plot), PLOT_SUFFIXES, "--plot")
+        _check_dpi(dpi)
     if fmt is not None:
-        _match_strategy(r, fmt, players, plot, as_json)
+        _match_strategy(r, fmt, players, plot, dpi, as_json)
         return
     if objective not in ("win", "ev"):
         fail(_("unknown objective '{objective}': use win or ev").format(objective=objective))
@@ -191,8 +199,6 @@ def strategy(
     except SolverError as e:
         fail(e)
     if plot is not None:
-        if plot.suffix.lower() != ".png":
-            fail(_("--plot needs a .png file name, got {plot}").format(plot=plot))
         if not rows:
             fail(
                 _(
@@ -201,9 +207,11 @@ def strategy(
                 ).format(rules=rules_name(r))
             )
         from ...plots.strategy import plot_strategy
+        from ...provenance import command_line, record
 
+        prov = record(command_line(), rules=r, objective=objective, players=players)
         try:
-            plot_strategy(r, rows, objective, players, plot)
+            plot_strategy(r, rows, objective, players, plot, prov, dpi)
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     if as_json:
@@ -246,7 +254,13 @@ def strategy(
             rules=rules_name(r),
         )
     )
-    legend = _("S = stand, R = reroll, Kn = keep n, reroll the other")
+    legend = plural(
+        NP_(
+            "S = stand, R = reroll, Kn = keep n, reroll the other",
+            "S = stand, R = reroll, Kn = keep n, reroll the other {n}",
+        ),
+        r.cargo_dice - 1,
+    )
     # Light lines and one space between columns: eleven cargo columns and four headings fit
     # 80 columns; a heading wraps between its words, never inside one ("players" stays whole).
     t = Table(caption=legend, caption_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
@@ -283,7 +297,10 @@ def strategy(
         Console().print(_("heat map written to {path}").format(path=plot))
 
 
-def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: bool) -> None:
+def _match_strategy(
+    r: Any, fmt: str, players: int, plot: Path | None, dpi: int, as_json: bool
+) -> None:
+    from ...provenance import command_line, record
     from ...sim.options import apply_options
     from ...solver import SolverError
     from ...solver.match.table import match_table
@@ -291,8 +308,6 @@ def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: 
 
     if players != 2:
         fail(_("--format tables are for two players, got --players {n}").format(n=players))
-    if plot is not None and plot.suffix.lower() != ".png":
-        fail(_("--plot needs a .png file name, got {plot}").format(plot=plot))
     try:
         r = apply_options(r, fmt, None)
         rows = match_table(r)
@@ -300,7 +315,8 @@ def _match_strategy(r: Any, fmt: str, players: int, plot: Path | None, as_json: 
         fail(e)
     if plot is not None:
         try:
-            plot_match_table(r, rows, plot)
+            prov = record(command_line(), rules=r, objective="match", players=2)
+            plot_match_table(r, rows, plot, prov, dpi)
         except OSError as e:
             fail(_("cannot write {path}: {reason}").format(path=plot, reason=os_reason(e)))
     print_match_table(r, rows, as_json)
@@ -330,9 +346,10 @@ def report_strategy(
 ) -> None:
     """The strategy report, written where ``--out`` says."""
     from ...plots.strategy import write_report
+    from ...provenance import command_line
 
     try:
-        path = write_report(out)
+        path = write_report(out, command_line())
     except OSError as e:
         fail(
             _("cannot write the report into {path}: {reason}").format(path=out, reason=os_reason(e))

@@ -16,13 +16,16 @@ from ...messages import N_, NP_
 from ..app import app
 from ..common import LangOpt, SetOpt, fail, load_rules, plural
 from .simulate import (
+    PLOT_SUFFIXES,
     DaskOpt,
+    DpiOpt,
     FormatOpt,
     JsonOpt,
     StakesOpt,
     WorkersOpt,
     _check_backend,
     _check_counts,
+    _check_dpi,
     _check_out,
     _command,
     _count,
@@ -102,11 +105,12 @@ def sweep(
             "--plot",
             metavar=N_("FILE"),
             help=N_(
-                "Save seat 0's win rate against the player count as FILE.png (needs the plot "
-                "extra)."
+                "Save seat 0's win rate against the player count as a picture: FILE.png, "
+                "FILE.svg or FILE.pdf (needs the plot extra)."
             ),
         ),
     ] = None,
+    dpi: DpiOpt = 300,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -115,7 +119,8 @@ def sweep(
 
     _check_backend(workers, dask)
     _check_out(out, (".csv", ".json", ".parquet"), "--out")
-    _check_out(plot, (".png",), "--plot")
+    _check_out(plot, PLOT_SUFFIXES, "--plot")
+    _check_dpi(dpi)
     _check_counts(matches, seed)
     try:
         rule_sets = [
@@ -158,7 +163,7 @@ def sweep(
     if plot is not None:
         from ...sim.plot import plot_sweep
 
-        _write("plot", "--plot", plot, lambda: plot_sweep(frame, plot))
+        _write("plot", "--plot", plot, lambda: plot_sweep(frame, plot, prov, dpi))
     if as_json:
         typer.echo(json.dumps({"provenance": prov, "rows": frame.to_dict(orient="records")}))
         return

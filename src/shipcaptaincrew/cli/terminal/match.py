@@ -346,13 +346,13 @@ class MatchRunner:
         if state.phase is Phase.ROLL_OFF:
             prompt = _("{name}: roll one die to decide who starts, and type its face:")
         elif state.phase is Phase.CARGO_ROLL_OFF:
-            prompt = _("{name}: roll two dice for the cargo tie-break, and type both faces:")
+            return self.prompt.faces(plural(_CARGO_TIE_BREAK, n, name=name), n)
         elif state.phase is Phase.HAND_OUT_ROLL:
             prompt = _("Captain {name}: roll one die for the sips you hand out, and type its face:")
         elif state.turn is not None and state.turn.complete:
             return self.prompt.faces(plural(_CARGO_AGAIN, n, name=name), n)
-        elif n == 5:
-            prompt = _("{name}: roll all 5 dice and type the faces:")
+        elif n == state.rules.dice:
+            return self.prompt.faces(plural(_ALL_DICE, n, name=name), n)
         else:
             return self.prompt.faces(plural(_FREE_DICE, n, name=name), n)
         return self.prompt.faces(prompt.format(name=name, n=n), n)
@@ -364,6 +364,13 @@ _PRESS_ENTER = NP_("{name}: press Enter to roll the die.", "{name}: press Enter 
 _CARGO_AGAIN = NP_(
     "{name}: roll the one cargo die again, and type its face:",
     "{name}: roll the {n} cargo dice again, and type the faces:",
+)
+_ALL_DICE = NP_(
+    "{name}: roll the die and type its face:", "{name}: roll all {n} dice and type the faces:"
+)
+_CARGO_TIE_BREAK = NP_(
+    "{name}: roll the cargo die for the tie-break, and type its face:",
+    "{name}: roll {n} dice for the cargo tie-break, and type the faces:",
 )
 _FREE_DICE = NP_(
     "{name}: roll the free die and type its face:",

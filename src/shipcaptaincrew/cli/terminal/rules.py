@@ -63,7 +63,9 @@ def edit_options(
 ) -> Rules:
     """Every option with its value, under its group's heading; pick one to change, Enter starts.
 
-    Options that mean nothing under the current rules (``Rules.says``) are left out.
+    Only the options that apply to what was chosen are listed: not those that mean nothing
+    under the current rules (``Rules.says``: the ante and the starting chips when playing for
+    points, the wild face without a wild captain).
     """
     tr = translator(active_lang())
     while True:
@@ -88,18 +90,42 @@ def edit_options(
 
 
 def ask_option(prompt: Prompter, rules: Rules, option: Option, players: int) -> Rules:
-    """One option's question, asked until the rule set and the table accept the answer."""
+    """One option's question, asked until the rule set and the table accept the answer.
+
+    An answer the rule set refuses alone but that brings options into play (a wild captain
+    under bow to stern needs a wild face other than 1) asks those at once, so the two are
+    accepted together.
+    """
     tr = translator(active_lang())
     prompt.console.print(f"{tr(option.label)}: {tr(option.help)}", markup=False, style="dim")
     while True:
         value = _ASK[option.kind](prompt, option, getattr(rules, option.name), tr)
+        changes = {option.name: value, **_dependents(option, value)}
         try:
-            changed = rules.replace(**{option.name: value, **_dependents(option, value)})
-            check_players(changed, players, solo=players == SOLO_PLAYERS)
+            return _checked(rules.replace(**changes), players)
+        except GameError as e:
+            newly = _newly_applying(option, value)
+            if not newly:
+                prompt.complain(e)
+                continue
+        for other in newly:
+            prompt.console.print(f"{tr(other.label)}: {tr(other.help)}", markup=False, style="dim")
+            changes[other.name] = _ASK[other.kind](prompt, other, getattr(rules, other.name), tr)
+        try:
+            return _checked(rules.replace(**changes), players)
         except GameError as e:
             prompt.complain(e)
-            continue
-        return changed
+
+
+def _checked(rules: Rules, players: int) -> Rules:
+    check_players(rules, players, solo=players == SOLO_PLAYERS)
+    return rules
+
+
+def _newly_applying(option: Option, value: Any) -> list[Option]:
+    """The options that mean something once ``option`` has ``value`` (their ``requires``)."""
+    text = option.text(value)
+    return [o for o in OPTIONS.values() if o.requires == (option.name, text)]
 
 
 def _dependents(option: Option, value: Any) -> dict[str, Any]:

@@ -135,6 +135,22 @@ def turn_line(turn: TurnState, before: TurnState | None = None) -> Text:
     return t
 
 
+def reroll_words(cargo: int, keep: int | None) -> str:
+    """A cargo reroll in words that count the cargo's dice (``cargo`` of them): the cargo die,
+    both, or all three; under half cargo, the one die kept and the others rerolled."""
+    if keep is not None:
+        others = NP_(
+            "keep the {face}, reroll the other cargo die",
+            "keep the {face}, reroll the other {n} cargo dice",
+        )
+        return plural(others, cargo - 1, face=keep)
+    if cargo == 1:
+        return _("reroll the cargo die")
+    if cargo == 2:
+        return _("reroll both cargo dice")
+    return plural(NP_("reroll the {n} cargo die", "reroll all {n} cargo dice"), cargo)
+
+
 def describe_action(action: Action, state: MatchState | TurnState, names: Sequence[str]) -> str:
     """A choice in words, for menus and bot announcements."""
     turn = state if isinstance(state, TurnState) else state.turn
@@ -142,9 +158,7 @@ def describe_action(action: Action, state: MatchState | TurnState, names: Sequen
         score = turn.score if turn is not None else 0
         return _("stand (score {score})").format(score=score)
     if isinstance(action, RerollCargo):
-        if action.keep is None:
-            return _("reroll both cargo dice")
-        return _("keep the {face}, reroll the other cargo die").format(face=action.keep)
+        return reroll_words(state.rules.cargo_dice, action.keep)
     if isinstance(action, Take):
         held = len(turn.held) if turn is not None else 0
         parts = [

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...actions import Stand
+from ...facts import FACES
 from ...formats import FormatKind
 from ...messages import N_
 from ...rules import Rules
@@ -30,10 +31,24 @@ from ..rounds import SolverError
 from .advice import has_match
 from .view import MatchView
 
-__all__ = ["MatchRow", "match_table"]
+__all__ = ["MatchRow", "match_table", "posted_scores"]
 
-#: The posted scores a second player is shown against (0 = the first player failed).
-POSTED = (0, 5, 8)
+
+def posted_scores(rules: Rules) -> tuple[int, int, int]:
+    """The scores a second player is shown against: 0 (the first player failed), a low cargo
+    and a middling one, at three and six tenths of the cargo's range -- 5 and 8 of the sheets'
+    2 to 12, 2 and 4 of one die's 1 to 6, 7 and 12 of three dice's 3 to 18.
+
+    >>> posted_scores(Rules()), posted_scores(Rules(dice=4)), posted_scores(Rules(dice=6))
+    ((0, 5, 8), (0, 2, 4), (0, 7, 12))
+    """
+    low, high = _cargo_range(rules)
+    return 0, low + (high - low) * 3 // 10, low + (high - low) * 6 // 10
+
+
+def _cargo_range(rules: Rules) -> tuple[int, int]:
+    """The lowest and the highest cargo (every die a 1, every die a 6)."""
+    return rules.cargo_dice * min(FACES), rules.cargo_dice * max(FACES)
 
 
 @dataclass(frozen=True)
@@ -102,10 +117,11 @@ def _points(rules: Rules, step: int) -> list[tuple[int, int, tuple[int, int], in
     if fmt.kind is FormatKind.ROUNDS:
         big = max(turn_graph(rules).scores)
         out = []
-        # Past ten rounds, every tenth of the match (and its last round) keeps it readable.
+        # Past ten rounds, every tenth of the match (and its last round) keeps it readable, and
+        # a lead of more than the best cargo is as good as any.
         every = max(1, n // 10)
         for played in sorted({*range(0, n, every), n - 1}):
-            reach = min(played * big, 12)
+            reach = min(played * big, _cargo_range(rules)[1])
             for lead in range(-reach, reach + 1, step):
                 out.append((n - played, lead, (max(lead, 0), max(-lead, 0)), played))
         return out
@@ -127,7 +143,7 @@ def match_table(rules: Rules, *, step: int = 0) -> list[MatchRow]:
     turns = completions(rules)
     rows = []
     for mine, other, (me, them), played in _points(rules, step):
-        for posted in (None, *POSTED):
+        for posted in (None, *posted_scores(rules)):
             if posted is None:
                 totals: tuple[int, ...] = (me, them)
                 scores: tuple[int, ...] = ()

@@ -18,7 +18,7 @@ from enum import Enum
 import numpy as np
 
 from ...formats import FormatKind, MatchFormat
-from ...messages import N_
+from ...messages import N_, NP_
 from ...state import MatchState, Method, Purpose
 from ..rounds import SolverError
 from .model import MatchModel
@@ -167,7 +167,10 @@ def locate(model: MatchModel, view: MatchView) -> int:
         spread = int(fields.max() - fields.min())
         if spread > view.played * int(model.scores.max()):
             raise SolverError(
-                N_("totals {totals} cannot be reached in {n} rounds"),
+                NP_(
+                    "totals {totals} cannot be reached in {n} round",
+                    "totals {totals} cannot be reached in {n} rounds",
+                ),
                 totals=",".join(map(str, fields.tolist())),
                 n=view.played,
             )

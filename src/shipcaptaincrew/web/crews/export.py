@@ -1,11 +1,15 @@
 """A crew's season as tidy data: CSV, JSON or Parquet, with its provenance.
 
-The same convention as ``scc export`` (:mod:`shipcaptaincrew.solver.export_write`): typed
-columns, each with its meaning; the provenance (the crew, the season and its days, the
-rating model, the package version, when and where from) as the top-level ``provenance`` of a
-JSON file, the ``scc`` key of a Parquet file's schema metadata, and for CSV a sidecar
-``<table>.meta.json`` beside ``<table>.csv`` (over HTTP the two come in one zip archive, so
-the provenance never gets lost on the way).  Parquet needs pyarrow (the ``sim`` extra).
+Written as ``scc export`` writes its tables (:func:`shipcaptaincrew.solver.export_write.table_bytes`):
+typed columns, each with its meaning, and the package's one provenance record
+(:func:`shipcaptaincrew.provenance.record`: the command line -- or the request of a download
+--, the season's rule sets, the bots that sat at its tables, the version from the git commit,
+Python, the libraries, the platform, the time) with the crew, the season and its days (and
+the rating model for the ratings), kept where every command keeps it: a CSV file's
+``# key: value`` lines above the header, a JSON file's top-level ``provenance``, a Parquet
+file's schema metadata key ``shipcaptaincrew``.  So every file is one file, and
+:func:`shipcaptaincrew.provenance.read` reads its record back.  Parquet needs pyarrow (the
+``sim`` extra).
 
 The tables: ``matches`` (a row per seat per match), ``ratings`` (a row per rated player) and
 ``decisions`` (a row per judged choice).
@@ -13,27 +17,23 @@ The tables: ``matches`` (a row per seat per match), ``ratings`` (a row per rated
 
 from __future__ import annotations
 
-import io
-import json
-import zipfile
 from collections.abc import Callable
-from datetime import UTC, datetime
 from importlib.metadata import version
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from ... import __version__
+from ...provenance import record
 from ...solver.export_schema import Column, ColumnType
-from ...solver.export_write import PROVENANCE_KEY, csv_field
+from ...solver.export_write import FileFormat, table_bytes
 from ..storage.models import Room
 from ..words import refusals as E
 from ..words.catalogue import Label
 from ..words.refusals import ErrorCode, RoomError
 from .models import Crew, CrewDecision, CrewLine, CrewMember, CrewRoom
 from .ratings import rate
-from .season import ALL, aware, chosen, evenings, matches, played, seasons, within
+from .season import ALL, Season, aware, chosen, evenings, matches, played, seasons, within
 
 _I, _F, _T, _B = ColumnType.INT, ColumnType.FLOAT, ColumnType.TEXT, ColumnType.BOOL
 
@@ -86,7 +86,7 @@ EXPORTS: dict[str, tuple[Column, ...]] = {
 }
 #: File format -> media type of the download.
 FORMATS = {
-    "csv": "application/zip",
+    "csv": "text/csv; charset=utf-8",
     "json": "application/json",
     "parquet": "application/vnd.apache.parquet",
 }
@@ -107,7 +107,10 @@ def rows(
             select(CrewMember.id, CrewMember.public_id).where(CrewMember.crew_id == crew_row)
         ).all()
     )
+    rules, bots = lineup(db, crew_row, season)
     about = {
+        "rules": rules,
+        "bots": bots,
         "crew": crew.public_id,
         "crew_name": crew.name,
         "season": season.id,
@@ -193,15 +196,31 @@ def rows(
     return out, about
 
 
+def lineup(db: Session, crew_row: int, season: Season) -> tuple[list[str], list[str]]:
+    """The rule sets the season's matches were played under, and the bots that sat at them
+    (each once, sorted): the provenance's ``rules`` and ``bots``."""
+    query = (
+        select(Room.rules, CrewLine.kind)
+        .join(CrewRoom, CrewRoom.room_id == CrewLine.room_id)
+        .join(Room, Room.id == CrewLine.room_id)
+        .where(CrewRoom.crew_id == crew_row, CrewRoom.played_at.is_not(None))
+        .distinct()
+    )
+    found = db.execute(within(query, season)).all()
+    rules = sorted({r for r, _ in found})
+    return rules, sorted({k for _, k in found if k != "human"})
+
+
 def export(
     sessions: sessionmaker[Session] | Callable[[], Session],
     crew_row: int,
     table: str,
     to: str,
     season: str | None,
-    source: str,
+    request: str,
 ) -> tuple[bytes, str, str]:
-    """A table as a download: (bytes, media type, file name)."""
+    """A table as a download: (bytes, media type, file name); ``request`` is what was asked
+    for (the URL), in the provenance."""
     if table not in EXPORTS:
         field = Label(E.FIELD_EXPORT_TABLE)
         raise RoomError(ErrorCode.INVALID, E.ONE_OF, 422, field=field, choices=", ".join(EXPORTS))
@@ -210,63 +229,32 @@ def export(
         raise RoomError(ErrorCode.INVALID, E.ONE_OF, 422, field=field, choices=", ".join(FORMATS))
     with sessions() as db:
         data, about = rows(db, crew_row, table, season)
-    meta = provenance(table, about, source)
-    files = write(table, data, to, meta)
-    if to == "csv":
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-            for name, body in files.items():
-                z.writestr(name, body)
-        return buf.getvalue(), FORMATS[to], f"crew-{about['crew']}-{about['season']}-{table}.zip"
-    ((name, body),) = files.items()
+    name, body = write(table, data, to, provenance(table, about, None, request=request))
     return body, FORMATS[to], f"crew-{about['crew']}-{about['season']}-{name}"
 
 
-def provenance(table: str, about: dict[str, Any], source: str) -> dict[str, Any]:
-    """Where a table comes from: enough to find and compute it again."""
-    return {
-        "table": f"crew_{table}",
-        **about,
-        "version": __version__,
-        "generated_at": datetime.now(UTC).isoformat(),
-        "source": source,
-    }
+def provenance(
+    table: str, about: dict[str, Any], command: str | None, request: str | None = None
+) -> dict[str, Any]:
+    """Where a table comes from (:func:`shipcaptaincrew.provenance.record`): the command line
+    that wrote it, or the ``request`` of a download (``command`` null), the season's rules and
+    bots, then the table, the crew and the season."""
+    rest: dict[str, Any] = {"table": f"crew_{table}"}
+    rest |= {k: v for k, v in about.items() if k not in ("rules", "bots")}
+    if request is not None:
+        rest["request"] = request
+    return record(command, rules=about["rules"], bots=about["bots"], **rest)
 
 
 def write(
     table: str, data: list[dict[str, Any]], to: str, meta: dict[str, Any]
-) -> dict[str, bytes]:
-    """The files of a table in a format: name -> bytes."""
-    columns = EXPORTS[table]
-    if to == "json":
-        doc = {
-            "provenance": meta,
-            "columns": [
-                {"name": c.name, "type": c.type.value, "meaning": c.meaning} for c in columns
-            ],
-            "rows": data,
-        }
-        return {f"{table}.json": (json.dumps(doc, ensure_ascii=False) + "\n").encode()}
-    if to == "csv":
-        lines = [",".join(f'"{c.name}"' for c in columns)]
-        lines += [",".join(csv_field(r[c.name], c.type) for c in columns) for r in data]
-        meta_text = json.dumps(meta, ensure_ascii=False, indent=1) + "\n"
-        return {
-            f"{table}.csv": ("\n".join(lines) + "\n").encode(),
-            f"{table}.meta.json": meta_text.encode(),
-        }
+) -> tuple[str, bytes]:
+    """A table's file in a format: (file name, bytes), its provenance inside."""
     try:
-        import pyarrow as pa  # type: ignore[import-untyped]
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
-    except ImportError:
+        body = table_bytes(EXPORTS[table], data, FileFormat(to), meta)
+    except ImportError:  # pyarrow, for Parquet only
         raise RoomError(ErrorCode.INVALID, E.NO_PARQUET, 422) from None
-    types = {_I: pa.int64(), _F: pa.float64(), _T: pa.string(), _B: pa.bool_()}
-    schema = pa.schema([pa.field(c.name, types[c.type]) for c in columns])
-    arrow = pa.table({c.name: [r[c.name] for r in data] for c in columns}, schema=schema)
-    arrow = arrow.replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
-    buf = io.BytesIO()
-    pq.write_table(arrow, buf)
-    return {f"{table}.parquet": buf.getvalue()}
+    return f"{table}.{to}", body
 
 
 __all__ = ["ALL", "EXPORTS", "export", "write"]

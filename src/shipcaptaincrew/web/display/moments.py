@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from ...actions import Action, Leave, Roll, Stand
+from ...actions import Action, Leave, Roll, Stand, Stay
 from ...bots import make_bot
 from ...engine import seat_to_act
 from ...state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
@@ -42,6 +42,10 @@ class TurnEnd(StrEnum):
     NO_REROLLS = "no_rerolls"  #: a full crew with a roll left, but no cargo reroll allowed
 
 
+#: The contests whose turns break a tie: their scores decide it and count to no total.
+TIE_PURPOSES = frozenset({Purpose.ROUND_TIE, Purpose.MATCH_TIE, Purpose.FINAL_PLACES})
+
+
 def turn_end(
     before: MatchState, action: Action, names: Sequence[str], by: By | None = None
 ) -> dict[str, Any] | None:
@@ -51,7 +55,7 @@ def turn_end(
     level with the best posted or behind it says so, and who leads.
     """
     t = before.turn
-    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave):
+    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave | Stay):
         return None
     done = turn_apply(t, action)  # the turn's own step, straight from the engine
     if done.phase is not TurnPhase.DONE:
@@ -70,7 +74,10 @@ def turn_end(
     best = max(others.values(), default=0)
     leads = done.complete and done.score > best
     name = names[seat]
-    if not done.complete:
+    tie_break = before.contest is not None and before.contest.purpose in TIE_PURPOSES
+    if tie_break:  # its roll decides the tie and counts to nobody's total
+        text = Words(T.TURN_TIE_BREAK, {"name": name, "score": done.score if done.complete else 0})
+    elif not done.complete:
         text = Words(T.TURN_NO_CREW, {"name": name})
     elif leads:
         text = Words(T.TURN_SCORED, {"name": name, "score": done.score})
@@ -90,9 +97,13 @@ def turn_end(
         "held": list(done.held),
         "roles": list(done.held_roles),
         "cargo": list(done.cargo),
+        # The dice in the cup: how many of the last roll's dice a page leaves free.
+        "dice": done.rules.dice,
         "score": done.score,
         "complete": done.complete,
-        "leads": leads,
+        "leads": leads and not tie_break,
+        # A tie-break turn: its score decides the tie, and is on no card.
+        "tie_break": tie_break,
         "bonus": done.bonus,
         "why": why.value,
         # Why a bot played this person's turn (None: the player did, or a bot seat).
@@ -111,7 +122,10 @@ def tie_view(state: MatchState, names: Sequence[str]) -> dict[str, Any] | None:
         return None
     first = c.seats[0]
     tied = tuple(names[s] for s in c.seats)
-    how = Words(T.TIE_BY_TURN if c.method is Method.TURN else T.TIE_BY_CARGO)
+    if c.method is Method.TURN:
+        how = Words(T.TIE_BY_TURN)
+    else:
+        how = Words(T.TIE_BY_CARGO if state.rules.cargo_dice > 1 else T.TIE_BY_CARGO_DIE)
     if c.depth:
         text = Words(T.TIE_AGAIN, {"names": tied, "how": how})
         score = None
@@ -120,13 +134,13 @@ def tie_view(state: MatchState, names: Sequence[str]) -> dict[str, Any] | None:
         text = Words(T.TIE_ROUND, {"names": tied, "score": score, "how": how})
     elif c.purpose is Purpose.FINAL_PLACES:
         score = state.totals[first]
-        text = Words(T.TIE_FINAL, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_FINAL, {"names": tied, "n": score, "how": how})
     elif len({state.totals[s] for s in c.seats}) == 1:
         score = state.totals[first]
-        text = Words(T.TIE_MATCH, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_MATCH, {"names": tied, "n": score, "how": how})
     else:  # a table out of chips: the richest tied
         score = state.chips[first]
-        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "n": score, "how": how})
     return {
         "purpose": c.purpose.value,
         "method": c.method.value,
@@ -150,9 +164,12 @@ def rolloff(before: MatchState, action: Action) -> dict[str, Any] | None:
     }
 
 
-def left(action: Leave, names: Sequence[str]) -> dict[str, Any]:
-    """The moment of a player asked to leave the match after the round."""
+def left(action: Leave | Stay, names: Sequence[str]) -> dict[str, Any]:
+    """The moment of a player asked to leave the match after the round, or staying after
+    all (back before the round was over)."""
     name = names[action.seat]
+    if isinstance(action, Stay):
+        return {"kind": "stay", "seat": action.seat, "text": Words(T.STAYS, {"name": name})}
     return {"kind": "leave", "seat": action.seat, "text": Words(T.LEAVES, {"name": name})}
 
 
@@ -221,7 +238,7 @@ class Story:
                 round_tie = Tie.of(c, after)
             elif c.purpose is Purpose.MATCH_TIE and match_tie is None:
                 match_tie = Tie.of(c, after)
-        if isinstance(action, Leave):
+        if isinstance(action, Leave | Stay):
             return Story(round_tie, match_tie, self.last_result, self.podium), left(action, names)
         part = turn_end(before, action, names, by) or rolloff(before, action)
         # The parts of one event, shown in order: the turn's end or the roll-off, the round's
@@ -240,13 +257,19 @@ class Story:
 
 
 def explained(
-    moment: dict[str, Any] | None, seat: int, action: Action, reason: Text
+    moment: dict[str, Any] | None, before: MatchState, action: Action, reason: Text
 ) -> dict[str, Any]:
     """A bot's move's moment with the bot's reason on it: ``reason = {"seat", "action",
-    "text"}`` (the text said in each viewer's language).  A bot's choice that makes no other
-    moment (a reroll in mid-turn, a wild-captain assignment) is a moment of its own, of kind
-    ``choice``, so the page can still show why."""
-    why = {"seat": seat, "action": str(action), "text": reason}
+    "text", "turn"}`` (the text said in each viewer's language; ``turn`` the score and the
+    held dice the bot chose on, for the words of its choice: by the time the page shows the
+    reason, the table has moved on to the next turn, and "Stand on 0" was said of a stand on
+    9).  A bot's choice that makes no other moment (a reroll in mid-turn, a wild-captain
+    assignment) is a moment of its own, of kind ``choice``, so the page can still show why."""
+    seat = seat_to_act(before)
+    assert seat is not None
+    t = before.turn
+    turn = None if t is None else {"score": t.score, "held": list(t.held)}
+    why = {"seat": seat, "action": str(action), "text": reason, "turn": turn}
     if moment is None:
         return {"kind": "choice", "seat": seat, "action": str(action), "reason": why}
     return {**moment, "reason": why}
@@ -257,11 +280,9 @@ def bot_explained(
 ) -> dict[str, Any] | None:
     """The moment of a move, with the reason of the bot that chose it (``bot``: its spec;
     None for a person's move, and a roll is nobody's choice)."""
-    if bot is None or isinstance(action, (Roll, Leave)):
+    if bot is None or isinstance(action, Roll | Leave | Stay):
         return moment
-    seat = seat_to_act(before)
-    assert seat is not None
-    return explained(moment, seat, action, Reason(make_bot(bot).explain(before)))
+    return explained(moment, before, action, Reason(make_bot(bot).explain(before)))
 
 
 def _kind(part: dict[str, Any] | None, kind: str) -> dict[str, Any] | None:

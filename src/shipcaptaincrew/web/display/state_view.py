@@ -56,6 +56,10 @@ def state_view(state: MatchState, *, results: bool = True) -> dict[str, Any]:
         "chance": is_chance(state),
         # How many dice the roll due takes (0 at a choice): what a table with real dice types.
         "dice_due": dice_to_roll(state),
+        # The turn's shape (the rule set's, never a number in the page): the dice in the cup
+        # and the cargo's dice, the slots the felt draws.
+        "dice": state.rules.dice,
+        "cargo_dice": state.rules.cargo_dice,
         "legal": legal(state),
         "contest": None
         if c is None

@@ -1,5 +1,5 @@
 """The tables of "your turn" notifications, on the one metadata of every table (a feature
-declares its own beside it; the migration is ``storage/migrations/versions/0009_push.py``):
+declares its own beside it; the migration is ``storage/migrations/versions/0010_push.py``):
 the server's VAPID key pair, the browsers' subscriptions, the tables a subscription is muted
 for, and the outbox.
 

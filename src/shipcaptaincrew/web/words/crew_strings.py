@@ -96,7 +96,7 @@ CREW_STRINGS: tuple[str, ...] = (
     N_("Choices"),
     N_("Export the season"),
     N_(
-        "Each file says where it comes from: the crew, the season and the version (CSV: a .meta.json beside it)."
+        "Each file says inside where it comes from: the crew, the season, its rules and bots, the version (in a CSV file: the # lines above the header)."
     ),
     N_(
         "Open this on the new phone (it works once, for 30 minutes); this phone then leaves the crew."

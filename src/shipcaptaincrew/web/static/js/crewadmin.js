@@ -109,7 +109,7 @@ function exportBox(ctx) {
   };
   const tables = { matches: t("Matches"), ratings: t("Ratings"), decisions: t("Choices") };
   return h("details", { id: "export" }, h("summary", {}, t("Export the season")),
-    h("p", { class: "muted" }, t("Each file says where it comes from: the crew, the season and the version (CSV: a .meta.json beside it).")),
+    h("p", { class: "muted" }, t("Each file says inside where it comes from: the crew, the season, its rules and bots, the version (in a CSV file: the # lines above the header).")),
     Object.entries(tables).map(([table, label]) => h("p", { class: "row" }, h("span", { class: "grow" }, label),
       ["csv", "json", "parquet"].map((to) => h("button", { type: "button", class: "secondary", "data-export": `${table}.${to}`, onclick: download(table, to) }, to.toUpperCase())))));
 }

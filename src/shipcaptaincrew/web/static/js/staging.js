@@ -111,16 +111,18 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
         finalRoll.drawn = true;
         const el = finalFelt(finalRoll.moment, players, finalRoll.contest || lastContest, rolloffs);
         $("felt-slot").replaceChildren(el);
-        if (rattle) rattle(5);
-        tumble(el.querySelectorAll(".die[data-face]"), land);
+        const dice = el.querySelectorAll(".die[data-face]");
+        if (rattle) rattle(dice.length);
+        tumble(dice, land);
         return;
       }
       const view = match.turn ? felt(match, players, { tie: room.tie }) : { el: contestFelt(match, players, rolloffs, room.tie), play: null };
       $("felt-slot").replaceChildren(view.el);
       if (before && before.match && view.play) view.play(before.match, { rattle, land });
       if (rolledOff !== null) {
-        if (rattle) rattle(2);
-        tumble(view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`), land);
+        const dice = view.el.querySelectorAll(`.contender[data-seat="${rolledOff}"] .die[data-face]`);
+        if (rattle) rattle(dice.length);
+        tumble(dice, land);
         rolledOff = null;
       }
     },

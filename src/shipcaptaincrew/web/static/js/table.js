@@ -2,13 +2,11 @@
 // Everything shown comes from the engine's fields; the page decides no rule.  What it does
 // work out is only how to draw: which dice of the last roll now sit in a slot, and how to
 // move them there.
-import { h, num, t } from "./common.js";
+import { h, num, t, tn } from "./common.js";
 import { SLIDE, blank, die, pop, settling, slideFrom, slot, tumble } from "./dice.js";
 
 const ROLES = ["ship", "captain", "crew"];
 const ROLE_LABEL = { ship: "Ship", captain: "Captain", crew: "Crew", cargo: "Cargo" };
-/** Five dice on the table: the drawing's own constant (how many blanks wait in the cup). */
-const DICE = 5;
 
 export function roleLabel(role) { return t(ROLE_LABEL[role]); }
 
@@ -55,7 +53,9 @@ export function stageText(match, options) {
 /** What the player to act is asked to do, in words (the banner's second line). */
 export function askText(match) {
   if (match.phase === "roll_off") return t("Roll one die: the highest starts.");
-  if (match.phase === "cargo_roll_off") return t("Roll two dice: the higher cargo wins the tie.");
+  if (match.phase === "cargo_roll_off") {
+    return match.cargo_dice === 1 ? t("Roll your cargo die: the higher cargo wins the tie.") : t("Roll your cargo dice: the higher cargo wins the tie.");
+  }
   if (match.phase === "hand_out_roll") return t("Roll one die for the sips to hand out.");
   if (match.phase === "hand_out") {
     return match.legal.includes("sip:stop") ? t("Sips to hand out: up to {n} more, or stop.", { n: match.hand_out_left })
@@ -82,7 +82,7 @@ export function actionLabel(action, match, players, options = {}) {
   if (action === "stand") return turn ? t("Stand on {n}", { n: turn.score }) : t("Stand");
   if (action === "reroll") return t("Reroll the cargo");
   let m = action.match(/^reroll:keep(\d)$/);
-  if (m) return t("Keep {face}, reroll the other", { face: m[1] });
+  if (m) return match && match.cargo_dice > 2 ? t("Keep {face}, reroll the others", { face: m[1] }) : t("Keep {face}, reroll the other", { face: m[1] });
   m = action.match(/^take:(\d+)$/);
   if (m) {
     // Faces fill the next missing roles in order (actions.Take): say which die becomes which.
@@ -122,10 +122,11 @@ function freeDice(turn) {
  */
 export function felt(match, players, { tie = null } = {}) {
   const turn = match.turn;
-  const el = h("div", { class: "felt", id: "felt" });
+  const el = cupSized(h("div", { class: "felt", id: "felt" }), match.dice);
   if (tie) el.append(tieHead(tie));
   const held = ROLES.map((role, i) => slot(role, turn.held[i], roleLabel(role)));
-  const cargo = [0, 1].map((i) => turn.cargo[i]
+  // As many cargo slots as the rule set's cargo has dice (the picture's cargo_dice).
+  const cargo = Array.from({ length: match.cargo_dice }, (_, i) => turn.cargo[i]
     ? h("div", { class: "slot cargo" }, die(turn.cargo[i], { role: "cargo", cargo: true }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo")))
     : h("div", { class: "slot cargo", "data-slot": "cargo" }, h("span", { class: "die empty", "aria-hidden": "true" }), h("span", { class: "slot-label", "aria-hidden": "true" }, roleLabel("cargo"))));
   const pending = turn.pending && turn.pending.length ? turn.pending : null;
@@ -136,10 +137,10 @@ export function felt(match, players, { tie = null } = {}) {
       h("span", { "aria-hidden": "true" }, String(turn.score)))
     : h("div", { class: "tray", id: "tray", role: "group", "aria-label": t("Last roll") },
       free.length ? free.map((f) => die(f)) : turn.rolls_used === 0 || !turn.last_roll.length
-        ? Array.from({ length: match.dice_due || turn.free_dice || DICE }, () => blank()) : null);
+        ? Array.from({ length: match.dice_due || turn.free_dice || match.dice }, () => blank()) : null);
   const left = "●".repeat(turn.rolls_left) + "○".repeat(turn.rolls_used);
   el.append(
-    h("div", { class: "slots", role: "group", "aria-label": t("Held") }, held, h("span", { class: "gap" }), cargo),
+    h("div", { class: "slots", role: "group", "aria-label": t("Held") }, h("div", { class: "held" }, held), h("div", { class: "cargo-group" }, cargo)),
     tray,
     h("div", { class: "felt-info" },
       h("span", {}, t("Rolls left: {n}", { n: turn.rolls_left }), " ", h("span", { class: "pips-left", "aria-hidden": "true" }, left)),
@@ -175,17 +176,18 @@ function handOutArea(match, players) {
     h("p", { class: "sips-left", "aria-label": t("Sips to hand out: {n}", { n: match.hand_out_left }) },
       h("span", { "aria-hidden": "true" }, "🍺 ×"), " ", h("b", {}, String(match.hand_out_left ?? ""))),
     captain ? h("p", { class: "hint" }, t("{name} is the captain and hands out the sips.", { name: captain.name })) : null,
-    got.length ? h("p", { class: "hint" }, t("Sips"), ": ", got.map((p) => `${p.name} ${match.round_sips[p.seat]}`).join(" · ")) : null);
+    got.length ? h("p", { class: "hint", id: "sips-given" }, got.map((p) => tn("{name}: {n} sip", match.round_sips[p.seat], { name: p.name, n: num(match.round_sips[p.seat]) })).join(" · ")) : null);
 }
 
-/** A roll-off (one die each) or a cargo tie-break (two dice each): every contender's dice. */
+/** A roll-off (one die each) or a cargo tie-break (the cargo's dice each): every contender's dice. */
 function contestArea(match, players, rolloffs = {}, tie = null) {
   if (match.phase === "hand_out" || match.phase === "hand_out_roll") return handOutArea(match, players);
   const c = match.contest;
-  if (!c || c.method === "turn") return h("div", { class: "tray" }, Array.from({ length: DICE }, () => blank()));
+  if (!c || c.method === "turn") return h("div", { class: "tray" }, Array.from({ length: match.dice }, () => blank()));
   const cargo = c.method === "cargo";
+  const decides = match.cargo_dice === 1 ? t("Tie-break: the cargo die decides.") : t("Tie-break: the cargo dice decide.");
   return h("div", {},
-    tie ? tieHead(tie) : h("p", { class: "hint" }, cargo ? t("Tie-break: the two cargo dice decide.") : t("One die each: the highest starts.")),
+    tie ? tieHead(tie) : h("p", { class: "hint" }, cargo ? decides : t("One die each: the highest starts.")),
     h("ul", { class: "contest", "aria-label": t("Tie-break") }, c.seats.map((s) => {
       const posted = c.posted[String(s)];
       // The dice the moments showed, while they still add up to what this contest posted.
@@ -199,9 +201,16 @@ function contestArea(match, players, rolloffs = {}, tie = null) {
     })));
 }
 
-/** Redraw the roll-off area with the faces the moments told us (both cargo dice, not a sum). */
+/** The felt sized for the cup's dice (style.css reads --dice: six fit a phone's width too); set
+ * through the element's style object, which the pages' style policy allows. */
+export function cupSized(el, dice) {
+  if (dice) el.style.setProperty("--dice", String(dice));
+  return el;
+}
+
+/** Redraw the roll-off area with the faces the moments told us (the cargo's dice, not a sum). */
 export function contestFelt(match, players, rolloffs, tie = null) {
-  return h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs, tie));
+  return cupSized(h("div", { class: "felt", id: "felt" }, contestArea(match, players, rolloffs, tie)), match.dice);
 }
 
 async function animate(el, match, prev, sounds) {

@@ -5,17 +5,17 @@ is muted for, and the outbox of notifications, one row per turn and subscription
 before it is sent.
 
 Self-contained: new tables (referring to rooms, seats and the crews' members of 0008) and new
-nullable columns, so it may be chained after any revision from 0008 on.
+nullable columns, so it may be chained after any revision from 0008 on (here after 0009).
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
