@@ -89,14 +89,27 @@ def test_failures_are_tried_again_later_and_given_up(db_url: str, push: PushServ
         down = push.subscribe(500, 502, 503, 201)  # the fourth try never comes
         refusing = push.subscribe(400)
         code, _, _ = bo_to_act(client, [flaky, down, refusing])
+
+        def told(*statuses: str) -> None:
+            """The sender has recorded what the push service answered last (the next try's
+            time is read on the clock then: the test moves it only afterwards)."""
+            wait_for(
+                lambda: (
+                    sorted((r[3] or "").split(" ")[0] for r in rows(client, code))
+                    == sorted(statuses)
+                )
+            )
+
         for sub in (flaky, down, refusing):
             wait_for(lambda s=sub: push.received(s, status=None))
+        told("500", "500", "400")
         # 30 s later (the first back-off) the second tries; a second before, nothing.
         clock.now += timedelta(seconds=29)
         time.sleep(0.4)
         assert len(push.received(status=None)) == 3
         clock.now += timedelta(seconds=2)
         wait_for(lambda: len(push.received(status=None)) == 5)
+        told("503", "502", "400")
         # 60 s after that (twice as late) the third, and the last.
         clock.now += timedelta(seconds=59)
         time.sleep(0.4)
