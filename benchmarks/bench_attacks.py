@@ -21,6 +21,9 @@ worker processes on PostgreSQL and Redis (started here, on loopback), and prints
   through a server told to trust 127.0.0.1 as its proxy.
 - ``durability`` (see ``attack_durability.py``): kill -9 and frozen copies of the database
   files while moves are committed; no move a page showed may be missing.
+- ``strangers`` (issue 35, see ``attack_strangers.py``): a player kicking another who blips,
+  phantom seats at the next match, fake table screens, table codes guessed: what each attack
+  got, and an honest table's move p99 and slowest move without and with it, in turns.
 
     .venv/bin/python benchmarks/bench_attacks.py                       # everything, 60 s parts
     .venv/bin/python benchmarks/bench_attacks.py --only slow --seconds 20 --setups one
@@ -60,6 +63,7 @@ from attack_clients import (
 )
 from attack_durability import durability
 from attack_servers import Served, cpu_seconds, load, one_process, three_workers
+from attack_strangers import strangers
 
 SETUPS: dict[str, Callable[..., contextlib.AbstractContextManager[Served]]] = {
     "one": one_process,
@@ -328,7 +332,7 @@ def flood(setup: str, seconds: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", default="slow,crowd,flood,durability")
+    ap.add_argument("--only", default="slow,crowd,flood,durability,strangers")
     ap.add_argument("--setups", default="one,three", help="one (SQLite), three (PG+Redis)")
     ap.add_argument("-s", "--seconds", type=float, default=60.0)
     ap.add_argument("--crowd", default="100,300,1000")
@@ -347,6 +351,8 @@ def main() -> None:
             flood(setup, args.seconds)
         if "durability" in parts:
             durability(setup)
+        if "strangers" in parts:
+            strangers(SETUPS[setup], args.seconds, args.phase)
     print(f"\nload after: {load()}")
 
 

@@ -82,7 +82,7 @@ COMPANION: dict[str, tuple[list[str], list[str]]] = {
 
 #: The set-up dialogue: three seats, the German sheet's preset, three rounds, half cargo on
 #: (answered with the language's "yes"), then start; the script ends at the first choice.
-DIALOGUE = ["3", "Anna", "Bo", "bot:medium", "2", "1", "2", "3", "7", "{yes}", ""]
+DIALOGUE = ["3", "Anna", "Bo", "bot:medium", "2", "1", "2", "3", "5", "{yes}", ""]
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,18 @@ def test_scc_rules_command() -> None:
     assert bad.exit_code == 2 and "unknown language 'tlh'" in bad.output
 
 
+def test_the_rendered_rules_text_has_no_padding() -> None:
+    """What a person copies or pipes: the words, every line ending where its text ends (Rich
+    padded each line with blanks to the terminal's width)."""
+    result = runner.invoke(
+        app, ["rules", "ship-captain-crew", "--lang", "de"], env={"COLUMNS": "90"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "Schiff" in result.output and len(lines) > 40
+    assert [line for line in lines if line != line.rstrip()] == []
+
+
 @pytest.fixture(autouse=True)
 def _english_afterwards() -> object:
     """``scc rules --lang`` switches the process's language; later tests expect English."""

@@ -12,8 +12,8 @@ messages carry plain strings.
 True
 >>> parse_action("reroll:keep5") == RerollCargo(keep=5)
 True
->>> parse_action("leave:2")
-Leave(seat=2)
+>>> parse_action("leave:2"), parse_action("stay:2")
+(Leave(seat=2), Stay(seat=2))
 >>> parse_action("roll:65331")
 Roll(faces=(6, 5, 3, 3, 1))
 """
@@ -36,6 +36,7 @@ __all__ = [
     "RerollCargo",
     "Roll",
     "Stand",
+    "Stay",
     "StopHandOut",
     "StopMatch",
     "Take",
@@ -164,6 +165,21 @@ class Leave:
         return f"leave:{self.seat}"
 
 
+@dataclass(frozen=True, order=True)
+class Stay:
+    """The player in seat ``seat``, whom the table asked to leave after this round, stays.
+
+    The table's step too, the undoing of a :class:`Leave` before it takes effect: the table
+    had asked for someone who seemed gone, and they came back before the round was over
+    (:func:`~shipcaptaincrew.match.stay`).  Not in the sheets, as :class:`Leave`.
+    """
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"stay:{self.seat}"
+
+
 Action = (
     Roll
     | Take
@@ -175,6 +191,7 @@ Action = (
     | NextRound
     | StopMatch
     | Leave
+    | Stay
 )
 
 
@@ -222,6 +239,11 @@ def parse_action(text: str) -> Action:
             if seat < 0:
                 raise ValueError
             return Leave(seat)
+        if t.startswith("stay:"):
+            seat = int(t[5:])
+            if seat < 0:
+                raise ValueError
+            return Stay(seat)
     except InvalidDiceError as e:
         raise InvalidActionError(N_("'{text}': {problem}"), text=text, problem=str(e)) from None
     except ValueError as e:

@@ -30,13 +30,13 @@ from fractions import Fraction
 from typing import Protocol, TypeVar, overload
 
 from . import turn as _turn
-from .actions import Action, HandOutSplit, Leave, NextRound, Roll, StopMatch
+from .actions import Action, HandOutSplit, Leave, NextRound, Roll, Stay, StopMatch
 from .between import SplitChoice, decider, go_on, hand_out, hand_out_actions, split_choice
 from .dice import check_faces, roll_distribution
 from .errors import IllegalActionError, InvalidSetupError
 from .facts import FACES, MAX_PLAYERS, MIN_PLAYERS, SOLO_PLAYERS, TOURNAMENT_MIN_PLAYERS
 from .formats import FormatKind
-from .match import leave, post, rotation_step, start_round
+from .match import leave, post, rotation_step, start_round, stay
 from .messages import N_
 from .positions import counted_rounds, match_position, post_score, turn_scores
 from .rules import Drinking, Rules, Stakes, Starter
@@ -380,6 +380,8 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
         return _apply_roll(state, action) if type(action) is Roll else _turn.apply(state, action)
     if isinstance(action, Leave):  # the table's, at any point of a round: not the actor's
         return leave(state, action.seat)
+    if isinstance(action, Stay):  # the table's too: a leave undone before it took effect
+        return stay(state, action.seat)
     if state.phase is _OVER:
         raise IllegalActionError(N_("{action}: the match is over"), action=str(action))
     if state.phase is _TURN:

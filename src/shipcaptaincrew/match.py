@@ -200,6 +200,19 @@ def leave(state: MatchState, seat: int) -> MatchState:
     return evolve(state, leaving=state.leaving + (seat,))
 
 
+def stay(state: MatchState, seat: int) -> MatchState:
+    """A player the table asked to leave stays after all (they came back before the round
+    was over): the :func:`leave` is undone, as if it had never been asked.
+
+    Not in the sheets, as :func:`leave`; only a leave not yet in effect can be undone.
+    """
+    if state.is_over:
+        raise IllegalActionError(N_("the match is over: nobody can leave it now"))
+    if seat not in state.leaving:
+        raise IllegalActionError(N_("seat {seat} is not leaving the match"), seat=seat)
+    return evolve(state, leaving=tuple(s for s in state.leaving if s != seat))
+
+
 def start_round(state: MatchState) -> MatchState:
     """Ante and open a round: of everyone, of the finalists, or of the tied (tie_break=round)."""
     rules = state.rules

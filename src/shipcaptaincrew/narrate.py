@@ -29,6 +29,7 @@ from .actions import (
     RerollCargo,
     Roll,
     Stand,
+    Stay,
     StopHandOut,
     StopMatch,
     Take,
@@ -144,6 +145,10 @@ def narrate_parts(
                 N_("{name} leaves the match once this round is over."),
                 {"name": names[action.seat]},
             )
+        )
+    elif isinstance(action, Stay):  # the table's step too: the leave is undone
+        out.append(
+            Message(N_("{name} is back and stays in the match."), {"name": names[action.seat]})
         )
     elif before.phase is Phase.TURN and before.turn is not None:
         tie_break = before.contest is not None and before.contest.purpose is not Purpose.ROUND

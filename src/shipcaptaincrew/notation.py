@@ -4,7 +4,8 @@ Line 1 is the header (rules in canonical text, players, starter, target, dice so
 every other line is one event: a roll (``{"type": "roll", "seat": 0, "faces": [6, 5, 3, 3, 1]}``)
 or a choice (``{"type": "action", "seat": 0, "action": "stand"}``), or a player leaving the
 match after the round (``{"type": "leave", "seat": 2}``, the table's step, made whoever is to
-act); a provably fair match ends with ``{"type": "reveal", "server_seed": "..."}``.  Replaying applies every event with the
+act) or staying after all (``{"type": "stay", "seat": 2}``, the leave undone before the round
+ended); a provably fair match ends with ``{"type": "reveal", "server_seed": "..."}``.  Replaying applies every event with the
 engine, checking that each was made by the seat the engine expected.
 
 >>> from shipcaptaincrew.rules import find_rules
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .actions import Action, Leave, Roll, parse_action
+from .actions import Action, Leave, Roll, Stay, parse_action
 from .engine import apply, current_player, initial_state, seat_to_act
 from .errors import GameError, os_reason
 from .messages import N_
@@ -129,7 +130,7 @@ class MatchLog:
         for no, row in enumerate(rows[1:], 2):
             if row["type"] == "reveal":
                 log.server_seed = str(row.get("server_seed", ""))
-            elif row["type"] in ("roll", "action", "leave"):
+            elif row["type"] in ("roll", "action", "leave", "stay"):
                 log.events.append(row)
             else:
                 raise LogError(
@@ -168,6 +169,8 @@ def event_for(state: MatchState, action: Action) -> dict[str, Any]:
         return {"type": "roll", "seat": seat_to_act(state), "faces": list(action.faces)}
     if isinstance(action, Leave):
         return {"type": "leave", "seat": action.seat}
+    if isinstance(action, Stay):
+        return {"type": "stay", "seat": action.seat}
     return {"type": "action", "seat": current_player(state), "action": str(action)}
 
 
@@ -178,13 +181,13 @@ def _action_of(no: int, event: dict[str, Any]) -> Action:
             if not isinstance(faces, list) or not all(isinstance(f, int) for f in faces):
                 raise LogError(N_("event {no}: faces must be a list of integers"), no=no)
             return Roll(tuple(faces))
-        if event["type"] == "leave":
+        if event["type"] in ("leave", "stay"):
             seat = event["seat"]
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise LogError(N_("event {no}: the seat that leaves must be a number"), no=no)
-            return Leave(seat)
+            return Leave(seat) if event["type"] == "leave" else Stay(seat)
         action = parse_action(str(event["action"]))
-        if isinstance(action, Leave):
+        if isinstance(action, Leave | Stay):
             raise LogError(N_("event {no}: a leave is an event of its own, not a choice"), no=no)
         return action
     except KeyError as e:
@@ -220,7 +223,7 @@ def replay_events(
     for no, event in enumerate(events, start + 1):
         action = _action_of(no, event)
         who = seat_to_act(state) if current_player(state) == CHANCE else current_player(state)
-        if isinstance(action, Leave):
+        if isinstance(action, Leave | Stay):
             pass  # the table's step, made whoever is to act (the engine checks the seat)
         elif event.get("seat") != who:
             raise LogError(

@@ -21,6 +21,7 @@ class Screen(Client):
 
         self.ws = await connect(f"{self.base}/ws/rooms/{self.code}", open_timeout=10)
         await self.ws.send(json.dumps({"type": "hello", "screen": True}))
+        self.welcome = json.loads(await asyncio.wait_for(self.ws.recv(), 10))
         self._reader = asyncio.get_running_loop().create_task(self._read())
         await self.until(lambda r: True)  # its first picture: it is in
         return self
@@ -40,6 +41,10 @@ def test_a_screen_on_one_worker_turns_the_phones_on_the_others_compact(
             await phone.until(lambda r: all(p["online"] for p in r["players"]))
             assert phone.room["screens"] == 0
         screen = await Screen(a.ws, code, None, "screen").open()
+        # Not paired yet: a spectator, and no phone turns compact for it.
+        await anna.until(lambda r: r["spectators"] == 1)
+        assert anna.room["screens"] == 0
+        await anna.send(type="pair", code=screen.welcome["screen"]["code"])  # Anna, on B
         # The phones on B and C hear of the screen on A: one screen, one watcher, no seat.
         for phone in (anna, bo):
             room = await phone.until(lambda r: r["screens"] == 1)

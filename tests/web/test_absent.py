@@ -94,16 +94,18 @@ def test_the_host_lets_a_bot_play_for_someone_away(make_client: Any, players: li
     room = play_turn(anna, 0)
     assert room["match"]["actor"] == 1 and room["deadline_ms"] is not None  # Bo's grace runs
     assert room["stewards"] == [0]
-    cy.send(type="play_for", seat=1)
+    cy.send(type="play_for", seat=1)  # not the host, and Bo has only just gone
     err = cy.next("error")
-    assert err["code"] == "not_host" and err["message"].startswith("Nur der Gastgeber")
+    assert err["code"] == "not_host" and err["message"].startswith("Bo ist gerade erst gegangen")
     anna.send(type="play_for", seat=2)
     assert anna.next("error")["message"] == "Cy is here: they play their own turns."
     anna.send(type="play_for", seat=1)
     room = anna.until(lambda r: r["match"]["actor"] == 2)
     said = [line for m in anna.seen if m["type"] == "room" for line in m["lines"]]
-    assert "A bot plays for Bo, as the table asked." in said
-    assert all(e.get("by") == "asked" for e in events(client, code) if e["seat"] == 1)
+    assert "Anna asks a bot to play for Bo while they are away." in said
+    assert "A bot plays for Bo, as Anna asked." in said
+    played = [e for e in events(client, code) if e["seat"] == 1]
+    assert played and all(e.get("by") == "asked" and e["asked_by"] == [0] for e in played)
     assert room["players"][1]["played_for"]
     # Bo comes back by his link: the bot plays for him no more (until asked again).
     bo = Player(client, code, tokens[1])
@@ -114,18 +116,18 @@ def test_the_host_lets_a_bot_play_for_someone_away(make_client: Any, players: li
     anna.send(type="play_for", seat=1)  # gone again: a bot plays for him again
     anna.until(lambda r: r["players"][1]["played_for"])
     play_turn(cy, 2)
-    # The host goes: while away, anyone seated may ask (Cy here), for the host's seat too.
+    # The host goes: nobody may ask at once now (a drop is no one's say), not even for the
+    # host's seat; anyone seated may once she has been away for the grace.
     anna.close()
     players.remove(anna)
-    cy.until(lambda r: r["stewards"] == [2])
+    room = cy.until(lambda r: r["stewards"] == [] and r["players"][0]["askable_ms"])
+    assert room["players"][0]["askable_ms"] > time.time() * 1000 + 1000 * (FOREVER - 60)
     play_turn(cy, 2)  # round 2: Bo (played for at once), Cy, then Anna
     room = cy.until(lambda r: r["match"]["actor"] == 0)
     assert room["played_for"] is None and room["deadline_ms"] is not None  # Anna's grace runs
     cy.send(type="play_for", seat=0)
-    final = cy.until(lambda r: r["match"]["over"])
-    played_for_anna = [e for e in events(client, code) if e["seat"] == 0 and e.get("by")]
-    assert played_for_anna and all(e["by"] == "asked" for e in played_for_anna)
-    assert final["podium"]["ranking"] and not final["stewards"]
+    assert cy.next("error")["code"] == "not_host"
+    assert room["match"]["actor"] == 0 and not room["match"]["over"]
 
 
 @pytest.mark.timeout(120)
@@ -160,7 +162,7 @@ def test_someone_away_leaves_the_match_after_the_round(
     assert ranking[-1]["seat"] == 1 and ranking[-1]["left"] and final["match"]["winner"] != 1
     text = client.get(f"/api/matches/{code}/log").text
     log = MatchLog.from_jsonl(text)
-    assert {"type": "leave", "seat": 1} in log.events
+    assert {"type": "leave", "seat": 1, "asked_by": [0], "away": True} in log.events
     assert list(replay(log).totals) == final["match"]["totals"]
     # The command line reads the leave like any event: the story says it, the dice check out.
     path = tmp_path / "left.jsonl"

@@ -34,32 +34,56 @@ def refused(client: Any, code: str, **hello: Any) -> tuple[dict[str, Any], int]:
     return first, closed.value.code
 
 
-def test_spectators_are_capped_and_the_players_and_screens_get_in(
+def paired_screen(client: Any, code: str, player: Player) -> str:
+    """A table screen that ``player`` (seated) pairs with the table; its screen token."""
+    ctx, ws, welcome = knock(client, code, screen=True)
+    try:
+        player.send(type="pair", code=welcome["screen"]["code"])
+        assert player.next("paired")["code"] == welcome["screen"]["code"]
+        while ws.receive_json()["type"] != "paired":
+            pass
+    finally:
+        ctx.__exit__(None, None, None)
+    return str(welcome["screen"]["token"])
+
+
+def test_spectators_are_capped_and_the_players_and_paired_screens_get_in(
     make_client: Any, players: list[Player]
 ) -> None:
     client = make_client(max_spectators=2, max_screens=1)
     code, tokens = open_table(client, ["Anna", "Bo"])
+    anna = Player(client, code, tokens[0])
+    players.append(anna)
+    token = paired_screen(client, code, anna)
     players += [Player(client, code, None), Player(client, code, None)]
     err, close = refused(client, code, lang="de")
     assert err["code"] == "crowded" and close == 4429
     assert err["message"].startswith("Dieser Tisch hat schon so viele Zuschauer")
-    # The players always get in, and one table screen past the crowd; a second screen is one
-    # more spectator.
-    players += [Player(client, code, tokens[0]), Player(client, code, tokens[1])]
-    ctx, _, welcome = knock(client, code, screen=True)
+    # The players always get in, and the paired table screen past the crowd; a screen
+    # nobody paired is one more spectator.
+    players.append(Player(client, code, tokens[1]))
+    ctx, _, welcome = knock(client, code, screen=True, screen_token=token)
     ctx.__exit__(None, None, None)
     assert welcome["type"] == "welcome" and welcome["seat"] is None
+    assert welcome["screen"] == {"token": token, "paired": True, "code": None}
+    err, close = refused(client, code, screen=True)
+    assert err["code"] == "crowded" and close == 4429
 
 
-def test_a_table_screen_gets_in_past_a_full_crowd(make_client: Any, players: list[Player]) -> None:
+def test_a_paired_table_screen_gets_in_past_a_full_crowd(
+    make_client: Any, players: list[Player]
+) -> None:
     client = make_client(max_spectators=1, max_screens=1)
-    code, _ = open_table(client, ["Anna", "Bo"])
+    code, tokens = open_table(client, ["Anna", "Bo"])
+    anna = Player(client, code, tokens[0])
+    players.append(anna)
+    token = paired_screen(client, code, anna)
     players.append(Player(client, code, None))
     assert refused(client, code)[0]["code"] == "crowded"
-    ctx, _, welcome = knock(client, code, screen=True, lang="nb")
+    ctx, _, welcome = knock(client, code, screen=True, screen_token=token, lang="nb")
     try:
         assert welcome["type"] == "welcome" and welcome["seat"] is None
-        # A second screen counts as a spectator, and the crowd is full.
+        # A second screen, not paired, counts as a spectator, and the crowd is full.
         err, close = refused(client, code, screen=True, lang="nb")
         assert err["code"] == "crowded" and close == 4429
     finally:

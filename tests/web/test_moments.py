@@ -57,6 +57,7 @@ def test_why_each_turn_ended() -> None:
         "score": 0,
         "complete": False,
         "leads": False,
+        "tie_break": False,
         "bonus": 0,
         "why": "no_crew",
         "by": None,
@@ -67,6 +68,19 @@ def test_why_each_turn_ended() -> None:
     assert said(m[2])["why"] == "last_roll" and said(m[2])["score"] == 8
     _, _, m = play("classic(starter=chosen,cargo_rerolls=0)", CREW_8)
     assert said(m[0])["why"] == "no_rerolls" and said(m[0])["roles"] == ["ship", "captain", "crew"]
+
+
+def test_a_tie_break_turn_says_it_decides_the_tie_only() -> None:
+    """Anna and Bo tie with 8; their tie-break turns (a replay) decide the round and are on no
+    card: "Anna: 9!" in the strip beside an 8 on her card once misled a table."""
+    rules = "classic(starter=chosen,format=rounds:2)"
+    crew_9 = Roll((6, 5, 4, 4, 5))
+    state, _, m = play(rules, CREW_8, Stand(), CREW_8, Stand(), crew_9, Stand())
+    tie_turn = said(m[-1])
+    assert tie_turn["tie_break"] and not tie_turn["leads"] and tie_turn["score"] == 9
+    assert tie_turn["text"] == "Anna: 9 in the tie-break (it decides the tie only)"
+    assert said(m[-1], "de")["text"] == "Anna: 9 im Stechen (entscheidet nur den Gleichstand)"
+    assert state.round_scores[0] == 8  # (the card keeps the round's score)
 
 
 def test_the_round_s_end_carries_the_turn_that_ended_it() -> None:

@@ -29,13 +29,54 @@ def test_a_lookalike_of_a_seated_name_is_refused(client: Any) -> None:
 
 
 def test_a_bot_is_never_named_like_a_person(client: Any) -> None:
-    code, tokens = open_table(client, ["Anna", "Bot l"])  # (a small L)
+    code, tokens = open_table(client, ["Anna", "Boto"])
     host = {"X-Seat-Token": tokens[0]}
     assert client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=host).json() == {
         "seat": 2
     }
     names = [p["name"] for p in client.get(f"/api/rooms/{code}").json()["players"]]
-    assert names == ["Anna", "Bot l", "Bot 2"]
+    assert names == ["Anna", "Boto", "Bot 1"]
+
+
+#: Names nobody could read at a table, as an outside tester typed them, and what the person
+#: is told (in German: the page's language), each naming what is wrong.
+UNREADABLE = {
+    "\u3164": "Dein Name: Er enthält Zeichen",  # the Hangul filler: draws nothing
+    "\u2800": "Dein Name: Er enthält Zeichen",  # the Braille blank
+    "\u115f": "Dein Name: Er enthält Zeichen",  # the Hangul choseong filler
+    "\u0301": "Dein Name: Ein Akzent",  # a combining mark alone
+    "a" + "\u0301" * 31: "Dein Name: Zu viele Akzente",  # 31 marks stacked on one letter
+    "\ufdfd" * 32: "Dein Name: Er enthält Zeichen",  # a symbol that draws a whole phrase
+    "\ufdfa" * 2: "Dein Name: Zu breit",  # a ligature as wide as the phrase it stands for
+    "Bot 1 (easy)": "Dein Name: So heißen die Bots",  # a person posing as a bot
+    "bot7": "Dein Name: So heißen die Bots",
+    "Bot l": "Dein Name: So heißen die Bots",  # (a small L for the 1)
+}
+
+
+def test_a_name_nobody_can_read_is_refused_in_words(client: Any) -> None:
+    code, _ = open_table(client, ["Anna"])
+    for name, said in UNREADABLE.items():
+        r = client.post(f"/api/rooms/{code}/join?lang=de", json={"name": name})
+        assert r.status_code == 422, (name, r.text)
+        assert r.json()["code"] == "invalid" and r.json()["field"] == "name"
+        assert r.json()["detail"].startswith(said), (name, r.json()["detail"])
+        r = client.post("/api/rooms?lang=nb", json={"name": name})  # opening a table too
+        assert r.status_code == 422 and r.json()["field"] == "name", name
+    # Names of the world's scripts, with their marks, emoji and flags, are welcome.
+    welcome = ["Tiến", "क्षितिज", "李小龍", "Jörg 🍺", "🇳🇴 Ola", "Botond", "Anna-Katharina"]
+    for name in welcome:
+        r = client.post(f"/api/rooms/{code}/join", json={"name": name})
+        assert r.status_code == 201, (name, r.text)
+    names = [p["name"] for p in client.get(f"/api/rooms/{code}").json()["players"]]
+    assert names == ["Anna", *welcome]
+
+
+def test_full_width_and_case_are_folded_before_the_skeleton(client: Any) -> None:
+    code, _ = open_table(client, ["Piet"])
+    for name in ("ＰＩＥＴ", "ｐｉｅｔ", "PIET"):
+        r = client.post(f"/api/rooms/{code}/join", json={"name": name})
+        assert r.status_code == 409 and r.json()["code"] == "name_taken", name
 
 
 def test_a_seat_for_the_next_match_is_refused_a_lookalike(

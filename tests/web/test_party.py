@@ -66,7 +66,7 @@ def test_play_again_with_the_same_table(client: Any, players: list[Player]) -> N
     assert final["rematch"] == {
         "confirmed": [2],  # the bot wants to play again by itself
         "needed": [0, 1],
-        "next_code": None,
+        "moved_on": False,
         "next_seats": [{"name": "Cy", "color": None, "avatar": "🦀"}],
     }
     watcher.send(type="rematch", version=version)
@@ -82,8 +82,12 @@ def test_play_again_with_the_same_table(client: Any, players: list[Player]) -> N
     assert {m["code"] for m in moves.values()} == {new} and new != code
     assert [moves[p]["seat"] for p in (a, b, cy)] == [0, 1, 3]
     assert moves[a]["token"] == tokens[0] and moves[cy]["token"] == ack["token"]
-    seen = watcher.until(lambda r: (r["rematch"] or {}).get("next_code") == new)
-    assert seen["rematch"]["needed"] == []
+    # A spectator watching when it is made goes along (the code, no seat); the finished
+    # room itself never shows it.
+    assert watcher.next("moved") == {"type": "moved", "code": new}
+    seen = watcher.until(lambda r: (r["rematch"] or {}).get("moved_on"))
+    assert seen["rematch"]["needed"] == [] and new not in str(seen)
+    assert new not in client.get(f"/api/rooms/{code}").text
     # The next match: the same seats and bot, the newcomer at the end, the start moved on by
     # the rules' rotation (the host chose seat 0 last time; classic rotates to the left).
     a2, b2, c2 = (Player(client, new, moves[p]["token"]) for p in (a, b, cy))

@@ -25,7 +25,7 @@ from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 from .conftest import SERVER_SEED
 
 #: What worker B reports: Bo's seat and two spectators (no table screen) are connected through it.
-REPORT = {"seats": [1], "spectators": 2, "screens": 0}
+REPORT = {"seats": [1], "spectators": 2, "screens": []}
 
 
 class Watching:

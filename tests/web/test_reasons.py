@@ -38,6 +38,9 @@ def test_every_bot_choice_comes_with_its_reason_in_each_language(
     for before, moment in explained:
         why = moment["reason"]
         assert why["seat"] == 1 and why["action"] in before["match"]["legal"]
+        # The turn the bot chose in, to word its move by ("Stand on 9", not the next turn's 0).
+        turn = before["match"]["turn"]
+        assert why["turn"] == (turn and {"score": turn["score"], "held": turn["held"]}), why
         assert re.fullmatch(r"expects \d+\.\d\d points; .+\.", why["text"]), why
         if moment["kind"] == "choice":
             assert moment["seat"] == 1 and moment["action"] == why["action"]

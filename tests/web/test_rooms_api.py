@@ -47,6 +47,7 @@ def test_create_room_and_public_view(client: Any) -> None:
             "played_for": False,
             "leaving": False,
             "left": False,
+            "askable_ms": None,
         }
     ]
     assert room["rematch"] is None  # (play again is for after the match)

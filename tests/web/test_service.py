@@ -23,7 +23,7 @@ from shipcaptaincrew.web.service import MatchService
 from shipcaptaincrew.web.settings import Settings
 from shipcaptaincrew.web.storage.db import open_database
 from shipcaptaincrew.web.storage.sqlite import EventAppender, checkpoints
-from shipcaptaincrew.web.table.room import Ahead
+from shipcaptaincrew.web.table.room import Ahead, Report
 from shipcaptaincrew.web.table.schemas import CreateRoom, Hello, JoinRoom
 
 from .conftest import SERVER_SEED
@@ -275,7 +275,7 @@ def test_a_crowd_on_other_workers_shares_the_table_s_presence_budget(tmp_path: P
         room = svc.room(code)
         await svc.connect(room, Quick(), Hello(type="hello"))
         assert svc.presence.interval(room) == svc.settings.presence_seconds == 0.5
-        room.remote["another worker"] = (time.monotonic(), [1], 999, 0)
+        room.remote["another worker"] = Report(time.monotonic(), [1], 999)
         assert svc.presence.interval(room) == (1 + 999 + 1) / presence.BUDGET
         await svc.shutdown()
 

@@ -11,7 +11,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -49,6 +49,13 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
+
+
+def guarded_lookup(request: Request) -> None:
+    """Refuse a request about a table from a network that guessed too many table codes."""
+    if "code" in request.path_params:
+        service: MatchService = request.app.state.service
+        service.refuse_guesses(request.client.host if request.client else None)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -89,6 +96,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
+        if exc.code is ErrorCode.NOT_FOUND and "code" in request.path_params:
+            # A table code that does not exist: counted against the network that tried it.
+            await service.missed(request.client.host if request.client else None)
         return answer(request, exc)
 
     @app.exception_handler(RequestValidationError)
@@ -158,7 +168,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     for module in (rooms, matches, stats, meta, live, pages):
-        app.include_router(module.router)
+        # Every route that looks a table up by its code: a network that guessed too many
+        # codes is refused at once (see limits.Misses).
+        guard = [Depends(guarded_lookup)] if module in (rooms, matches) else []
+        app.include_router(module.router, dependencies=guard)
     app.include_router(crew_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

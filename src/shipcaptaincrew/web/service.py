@@ -26,12 +26,14 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session, sessionmaker
 
 from . import heap
-from .connections.limits import Doorman
+from .connections.limits import Doorman, Misses, network
 from .connections.relay import Relay
 from .connections.transport import Connection, Sender
 from .play.autoplay import AutoPlay
 from .play.moves import Play
 from .play.protocol import Protocol
+from .play.screens import Screens
+from .play.standin import StandIns
 from .rooms.host import HostWatch
 from .rooms.lobby import Lobby
 from .rooms.nextmatch import NextMatch
@@ -44,6 +46,8 @@ from .table.presence import PresenceBoard
 from .table.room import LiveRoom
 from .table.schemas import AddBot, CreateRoom, Hello, JoinRoom
 from .table.store import Store
+from .words import refusals as E
+from .words.refusals import ErrorCode, RoomError
 from .words.render import Line
 
 log = logging.getLogger("shipcaptaincrew.web")
@@ -67,14 +71,21 @@ class MatchService:
         self.lobby = Lobby(settings, self.store, self.cluster, self.play)
         self.next = NextMatch(settings, self.store, self.cluster, self.room, self.schedule)
         self.presence = PresenceBoard(self.cluster, settings.presence_seconds)
-        self.protocol = Protocol(settings, self.cluster, self.play, self.next, self.presence)
+        self.standins = StandIns(settings, self.store, self.cluster, self.play)
+        self.screens = Screens(settings, self.store, self.cluster, self.presence)
+        self.protocol = Protocol(
+            settings, self.cluster, self.play, self.next, self.presence, self.standins, self.screens
+        )
         #: The live table's connections per client network, in this process (see ..limits).
         self.doorman = Doorman(settings.max_connections_per_address)
+        #: Table codes looked up in vain per client network (see ..limits.Misses).
+        self.misses = Misses(settings.code_misses_per_minute)
         self.host = HostWatch(settings, self.store, self.cluster)
         self.upkeep = Upkeep(settings, self.store, self.rooms, self._stop_room, self.relay)
         self.cluster.presence_changed = self._presence_changed
         self.cluster.presence_reported = self.presence.changed
         self.cluster.next_match = self.next.moved
+        self.cluster.meta_changed = self.screens.settle
 
     @property
     def relay(self) -> Relay | None:
@@ -135,6 +146,22 @@ class MatchService:
             self._trim()
         return live
 
+    def refuse_guesses(self, address: str | None) -> None:
+        """Refuse any table lookup from a network that tried too many codes that do not exist
+        (see :class:`..limits.Misses`), in the request's language when said."""
+        if self.misses.blocked(network(address)):
+            n = self.settings.code_misses_per_minute
+            raise RoomError(ErrorCode.RATE, E.CODE_GUESSES, 429, n=n)
+
+    async def missed(self, address: str | None) -> None:
+        """A lookup from ``address`` found no table: counted (here and, scaled out, across
+        the workers)."""
+        key = network(address)
+        if key is None or self.misses.missed(key):
+            return
+        if await self.upkeep.count_miss(key):
+            self.misses.bar(key)
+
     def _trim(self) -> None:
         """Forget finished tables nobody is looking at (the database still has them)."""
         if len(self.rooms) <= self.KEEP_ROOMS:
@@ -158,6 +185,7 @@ class MatchService:
         self.host.check(room)
         self.next.check(room)
         self.autoplay.replan(room)
+        self.standins.returned(room)
 
     def schedule(self, room: LiveRoom, failover: bool = False) -> None:
         """(Re)set the room's next automatic move going: a bot's, or the turn timer's.
@@ -210,9 +238,12 @@ class MatchService:
         await self.lobby.start(self.room(code), token)
 
     # -- the live table -------------------------------------------------------------------
-    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
-        """Register a connection after its hello; a bad token is refused, no token = spectator."""
-        return await self.protocol.connect(room, ws, hello)
+    async def connect(
+        self, room: LiveRoom, ws: Sender, hello: Hello, network: str | None = None
+    ) -> Connection:
+        """Register a connection after its hello; a bad token is refused, no token = spectator
+        (``network``: the client's, see ..limits.network)."""
+        return await self.protocol.connect(room, ws, hello, network)
 
     async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
         """Forget a connection (the seat stays; its token brings the player back)."""

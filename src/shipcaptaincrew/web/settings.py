@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     #: Seconds a person may be offline before a bot plays their turns (until they are back),
     #: so nobody who left stalls the table.
     absent_grace: float = Field(default=30.0, ge=0)
+    #: Seconds the person to act may do nothing while connected (a locked or frozen phone)
+    #: before the host, or most of the others, may let a bot play that turn.
+    silent_grace: float = Field(default=30.0, ge=0)
     #: Log one JSON object a line (for log collectors) instead of plain text.
     log_json: bool = False
     #: Log a line for every request and WebSocket (``scc serve --access-log``).
@@ -76,6 +79,9 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = Field(default_factory=list)
     #: New rooms one client address may open in an hour (0 = no limit).
     rooms_per_hour: int = Field(default=30, ge=0)
+    #: Table codes one client network may look up in vain in a minute (a code that does not
+    #: exist); then it is refused every lookup for a minute (0 = no limit; see ``limits``).
+    code_misses_per_minute: int = Field(default=30, ge=0)
     #: Unfinished rooms (in the lobby or playing) the server holds at once (0 = no limit).
     max_open_rooms: int = Field(default=5000, ge=0)
     #: Seconds an unfinished room may go without a move (a lobby: since it was opened) before
@@ -84,12 +90,17 @@ class Settings(BaseSettings):
     #: Seconds an unfinished room may have nobody connected (through any worker) before it
     #: expires like an idle one (0 = never).
     room_unattended_seconds: float = Field(default=1800.0, ge=0)
-    #: Spectators one table takes (through every worker; 0 = no limit).  Its players and up
-    #: to ``max_screens`` table screens always get in.
+    #: Spectators one table takes (through every worker; 0 = no limit).  Its players and its
+    #: paired table screens (up to ``max_screens``) always get in.
     max_spectators: int = Field(default=500, ge=0)
-    #: Table screens (``hello`` with ``"screen": true``) a table lets in past the spectators'
-    #: limit (and the network's, below); more count as spectators.
+    #: Table screens a table may have paired at once, through every worker (a seated player
+    #: pairs each: see ``service.screens``); a paired screen gets in past the spectators'
+    #: limit, and an unpaired one is a spectator.
     max_screens: int = Field(default=4, ge=0)
+    #: Seats at a table's next match that spectators of one client network may hold (an IPv4
+    #: address, an IPv6 /64; 0 = no limit): one per person, not one per connection.  A pub
+    #: whose phones share one address may raise it (the host can turn a newcomer down).
+    next_seats_per_address: int = Field(default=1, ge=0)
     #: Connections one seat may hold at once (a phone and a tablet, say; 0 = no limit).
     max_seat_connections: int = Field(default=4, ge=0)
     #: Spectators' connections one client network (an IPv4 address, an IPv6 /64) may hold on

@@ -13,7 +13,8 @@ from ..app import app
 from ..common import LangOpt, fail, plural
 from .serve_start import check_port, lan_address, loopback, phones_notice
 
-#: Seconds a worker of ``--workers N`` may take to answer the supervisor before it counts as hung.
+#: Seconds a worker of ``--workers N`` may leave the supervisor's ping unanswered before it
+#: counts as hung and is replaced (a worker starting up answers at once: see web.supervisor).
 WORKER_HEALTHCHECK_SECONDS = 30
 
 
@@ -237,22 +238,20 @@ def serve(
         proxy_headers=False,
     )
     if workers > 1:
-        # uvicorn starts each worker from an import string; they read the same settings from
-        # the environment, share the listening socket, and the supervisor restarts any that dies.
+        # Each worker makes its app from the factory; they read the same settings from the
+        # environment and share the listening socket, and the supervisor forks them, replaces
+        # any that dies at once and logs what it does (see web.supervisor).
         import os
 
+        from ...web.supervisor import Supervisor
+
         os.environ.update(settings.environment())
+        application.state.service.sessions.kw["bind"].dispose()  # (nothing open at the fork)
         del application
-        uvicorn.run(
-            "shipcaptaincrew.web.app:create_app_from_env",
-            factory=True,
-            workers=workers,
-            # The supervisor takes a worker that does not answer its ping in time for hung and
-            # replaces it.  With uvicorn's 5 s, a loaded machine killed every worker that was
-            # still starting (imports, the app) and started another: the server never came up.
-            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
-            **options,
+        config = uvicorn.Config(
+            "shipcaptaincrew.web.app:create_app_from_env", factory=True, workers=workers, **options
         )
+        Supervisor(config, workers, WORKER_HEALTHCHECK_SECONDS).run()
         return
     # PostgreSQL writes run in writer threads; a shorter GIL switch interval lets them take
     # their turn within a fraction of a millisecond instead of up to 5 ms per hand-over.

@@ -9,9 +9,10 @@ the socket comes from, or, behind a reverse proxy, the one the proxy names in
 
 :class:`Doorman` counts the live table's connections per network in this process: at most
 ``max_connections_per_address`` spectators, and as many sockets again that have not said hello
-yet (a page says hello as soon as its socket opens).  Seated players and table screens are
-let in past the count (their own limits are the room's: see :mod:`..play.protocol`), so a
-crowd on the same network never locks a player out of their own table.
+yet (a page says hello as soon as its socket opens).  Seated players are let in past the
+count (their own limits are the room's: see :mod:`..play.protocol`), so a crowd on the same
+network never locks a player out of their own table; a table screen counts like any
+connection (one network once held 244 "screens" over 61 tables).
 
 :class:`Turnstile` counts the open HTTP connections per network the same way, below the app
 (see :mod:`.guard`, which holds each connection to a header deadline too): a page load takes a
@@ -24,12 +25,17 @@ guards -- sockets, queues, tasks -- belongs to the process holding them, so with
 network holds at most K times the cap and no worker more than its own.  Shared through Redis,
 every hello and goodbye would wait for a round trip, and a worker killed mid-stream would
 leave its connections counted (a network locked out) until a lease expired.
+
+:class:`Misses` counts the table codes a network looks up in vain, and bars a network that
+guesses (see its docstring).
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
-from collections import Counter
+import time
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 #: The prefix length by which IPv6 clients are counted (one customer's network).
@@ -61,6 +67,13 @@ def network(address: str | None) -> str | None:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
     return str(ip)
+
+
+def address_key(address: str) -> str:
+    """The form in which a client's network is kept wherever it is stored (a hash of
+    :func:`network`, never the address itself)."""
+    net = network(address) or address
+    return hashlib.sha256(b"scc-room-limit\0" + net.encode()).hexdigest()
 
 
 @dataclass
@@ -98,8 +111,8 @@ class Visit:
     counted: bool = False
 
     def hello(self, exempt: bool) -> bool:
-        """Its hello came: whether it may come in (``exempt``: a seat or a table screen, let in
-        past the count and not counted).  It no longer waits either way."""
+        """Its hello came: whether it may come in (``exempt``: a seat, let in past the count
+        and not counted).  It no longer waits either way."""
         door, key = self.doorman, self.key
         if key is None or not door.most:
             return True
@@ -124,6 +137,70 @@ class Visit:
         if self.counted:
             door._forget(door.inside, key)
         self.waiting = self.counted = False
+
+
+@dataclass
+class Misses:
+    """Table codes looked up in vain, per network, in this process: a network that has tried
+    ``most`` codes that do not exist within ``window`` seconds is refused every lookup until a
+    window has passed (0 = no limit).
+
+    A join code is the only key to a table, so guessing codes is how an outsider finds
+    tables to squat: 2,648 lookups in 5 s from one address once went unchecked.  Only
+    misses count: a phone reloading its own table's page looks up a code that exists, a
+    script guessing codes finds nothing nearly every time.  Scaled out, each miss is also
+    counted in Redis (``service.upkeep``), so the cap holds across the workers.
+    """
+
+    most: int
+    window: float = 60.0
+    #: Networks with misses in the window: their times (monotonic), oldest first.
+    seen: dict[str, deque[float]] = field(default_factory=dict)
+    #: Networks refused, until when (monotonic).
+    barred: dict[str, float] = field(default_factory=dict)
+
+    #: Networks remembered at most (the oldest is forgotten first): a flood from many
+    #: networks costs bounded memory.
+    KEEP = 10_000
+
+    def blocked(self, key: str | None, now: float | None = None) -> bool:
+        """Whether network ``key`` is refused lookups now."""
+        if key is None or not self.most:
+            return False
+        now = time.monotonic() if now is None else now
+        until = self.barred.get(key)
+        if until is None:
+            return False
+        if until <= now:
+            del self.barred[key]
+            return False
+        return True
+
+    def missed(self, key: str | None, now: float | None = None) -> bool:
+        """Count a miss of network ``key``; whether it is barred now."""
+        if key is None or not self.most:
+            return False
+        now = time.monotonic() if now is None else now
+        times = self.seen.pop(key, None) or deque()
+        self.seen[key] = times  # (moved last: the oldest networks are forgotten first)
+        times.append(now)
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        while len(times) > self.most:
+            times.popleft()
+        if len(self.seen) > self.KEEP:
+            del self.seen[next(iter(self.seen))]
+        if len(times) >= self.most:
+            self.bar(key, now)
+        return self.blocked(key, now)
+
+    def bar(self, key: str, now: float | None = None) -> None:
+        """Refuse network ``key`` for a window (its misses reached the cap, here or, scaled
+        out, across the workers)."""
+        now = time.monotonic() if now is None else now
+        if len(self.barred) > self.KEEP:
+            del self.barred[next(iter(self.barred))]
+        self.barred[key] = now + self.window
 
 
 def proxies(allowed: list[str]) -> list[Net] | None:

@@ -188,11 +188,20 @@ def _note(data: dict[str, Any]) -> Note:
     raw: dict[str, Any] = data.get("data") or {}
     extra: dict[str, Any] | None = None
     if kind is NoteKind.PRESENCE:
+
+        def texts(key: str) -> list[str]:
+            value = raw.get(key)
+            return [str(x)[:80] for x in value[:64]] if isinstance(value, list) else []
+
         extra = {
             "seats": [int(x) for x in raw["seats"]],
             "spectators": int(raw["spectators"]),
-            # The table screens among the spectators (a worker of an older release counts none).
-            "screens": int(raw.get("screens", 0)),
+            # The paired table screens (their ids), the newcomers with a seat at the next
+            # match (their tokens' hashes) and the screens waiting to be paired ("CODE:ID"):
+            # a worker of an older release tells none of them.
+            "screens": texts("screens"),
+            "newcomers": texts("newcomers"),
+            "pairing": texts("pairing"),
         }
     elif kind is NoteKind.REACTION:
         seat = raw["seat"]

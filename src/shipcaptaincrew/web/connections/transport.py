@@ -192,8 +192,18 @@ class Connection:
     next_token: str | None = None
     #: Reactions have a rate limit of their own (a burst of emoji must not cost a move).
     reactions: RateLimiter | None = None
-    #: A table screen (``hello`` with ``screen``): let in past the caps on watchers.
+    #: A paired table screen (see .screens): let in past the caps on watchers, and it turns
+    #: the phones compact.  A screen not (yet) paired is a spectator.
     screen: bool = False
+    #: A table screen's id (the hash of its screen token; None: not a screen), and, while it
+    #: waits to be paired, the pairing code it shows.
+    screen_id: str | None = None
+    pairing: str | None = None
+    #: The client's network (``limits.network``), kept hashed: what a seat at the next match
+    #: is counted against.
+    network: str | None = None
+    #: The host turned down this spectator's seat at the next match: it may not ask again.
+    refused: bool = False
     #: Messages waiting, oldest first, and the task writing them (None while there are none).
     queue: deque[str | Superseded] = field(default_factory=deque, repr=False)
     writer: asyncio.Task[None] | None = field(default=None, repr=False)

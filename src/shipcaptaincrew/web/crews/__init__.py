@@ -16,7 +16,7 @@ numbers (:mod:`.season`, :mod:`.ratings`, :mod:`.records`), the crew's answer
 
 A feature beside ``rooms/``, ``play/``, ``history/`` and ``setup/`` (docs/architecture.md):
 it imports what is below the features (``table/``, ``display/``, ``words/``, ``storage/``)
-and ``rooms.names``; its page strings are ``words/crew_strings.py``.  Who may import it: the
+and ``words.names``; its page strings are ``words/crew_strings.py``.  Who may import it: the
 app (which connects it to the match service's hooks: a match that ends, a next match made),
 the rooms' routes (a room opened for a crew, a member taking a seat: :mod:`.identity`), and
 ``scc crew``.

@@ -25,7 +25,8 @@ from ...notation import replay_events
 from ...rules import Rules
 from ...solver.quality import Judged, match_quality
 from ...state import MatchState, Phase
-from ..storage.models import Room
+from ..display.podium import ending
+from ..storage.models import MatchEnd, Room
 from .models import CrewDecision, CrewLine, CrewRoom, CrewSeat
 from .store import bump
 
@@ -100,6 +101,9 @@ def analyse(f: Finished) -> tuple[list[CrewLine], list[CrewDecision]]:
             pots[r.winner] = max(pots[r.winner], r.pot_won)
     lines = []
     decisions: list[Judged] = []
+    # A match "won" because everyone else left is no win of the season (a walkover counts
+    # apart, a removal as nobody's: see display.podium.ending).
+    played = ending(list(f.events), final) is MatchEnd.PLAYED
     for i, ((name, kind, _), q, c) in enumerate(zip(f.seats, quality, counts, strict=True)):
         lines.append(
             CrewLine(
@@ -108,7 +112,7 @@ def analyse(f: Finished) -> tuple[list[CrewLine], list[CrewDecision]]:
                 name=name,
                 kind=kind,
                 place=f.places[i],
-                won=final.winner == i,
+                won=final.winner == i and played,
                 points=final.totals[i],
                 twelves=c.twelves,
                 crews=c.crews,

@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from ..rooms.names import skeleton
 from ..storage.models import PERSON_LABEL, Room
+from ..words.names import skeleton
 from .models import CrewLine, CrewMember, CrewRoom, CrewSeason
 
 #: Matches closer than this belong to one evening.

@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..rooms.names import skeleton
 from ..table.store import guarded
 from ..words import refusals as E
+from ..words.names import skeleton
 from ..words.refusals import ErrorCode, RoomError
 from .identity import Member, hash_secret, new_id, new_secret, no_crew
 from .models import Crew, CrewKey, CrewLine, CrewLink, CrewMember, CrewSeason

@@ -2,13 +2,15 @@
 
 A person who is offline for ``absent_grace`` seconds, or who lets the turn timer run out, has
 the whole turn played by a bot of the table's middle level (:data:`STAND_IN`); so does anyone
-the table asked a bot to play for (``play_for``).  The person takes the seat back by opening
-their link again (or, silent at the timer, by making a move).  Each move made so is stored with
-``"by"`` (the engine and the log's readers ignore the key) and shown on every page.
+the table asked a bot to play for (``play_for``), and a person at the table whose phone has
+been silent on their own turn for ``silent_grace`` seconds, once the table asked.  The person
+takes the seat back by opening their link again (or, silent, by taking the turn back or
+making a move).  Each move made so is stored with ``"by"`` (and, asked for, ``"asked_by"``:
+who asked; the engine and the log's readers ignore both) and shown on every page.
 
-Who may ask: the host, or any seated person online while the host is away (the same people
-who would be handed the host's role).  This module keeps the clock of who went away when and
-answers those questions; :mod:`..play.autoplay` plays the moves, :mod:`..play.protocol` takes the asks.
+Who may ask, and when, is the table's say (:mod:`..play.standin`); this module keeps the
+clocks of who went away when and who asked, and answers the questions; :mod:`..play.autoplay`
+plays the moves.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ class By(StrEnum):
 
     TIMER = "timer"  #: the person let the turn timer run out
     AWAY = "away"  #: the person was offline past the grace
-    ASKED = "asked"  #: the table asked a bot to play for them
+    ASKED = "asked"  #: the table asked a bot to play for them (away)
+    SILENT = "silent"  #: the table asked a bot to play this turn (here, but silent)
 
 
 def by_of(event: dict[str, Any]) -> By | None:
@@ -45,8 +48,10 @@ class Absence:
 
     #: Person seats offline, with the monotonic time they were first seen offline.
     since: dict[int, float] = field(default_factory=dict)
-    #: Seats the table asked a bot to play for, until the person is back.
-    asked: set[int] = field(default_factory=set)
+    #: Seats the table asked a bot to play for, until the person is back, and who asked.
+    asked: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: Who asked a bot to play the current turn of a silent person (see :mod:`.standin`).
+    silenced: dict[int, tuple[int, ...]] = field(default_factory=dict)
     #: The seat whose current turn a bot plays, and why (until another seat is to act).
     turn: tuple[int, By] | None = None
     #: The turn timer's clock: (version, seat, its length, monotonic time it runs out), so
@@ -60,11 +65,21 @@ class Absence:
         for seat in persons:
             if seat in online:
                 self.since.pop(seat, None)
-                self.asked.discard(seat)
-                if self.turn is not None and self.turn[0] == seat and self.turn[1] is not By.TIMER:
+                self.asked.pop(seat, None)
+                if self.turn is not None and self.turn[0] == seat and self.turn[1] is By.AWAY:
                     self.turn = None  # back by the link: the rest of the turn is theirs
+                if self.turn is not None and self.turn[0] == seat and self.turn[1] is By.ASKED:
+                    self.turn = None
             else:
                 self.since.setdefault(seat, now)
+
+    def askers(self, seat: int, by: By | None) -> tuple[int, ...]:
+        """Who asked the bot that plays ``seat``'s turn ``by`` (none: nobody asked)."""
+        if by is By.ASKED:
+            return self.asked.get(seat, ())
+        if by is By.SILENT:
+            return self.silenced.get(seat, ())
+        return ()
 
     def away_for(self, seat: int, now: float | None = None) -> float | None:
         """Seconds the seat has been offline (None: online)."""
@@ -80,11 +95,10 @@ def persons(room: Any) -> list[int]:
 
 
 def stewards(room: Any, online: frozenset[int]) -> list[int]:
-    """Who may let a bot play for someone, or have someone leave after the round: the host
-    while online, else every seated person online."""
-    if room.host in online:
-        return [room.host]
-    return [s for s in persons(room) if s in online]
+    """Who may let a bot play for someone away at once, or have someone leave after the
+    round: the host, while online (anyone seated may too, once the person has been away for
+    the grace: see :mod:`.standin`)."""
+    return [room.host] if room.host in online else []
 
 
 def playing_for(room: Any, grace: float) -> list[int]:
@@ -113,3 +127,43 @@ def turn_view(room: Any) -> dict[str, Any] | None:
     if seat_to_act(state) != seat:
         return None
     return {"seat": seat, "by": by.value}
+
+
+# -- a person here but silent on their own turn (see .standin) ---------------------------------
+def votes(room: Any, seat: int) -> tuple[int, ...]:
+    """Who has asked a bot to play the current turn of ``seat`` (here but silent)."""
+    return tuple(v for a in room.asks if a.seat == seat and a.version == room.version for v in a.by)
+
+
+def voters(room: Any, seat: int, online: frozenset[int]) -> list[int]:
+    """Who has a say about a silent ``seat``'s turn: every other person at the table now."""
+    return [s for s in persons(room) if s in online and s != seat]
+
+
+def needed(room: Any, seat: int, online: frozenset[int]) -> int:
+    """Votes that make a majority of the others present (the host's alone is enough)."""
+    return len(voters(room, seat, online)) // 2 + 1
+
+
+def silent_view(
+    room: Any, state: Any, grace: float, online: frozenset[int], fresh: bool
+) -> dict[str, object] | None:
+    """The person to act in ``state``, here, as the picture shows their silence: in how many
+    seconds (``wait_s``, from the picture's arrival) the table may ask a bot to play their
+    turn, who has asked and how many must (None: the one to act is a bot, away, or a bot
+    plays for them already).  ``fresh``: ``state`` is one move on (the look-ahead's picture,
+    drawn before the move): the person's time starts with it."""
+    if state is None or room.status is not RoomStatus.PLAYING or state.is_over:
+        return None
+    seat = seat_to_act(state)
+    if seat is None or room.seats[seat].kind is not SeatKind.PERSON or seat not in online:
+        return None
+    if not fresh and room.absence.turn is not None and room.absence.turn[0] == seat:
+        return None
+    quiet = 0.0 if fresh else time.monotonic() - room.acted_at
+    return {
+        "seat": seat,
+        "wait_s": round(max(0.0, grace - quiet), 1),
+        "votes": [] if fresh else list(votes(room, seat)),
+        "needed": needed(room, seat, online),
+    }

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from ...actions import Action, Leave, Roll, Stand
+from ...actions import Action, Leave, Roll, Stand, Stay
 from ...bots import make_bot
 from ...engine import seat_to_act
 from ...state import MatchState, Method, Phase, Purpose, RoundResult, TurnPhase
@@ -42,6 +42,10 @@ class TurnEnd(StrEnum):
     NO_REROLLS = "no_rerolls"  #: a full crew with a roll left, but no cargo reroll allowed
 
 
+#: The contests whose turns break a tie: their scores decide it and count to no total.
+TIE_PURPOSES = frozenset({Purpose.ROUND_TIE, Purpose.MATCH_TIE, Purpose.FINAL_PLACES})
+
+
 def turn_end(
     before: MatchState, action: Action, names: Sequence[str], by: By | None = None
 ) -> dict[str, Any] | None:
@@ -51,7 +55,7 @@ def turn_end(
     level with the best posted or behind it says so, and who leads.
     """
     t = before.turn
-    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave):
+    if before.phase is not Phase.TURN or t is None or isinstance(action, Leave | Stay):
         return None
     done = turn_apply(t, action)  # the turn's own step, straight from the engine
     if done.phase is not TurnPhase.DONE:
@@ -70,7 +74,10 @@ def turn_end(
     best = max(others.values(), default=0)
     leads = done.complete and done.score > best
     name = names[seat]
-    if not done.complete:
+    tie_break = before.contest is not None and before.contest.purpose in TIE_PURPOSES
+    if tie_break:  # its roll decides the tie and counts to nobody's total
+        text = Words(T.TURN_TIE_BREAK, {"name": name, "score": done.score if done.complete else 0})
+    elif not done.complete:
         text = Words(T.TURN_NO_CREW, {"name": name})
     elif leads:
         text = Words(T.TURN_SCORED, {"name": name, "score": done.score})
@@ -94,7 +101,9 @@ def turn_end(
         "dice": done.rules.dice,
         "score": done.score,
         "complete": done.complete,
-        "leads": leads,
+        "leads": leads and not tie_break,
+        # A tie-break turn: its score decides the tie, and is on no card.
+        "tie_break": tie_break,
         "bonus": done.bonus,
         "why": why.value,
         # Why a bot played this person's turn (None: the player did, or a bot seat).
@@ -125,13 +134,13 @@ def tie_view(state: MatchState, names: Sequence[str]) -> dict[str, Any] | None:
         text = Words(T.TIE_ROUND, {"names": tied, "score": score, "how": how})
     elif c.purpose is Purpose.FINAL_PLACES:
         score = state.totals[first]
-        text = Words(T.TIE_FINAL, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_FINAL, {"names": tied, "n": score, "how": how})
     elif len({state.totals[s] for s in c.seats}) == 1:
         score = state.totals[first]
-        text = Words(T.TIE_MATCH, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_MATCH, {"names": tied, "n": score, "how": how})
     else:  # a table out of chips: the richest tied
         score = state.chips[first]
-        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "score": score, "how": how})
+        text = Words(T.TIE_MATCH_CHIPS, {"names": tied, "n": score, "how": how})
     return {
         "purpose": c.purpose.value,
         "method": c.method.value,
@@ -155,9 +164,12 @@ def rolloff(before: MatchState, action: Action) -> dict[str, Any] | None:
     }
 
 
-def left(action: Leave, names: Sequence[str]) -> dict[str, Any]:
-    """The moment of a player asked to leave the match after the round."""
+def left(action: Leave | Stay, names: Sequence[str]) -> dict[str, Any]:
+    """The moment of a player asked to leave the match after the round, or staying after
+    all (back before the round was over)."""
     name = names[action.seat]
+    if isinstance(action, Stay):
+        return {"kind": "stay", "seat": action.seat, "text": Words(T.STAYS, {"name": name})}
     return {"kind": "leave", "seat": action.seat, "text": Words(T.LEAVES, {"name": name})}
 
 
@@ -226,7 +238,7 @@ class Story:
                 round_tie = Tie.of(c, after)
             elif c.purpose is Purpose.MATCH_TIE and match_tie is None:
                 match_tie = Tie.of(c, after)
-        if isinstance(action, Leave):
+        if isinstance(action, Leave | Stay):
             return Story(round_tie, match_tie, self.last_result, self.podium), left(action, names)
         part = turn_end(before, action, names, by) or rolloff(before, action)
         # The parts of one event, shown in order: the turn's end or the roll-off, the round's
@@ -268,7 +280,7 @@ def bot_explained(
 ) -> dict[str, Any] | None:
     """The moment of a move, with the reason of the bot that chose it (``bot``: its spec;
     None for a person's move, and a roll is nobody's choice)."""
-    if bot is None or isinstance(action, (Roll, Leave)):
+    if bot is None or isinstance(action, Roll | Leave | Stay):
         return moment
     return explained(moment, before, action, Reason(make_bot(bot).explain(before)))
 

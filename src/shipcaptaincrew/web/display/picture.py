@@ -14,16 +14,17 @@ without the two importing each other; mypy checks that the room fits.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..storage.models import DiceSource, RoomStatus, SeatKind
 from ..words.render import Title, Words
 from ..words.server_texts import LEVEL_LABELS
-from .absence import playing_for, stewards, turn_view
+from .absence import playing_for, silent_view, stewards, turn_view
 from .moments import Story, tie_view
 from .party import seat_avatar, seat_color
-from .podium import deciding
+from .podium import counted, deciding, ending
 from .state_view import state_view
 
 if TYPE_CHECKING:
@@ -46,6 +47,10 @@ class Seated(Protocol):
     def color(self) -> int | None: ...
     @property
     def avatar(self) -> str | None: ...
+    @property
+    def token_hash(self) -> str | None: ...
+    @property
+    def asked_at(self) -> float | None: ...
 
 
 class Pictured(Protocol):
@@ -96,9 +101,19 @@ class Pictured(Protocol):
     @property
     def absent_grace(self) -> float: ...
     @property
+    def silent_grace(self) -> float: ...
+    @property
+    def presence_ttl(self) -> float: ...
+    @property
+    def events(self) -> list[dict[str, Any]]: ...
+    #: Who is away since when, and whose turn a bot plays (a ``.absence.Absence``).
+    @property
+    def absence(self) -> Any: ...
+    @property
     def rules_view(self) -> tuple[str, dict[str, Any], Title]: ...
     def presence(self) -> tuple[frozenset[int], int]: ...
     def screens(self) -> int: ...
+    def newcomers(self) -> set[str]: ...
 
 
 def confirmed(room: Pictured) -> list[int]:
@@ -120,16 +135,29 @@ def awaited(room: Pictured, online: frozenset[int]) -> list[int]:
     ]
 
 
+def held(room: Pictured, seats: Sequence[Seated]) -> list[Any]:
+    """The seats asked for at the next match that still count: their asker is connected, or
+    asked so lately that the other workers may not have heard of the connection yet (within
+    ``presence_ttl``).  A seat whose asker left is given back at once (see
+    :meth:`..rooms.nextmatch.NextMatch.release`); one whose asker's worker died, once its
+    report has faded."""
+    here, young = room.newcomers(), time.time() - room.presence_ttl
+    return [s for s in seats if s.token_hash in here or (s.asked_at or 0.0) > young]
+
+
 def _rematch_view(room: Pictured, online: frozenset[int]) -> dict[str, Any] | None:
     if room.status is not RoomStatus.OVER and not room.next_seats:
         return None
     return {
         "confirmed": confirmed(room),
         "needed": awaited(room, online),
-        "next_code": room.next_code,
+        # Whether the next match was made; its code goes only to the people who were at the
+        # table (see ..rooms.nextmatch), never into the picture anyone may read.
+        "moved_on": room.next_code is not None,
         # Spectators who asked for a seat at the next match.
         "next_seats": [
-            {"name": s.name, "color": s.color, "avatar": s.avatar} for s in room.next_seats
+            {"name": s.name, "color": s.color, "avatar": s.avatar}
+            for s in held(room, room.next_seats)
         ],
     }
 
@@ -160,7 +188,26 @@ def _player(
         # Leaving the match once this round ends, or gone from it.
         "leaving": state is not None and seat in state.leaving,
         "left": state is not None and seat in state.departed,
+        # Away: from when (epoch ms) anyone seated may ask a bot to play for them or have
+        # them leave (the host may at once; see ..play.standin).  None: here, or a bot.
+        "askable_ms": _askable(room, seat, online),
     }
+
+
+def _askable(room: Pictured, seat: int, online: frozenset[int]) -> int | None:
+    """See ``askable_ms`` above."""
+    if room.seats[seat].kind is not SeatKind.PERSON or seat in online:
+        return None
+    away = room.absence.away_for(seat)
+    if away is None:
+        return None
+    return int((time.time() + room.absent_grace - away) * 1000)
+
+
+def _podium(room: Pictured, state: MatchState | None, story: Story) -> dict[str, Any] | None:
+    if story.podium is None or state is None or not state.departed:
+        return story.podium
+    return counted(story.podium, ending(room.events, state), room.names)
 
 
 def picture(
@@ -199,8 +246,12 @@ def picture(
         "spectators": spectators,
         # The table screens watching (through every worker): the phones show their compact view.
         "screens": room.screens(),
-        # Who may let a bot play for someone away, or have them leave after the round.
+        # Who may let a bot play for someone away at once, or have them leave after the
+        # round (anyone seated may once they have been away long: ``askable_ms``).
         "stewards": stewards(room, online) if playing else [],
+        # The person to act, here: in how many seconds the table may ask a bot to play their
+        # turn (silent that long), who asked and how many must (see ..play.standin).
+        "silent": silent_view(room, state, room.silent_grace, online, after is not None),
         # The turn a bot is playing for a person right now, and why.
         "played_for": turn_view(room) if after is None else None,
         # The fair dice: the commitment now, the seed at the end (real dice have neither).
@@ -214,6 +265,7 @@ def picture(
         "last_result": story.last_result,
         "tie": None if state is None else tie_view(state, room.names),
         "decides": deciding(room.rules),
-        "podium": story.podium,
+        # (A match that ended by leaving says how it counts: see .podium.ending.)
+        "podium": _podium(room, state, story),
         "rematch": _rematch_view(room, online),
     }

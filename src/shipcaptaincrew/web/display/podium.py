@@ -18,6 +18,7 @@ from typing import Any
 from ...formats import FormatKind
 from ...rules import Rules, Stakes
 from ...state import Contest, MatchState, Method, Stage
+from ..storage.models import MatchEnd
 from ..words import server_texts as T
 from ..words.render import Words
 
@@ -128,8 +129,8 @@ def _why(final: MatchState, by: DecidedBy, tie: Tie | None, names: Sequence[str]
         tied = {"names": tuple(names[s] for s in tie.seats), "name": name}
         method = method_word(tie.method)
         if ran_its_course(final):
-            return Words(T.WHY_TIE_TOTALS, {**tied, "total": tie.totals, "method": method})
-        return Words(T.WHY_TIE_CHIPS, {**tied, "chips": tie.chips, "method": method})
+            return Words(T.WHY_TIE_TOTALS, {**tied, "n": tie.totals, "method": method})
+        return Words(T.WHY_TIE_CHIPS, {**tied, "n": tie.chips, "method": method})
     if by is DecidedBy.CHIPS:
         if final.chips[w] >= final.rules.ante:
             return Words(T.WHY_LAST_WITH_CHIPS, {"name": name})
@@ -182,3 +183,36 @@ def deciding(rules: Rules) -> dict[str, Any]:
         }.get(kind, Words(T.DECIDES_SESSION))
     pot = rules.stakes is Stakes.POT and by == DecidedBy.TOTALS.value
     return {"by": by, "text": text, "note": Words(T.POINTS_NOT_CHIPS) if pot else None}
+
+
+def ending(events: list[dict[str, Any]], final: MatchState) -> MatchEnd:
+    """How a finished match ended: at the table, or because everyone else left it.
+
+    A match the engine ends because fewer than two players are left in it was won by leaving,
+    not by play.  It counts as a walkover only if everyone who left was away for real: the
+    table's leave of someone away stands only while they stay away (coming back before the
+    round is over undoes it, see ``service.standin``), so what is left to tell is a host who
+    removed someone while they were at the table (the leave event's ``"away"`` is false):
+    then nobody won it (:attr:`MatchEnd.REMOVED`).
+    """
+    staying = [s for s in range(final.players) if s not in final.departed]
+    if not final.departed or len(staying) >= 2:
+        return MatchEnd.PLAYED
+    last: dict[int, dict[str, Any]] = {}
+    for event in events:
+        if event.get("type") == "leave":
+            last[event["seat"]] = event
+    if any(last.get(s, {}).get("away") is False for s in final.departed):
+        return MatchEnd.REMOVED
+    return MatchEnd.WALKOVER
+
+
+def counted(podium: dict[str, Any], ended: MatchEnd, names: Sequence[str]) -> dict[str, Any]:
+    """The podium of a match that ended by leaving, saying how it counts: a walkover apart
+    from wins, a removal as nobody's win (``ended``: :func:`ending`'s)."""
+    winner = podium.get("winner")
+    if ended is MatchEnd.WALKOVER and winner is not None:
+        return {**podium, "why": Words(T.WHY_WALKOVER, {"name": names[winner]}), "ended": ended}
+    if ended is MatchEnd.REMOVED:
+        return {**podium, "why": Words(T.WHY_REMOVED), "ended": ended, "winner": None}
+    return {**podium, "ended": ended}

@@ -31,6 +31,9 @@ def history(db: Session, limit: int = 50, everything: bool = False) -> list[dict
             "rules": r.rules,
             "players": [s.name for s in r.seats],
             "winner": None if r.winner is None else r.seats[r.winner].name,
+            # How it ended: a walkover's "winner" won because everyone else left (counted
+            # apart), a removal's won nothing (see models.MatchEnd; None: before it was kept).
+            "ended": r.ended,
             "finished_at": r.finished_at.isoformat() if r.finished_at else None,
         }
         for r in rows
@@ -89,12 +92,14 @@ def verify_view(room: LiveRoom, lang: str) -> dict[str, Any]:
 
 def leaderboard(db: Session, limit: int = 100, everything: bool = False) -> list[dict[str, Any]]:
     """Per-player statistics over the finished matches that published their result
-    (``everything``: all of them), most wins first."""
+    (``everything``: all of them), most wins first; a match "won" because everyone else
+    left counts apart (``walkovers``), never as a win."""
     q = select(
         Result.name,
         Result.kind,
         func.count().label("matches"),
         func.sum(case((Result.won, 1), else_=0)).label("wins"),
+        func.sum(case((Result.walkover, 1), else_=0)).label("walkovers"),
         func.sum(Result.points).label("points"),
         func.sum(Result.rounds).label("rounds"),
         func.sum(Result.crews).label("crews"),
@@ -113,6 +118,8 @@ def leaderboard(db: Session, limit: int = 100, everything: bool = False) -> list
                 "kind": row.kind,
                 "matches": int(row.matches),
                 "wins": int(row.wins or 0),
+                # Matches "won" because everyone else left, while away: not wins.
+                "walkovers": int(row.walkovers or 0),
                 "win_rate": int(row.wins or 0) / int(row.matches),
                 "average_score": (int(row.points or 0) / rounds) if rounds else 0.0,
                 "crews": int(row.crews or 0),

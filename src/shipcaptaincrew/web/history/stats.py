@@ -1,20 +1,26 @@
-"""Each player's line for the statistics, counted from the engine's own states."""
+"""Each player's line for the statistics, counted from the engine's own states, and how the
+match ended (a match "won" because everyone else left counts apart)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from ...actions import Leave
+from ...actions import Leave, Stay
 from ...engine import apply, initial_state, is_terminal, opening_chips, seat_to_act
 from ...notation import replay_events
 from ...state import MatchState, Phase
-from ..storage.models import Result
+from ..display.podium import ending
+from ..storage.models import MatchEnd, Result
 from ..table.room import LiveRoom
 
 
-def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> list[Result]:
-    """Every seat's result row for a finished match (``events``: all of them, the last included).
+def results(
+    room: LiveRoom, events: list[dict[str, Any]], final: MatchState
+) -> tuple[list[Result], MatchEnd]:
+    """Every seat's result row for a finished match (``events``: all of them, the last
+    included), and how it ended (:func:`ending`): a walkover's win is marked as one
+    (``walkover``, not ``won``), a removal's counts as nobody's.
 
     A crew is a turn that ends with ship, captain and crew all held (the turn's own state after
     its last step, as the engine has it); chips won are the final stack less the one the seat
@@ -26,20 +32,23 @@ def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> 
     crews = [0] * len(room.seats)
     before = opening
     for after, action in replay_events(opening, events):
-        if before.phase is Phase.TURN and before.turn is not None and not isinstance(action, Leave):
+        table_step = isinstance(action, Leave | Stay)
+        if before.phase is Phase.TURN and before.turn is not None and not table_step:
             turn = apply(before.turn, action)  # the turn's own step, straight from the engine
             seat = seat_to_act(before)
             if is_terminal(turn) and turn.complete and seat is not None:
                 crews[seat] += 1
         before = after
     finished = datetime.now(UTC)
+    ended = ending(events, final)
     return [
         Result(
             room_id=room.id,
             position=i,
             name=s.name,
             kind=s.label,
-            won=final.winner == i,
+            won=final.winner == i and ended is MatchEnd.PLAYED,
+            walkover=final.winner == i and ended is MatchEnd.WALKOVER,
             rounds=sum(1 for r in final.results if i in r.seats),
             points=final.totals[i],
             crews=crews[i],
@@ -48,4 +57,4 @@ def results(room: LiveRoom, events: list[dict[str, Any]], final: MatchState) -> 
             finished_at=finished,
         )
         for i, s in enumerate(room.seats)
-    ]
+    ], ended

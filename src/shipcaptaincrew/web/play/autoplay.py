@@ -68,6 +68,7 @@ class AutoPlay:
         assert seat is not None
         if room.absence.turn is not None and room.absence.turn[0] != seat:
             room.absence.turn = None  # the turn a bot played for someone is over
+            room.absence.silenced.clear()
         if is_chance(state) and not room.fair:
             return  # real dice: somebody at the table rolls them and types the faces
         wait = self._wait(room, state, seat)
@@ -88,6 +89,10 @@ class AutoPlay:
             pause = 0.0  # nobody is watching: play on at once, so the match ends cleanly
         quick = state.phase is Phase.ROLL_OFF  # a die for the start: no choice to watch
         if room.seats[seat].kind is SeatKind.BOT:
+            if state.phase is Phase.ANOTHER_ROUND and self._anyone(room):
+                # Another round is the people's to call (any of them may answer: see
+                # ..play.protocol); the bot goes on only if nobody has after a while.
+                return max(pause, self.settings.silent_grace), None
             return (0.0 if quick else pause), None
         if quick and room.quick_start:
             return 0.0, None  # a rematch: "play again" was everyone's tap to begin

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from ...actions import Action, RerollCargo
+from ...actions import Action, Leave, RerollCargo
 from ...engine import apply, is_chance, legal_actions, sample_chance, seat_to_act
 from ...errors import GameError, InvalidDiceError
 from ...notation import event_for
@@ -25,10 +26,10 @@ from ..display.absence import By
 from ..display.moments import explained
 from ..history import stats
 from ..settings import Settings
-from ..storage.models import Result, RoomStatus
+from ..storage.models import MatchEnd, Result, RoomStatus
 from ..table.broadcast import broadcast_room, room_text
 from ..table.cluster import Cluster
-from ..table.room import Ahead, LiveRoom, narration, turn_goes_on
+from ..table.room import Ahead, LiveRoom, askers_of, narration, turn_goes_on
 from ..table.store import Store
 from ..words import refusals as E
 from ..words.refusals import ErrorCode, RoomError, unavailable
@@ -63,6 +64,8 @@ class Play:
         action: Action | None,
         by: By | None = None,
         reason: Reason | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         """Apply one roll (``None``: roll the dice due) or choice; commit, then broadcast.
 
@@ -77,7 +80,7 @@ class Play:
         if not self.cluster.up:
             # Committing now would leave the other workers' players blind: refuse instead.
             raise unavailable(E.RELAY)
-        played = await self._play(room, action, by, reason)
+        played = await self._play(room, action, by, reason, extra)
         messages, moment, ahead = played
         if (
             isinstance(action, RerollCargo)
@@ -112,11 +115,31 @@ class Play:
             self.finished(room)
         self.look_ahead_soon(room)
 
+    async def leave(
+        self, room: LiveRoom, seat: int, extra: dict[str, Any], said: list[Line]
+    ) -> None:
+        """The table's leave of ``seat`` after this round, its event carrying ``extra`` (who
+        asked, whether the person was away: see :mod:`.standin`) and its broadcast the lines
+        ``said`` first.  The caller holds the room's lock."""
+        if not self.cluster.up:
+            raise unavailable(E.RELAY)
+        messages, moment, _ = await self._play(room, Leave(seat), None, None, extra)
+        self.schedule(room)
+        await self.cluster.publish(room)
+        await broadcast_room(room, said + messages, None, moment)
+        self.look_ahead_soon(room)
+
     async def _play(
-        self, room: LiveRoom, action: Action | None, by: By | None, reason: Reason | None
+        self,
+        room: LiveRoom,
+        action: Action | None,
+        by: By | None,
+        reason: Reason | None,
+        extra: dict[str, Any] | None = None,
     ) -> tuple[list[Line], dict[str, Any] | None, Ahead | None]:
         """Apply, narrate and commit one event (not yet broadcast): its lines, its moment and
-        the look-ahead it came from, if any."""
+        the look-ahead it came from, if any (``extra``: keys the stored event carries besides
+        the engine's, which the engine and the log's readers ignore)."""
         before, dice = room.state, room.dice
         assert before is not None
         count = dice.count if dice is not None else 0
@@ -132,7 +155,7 @@ class Play:
         ahead = room.ahead.get(action)
         if ahead is not None and not (ahead.before is before and ahead.names == room.names):
             ahead = None
-        if ahead is not None and by is not None:
+        if ahead is not None and (by is not None or extra):
             ahead = None  # (its event, narration and moment are the player's own)
         messages: list[Line] | None = None
         if ahead is not None:
@@ -150,6 +173,12 @@ class Play:
             event = event_for(before, action)
             if by is not None:
                 event = {**event, "by": by.value}
+                seat = seat_to_act(before)
+                askers = () if seat is None else room.absence.askers(seat, by)
+                if askers:
+                    event["asked_by"] = list(askers)
+            if extra:
+                event = {**event, **extra}
             story, moment = room.story.step(before, action, after, room.names, by)
         if reason is not None:
             moment = explained(moment, before, action, reason)
@@ -177,8 +206,12 @@ class Play:
             raise
         room.state, room.ahead, room.story = after, {}, story
         room.events.append(event)
+        room.acted_at = time.monotonic()
         if messages is None:
-            messages = narration(before, action, after, room.names, by, first)
+            answered = event.get("answered_by")
+            messages = narration(
+                before, action, after, room.names, by, first, askers_of(event), answered
+            )
         room.recent.append(messages)
         if after.is_over:
             room.finish()
@@ -188,7 +221,7 @@ class Play:
         self, room: LiveRoom, event: dict[str, Any], after: MatchState, ahead: Ahead | None
     ) -> None:
         """Commit the event (with the results if it ends the match); raises SQLAlchemy's errors."""
-        results: list[Result] | None = None
+        results: tuple[list[Result], MatchEnd] | None = None
         if after.is_over:  # replays the whole match: off the event loop
             results = await asyncio.to_thread(stats.results, room, [*room.events, event], after)
         await self.store.commit(room, event, after, results, ahead.ready if ahead else None)

@@ -16,14 +16,13 @@ from pydantic import ValidationError
 from ...actions import Action, InvalidActionError, Leave, Roll, parse_action
 from ...engine import check_choice, is_chance, seat_to_act
 from ...errors import GameError
-from ...state import MatchState
+from ...state import MatchState, Phase
 from ..connections.transport import Connection, Picture, RateLimiter, Sender, dumps
-from ..display.absence import playing_for, stewards
+from ..display.absence import persons, playing_for
 from ..display.advice import HAND_OUT, advise
-from ..rooms.nextmatch import NextMatch, carried
+from ..rooms.nextmatch import NextMatch
 from ..settings import Settings
 from ..storage.models import RoomStatus, SeatKind
-from ..table.broadcast import broadcast_room
 from ..table.cluster import Cluster
 from ..table.presence import PresenceBoard
 from ..table.room import LiveRoom, hash_token
@@ -32,13 +31,16 @@ from ..table.schemas import (
     Act,
     Advice,
     Hello,
+    Pair,
     Ping,
     PlayFor,
     React,
+    RefuseNext,
     Rematch,
     RemoveAfterRound,
     RollDice,
     SeatNext,
+    TakeTurn,
 )
 from ..words import refusals as E
 from ..words import server_texts as T
@@ -47,13 +49,10 @@ from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Words
 from .moves import Play
+from .screens import Screens
+from .standin import StandIns
 
 log = logging.getLogger("shipcaptaincrew.web")
-
-
-def screens(room: LiveRoom) -> int:
-    """The table screens connected to this room, through every worker (as its spectators)."""
-    return room.screens()
 
 
 class Protocol:
@@ -66,14 +65,22 @@ class Protocol:
         play: Play,
         after: NextMatch,
         presence: PresenceBoard,
+        standins: StandIns,
+        screens: Screens,
     ) -> None:
         self.settings, self.cluster, self.play = settings, cluster, play
+        #: The table's say: bots for those away or silent, leaves (see .standin).
+        self.standins = standins
+        #: Table screens and their pairing (see .screens).
+        self.screens = screens
         #: Play again and seats for the next match.
         self.after = after
         #: Tells the table who is online, at most a few times a second.
         self.presence = presence
 
-    async def connect(self, room: LiveRoom, ws: Sender, hello: Hello) -> Connection:
+    async def connect(
+        self, room: LiveRoom, ws: Sender, hello: Hello, network: str | None = None
+    ) -> Connection:
         """Register a connection after its hello; a bad token is refused, no token = spectator.
 
         The welcome and the first picture (the story so far) are sent, and the connection
@@ -95,6 +102,7 @@ class Protocol:
             token=hello.token,
             reactions=RateLimiter(self.settings.reaction_rate, self.settings.reaction_burst),
             stall=self.settings.send_stall_seconds,
+            network=network,
         )
         # Told once the current broadcast has posted to everyone (a close can come from
         # inside one): a presence picture never overtakes the move being sent.
@@ -104,8 +112,12 @@ class Protocol:
             conn.seat = room.seat_of_hash(token_hash)  # seats may have moved (sync, removal)
             if token_hash is not None and conn.seat is None:
                 raise RoomError(ErrorCode.BAD_TOKEN, E.BAD_TOKEN, 403)
-            self._admit(room, conn, hello)
-            await conn.send(room.welcome(conn.seat))
+            screen_token = self.screens.admit(room, conn, hello)
+            self._admit(room, conn)
+            welcome = room.welcome(conn.seat)
+            if screen_token is not None:
+                welcome["screen"] = self.screens.welcome(conn, screen_token)
+            await conn.send(welcome)
             online, spectators = room.presence()  # as it is once this connection is in
             if conn.seat is None:
                 spectators += 1
@@ -117,7 +129,7 @@ class Protocol:
         # Who is online changed: the other workers and everyone here are told (a picture with
         # no narration, so it may go out outside the lock; see .presence).
         self.presence.changed(room)
-        if room.next_code is not None and conn.seat in carried(room, room.rematch):
+        if room.next_code is not None:
             await self.after.moved(room, conn)  # back after the next match was made: on to it
         return conn
 
@@ -125,28 +137,29 @@ class Protocol:
         """A connection of ``room`` stopped counting: who is online changed (see above)."""
         asyncio.get_running_loop().call_soon(self.presence.changed, room)
 
-    def _admit(self, room: LiveRoom, conn: Connection, hello: Hello) -> None:
+    def _admit(self, room: LiveRoom, conn: Connection) -> None:
         """Let a connection in, or refuse it (in its language) if its kind is full here.
 
         A seat takes up to ``max_seat_connections`` connections (a phone and a tablet, say)
-        and is never refused for a crowd; up to ``max_screens`` table screens come in
-        whatever the crowd; every other watcher counts against ``max_spectators`` (through
-        every worker).  The caller holds the room's lock.
+        and is never refused for a crowd; a paired table screen (at most ``max_screens`` a
+        table, see .screens) comes in whatever the crowd; every other watcher, a screen not
+        paired among them, counts against ``max_spectators`` (through every worker).  The
+        caller holds the room's lock.
         """
         if conn.seat is not None:
             most = self.settings.max_seat_connections
             if most and sum(1 for c in room.conns if c.open and c.seat == conn.seat) >= most:
                 raise RoomError(ErrorCode.CROWDED, E.SEAT_CONNECTIONS, 429, n=most)
             return
-        conn.screen = hello.screen and screens(room) < self.settings.max_screens
         most = self.settings.max_spectators
-        if not conn.screen and most and room.presence()[1] - screens(room) >= most:
+        if not conn.screen and most and room.presence()[1] - room.screens() >= most:
             raise RoomError(ErrorCode.CROWDED, E.TOO_MANY_WATCHING, 429, n=most)
 
     async def disconnect(self, room: LiveRoom, conn: Connection) -> None:
         """Forget a connection (the seat stays; its token brings the player back)."""
         conn.open = False
         room.conns.discard(conn)
+        self.after.release(room, conn)
         self.presence.changed(room)
 
     async def refuse(self, conn: Connection, err: RoomError) -> None:
@@ -184,8 +197,14 @@ class Protocol:
             await self.after.confirm(room, conn, msg)
         elif isinstance(msg, SeatNext):
             await self.after.seat_next(room, conn, msg)
+        elif isinstance(msg, RefuseNext):
+            await self.after.refuse(room, conn, msg)
         elif isinstance(msg, PlayFor | RemoveAfterRound):
-            await self._stand_in(room, conn, msg)
+            await self.standins.ask(room, conn, msg)
+        elif isinstance(msg, TakeTurn):
+            await self.standins.take_turn(room, conn, msg)
+        elif isinstance(msg, Pair):
+            await self.screens.pair(room, conn, msg)
         else:
             await self._move(room, conn, msg)
 
@@ -214,6 +233,10 @@ class Protocol:
             allowed = {actor}
             if typed and actor is not None and self._for_host(room, actor):
                 allowed.add(room.host)
+            if state.phase is Phase.ANOTHER_ROUND:
+                # Another round, or stop: the people at the table answer, any of them, not
+                # only the next round's first player (a bot would always go on).
+                allowed |= set(persons(room))
             if conn.seat not in allowed:
                 raise RoomError(
                     ErrorCode.NOT_YOUR_TURN, E.NOT_YOUR_DICE if typed else E.NOT_YOUR_TURN, 409
@@ -227,6 +250,11 @@ class Protocol:
             )
             if room.absence.turn is not None and room.absence.turn[0] == conn.seat:
                 room.absence.turn = None  # the player is back at their own turn
+                room.absence.silenced.pop(conn.seat, None)
+            if conn.seat != actor and state.phase is Phase.ANOTHER_ROUND:
+                # (The story names who answered: see ..table.room.narration.)
+                await self.play.step(room, action, extra={"answered_by": conn.seat})
+                return
             await self.play.step(room, action)
 
     @staticmethod
@@ -273,38 +301,6 @@ class Protocol:
             what = choice_words(action, names)
             raise RoomError(ErrorCode.ILLEGAL, E.NOT_A_CHOICE, 400, what=what) from None
         return action
-
-    async def _stand_in(
-        self, room: LiveRoom, conn: Connection, msg: PlayFor | RemoveAfterRound
-    ) -> None:
-        """Let a bot play for someone away, or have them leave the match after this round."""
-        if conn.seat is None:
-            raise RoomError(ErrorCode.SPECTATOR, E.SPECTATOR, 403)
-        async with room.lock:
-            await self.cluster.sync(room)
-            state = room.state
-            if state is None or room.status is not RoomStatus.PLAYING:
-                code = ErrorCode.NOT_STARTED if state is None else ErrorCode.OVER
-                raise RoomError(code, E.NOT_STARTED if state is None else E.MATCH_OVER, 409)
-            online = room.presence()[0]
-            if conn.seat not in stewards(room, online):
-                raise RoomError(ErrorCode.NOT_HOST, E.NOT_STEWARD, 403)
-            seat = msg.seat
-            if seat >= len(room.seats) or room.seats[seat].kind is not SeatKind.PERSON:
-                raise RoomError(ErrorCode.BAD_SEAT, E.NOT_A_PERSON, 400, seat=seat)
-            name = room.seats[seat].name
-            if seat in online:
-                raise RoomError(ErrorCode.BAD_SEAT, E.NOT_AWAY, 409, name=name)
-            if seat in state.leaving or seat in state.departed:
-                raise RoomError(ErrorCode.BAD_SEAT, E.LEFT_ALREADY, 409, name=name)
-            if isinstance(msg, RemoveAfterRound) and msg.version != room.version:
-                raise RoomError(ErrorCode.STALE, E.STALE, 409)
-            room.absence.asked.add(seat)
-            if isinstance(msg, RemoveAfterRound):
-                await self.play.step(room, Leave(seat))  # (a bot plays the round out)
-            else:
-                self.play.schedule(room)
-                await broadcast_room(room)
 
     async def _advice(self, room: LiveRoom, conn: Connection, msg: Advice) -> None:
         if not room.hints:

@@ -26,7 +26,6 @@ from ..table.schemas import CLIENT_MESSAGE, Hello
 from ..words import refusals as E
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError
-from .protocol import screens
 
 router = APIRouter(tags=["live"])
 
@@ -110,11 +109,15 @@ async def table(ws: WebSocket, code: str) -> None:
     service: MatchService = ws.app.state.service
     await ws.accept()
     small_buffers(ws, service.settings.send_buffer_bytes)
+    address = ws.client.host if ws.client else None
     try:
+        service.refuse_guesses(address)
         room = service.room(code)
     except RoomError as err:
+        if err.code is ErrorCode.NOT_FOUND:
+            await service.missed(address)
         await _error(ws, err, DEFAULT_LANG)
-        await ws.close(code=4404)
+        await ws.close(code=4429 if err.status == 429 else 4404)
         return
     origin = ws.headers.get("origin")
     if not origin_allowed(origin, ws.headers.get("host"), service.settings):
@@ -123,7 +126,7 @@ async def table(ws: WebSocket, code: str) -> None:
         await ws.close(code=4403)
         return
     most = service.settings.max_connections_per_address
-    visit = service.doorman.knock(network(ws.client.host if ws.client else None))
+    visit = service.doorman.knock(network(address))
     if visit is None:  # no hello yet: the table's language
         crowded = RoomError(ErrorCode.CROWDED, E.TOO_MANY_CONNECTIONS, 429, n=most)
         await _error(ws, crowded, room.lang)
@@ -156,13 +159,13 @@ async def _visit(ws: WebSocket, service: MatchService, room: LiveRoom, visit: Vi
         if not isinstance(hello, Hello):
             raise RoomError(ErrorCode.HELLO_FIRST, E.HELLO_FIRST, 400)
         lang = hello.lang
-        exempt = room.seat_of(hello.token) is not None or (
-            hello.screen and screens(room) < service.settings.max_screens
-        )
+        # Seats are let in past the network's count; a table screen is counted like any
+        # connection (a screen is paired by a seated player: see service.screens).
+        exempt = room.seat_of(hello.token) is not None
         if not visit.hello(exempt):
             most = service.settings.max_connections_per_address
             raise RoomError(ErrorCode.CROWDED, E.TOO_MANY_CONNECTIONS, 429, n=most)
-        conn = await service.connect(room, ws, hello)
+        conn = await service.connect(room, ws, hello, visit.key)
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close()

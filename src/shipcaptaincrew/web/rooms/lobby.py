@@ -21,8 +21,8 @@ from ..table.schemas import AddBot, CreateRoom, JoinRoom
 from ..table.seats import SeatInfo, hash_token
 from ..table.store import Store
 from ..words import refusals as E
+from ..words.names import check_name, skeleton
 from ..words.refusals import ErrorCode, RoomError
-from .names import check_name, skeleton
 
 #: Seat tokens: 32 random bytes (256 bits), URL-safe.
 TOKEN_BYTES = 32

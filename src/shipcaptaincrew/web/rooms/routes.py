@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from ..connections.transport import dumps
 from ..crews.identity import MaybeMemberDep, no_crew
@@ -104,15 +104,22 @@ async def start(code: str, service: ServiceDep, token: TokenDep = None) -> dict[
 
 
 @router.get("/{code}/qr.svg")
-async def qr_code(code: str, request: Request, service: ServiceDep) -> Response:
-    """The join link as an SVG QR code."""
+async def qr_code(
+    code: str,
+    request: Request,
+    service: ServiceDep,
+    pair: Annotated[str | None, Query(pattern=r"^[0-9]{4}$")] = None,
+) -> Response:
+    """The join link as an SVG QR code (``pair``: the link a table screen shows while it
+    waits to be paired, which opens the table on a seated phone asking to pair it)."""
     import io
 
     import segno
 
     room = service.room(code)
+    link = join_link(request, room.code) + (f"?pair={pair}" if pair else "")
     buf = io.BytesIO()
-    segno.make(join_link(request, room.code), error="m").save(
+    segno.make(link, error="m").save(
         buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", title="QR code"
     )
     # A code's join link never changes: the browser keeps it (a table screen opened again

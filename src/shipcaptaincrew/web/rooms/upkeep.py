@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, delete, exists, func, or_, select, update
 
-from ..connections.limits import network
+from ..connections.limits import address_key
 from ..settings import Settings
 from ..storage.models import Event, Result, Room, RoomStatus, Seat
 from ..table.room import LiveRoom
@@ -63,13 +63,6 @@ REFUSAL_MEMORY = 60.0
 EXPIRED_CLOSE = 4410
 #: Stops a room's clocks (its bot, turn timer and host watch) before it is forgotten.
 StopRoom = Callable[[LiveRoom], Awaitable[None]]
-
-
-def address_key(address: str) -> str:
-    """The form in which a client's network is kept (a hash of :func:`..connections.limits.network`,
-    never the address itself)."""
-    net = network(address) or address
-    return hashlib.sha256(b"scc-room-limit\0" + net.encode()).hexdigest()
 
 
 class Upkeep:
@@ -149,6 +142,24 @@ class Upkeep:
             self._remember(key, hourly)
             self._recall(key)
         return name
+
+    async def count_miss(self, network: str) -> bool:
+        """Scaled out: count a table code that ``network`` looked up in vain in Redis, shared
+        by every worker (a minute's counter); whether the network has now used its minute
+        (see ``limits.Misses``).  Redis not answering: False, each worker's own count decides."""
+        most, relay = self.settings.code_misses_per_minute, self.relay
+        if not most or relay is None:
+            return False
+        name = f"scc:{self.space}:misses:{address_key(network)}"
+        try:
+            async with relay.client.pipeline(transaction=True) as pipe:
+                pipe.set(name, 0, ex=60, nx=True)
+                pipe.incr(name)
+                _, n = await asyncio.wait_for(pipe.execute(), 1.0)
+        except Exception as e:
+            log.warning("code misses not counted in redis", extra={"error": repr(e)})
+            return False
+        return int(n) >= most
 
     async def unclaim(self, name: str) -> None:
         """Give back a room counted by :meth:`claim` that was not made (best effort)."""

@@ -3,8 +3,10 @@ need to draw themselves, every label in the page's language."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from babel import Locale
 from fastapi import APIRouter, Query
 
 from ...bots import DIFFICULTIES
@@ -14,7 +16,7 @@ from ...i18n import translator
 from ...rules import PRESET_DESCRIPTIONS, PRESETS, find_rules
 from ..deps import LangDep
 from ..words import refusals as E
-from ..words.page_strings import UI_STRINGS
+from ..words.page_strings import UI_PLURALS, UI_STRINGS
 from ..words.refusals import ErrorCode, RoomError
 from .forms import option_table, rules_view
 
@@ -55,15 +57,31 @@ async def bots() -> list[str]:
     return list(DIFFICULTIES)
 
 
-def ui_strings(lang: str) -> dict[str, str]:
+def ui_strings(lang: str) -> dict[str, str | dict[str, str]]:
     """The pages' strings in a language (English id -> translation): the answer of
-    ``/api/i18n/{lang}``, which a page also gets inline (see ``pages/routes.py``)."""
+    ``/api/i18n/{lang}``, which a page also gets inline (see ``pages/routes.py``).  A
+    message with plural forms maps its singular id to its form for each plural category of
+    the language (CLDR's ``one``, ``other``, ...), which the page picks with the browser's
+    ``Intl.PluralRules`` (``tn`` in ``common.js``)."""
     tr = translator(lang, "web")
-    return {s: tr(s) for s in UI_STRINGS}
+    out: dict[str, str | dict[str, str]] = {s: tr(s) for s in UI_STRINGS}
+    for pair in UI_PLURALS:
+        out[pair.singular] = {cat: tr.ngettext(*pair, n) for cat, n in plural_samples(lang)}
+    return out
+
+
+@lru_cache(maxsize=8)
+def plural_samples(lang: str) -> tuple[tuple[str, int], ...]:
+    """A count for each plural category of ``lang`` (CLDR's rules, as Babel has them)."""
+    rule = Locale.parse(lang).plural_form
+    samples: dict[str, int] = {}
+    for n in range(0, 200):
+        samples.setdefault(rule(n), n)
+    return tuple(sorted(samples.items()))
 
 
 @router.get("/i18n/{lang}")
-async def strings(lang: str) -> dict[str, str]:
+async def strings(lang: str) -> dict[str, str | dict[str, str]]:
     """The pages' strings in a language (English id -> translation)."""
     if lang not in LANGUAGES:
         raise RoomError(

@@ -39,6 +39,22 @@ class SeatKind(Enum):
     BOT = "bot"
 
 
+class MatchEnd(StrEnum):
+    """How a finished match ended; ``rooms.ended`` stores the value (None: before it was kept).
+
+    What the leaderboard, the history and a crew's season read to count a match: a win by
+    play, or a match "won" because everyone else left, which counts apart.
+    """
+
+    PLAYED = "played"  #: decided at the table (or by the bots playing for those away)
+    #: Everyone else left it, each while away for real (asked for after the absent grace, or
+    #: by the host while they were away, and never back before it took effect).
+    WALKOVER = "walkover"
+    #: Everyone else left it, and the host removed at least one of them while they were
+    #: here: nobody won it.
+    REMOVED = "removed"
+
+
 class DiceSource(StrEnum):
     """Where a room's dice come from; ``rooms.dice`` stores the value."""
 
@@ -104,6 +120,15 @@ class Room(Base):
     #: How the client seeds enter the fair dice (a ``fair.SeedFormat`` value; None: a room
     #: made before the length prefix, whose seeds are joined with "|").
     client_seed_format: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: Once over: how the match ended (a :class:`MatchEnd` value; None: finished before
+    #: this was kept).
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: The votes to let a bot play a silent person's turn: ``{"seat", "version", "by"}`` each
+    #: (see ``play.standin``), valid for that turn (``version``) only.
+    asks: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    #: The table screens a seated person paired: ``{"id"}`` each (the hash of the screen's
+    #: token; see ``play.screens``).
+    screens: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     #: The table chose to show its result in the server's lists (``/history``, ``/stats``);
     #: without it only the people with its code see it (see ``Settings.open_lists``).
     published: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -163,4 +188,7 @@ class Result(Base):
     crews: Mapped[int] = mapped_column(Integer)
     chips_won: Mapped[int] = mapped_column(Integer)
     sips: Mapped[int] = mapped_column(Integer)
+    #: Won because everyone else left, each while away (:attr:`MatchEnd.WALKOVER`): a win
+    #: the leaderboard counts apart (``won`` is false then).
+    walkover: Mapped[bool] = mapped_column(Boolean, default=False)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -26,7 +26,7 @@ from ..storage.models import RoomStatus
 from ..words import refusals as E
 from ..words.refusals import RoomError, unavailable
 from .broadcast import broadcast_room
-from .room import Advanced, LiveRoom
+from .room import Advanced, LiveRoom, Report
 from .store import Store
 
 log = logging.getLogger("shipcaptaincrew.web")
@@ -67,6 +67,9 @@ class Cluster:
         self.presence_reported: Callable[[LiveRoom, bool], None] = lambda room, local: None
         #: Called when the next match of a room was made by another worker (see .nextmatch).
         self.next_match: Callable[[LiveRoom], Awaitable[None]] = _nothing
+        #: Called when a room's meta was read anew (its paired screens may have changed:
+        #: see .screens).
+        self.meta_changed: Callable[[LiveRoom], None] = lambda room: None
         self.relay: Relay | None = None
         if settings.redis_url:
             self.relay = Relay(settings.redis_url, self._remote_change, self._catch_up_all)
@@ -170,6 +173,8 @@ class Cluster:
             raise unavailable(E.DATABASE) from None
         fresh = room.next_code is None and meta.next_code is not None
         changed = room.apply(meta)
+        if changed:
+            self.meta_changed(room)
         if fresh:  # the next match was made elsewhere: send the players here on to it
             await self.next_match(room)
         return changed
@@ -200,10 +205,9 @@ class Cluster:
             return
         if note.kind is NoteKind.PRESENCE:
             assert note.data is not None
-            before = room.presence(), room.screens()
+            before = room.presence(), room.screens(), room.newcomers()
             newcomer = note.origin not in room.remote
-            data = note.data
-            seen = (time.monotonic(), data["seats"], data["spectators"], data["screens"])
+            seen = Report.of(time.monotonic(), note.data)
             room.remote[note.origin] = seen
             # Unless the worker reports again in time, its people fade out then: told then.
             asyncio.get_running_loop().call_later(
@@ -211,7 +215,7 @@ class Cluster:
             )
             if newcomer and room.conns:  # a worker new to this room: tell it who is here
                 await self.announce(room)
-            if (room.presence(), room.screens()) != before:
+            if (room.presence(), room.screens(), room.newcomers()) != before:
                 self.presence_reported(room, False)
             return
         async with room.lock:
@@ -223,7 +227,7 @@ class Cluster:
                 return  # already read (by an action or an earlier message)
             await self.sync(room)
 
-    def _faded(self, room: LiveRoom, origin: str, seen: tuple[float, list[int], int, int]) -> None:
+    def _faded(self, room: LiveRoom, origin: str, seen: Report) -> None:
         """A worker's report of who is connected through it is no longer believed (it sent
         no newer one, see ``Settings.presence_ttl``): the table is told who is online now,
         and the clocks of those gone look again."""

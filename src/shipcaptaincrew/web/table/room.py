@@ -31,15 +31,22 @@ from ..display.picture import picture
 from ..storage.models import DiceSource, RoomStatus
 from ..words import server_texts as T
 from ..words.render import Line, Title, Words, say_line
-from .seats import Meta, SeatInfo
+from .seats import Ask, Meta, SeatInfo
 
 # (.protocol takes hash_token from here.)
 from .seats import hash_token as hash_token
 
 #: Narrated events a newcomer is told (the story so far).
 RECENT_EVENTS = 40
-#: The line before the first move a bot makes in a person's turn, by why it makes it.
-PLAYED_FOR = {By.TIMER: T.PLAYED_BY_TIMER, By.AWAY: T.PLAYED_AWAY, By.ASKED: T.PLAYED_ASKED}
+#: The line before the first move a bot makes in a person's turn, by why it makes it (and,
+#: asked for, the line that names who asked).
+PLAYED_FOR = {
+    By.TIMER: T.PLAYED_BY_TIMER,
+    By.AWAY: T.PLAYED_AWAY,
+    By.ASKED: T.PLAYED_ASKED,
+    By.SILENT: T.PLAYED_SILENT,
+}
+PLAYED_FOR_ASKED = {By.ASKED: T.PLAYED_ASKED_BY, By.SILENT: T.PLAYED_SILENT}
 
 
 def narration(
@@ -49,13 +56,34 @@ def narration(
     names: list[str],
     by: By | None = None,
     first: bool = True,
+    askers: tuple[int, ...] = (),
+    answered: int | None = None,
 ) -> list[Line]:
-    """An event's narration; the first move a bot makes in a person's turn says so first."""
-    lines: list[Line] = list(narrate(before, action, after, names))
+    """An event's narration; the first move a bot makes in a person's turn says so first,
+    and who asked for it, if the table did (``askers``: their seats).  ``answered``: the
+    person who answered "another round?" for the table, named as the one who called it."""
+    said = list(names)
+    actor = seat_to_act(before)
+    if answered is not None and actor is not None and 0 <= answered < len(names):
+        said[actor] = names[answered]
+    lines: list[Line] = list(narrate(before, action, after, said))
     if by is not None and first:
         seat = seat_to_act(before)
-        lines.insert(0, Words(PLAYED_FOR[by], {"name": names[seat] if seat is not None else ""}))
+        params: dict[str, Any] = {"name": names[seat] if seat is not None else ""}
+        msgid = PLAYED_FOR[by]
+        if askers and by in PLAYED_FOR_ASKED:
+            msgid = PLAYED_FOR_ASKED[by]
+            params["askers"] = tuple(names[s] for s in askers if 0 <= s < len(names))
+        lines.insert(0, Words(msgid, params))
     return lines
+
+
+def askers_of(event: dict[str, Any]) -> tuple[int, ...]:
+    """Who asked for the bot that made a stored event (its ``"asked_by"``; none: nobody)."""
+    value = event.get("asked_by")
+    if not isinstance(value, list):
+        return ()
+    return tuple(s for s in value if isinstance(s, int) and not isinstance(s, bool))
 
 
 def turn_goes_on(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
@@ -64,6 +92,37 @@ def turn_goes_on(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
         return False
     last = events[-1]
     return last.get("by") == event.get("by") and last.get("seat") == event.get("seat")
+
+
+class Report(NamedTuple):
+    """Who another worker says is connected to a room through it (see .cluster), and when it
+    said so: the seats, the spectators (table screens among them), the paired table screens
+    (their ids), the newcomers holding a seat at the next match (their tokens' hashes) and
+    the table screens waiting to be paired (``CODE:ID``: the code each shows, its id)."""
+
+    when: float
+    seats: list[int]
+    spectators: int
+    screens: tuple[str, ...] = ()
+    newcomers: tuple[str, ...] = ()
+    pairing: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, when: float, data: dict[str, Any]) -> Report:
+        """A worker's presence message as a report (a field it does not send: none)."""
+
+        def texts(key: str) -> tuple[str, ...]:
+            value = data.get(key)
+            return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+        return cls(
+            when,
+            list(data["seats"]),
+            int(data["spectators"]),
+            texts("screens"),
+            texts("newcomers"),
+            texts("pairing"),
+        )
 
 
 class Advanced(NamedTuple):
@@ -118,6 +177,10 @@ class LiveRoom:
     rematch: tuple[int, ...] = ()
     next_seats: tuple[SeatInfo, ...] = ()
     next_code: str | None = None
+    #: Votes to let a bot play a silent person's turn, and the paired table screens' ids
+    #: (see :class:`.seats.Meta`).
+    asks: tuple[Ask, ...] = ()
+    paired: tuple[str, ...] = ()
     #: Fair dice rolled here, or real dice whose faces the players type.
     dice_source: DiceSource = DiceSource.FAIR
     #: How the client seeds enter the fair dice (rooms made before the length prefix: joined).
@@ -142,7 +205,7 @@ class LiveRoom:
     #: Scaled out: who is connected through the other workers (origin -> (when, seats,
     #: spectators, table screens among them)), so everyone sees everyone online whichever
     #: worker they are on, and a phone sees a table screen connected to another worker.
-    remote: dict[str, tuple[float, list[int], int, int]] = field(default_factory=dict)
+    remote: dict[str, Report] = field(default_factory=dict)
     #: The seats this worker last told the others are connected through it (see .presence).
     announced: tuple[int, ...] = ()
     #: When this worker loaded the room (monotonic): scaled out, who is connected through the
@@ -152,9 +215,15 @@ class LiveRoom:
     #: seconds a person may be offline before it does (``Settings.absent_grace``).
     absence: Absence = field(default_factory=Absence)
     absent_grace: float = 30.0
+    #: Seconds the person to act may be silent before the table may ask a bot to play their
+    #: turn (``Settings.silent_grace``).
+    silent_grace: float = 30.0
     #: Seconds another worker's report of who is connected through it is believed
     #: (``Settings.presence_ttl``).
     presence_ttl: float = 30.0
+    #: When the last event was played or read here (monotonic): how long the person to act
+    #: has been silent (see :mod:`.standin`).
+    acted_at: float = field(default_factory=time.monotonic)
     #: A rematch's room: everyone's die for the start is rolled at once ("play again" was
     #: each person's tap to begin).
     quick_start: bool = False
@@ -166,11 +235,20 @@ class LiveRoom:
         self.rng = random.Random(bot_seed(bytes.fromhex(self.server_seed)))
 
     def apply(self, meta: Meta) -> bool:
-        """Take in the host and "play again" as the database has them; whether they changed."""
-        now = Meta(self.host, self.rematch, self.next_seats, self.next_code)
+        """Take in the host, "play again", the votes and the screens as the database has them;
+        whether they changed."""
+        now = self.meta
         self.host, self.rematch = meta.host, meta.rematch
         self.next_seats, self.next_code = meta.next_seats, meta.next_code
+        self.asks, self.paired = meta.asks, meta.screens
         return meta != now
+
+    @property
+    def meta(self) -> Meta:
+        """What the room holds besides its seats and events, as this worker knows it."""
+        return Meta(
+            self.host, self.rematch, self.next_seats, self.next_code, self.asks, self.paired
+        )
 
     # -- the match ------------------------------------------------------------------------
     def begin(self) -> None:
@@ -204,7 +282,12 @@ class LiveRoom:
         done = list(self.events)
         for (after, action), event in zip(replayed, events, strict=True):
             by = by_of(event)
-            lines = narration(before, action, after, self.names, by, not turn_goes_on(done, event))
+            first = not turn_goes_on(done, event)
+            answered = event.get("answered_by")
+            answered = answered if isinstance(answered, int) else None
+            lines = narration(
+                before, action, after, self.names, by, first, askers_of(event), answered
+            )
             done.append(event)
             self.recent.append(lines)
             self.story, moment = self.story.step(before, action, after, self.names, by)
@@ -222,11 +305,29 @@ class LiveRoom:
             told = told._replace(moment=bot_explained(told.moment, *choice))
         self.state = before
         self.events += events
+        self.acted_at = time.monotonic()
+        self._bot_turn(events[-1] if events else None)
         if self.dice is not None:
             self.dice.count += dice
         if before.is_over:
             self.finish()
         return told
+
+    def _bot_turn(self, event: dict[str, Any] | None) -> None:
+        """Events another worker played: if a bot was playing a person's turn there and the
+        turn goes on, it is shown here too (whose, why, who asked), as on that worker."""
+        by = None if event is None else by_of(event)
+        state = self.state
+        if event is None or by is None or state is None or state.is_over:
+            return
+        seat = event.get("seat")
+        if seat_to_act(state) != seat or not isinstance(seat, int):
+            return
+        self.absence.turn = (seat, by)
+        if by is By.SILENT:
+            self.absence.silenced[seat] = askers_of(event)
+        elif by is By.ASKED:
+            self.absence.asked[seat] = askers_of(event)
 
     def bot_of(self, state: MatchState) -> str | None:
         """The spec of the bot choosing in ``state`` (None: a person's turn, or none)."""
@@ -330,30 +431,61 @@ class LiveRoom:
         return tuple(sorted({c.seat for c in self.conns if c.open and c.seat is not None}))
 
     def local_presence(self) -> dict[str, Any]:
-        """The seats, spectators and table screens (spectators too) connected to this process."""
+        """Who is connected to the room through this process (see :class:`Report`)."""
+        open_ = [c for c in self.conns if c.open]
         return {
             "seats": list(self.local_seats()),
-            "spectators": sum(1 for c in self.conns if c.open and c.seat is None),
-            "screens": sum(1 for c in self.conns if c.open and c.screen),
+            "spectators": sum(1 for c in open_ if c.seat is None),
+            "screens": sorted({c.screen_id for c in open_ if c.screen and c.screen_id}),
+            "newcomers": sorted({hash_token(c.next_token) for c in open_ if c.next_token}),
+            "pairing": sorted(
+                {f"{c.pairing}:{c.screen_id}" for c in open_ if c.pairing and not c.screen}
+            ),
         }
+
+    def reports(self) -> list[Report]:
+        """The other workers' reports still believed (see ``Settings.presence_ttl``)."""
+        fresh = time.monotonic() - self.presence_ttl
+        return [r for r in self.remote.values() if r.when >= fresh]
 
     def presence(self) -> tuple[frozenset[int], int]:
         """The seats online and the number of spectators, through any worker."""
         online = {c.seat for c in self.conns if c.open and c.seat is not None}
         spectators = sum(1 for c in self.conns if c.open and c.seat is None)
-        fresh = time.monotonic() - self.presence_ttl
-        for when, seats, watching, _ in self.remote.values():
-            if when >= fresh:
-                online.update(seats)
-                spectators += watching
+        for r in self.reports():
+            online.update(r.seats)
+            spectators += r.spectators
         return frozenset(online), spectators
 
+    def screen_ids(self) -> set[str]:
+        """The paired table screens watching, through any worker (by id)."""
+        here = {c.screen_id for c in self.conns if c.open and c.screen and c.screen_id}
+        return here.union(*(r.screens for r in self.reports()))
+
     def screens(self) -> int:
-        """The table screens watching, through any worker (each phone then shows its compact
-        view, whichever worker it is on)."""
-        fresh = time.monotonic() - self.presence_ttl
-        here = sum(1 for c in self.conns if c.open and c.screen)
-        return here + sum(n for when, _, _, n in self.remote.values() if when >= fresh)
+        """How many paired table screens watch, through any worker (each phone then shows
+        its compact view, whichever worker it is on)."""
+        return len(self.screen_ids())
+
+    def newcomers(self) -> set[str]:
+        """The token hashes of the newcomers with a seat at the next match who are connected,
+        through any worker (the next match takes only those still here)."""
+        here = {hash_token(c.next_token) for c in self.conns if c.open and c.next_token}
+        return here.union(*(r.newcomers for r in self.reports()))
+
+    def pairing(self) -> dict[str, str]:
+        """The table screens waiting to be paired, through any worker: pairing code -> the
+        screen's id."""
+        shown = {
+            c.pairing: c.screen_id
+            for c in self.conns
+            if c.open and c.pairing and c.screen_id and not c.screen
+        }
+        for r in self.reports():
+            for item in r.pairing:
+                code, _, screen_id = item.partition(":")
+                shown.setdefault(code, screen_id)
+        return shown
 
     # -- the picture ----------------------------------------------------------------------
     @functools.cached_property

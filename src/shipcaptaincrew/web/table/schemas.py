@@ -28,6 +28,7 @@ from ...facts import DEFAULT_LANG, LANGUAGES, MAX_PLAYERS
 from ..display.party import AVATARS, COLORS, REACTIONS
 from ..storage.models import DiceSource
 from ..words.invalid import blank, one_of
+from ..words.names import readable
 
 
 def _check_member(choices: Sequence[str]) -> Callable[[object], object]:
@@ -45,11 +46,12 @@ def _member(choices: Sequence[str]) -> AfterValidator:
 
 
 def _clean_name(value: str) -> str:
-    """Names are plain text: control characters go, whitespace collapses (escaping is on output)."""
+    """Names are plain text: control characters go, whitespace collapses (escaping is on
+    output), and what is left must be a name a person can read (:func:`.names.readable`)."""
     text = " ".join("".join(ch for ch in value if ch.isprintable()).split())
     if not text:
         raise blank()
-    return text
+    return readable(text)
 
 
 #: A catalogue language (``en``, ``de``, ``nb``).
@@ -124,9 +126,11 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Token | None = None
     lang: Lang = DEFAULT_LANG
-    #: A table screen (the big screen everyone at the table watches): a spectator that the
-    #: table lets in past its limits on spectators (up to ``Settings.max_screens``).
+    #: A table screen (the big screen everyone at the table watches): a spectator until a
+    #: seated player pairs it, then let in past the table's limit on spectators (see
+    #: ``service.screens``), with the screen token the server gave it (None: a new screen).
     screen: bool = False
+    screen_token: Token | None = None
 
 
 class Act(_Strict):
@@ -179,20 +183,43 @@ class SeatNext(_Strict):
     avatar: Avatar | None = None
 
 
+class RefuseNext(_Strict):
+    """The host turns down the seat a spectator asked for at the next match (by its name)."""
+
+    type: Literal["refuse_next"]
+    name: str = Field(min_length=1, max_length=32)
+
+
 class PlayFor(_Strict):
-    """Let a bot play the turns of the person in ``seat``, who is away, until they are back
-    (the host, or anyone seated while the host is away)."""
+    """Let a bot play the turns of the person in ``seat``, who is away, until they are back;
+    or, here but silent on their own turn, the rest of that turn (who may, and when: see
+    ``service.standin``)."""
 
     type: Literal["play_for"]
     seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 
 
 class RemoveAfterRound(_Strict):
-    """The person in ``seat``, who is away, leaves the match once this round is over (a bot
-    plays for them till then); who may ask: as for :class:`PlayFor`."""
+    """The person in ``seat`` leaves the match once this round is over (a bot plays for them
+    till then, if they are away); who may ask, and when: see ``service.standin``."""
 
     type: Literal["remove_after_round"]
     seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+    version: Version
+
+
+class Pair(_Strict):
+    """A seated player pairs the table screen that shows ``code`` with the table."""
+
+    type: Literal["pair"]
+    code: str = Field(min_length=4, max_length=4, pattern=r"^[0-9]{4}$")
+
+
+class TakeTurn(_Strict):
+    """The person whose turn a bot is playing (they were silent, or the timer ran out) plays
+    the rest of it again, at ``version``."""
+
+    type: Literal["take_turn"]
     version: Version
 
 
@@ -203,7 +230,19 @@ class Ping(_Strict):
 
 
 Message = (
-    Hello | Act | RollDice | Advice | React | Rematch | SeatNext | PlayFor | RemoveAfterRound | Ping
+    Hello
+    | Act
+    | RollDice
+    | Advice
+    | React
+    | Rematch
+    | SeatNext
+    | RefuseNext
+    | PlayFor
+    | RemoveAfterRound
+    | TakeTurn
+    | Pair
+    | Ping
 )
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)

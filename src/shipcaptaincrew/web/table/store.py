@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import logging
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +33,7 @@ from ...rules import Rules
 from ...state import MatchState
 from .. import clock
 from ..settings import Settings
-from ..storage.models import DiceSource, Event, Result, Room, RoomStatus, Seat
+from ..storage.models import DiceSource, Event, MatchEnd, Result, Room, RoomStatus, Seat
 from ..storage.sqlite import EventAppender, GroupCommit, checkpoints
 from ..words import refusals as E
 from ..words.refusals import CONFLICT, ErrorCode, RoomError, unavailable
@@ -110,6 +110,7 @@ class Store:
         self.clock_file = settings.clock_file
         #: What every room loaded here is told: how long a person may be away.
         self.absent_grace = settings.absent_grace
+        self.silent_grace = settings.silent_grace
         self.presence_ttl = settings.presence_ttl
         sqlite = settings.sqlalchemy_url().startswith("sqlite")
         #: SQLite only (None: PostgreSQL): moves are committed through it, on the event loop
@@ -169,6 +170,7 @@ class Store:
                 server_seed=row.server_seed,
                 dice_source=DiceSource(row.dice),
                 absent_grace=self.absent_grace,
+                silent_grace=self.silent_grace,
                 presence_ttl=self.presence_ttl,
                 seed_format=SeedFormat(row.client_seed_format or SeedFormat.JOINED),
             )
@@ -275,6 +277,17 @@ class Store:
             assert row is not None
             return Meta.of(row)
 
+    def change_meta(self, room: LiveRoom, change: Callable[[Meta], Meta]) -> Meta:
+        """Apply ``change`` to the room's votes and screens under the row's lock (so two
+        workers never both count from the same old list); returns the room's meta as stored."""
+        with guarded(), self.sessions() as db, db.begin():
+            row = db.scalar(select(Room).where(Room.id == room.id).with_for_update())
+            if row is None:
+                raise RoomError(ErrorCode.NOT_FOUND, E.NOT_FOUND, 404, code=room.code)
+            meta = change(Meta.of(row))
+            meta.store(row)
+            return meta
+
     def hand_over(self, room: LiveRoom, host: int, to: int) -> bool:
         """Make seat ``to`` the host if ``host`` still is (another worker may have been first)."""
         with guarded(), self.sessions() as db, db.begin():
@@ -305,7 +318,7 @@ class Store:
         room: LiveRoom,
         event: dict[str, Any],
         after: MatchState,
-        results: list[Result] | None,
+        results: tuple[list[Result], MatchEnd] | None,
         ready: dict[str, Any] | None,
     ) -> None:
         """Commit one event (see the module docstring for where); raises SQLAlchemy's errors."""
@@ -328,10 +341,11 @@ class Store:
         room: LiveRoom,
         event: dict[str, Any],
         after: MatchState,
-        results: list[Result] | None = None,
+        results: tuple[list[Result], MatchEnd] | None = None,
         ready: dict[str, Any] | None = None,
     ) -> None:
-        """Commit one event; the last one together with the room's end and ``results``.
+        """Commit one event; the last one together with the room's end, ``results`` and how
+        the match ended.
 
         ``ready``: columns of the row already converted (SQLite; see EventAppender.stored)."""
         values = self._row(room, event)
@@ -351,5 +365,7 @@ class Store:
             assert row is not None
             row.status, row.revealed, row.winner = RoomStatus.OVER.value, True, after.winner
             row.finished_at = clock.now(self.clock_file)
-            for r in results or []:
+            lines, ended = results or ([], MatchEnd.PLAYED)
+            row.ended = ended.value
+            for r in lines:
                 db.add(r)

@@ -10,8 +10,9 @@ catalogue check, and both are said in a language by one lookup,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
-__all__ = ["Label", "N_", "message_ids"]
+__all__ = ["N_", "NP_", "Label", "Plural", "message_ids"]
 
 
 def N_(msgid: str) -> str:
@@ -19,18 +20,32 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-def message_ids(namespace: Mapping[str, object]) -> tuple[str, ...]:
+class Plural(NamedTuple):
+    """A message with plural forms: its singular (also its id) and plural English texts; the
+    count is the parameter ``n``.  Each language has its own forms (German and Norwegian as
+    English, two; other languages more), chosen by the count (gettext's ``ngettext``)."""
+
+    singular: str
+    plural: str
+
+
+def NP_(singular: str, plural: str) -> Plural:
+    """Mark a message with plural forms for the ``web`` catalogue ("1 die", "2 dice")."""
+    return Plural(singular, plural)
+
+
+def message_ids(namespace: Mapping[str, object]) -> tuple[str | Plural, ...]:
     """Every message id a module defines as an upper-case constant (``vars(module)``): a
-    string, or the values of a dict of labels, so the catalogue check lists them without a
-    hand-kept list to forget one in."""
-    ids: list[str] = []
+    string or a plural pair, or the values of a dict of labels, so the catalogue check lists
+    them without a hand-kept list to forget one in."""
+    ids: list[str | Plural] = []
     for name, value in list(namespace.items()):
         if not name.isupper():
             continue
-        if isinstance(value, str):
+        if isinstance(value, str | Plural):
             ids.append(value)
         elif isinstance(value, dict):
-            ids.extend(v for v in value.values() if isinstance(v, str))
+            ids.extend(v for v in value.values() if isinstance(v, str | Plural))
     return tuple(ids)
 
 

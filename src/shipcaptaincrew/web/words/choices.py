@@ -17,6 +17,7 @@ from ...actions import (
     RerollCargo,
     Roll,
     Stand,
+    Stay,
     StopHandOut,
     StopMatch,
     Take,
@@ -44,9 +45,9 @@ def choice_words(action: Action, names: Sequence[str]) -> Text:
         return Words(T.CHOICE_KEEP, {"face": action.keep})
     if isinstance(action, Take):
         return Words(T.CHOICE_TAKE, {"faces": " ".join(map(str, action.faces))})
-    if isinstance(action, Leave):
+    if isinstance(action, Leave | Stay):
         name = names[action.seat] if 0 <= action.seat < len(names) else str(action.seat)
-        return Words(T.CHOICE_LEAVE, {"name": name})
+        return Words(T.CHOICE_LEAVE if isinstance(action, Leave) else T.CHOICE_STAY, {"name": name})
     simple = {
         Stand: T.CHOICE_STAND,
         StopHandOut: T.CHOICE_STOP_SIPS,

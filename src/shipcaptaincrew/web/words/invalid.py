@@ -64,6 +64,13 @@ _BY_TYPE: dict[str, tuple[str, str | None]] = {
     "greater_than_equal": (E.AT_LEAST, "ge"),
     "less_than_equal": (E.AT_MOST, "le"),
     "blank": (E.BLANK, None),
+    # Names a person could not read or tell from a bot (see .names.readable).
+    "name_no_letter": (E.NAME_NO_LETTER, None),
+    "name_hidden": (E.NAME_HIDDEN, None),
+    "name_lone_mark": (E.NAME_LONE_MARK, None),
+    "name_marks": (E.NAME_MARKS, None),
+    "name_wide": (E.NAME_WIDE, None),
+    "name_bot": (E.NAME_BOT, None),
 }
 
 

@@ -8,7 +8,7 @@ the story of the match are not here: the server sends them already translated.
 
 from __future__ import annotations
 
-from .catalogue import N_
+from .catalogue import N_, NP_, Plural
 from .crew_strings import CREW_STRINGS
 
 UI_STRINGS: tuple[str, ...] = (
@@ -26,6 +26,32 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Shake to roll needs the motion sensors: allow them in the browser's settings."),
     N_("Shake to roll is on: shake the phone when it is your roll."),
     N_("Show on a big screen"),
+    # pairing the table screen (say.js, screen.js)
+    N_("Show this table on that screen?"),
+    N_("The code the screen shows"),
+    N_("Type the four digits the screen shows."),
+    N_("Sending..."),
+    N_("Open this address on the big screen:"),
+    N_("Only a player at this table can show it on a screen."),
+    N_("The screen shows this table now."),
+    N_("QR code to show this table on this screen"),
+    N_("Show this table on this screen"),
+    N_(
+        "A player at the table scans this code, or taps the screen button on their phone and types:"
+    ),
+    # the table's say (say.js)
+    N_("The table's say"),
+    N_("Only just gone: the host may ask now, anyone a little later."),
+    N_("has done nothing for a while"),
+    N_("Let a bot play {name}'s turn"),
+    N_("Ask a bot to play {name}'s turn"),
+    N_("Asked: {n} of {needed}"),
+    N_("{name} asks for a seat at the next match."),
+    N_("Turn {name} down"),
+    N_("Your time ran out: a bot is playing this turn for you."),
+    N_("You were silent a long while: a bot is playing this turn for you, as the table asked."),
+    N_("Play my turn myself"),
+    N_("silent, the table asked"),
     N_(
         "This page is plain http: shake to roll, keeping the screen on, the installed app and "
         "copying the link need https."
@@ -60,6 +86,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Your own dice seed (optional, mixed into the dice)"),
     N_("Create table"),
     N_("Join a table"),
+    N_("Have a join code? Join a table"),
     N_("Join code"),
     N_("Join"),
     N_("Type the table's join code."),
@@ -167,7 +194,6 @@ UI_STRINGS: tuple[str, ...] = (
     N_("One sip more for {name}"),
     N_("Hand out these sips"),
     N_("Share the sips out"),
-    N_("{n} of {left} sips"),
     N_("Another round"),
     N_("Stop: the totals decide"),
     N_("Advice"),
@@ -181,9 +207,6 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Remove {face}"),
     N_("Tap the faces you rolled"),
     N_("Enter the roll"),
-    N_("{n} of {due} dice"),
-    N_("Roll {n} real dice and tap what they show."),
-    N_("Roll for {name}: {n} real dice."),
     # players, results, podium
     N_("Total"),
     N_("Wins"),
@@ -203,7 +226,6 @@ UI_STRINGS: tuple[str, ...] = (
     N_("leaves after this round"),
     N_("left the match"),
     N_("{name} is offline: a bot plays when the time is up."),
-    N_("Away from the table"),
     N_("is offline"),
     N_("Let a bot play for {name}"),
     N_("Remove {name} after this round"),
@@ -239,9 +261,7 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Verify the dice"),
     N_("Watch the replay"),
     N_("Verify a match"),
-    N_("The server checked every die: all {n} dice match the seed."),
     N_("Problems found:"),
-    N_("Your browser recomputed every die: all {n} dice match the seed."),
     N_("Your browser found a die that does not match: {detail}"),
     N_("The seed matches the hash published before the match."),
     N_("Download the event log"),
@@ -260,3 +280,21 @@ UI_STRINGS: tuple[str, ...] = (
     N_("Crews"),
     N_("Chips won"),
 ) + CREW_STRINGS
+
+#: The pages' strings with plural forms (the count is ``{n}``): looked up by the singular with
+#: ``tn("...", n, params)`` in the pages (see ``common.js``).
+UI_PLURALS: tuple[Plural, ...] = (
+    NP_("{n} of {due} die", "{n} of {due} dice"),
+    NP_("Roll {n} real die and tap what it shows.", "Roll {n} real dice and tap what they show."),
+    NP_("Roll for {name}: {n} real die.", "Roll for {name}: {n} real dice."),
+    NP_("{n} of {left} sip", "{n} of {left} sips"),
+    NP_(
+        "The server checked every die: the {n} die matches the seed.",
+        "The server checked every die: all {n} dice match the seed.",
+    ),
+    NP_(
+        "Your browser recomputed every die: the {n} die matches the seed.",
+        "Your browser recomputed every die: all {n} dice match the seed.",
+    ),
+    NP_("{name}: {n} sip", "{name}: {n} sips"),
+)

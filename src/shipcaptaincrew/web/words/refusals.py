@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from ... import facts
-from .catalogue import N_, Label
+from .catalogue import N_, NP_, Label, Plural
 from .render import Words
 
 
@@ -84,7 +84,7 @@ class RoomError(ValueError):
     def __init__(
         self,
         code: ErrorCode,
-        msgid: str,
+        msgid: str | Plural,
         status: int = 400,
         /,
         extra: dict[str, Any] | None = None,
@@ -173,18 +173,39 @@ NOT_YOUR_DICE = N_(
 NO_FACES_HERE = N_("The server rolls the dice at this table: send a roll without faces.")
 #: Rematch and seats for the next match.
 REMATCH_NOT_OVER = N_("Play again is offered once the match is over.")
-REMATCH_DONE = N_("The next match has begun already: join it at the code {code}.")
+REMATCH_DONE = N_("The next match has begun already.")
+NEXT_REFUSED = N_("The host keeps the next match to the table: you can go on watching.")
+NEXT_SEATS_NETWORK = NP_(
+    "Your network has {n} seat at the next match already: one each, please.",
+    "Your network has {n} seats at the next match already: one each, please.",
+)
+NO_SUCH_NEWCOMER = N_("Nobody called {name} asked for a seat at the next match.")
 SEATED_ALREADY = N_("You have a seat already.")
 REACTION_RATE = N_("Not so fast with the reactions.")
 #: Letting a bot play for someone away, or having them leave the match after the round.
-NOT_STEWARD = N_("Only the host can do that (or, while the host is away, anyone seated).")
 NOT_AWAY = N_("{name} is here: they play their own turns.")
 NOT_A_PERSON = N_("There is no player in seat {seat} to stand in for.")
+#: Pairing a table screen.
+NO_SUCH_SCREEN = N_("No table screen shows the code {code}: look at the screen and type its code.")
+SCREENS_FULL = NP_(
+    "This table shows on {n} screen already: close it first, then pair this one.",
+    "This table shows on {n} screens already: close one of them first, then pair this one.",
+)
+NOT_FOR_YOURSELF = N_("You cannot ask that for yourself.")
+REMOVE_HERE = N_("{name} is here: only the host can have them leave the match.")
+AWAY_ONLY = N_("{name} has only just gone: anyone may ask that in {n} s, or the host now.")
+NOT_SILENT_YET = N_(
+    "{name} is still within their time: a bot can be asked to play their turn in {n} s."
+)
 LEFT_ALREADY = N_("{name} is leaving the match already.")
 #: The server's edges: who may open the live table, how many rooms, for how long.
 BAD_ORIGIN = N_("This table only talks to its own pages, and this page comes from {origin}.")
 ROOMS_PER_HOUR = N_(
     "Too many new tables from your address (at most {n} an hour): try again a little later."
+)
+CODE_GUESSES = N_(
+    "Too many table codes that do not exist tried from your address (at most {n} a minute): "
+    "check the code and try again in a minute."
 )
 OPEN_ROOMS = N_("The server holds as many open tables as it can ({n}): try again later.")
 EXPIRED = N_("Nothing happened at this table for too long, so it was closed.")
@@ -240,6 +261,16 @@ NOT_JSON = N_("That message is not valid JSON.")
 UNKNOWN_TYPE = N_("There is no message of type {kind}.")
 NO_TYPE = N_("The message needs a type.")
 NOT_VALID = N_("{field}: this is not valid.")
+#: A name nobody could read at the table, or that passes for a bot's (see names.readable).
+NAME_NO_LETTER = N_("{field}: please use at least one letter or digit that shows.")
+NAME_HIDDEN = N_(
+    "{field}: this has characters that show nothing or draw a whole phrase: letters, digits, "
+    "punctuation and emoji only, please."
+)
+NAME_LONE_MARK = N_("{field}: an accent needs a letter before it.")
+NAME_MARKS = N_("{field}: too many accents on one letter.")
+NAME_WIDE = N_("{field}: this is too wide to fit on a player's card: a shorter name, please.")
+NAME_BOT = N_("{field}: the table's bots are called so: a name that is not a bot's, please.")
 
 # -- the fields' names in those sentences --
 FIELD_NAME = N_("Your name")

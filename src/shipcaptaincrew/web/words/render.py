@@ -20,7 +20,7 @@ from ...i18n import translator
 from ...i18n.rules_text import rules_title
 from ...messages import Message
 from ...rules import Rules
-from .catalogue import Label
+from .catalogue import Label, Plural
 from .server_texts import AND_LIST
 
 
@@ -39,13 +39,17 @@ class Words:
     :class:`~.catalogue.Label` in the ``web`` one.  The one lookup of the server's own words:
     a refusal (:class:`~.refusals.RoomError`) is rendered by it too."""
 
-    msgid: str
+    msgid: str | Plural
     params: dict[str, Any] = field(default_factory=dict)
     domain: str = "web"
 
     def render(self, lang: str) -> str:
-        """The text in ``lang``."""
-        text = translator(lang, self.domain)(self.msgid)
+        """The text in ``lang`` (a :class:`~.catalogue.Plural` in the form for its ``n``)."""
+        tr = translator(lang, self.domain)
+        if isinstance(self.msgid, Plural):
+            text = tr.ngettext(*self.msgid, int(self.params["n"]))
+        else:
+            text = tr(self.msgid)
         if not self.params:
             return text
         return text.format(**{k: _value(v, lang) for k, v in self.params.items()})

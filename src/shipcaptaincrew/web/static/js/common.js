@@ -42,7 +42,22 @@ function fill(el, attrs, children) {
 /** Translate an English message id and fill its {placeholders}. */
 export function t(id, params = {}) {
   const text = strings[id] || id;
+  return filled(typeof text === "string" ? text : text.other || id, params);
+}
+
+function filled(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** A message with plural forms (web/strings.py's UI_PLURALS), by its singular id: the
+ * language's form for ``count`` (the browser's CLDR plural rules pick the category the
+ * server gave a form for), its {placeholders} filled. */
+export function tn(id, count, params = {}) {
+  const forms = strings[id];
+  if (!forms || typeof forms === "string") return filled(forms || id, params);
+  let category = "other";
+  try { category = new Intl.PluralRules(document.documentElement.lang || "en").select(count); } catch (e) { /* an old browser: "other" */ }
+  return filled(forms[category] || forms.other || id, params);
 }
 
 function stored(key) {
@@ -275,6 +290,13 @@ export async function boot(onLang, extras) {
 
 export function seatToken(code) { return stored(`scc:seat:${code}`); }
 export function saveSeatToken(code, token) { remember(`scc:seat:${code}`, token); }
+/** A table screen's token (one per browser: a screen paired once stays paired at this
+ * table's next matches and after a reload); ``value`` keeps a new one. */
+export function screenToken(value = undefined) {
+  if (value !== undefined) remember("scc:screen-token", value);
+  return stored("scc:screen-token");
+}
+
 export function forgetSeatToken(code) { remember(`scc:seat:${code}`, null); }
 /** The table code of a page's path: /r/CODE, /r/CODE/screen, /verify/CODE, /replay/CODE. */
 export function codeFromPath() {

@@ -271,6 +271,12 @@ $("join").addEventListener("submit", async (ev) => {
 // Ship, captain and crew on the doorstep: the three dice the game is about (decoration).
 $("hero-dice").replaceChildren(...[6, 5, 4].map((f) => die(f, { ghost: true })));
 $("how-to-play").addEventListener("click", howToPlay);
+// On a phone the create form is long: the link at the top goes to the join form, ready to type.
+$("jump-join").querySelector("a").addEventListener("click", (ev) => {
+  ev.preventDefault();
+  $("join").scrollIntoView({ behavior: "smooth", block: "start" });
+  $("code").focus({ preventScroll: true });
+});
 $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 await boot(load);
 load();

@@ -1,7 +1,7 @@
 // The line to the table: one WebSocket that says hello with this browser's seat token,
 // reconnects by itself (backing off), notices a dead line on a phone that lost its network,
 // and reports whether the table can be reached.  What the messages mean is the room page's.
-import { forgetSeatToken, lang, seatToken } from "./common.js";
+import { forgetSeatToken, lang, screenToken, seatToken } from "./common.js";
 
 /** The socket the page's head opened for ``url`` while the page loaded (dial.js), once. */
 function dialled(url) {
@@ -13,7 +13,8 @@ function dialled(url) {
 /**
  * Open the line to table ``code``.  ``on.message(msg)`` gets every message, ``on.online(up)``
  * each change of reachability, ``on.gone()`` a table that does not exist.  A table ``screen``
- * says so in its hello and never sends a seat token: it watches, and never holds a seat.
+ * says so in its hello with the screen token it was given (the server's, once a seated
+ * player paired it: see screen.js) and never sends a seat token: it never holds a seat.
  */
 export function openLine(code, on, { screen = false } = {}) {
   let ws = null;
@@ -46,7 +47,8 @@ export function openLine(code, on, { screen = false } = {}) {
     const opened = () => {
       retry = 0;
       lastHeard = Date.now();
-      send(screen ? { type: "hello", screen: true, lang: lang() } : { type: "hello", token: seatToken(code) || null, lang: lang() });
+      send(screen ? { type: "hello", screen: true, screen_token: screenToken() || null, lang: lang() }
+        : { type: "hello", token: seatToken(code) || null, lang: lang() });
     };
     if (sock.readyState === WebSocket.OPEN) opened();
     else sock.addEventListener("open", opened);

@@ -4,7 +4,7 @@
 // felt before the podium, the podium with "play again", and reactions floating up from a
 // player's card.  What each says comes from the server (its `moment`, `last_result`, `tie`,
 // `podium` and `rematch`); this module only draws it.
-import { h, num, t } from "./common.js";
+import { h, num, t, tn } from "./common.js";
 import { calm, die, slot, tumble } from "./dice.js";
 import { avatar, cupSized, roleLabel } from "./table.js";
 
@@ -33,7 +33,7 @@ function restOf(faces, held, dice) {
 
 /** Why a bot played a person's turn, as a tag every page shows (data-testid played-for). */
 export function playedForTag(by, name) {
-  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked") }[by] || "";
+  const why = { timer: t("time ran out"), away: t("away"), asked: t("the table asked"), silent: t("silent, the table asked") }[by] || "";
   return h("span", { class: "tag played-for", "data-testid": "played-for" }, t("A bot plays for {name}", { name }), why ? ` (${why})` : "");
 }
 
@@ -44,7 +44,7 @@ export function playedForTag(by, name) {
  */
 export function stripMoment(moment, players) {
   const kinds = { turn_end: moment, rolloff: moment, round_end: moment.turn || moment.rolloff || null, match_end: moment.turn || moment.rolloff || null };
-  const part = moment.kind === "leave" ? moment : kinds[moment.kind];
+  const part = moment.kind === "leave" || moment.kind === "stay" ? moment : kinds[moment.kind];
   const round = moment.kind === "round_end" ? moment : moment.kind === "match_end" ? moment.round : null;
   if (!part && !round) return null;
   const p = part ? players[part.seat] : round && round.winner !== null ? players[round.winner] : null;
@@ -83,12 +83,13 @@ export function finalFelt(moment, players, contest, rolloffs) {
     const seats = contest ? contest.seats : [part.seat];
     el.append(h("ul", { class: "contest" }, seats.map((s) => {
       const faces = s === part.seat ? part.faces : rolloffs[s] || [];
-      return h("li", { class: "contender", "data-seat": s }, avatar(players[s], { dot: false }),
+      return h("li", { class: s === moment.winner ? "contender won" : "contender", "data-seat": s }, avatar(players[s], { dot: false }),
         h("span", { class: "name" }, players[s].name), faces.map((f) => die(f, { size: "mid" })),
         faces.length ? h("span", { class: "sum" }, `= ${faces.reduce((a, b) => a + b, 0)}`) : null);
     })));
   }
-  const said = moment.round && moment.round.text ? moment.round.text : part && part.text ? part.text : "";
+  // (A roll-off says nothing of its own: the match's reason names who won it.)
+  const said = moment.round && moment.round.text ? moment.round.text : part && part.text ? part.text : moment.why || "";
   if (said) el.append(h("p", { class: "final-line", role: "status" }, said));
   return el;
 }
@@ -106,7 +107,7 @@ export function resultCard(r, players, { fresh = false } = {}) {
       h("span", { class: "grow" }, players[s].name, s === r.winner ? ` 🏆 ${t("wins")}` : ""),
       h("span", { class: "score" }, num(r.scores[s]))))),
     r.pot_won ? h("p", {}, "💰 ", t("{name} takes the pot: {n}", { name: players[r.winner].name, n: num(r.pot_won) })) : null,
-    sips.length ? h("p", {}, "🍺 ", t("Sips"), ": ", sips.map((p) => `${p.name} ${num(r.sips[p.seat])}`).join(" · ")) : null,
+    sips.length ? h("p", {}, "🍺 ", sips.map((p) => tn("{name}: {n} sip", r.sips[p.seat], { name: p.name, n: num(r.sips[p.seat]) })).join(" · ")) : null,
     r.why ? h("p", { class: "why" }, r.why) : r.tie_breaks ? h("p", { class: "why" }, t("Tie-breaks: {n}", { n: r.tie_breaks })) : null);
 }
 

@@ -1,7 +1,7 @@
 // The match as one phone shows it: whose turn (a banner you cannot miss when it is yours, with
 // a countdown when a timer runs), the dice on the felt, the legal choices as big buttons at the
 // thumb, advice, typing in real dice, and the fair-dice panel.
-import { api, h, num, percent, t } from "./common.js";
+import { api, h, num, percent, t, tn } from "./common.js";
 import { die } from "./dice.js";
 import { playedForTag } from "./moments.js";
 import { actionLabel, askText, avatar, stageText } from "./table.js";
@@ -82,21 +82,24 @@ export function facesEntry(match, players, you, send, version = -1) {
     if (!typed.length) shown.append(h("span", { class: "muted" }, t("Tap the faces you rolled")));
     go.disabled = typed.length !== due;  // exactly the dice this roll takes
     for (const k of keys) k.disabled = typed.length >= due;
-    go.replaceChildren(t("Enter the roll"), h("small", {}, t("{n} of {due} dice", { n: typed.length, due })));
+    go.replaceChildren(t("Enter the roll"), h("small", {}, tn("{n} of {due} die", due, { n: typed.length, due })));
   };
   go.addEventListener("click", () => { if (typed.length === due) send(typed.slice()); });
   redraw();
   const who = players[match.actor] ? players[match.actor].name : "";
   return h("div", { class: "faces-entry", "data-testid": "faces-entry", "data-due": due },
-    h("p", { class: "note" }, match.actor === you ? t("Roll {n} real dice and tap what they show.", { n: due })
-      : t("Roll for {name}: {n} real dice.", { name: who, n: due })),
+    h("p", { class: "note" }, match.actor === you ? tn("Roll {n} real die and tap what it shows.", due, { n: due })
+      : tn("Roll for {name}: {n} real die.", due, { name: who, n: due })),
     h("div", { class: "keys", role: "group", "aria-label": t("Faces") }, keys), shown, go);
 }
 
 /** The legal choices as buttons (data-action = the canonical text), only for the actor. */
 export function actionButtons(room, you, { online, connecting = false, waiting = false, physical, act, sendFaces, askAdvice }) {
   const match = room.match;
-  const mine = !match.over && match.actor === you && you !== null;
+  // Another round, or stop: every person at the table is asked, not only the round's first
+  // player (the server takes the answer from any of them).
+  const asked = !match.over && match.phase === "another_round" && you !== null && room.players[you] && room.players[you].kind === "human";
+  const mine = (!match.over && match.actor === you && you !== null) || asked;
   // At a table with real dice the host's phone types a bot's roll, or that of someone a bot
   // plays for; every other roll and choice stays on the acting player's own phone.
   const actor = room.players[match.actor];
@@ -118,7 +121,7 @@ export function actionButtons(room, you, { online, connecting = false, waiting =
   }
   const split = mine ? sharePicker(match, room.players, { online, act }) : null;
   if (split) out.push(split);
-  if (mine && room.hints && !match.chance && online && !connecting) {
+  if (mine && match.actor === you && room.hints && !match.chance && online && !connecting) {
     out.push(h("button", { type: "button", class: "secondary", id: "advice", onclick: askAdvice }, t("Advice")));
   }
   if (!online || waiting) out.forEach((b) => b.querySelectorAll && b.querySelectorAll("button").forEach((x) => { x.disabled = true; }));
@@ -164,7 +167,7 @@ function sharePicker(match, players, { online, act }) {
     go.disabled = !online || n === 0;
     if (n) go.dataset.action = action();
     else delete go.dataset.action;
-    go.replaceChildren(n ? t("Hand out these sips") : t("Share the sips out"), h("small", {}, t("{n} of {left} sips", { n: num(n), left: num(left) })));
+    go.replaceChildren(n ? t("Hand out these sips") : t("Share the sips out"), h("small", {}, tn("{n} of {left} sip", left, { n: num(n), left: num(left) })));
   }
   go.addEventListener("click", () => { if (total()) act(action()); });
   sync();
@@ -174,29 +177,6 @@ function sharePicker(match, players, { online, act }) {
     h("ul", { "aria-labelledby": "sips-share-h" }, rows.map((r) => r.el)), go);
   box.addEventListener("toggle", () => { shares.open = box.open; });
   return box;
-}
-
-/**
- * Someone away, and what the table may do about it: for the host (or, with the host away,
- * anyone seated: the server's ``stewards``) a button to let a bot play for them
- * (data-testid play-for) and one to have them leave the match after this round
- * (remove-after-round), each with the seat in data-seat.
- */
-export function awayBox(room, you, send) {
-  const match = room.match;
-  if (!match || match.over || you === null || !(room.stewards || []).includes(you)) return null;
-  const away = room.players.filter((p) => p.seat !== you && p.kind === "human" && !p.online && !p.leaving && !p.left);
-  if (!away.length) return null;
-  return h("section", { class: "panel away", "aria-labelledby": "away-h", id: "away" },
-    h("h2", { id: "away-h" }, t("Away from the table")),
-    h("ul", {}, away.map((p) => h("li", {},
-      avatar(p),
-      h("span", { class: "grow" }, h("b", {}, p.name), " · ", h("span", { class: "muted" }, p.played_for ? t("a bot plays") : t("is offline"))),
-      h("span", { class: "row" },
-        p.played_for ? null : h("button", { type: "button", class: "secondary", "data-testid": "play-for", "data-seat": p.seat,
-          onclick: () => send({ type: "play_for", seat: p.seat }) }, t("Let a bot play for {name}", { name: p.name })),
-        h("button", { type: "button", class: "secondary", "data-testid": "remove-after-round", "data-seat": p.seat,
-          onclick: () => send({ type: "remove_after_round", seat: p.seat, version: room.version }) }, t("Remove {name} after this round", { name: p.name })))))));
 }
 
 /** A probability the server may send (null or absent when the solver gave none). */

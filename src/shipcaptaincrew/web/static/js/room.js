@@ -1,7 +1,7 @@
 // The live table: which view this person sees (join first, lobby, match, podium) and what
 // each picture from the server brings.  The server is authoritative: this page sends
 // intentions with the version it saw and draws the pictures it gets back.
-import { api, boot, codeFromPath, h, icon, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
+import { api, boot, codeFromPath, h, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
 import { keepPicture, keptPicture } from "./kept.js";
@@ -10,13 +10,16 @@ import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
 import { crewKeep } from "./crewkeep.js";
 import { bubble, fly, podiumView, reactionBar } from "./moments.js";
-import { actionButtons, adviceList, awayBox, banner, botSays, countdown, fairPanel, howToPlay, noTable, showFelt, stageLine } from "./playview.js";
+import { actionButtons, adviceList, banner, botSays, countdown, fairPanel, howToPlay, noTable, showFelt, stageLine } from "./playview.js";
+import { newcomersBox, pairDialog, pairingAsked, pictureCame, sayBox, takeBack } from "./say.js";
 import { staging } from "./staging.js";
 import { playerCards, roundsTable } from "./table.js";
 
 const code = codeFromPath();
 const $ = (id) => document.getElementById(id);
 const REASON_MS = 4500;   // how long a bot's reason stays beside its move (within its round)
+/** Refusals of pairing a table screen, said in the pairing dialog while it is open. */
+const PAIR_ERRORS = new Set(["bad_seat", "full", "spectator", "invalid", "rate"]);
 /** Refusals of a move, said beside the choices (in the server's words, the page's language). */
 const MOVE_ERRORS = new Set(["illegal", "not_an_action", "stale", "not_your_turn", "bad_dice", "rate", "unavailable", "conflict"]);
 let refused = null;       // {version, message}: the last move refused, shown until the table moves on
@@ -28,7 +31,7 @@ let online = false;
 let reactions = [];
 let freshPodium = false;
 let advised = null;       // the advice for the picture on screen (kept while it is redrawn)
-let botSaid = null;        // {seat, action, reason, at}: the last bot move's reason, from a moment
+let botSaid = null;        // {seat, action, turn, reason, at}: the last bot move's reason, from a moment
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
 let fullView = false;     // with a table screen here: the whole table anyway (the view switch)
@@ -82,10 +85,16 @@ function onMessage(msg) {
   if (msg.type === "welcome") {
     you = msg.seat ?? (msg.you ? msg.you.seat : null);
     reactions = msg.reactions || reactions;
+    if (pairAsked) { pair.open(pairAsked); pairAsked = null; }  // the screen's QR code brought this phone
+  } else if (msg.type === "paired") {
+    pair.paired();
+    toast(t("The screen shows this table now."));
   } else if (msg.type === "room") {
     const next = msg.room;
     keepPicture(next, you);
     queue = queue.then(() => onRoom(next, msg.lines || [], { history: !!msg.history })).catch((e) => console.error(e));
+  } else if (msg.type === "error" && PAIR_ERRORS.has(msg.code) && pair.refused(msg.message)) {
+    // (a pairing refused: said in its dialog)
   } else if (msg.type === "error") {
     // A refused move is said beside the choices it was about; anything else at the top.
     const beside = room && room.match && !room.match.over && $("actions").childElementCount && MOVE_ERRORS.has(msg.code);
@@ -104,8 +113,9 @@ function onMessage(msg) {
     toast(t("You have a seat at the next match."));
     if (room) render();
   } else if (msg.type === "moved") {
-    // Play again: the next match has this person's seat under a new code and token.
-    saveSeatToken(msg.code, msg.token);
+    // Play again: the next match (with this person's seat under a new code and token, for
+    // those who have one: a spectator watching then goes along to watch).
+    if (msg.token) saveSeatToken(msg.code, msg.token);
     location.href = `/r/${encodeURIComponent(msg.code)}`;
   }
 }
@@ -126,12 +136,7 @@ async function onRoom(next, lines, { history = false, kept = false } = {}) {
   for (const line of lines) log.append(h("li", {}, line));
   log.scrollTop = log.scrollHeight;
   if (!history) announce(lines);
-  if (you === null && room.rematch && room.rematch.next_code) {
-    // Spectators follow the table to its next match (with a seat there, if they asked).
-    if (seatNextToken) saveSeatToken(room.rematch.next_code, seatNextToken);
-    location.href = `/r/${encodeURIComponent(room.rematch.next_code)}`;
-    return;
-  }
+  pictureCame(room);
   if (staged) stage(room.moment, before);
   render(before);
   st.drawn(before);
@@ -235,6 +240,7 @@ function renderPlay(before) {
       extra: [
         crewKeep(room, you),
         you === null && room.status === "over" ? h("p", {}, t("This match is over.")) : null,
+        newcomersBox(room, you, send),
         h("p", { class: "row" }, room.dice_source === "physical" ? null : h("a", { href: `/verify/${room.code}` }, t("Verify the dice")),
           h("a", { href: `/replay/${room.code}` }, t("Watch the replay"))),
         match.results && match.results.length ? h("details", { id: "every-round", open: everyRound }, h("summary", {}, t("Every round")), roundsTable(match, players)) : null],
@@ -242,14 +248,16 @@ function renderPlay(before) {
     if (focusPodium && !$("play-main").contains(document.activeElement)) $("podium-h").focus();
     freshPodium = false;
   });
-  // Who is away, and what the table may do about it: only from the live picture.
-  redraw($("away-box"), st.live ? [awayBox(room, you, send)].filter(Boolean) : []);
+  // Who is away or silent, and what the table may do about it: only from the live picture.
+  redraw($("away-box"), st.live ? [sayBox(room, you, send, () => { if (room) render(); })].filter(Boolean) : []);
   // The round-result card: fresh when its round just ended, folded later; put away while a
   // tie-break is played (the tie is on the felt).
   st.drawResult({ fold: true });
   // Buttons only for the choices the engine allows, and only for the player to act.
   const hadFocus = $("actions").contains(document.activeElement);
-  const buttons = actionButtons(room, you, {
+  // A bot plays this person's turn now: no choice to race it, one button to take it back.
+  const back = st.live ? takeBack(room, you, send) : null;
+  const buttons = back ? [back] : actionButtons(room, you, {
     online: usable, connecting: !st.live, waiting: !!waiting, physical: room.dice_source === "physical", act,
     sendFaces: (faces) => { if (send({ type: "roll", version: room.version, faces })) lockButtons(); },
     askAdvice: () => send({ type: "advice", version: room.version }),
@@ -266,6 +274,7 @@ function renderPlay(before) {
   if (first && mine && (hadFocus || turnStarts)) first.focus({ preventScroll: true });
   else if (hadFocus && !first) $("actions").focus({ preventScroll: true });
   document.body.classList.toggle("has-actions", buttons.length > 0);
+  document.body.classList.toggle("final-roll", final);
   // The acting player's dice and choices stay in sight, whatever else changed on the page.
   if (buttons.length) showFelt({ smooth: turnStarts });
   $("scores").replaceChildren(h("div", {},
@@ -348,9 +357,11 @@ $("rules-close").addEventListener("click", () => $("rules-dialog").close());
 $("view-toggle").addEventListener("click", () => { fullView = !fullView; render(); });
 // A shake presses the Roll button the acting player has (never real dice typed in).
 shakeTarget(() => (room && room.dice_source !== "physical" ? $("actions").querySelector('button[data-action="roll"]:not([disabled])') : null), () => (room ? room.version : -1));
-const bigScreen = () => h("a", { class: "icon-btn", id: "screen-link", href: `/r/${encodeURIComponent(code)}/screen`, target: "_blank",
-  "aria-label": t("Show on a big screen"), title: t("Show on a big screen") }, icon("tv"));
-await boot(onLang, () => [soundButton(), shakeButton(toast), bigScreen()]);
+// The table screen is paired from a seated phone (say.js): the header's screen button, or the
+// screen's own QR code (?pair=CODE) asking "Show this table on that screen?".
+const pair = pairDialog(code, { you: () => you, send });
+let pairAsked = pairingAsked();
+await boot(onLang, () => [soundButton(), shakeButton(toast), pair.button()]);
 line = openLine(code, { message: onMessage, online: setOnline, gone: () => noTable($("lobby")) });
 // A link opened again: the picture this phone kept, at once (a choice made on it waits for the
 // table, see send); the live picture follows with the WebSocket's answer.

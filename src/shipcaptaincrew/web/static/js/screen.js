@@ -4,7 +4,7 @@
 // the phone's own pieces (table.js, moments.js, playview.js), larger: the felt with the acting
 // player's dice, every player's card, whose turn it is, the moments, the podium, and while
 // the seats are open the join code with its QR code.  It keeps the screen awake.
-import { boot, codeFromPath, h, joinLink, learnJoinLink, setTitle, t } from "./common.js";
+import { boot, codeFromPath, h, joinLink, learnJoinLink, screenToken, setTitle, t } from "./common.js";
 import { keepAwake } from "./fx.js";
 import { keepPicture, keptPicture } from "./kept.js";
 import { loopbackWarning } from "./lobby.js";
@@ -20,22 +20,46 @@ let room = null;          // the picture on screen
 let line = null;
 const st = staging();     // the moments, staged as on the phones (staging.js)
 let queue = Promise.resolve();
+let pairing = null;       // the code to show until a seated player pairs this screen (null: paired)
 
 function onMessage(msg) {
-  if (msg.type !== "room") return;  // a screen has no seat: no welcome, advice or refusal to show
+  if (msg.type === "welcome" && msg.screen) {
+    screenToken(msg.screen.token);  // kept: paired once, this screen stays the table's
+    showPairing(msg.screen.paired ? null : msg.screen.code);
+  } else if (msg.type === "paired") {
+    showPairing(null);
+  } else if (msg.type === "unpaired") {
+    showPairing(msg.code);
+  } else if (msg.type === "moved") {
+    // The table moved on to its next match: its paired screen follows it.
+    location.href = `/r/${encodeURIComponent(msg.code)}/screen`;
+  }
+  if (msg.type !== "room") return;  // a screen has no seat: no advice or refusal to show
   const next = msg.room;
   keepPicture(next, null, ":screen");
   queue = queue.then(() => onRoom(next, { history: !!msg.history })).catch((e) => console.error(e));
 }
 
+/** Until a seated player pairs it, the screen shows its pairing code (and a QR code that
+ * opens the table on a phone asking "Show this table on that screen?"): it watches like any
+ * spectator meanwhile, and the phones stay as they are. */
+function showPairing(codeShown) {
+  pairing = codeShown;
+  const box = $("tv-pair");
+  box.hidden = !codeShown;
+  if (!codeShown) { box.replaceChildren(); if (room) drawn(); return; }
+  box.replaceChildren(h("section", { class: "panel tv-pairing", "data-testid": "screen-pairing", "aria-labelledby": "tv-pair-h" },
+    h("img", { src: `/api/rooms/${encodeURIComponent(code)}/qr.svg?pair=${codeShown}`, alt: t("QR code to show this table on this screen"), class: "tv-pair-qr", width: 160, height: 160 }),
+    h("div", {},
+      h("h2", { id: "tv-pair-h" }, t("Show this table on this screen")),
+      h("p", {}, t("A player at the table scans this code, or taps the screen button on their phone and types:")),
+      h("p", { class: "tv-pair-code", "data-testid": "pair-code" }, codeShown))));
+  if (room) drawn();
+}
+
 function onRoom(next, { history = false, kept = false } = {}) {
   const { before, staged } = st.take(next, { history, kept });
   room = next;
-  if (room.rematch && room.rematch.next_code) {
-    // The table moved on to its next match: the screen follows it.
-    location.href = `/r/${encodeURIComponent(room.rematch.next_code)}/screen`;
-    return;
-  }
   if (staged) st.stage(room.moment, before, { podium: render });
   render(before);
   st.drawn(before);
@@ -132,7 +156,8 @@ function drawn(final = false) {
 }
 
 async function onLang(chosen) {
-  line.send({ type: "hello", screen: true, lang: chosen });  // the moments' words follow it
+  line.send({ type: "hello", screen: true, screen_token: screenToken() || null, lang: chosen });  // the moments' words follow it
+  showPairing(pairing);
   if (room) render();
 }
 

@@ -2,7 +2,7 @@
 // Everything shown comes from the engine's fields; the page decides no rule.  What it does
 // work out is only how to draw: which dice of the last roll now sit in a slot, and how to
 // move them there.
-import { h, num, t } from "./common.js";
+import { h, num, t, tn } from "./common.js";
 import { SLIDE, blank, die, pop, settling, slideFrom, slot, tumble } from "./dice.js";
 
 const ROLES = ["ship", "captain", "crew"];
@@ -176,7 +176,7 @@ function handOutArea(match, players) {
     h("p", { class: "sips-left", "aria-label": t("Sips to hand out: {n}", { n: match.hand_out_left }) },
       h("span", { "aria-hidden": "true" }, "🍺 ×"), " ", h("b", {}, String(match.hand_out_left ?? ""))),
     captain ? h("p", { class: "hint" }, t("{name} is the captain and hands out the sips.", { name: captain.name })) : null,
-    got.length ? h("p", { class: "hint" }, t("Sips"), ": ", got.map((p) => `${p.name} ${match.round_sips[p.seat]}`).join(" · ")) : null);
+    got.length ? h("p", { class: "hint", id: "sips-given" }, got.map((p) => tn("{name}: {n} sip", match.round_sips[p.seat], { name: p.name, n: num(match.round_sips[p.seat]) })).join(" · ")) : null);
 }
 
 /** A roll-off (one die each) or a cargo tie-break (the cargo's dice each): every contender's dice. */

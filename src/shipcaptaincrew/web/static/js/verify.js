@@ -1,6 +1,6 @@
 // Verify a finished match: the server recomputes every die, and so does this browser on its
 // own (Web Crypto HMAC-SHA256, the same derivation as shipcaptaincrew.fair.fair_die).
-import { api, boot, codeFromPath, h, t } from "./common.js";
+import { api, boot, codeFromPath, h, t, tn } from "./common.js";
 
 const code = codeFromPath();
 const enc = new TextEncoder();
@@ -47,7 +47,7 @@ async function render() {
     h("p", {}, t("Seed hash (published before the first roll)"), ": ", h("code", { class: "hash" }, v.commitment)),
     h("p", {}, t("Seed (revealed at the end)"), ": ", h("code", { class: "hash" }, v.server_seed)),
     h("p", {}, t("Client seeds"), ": ", v.client_seeds.length ? v.client_seeds.join(", ") : "–"),
-    v.ok ? h("p", { class: "ok", id: "server-check" }, t("The server checked every die: all {n} dice match the seed.", { n: v.dice }))
+    v.ok ? h("p", { class: "ok", id: "server-check" }, tn("The server checked every die: the {n} die matches the seed.", v.dice, { n: v.dice }))
       : h("div", { id: "server-check" }, h("p", { class: "bad" }, t("Problems found:")), h("ul", {}, v.problems.map((p) => h("li", {}, p)))),
     h("p", { id: "browser-check", role: "status" }, "…"),
     h("p", {}, h("a", { href: `/api/matches/${v.code}/log` }, t("Download the event log")), " · ",
@@ -59,7 +59,7 @@ async function render() {
   const problem = await recompute(v);
   el.className = problem ? "bad" : "ok";
   el.textContent = problem === null
-    ? `${t("Your browser recomputed every die: all {n} dice match the seed.", { n: v.dice })} ${t("The seed matches the hash published before the match.")}`
+    ? `${tn("Your browser recomputed every die: the {n} die matches the seed.", v.dice, { n: v.dice })} ${t("The seed matches the hash published before the match.")}`
     : t("Your browser found a die that does not match: {detail}", { detail: problem });
 }
 
