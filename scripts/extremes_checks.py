@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -261,9 +261,15 @@ def strategy_format(rules: Any, out: str, _dir: str) -> None:
             expect(row["posted"] <= high, f"posted {row['posted']} above {high}")
 
 
+def _data_lines(lines: Iterable[str]) -> Iterator[str]:
+    """A CSV file's lines without its provenance record (the ``# key: value`` lines above the
+    header that ``shipcaptaincrew.provenance`` writes), so the header is the first line read."""
+    return (line for line in lines if not line.startswith("#"))
+
+
 def export(rules: Any, _out: str, out_dir: str) -> None:
     with open(Path(out_dir) / "decisions.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
+        rows = list(csv.DictReader(_data_lines(f)))
     for row in rows:
         # A wild assignment is decided before any cargo; a stand or a reroll has the cup's.
         expect(len(row["cargo"]) in (0, rules.cargo_dice), f"cargo {row['cargo']!r}")
@@ -273,7 +279,7 @@ def export(rules: Any, _out: str, out_dir: str) -> None:
             expect(abs(float(row["expected_score"]) - want) < 1e-9, f"stand {row}")
     exact = completion(rules)
     with open(Path(out_dir) / "turn_odds.csv", newline="") as f:
-        odds_rows = [r for r in csv.DictReader(f) if r["policy"] == "never"]
+        odds_rows = [r for r in csv.DictReader(_data_lines(f)) if r["policy"] == "never"]
     zero = next((Fraction(r["probability_exact"]) for r in odds_rows if r["score"] == "0"), None)
     if exact is not None:
         expect(zero == 1 - exact, f"P(score 0) {zero} != {1 - exact}")

@@ -52,6 +52,7 @@ from .state import (
     TurnState,
     evolve,
 )
+from .turn import apply_roll as _apply_roll
 
 __all__ = [
     "CHANCE",
@@ -84,6 +85,11 @@ __all__ = [
 ]
 
 State = TypeVar("State", TurnState, MatchState)
+
+# The phases every step asks about, as plain names (an enum member looked up through its class
+# costs ten times a name's lookup, several times a step).
+_ROLL, _DONE, _TURN, _OVER = TurnPhase.ROLL, TurnPhase.DONE, Phase.TURN, Phase.MATCH_OVER
+_new = object.__new__
 
 
 class DiceSource(Protocol):
@@ -218,14 +224,13 @@ def current_player(state: TurnState | MatchState) -> int:
     A standalone turn's player is seat 0.
     """
     if isinstance(state, TurnState):
-        if state.phase is TurnPhase.DONE:
-            return TERMINAL
-        return CHANCE if state.phase is TurnPhase.ROLL else 0
-    if state.phase is Phase.MATCH_OVER:
+        phase = state.phase
+        return CHANCE if phase is _ROLL else TERMINAL if phase is _DONE else 0
+    if state.phase is _OVER:
         return TERMINAL
-    if state.phase is Phase.TURN:
+    if state.phase is _TURN:
         assert state.turn is not None and state.contest is not None
-        if state.turn.phase is TurnPhase.ROLL:
+        if state.turn.phase is _ROLL:
             return CHANCE
         return state.contest.seats[len(state.contest.scores)]
     if state.phase is Phase.HAND_OUT:
@@ -328,9 +333,26 @@ def sample_chance(state: TurnState | MatchState, source: DiceSource | random.Ran
     n = _turn.dice_to_roll(state) if isinstance(state, TurnState) else dice_to_roll(state)
     if n == 0:
         raise IllegalActionError(N_("no dice are due: this is not a chance node"))
+    if type(source) is random.Random:
+        # Each die exactly as ``randint(1, 6)`` draws it -- ``1 + _randbelow(6)``, which takes
+        # three random bits and draws again while they make 6 or 7 (CPython's
+        # ``_randbelow_with_getrandbits``) -- without the two calls per die that were a
+        # quarter of a turn's time, so a seed rolls the same dice as ever.
+        bits = source.getrandbits
+        faces = []
+        for _ in range(n):
+            r = bits(3)
+            while r > 5:
+                r = bits(3)
+            faces.append(r + 1)
+        # The roll made whole, as the dataclass's own ``__init__`` would (a frozen one sets
+        # its field through ``object.__setattr__``, a third of a roll's cost again).
+        roll = _new(Roll)
+        roll.__dict__["faces"] = tuple(faces)
+        return roll
     if isinstance(source, random.Random):
-        # ``choice`` over the six faces draws exactly what ``randint(1, 6)`` draws (both take
-        # ``1 + _randbelow(6)``), so a seed rolls the same dice, at half the cost.
+        # A subclass may draw its own way: ask it for each die as ``randint(1, 6)`` would
+        # (``choice`` over the six faces draws the same ``1 + _randbelow(6)``).
         pick = source.choice
         return Roll(tuple([pick(FACES) for _ in range(n)]))
     return Roll(tuple(source.roll(n)))
@@ -355,17 +377,18 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
     :class:`IllegalActionError`; the given state is never changed.
     """
     if isinstance(state, TurnState):
-        return _turn.apply(state, action)
+        return _apply_roll(state, action) if type(action) is Roll else _turn.apply(state, action)
     if isinstance(action, Leave):  # the table's, at any point of a round: not the actor's
         return leave(state, action.seat)
     if isinstance(action, Stay):  # the table's too: a leave undone before it took effect
         return stay(state, action.seat)
-    if state.phase is Phase.MATCH_OVER:
+    if state.phase is _OVER:
         raise IllegalActionError(N_("{action}: the match is over"), action=str(action))
-    if state.phase is Phase.TURN:
-        assert state.turn is not None
-        t = _turn.apply(state.turn, action)
-        if t.phase is TurnPhase.DONE:
+    if state.phase is _TURN:
+        turn = state.turn
+        assert turn is not None
+        t = _apply_roll(turn, action) if type(action) is Roll else _turn.apply(turn, action)
+        if t.phase is _DONE:
             return post(evolve(state, turn=None), t.score)
         return evolve(state, turn=t)
     if state.phase is Phase.HAND_OUT:

@@ -83,7 +83,7 @@ class TurnState:
     @property
     def score(self) -> int:
         """Cargo plus bonus once the crew is complete, else 0 (all sheets)."""
-        return sum(self.cargo) + self.bonus if self.complete else 0
+        return sum(self.cargo) + self.bonus if len(self.held) == _ROLE_COUNT else 0
 
     @property
     def rolls_left(self) -> int:

@@ -33,6 +33,7 @@ from .state import TurnPhase, TurnState, evolve
 __all__ = [
     "IllegalActionError",
     "apply",
+    "apply_roll",
     "assignments",
     "can_reroll_cargo",
     "chance_outcomes",
@@ -42,6 +43,17 @@ __all__ = [
 ]
 
 _ROLE_COUNT = len(ROLES)  # read at every step of every turn
+# The phases, read as plain names: ``TurnPhase.ROLL`` looks its member up through the enum's
+# class each time (ten times the cost of a name), and a turn asks a dozen times.
+_ROLL, _ASSIGN, _DECIDING, _DONE = (
+    TurnPhase.ROLL,
+    TurnPhase.ASSIGN,
+    TurnPhase.DECIDE,
+    TurnPhase.DONE,
+)
+
+#: A roll's ways to set dice aside, each with the dice it leaves (see :func:`assignments`).
+_Ways = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
 
 
 @lru_cache(maxsize=256)
@@ -59,7 +71,7 @@ def dice_to_roll(turn: TurnState) -> int:
     Held dice are never rolled again (002.56, 002.57); a cargo reroll rolls every cargo die, or
     all but one under half cargo (000.25).
     """
-    if turn.phase is not TurnPhase.ROLL:
+    if turn.phase is not _ROLL:
         return 0
     held = len(turn.held)
     if held == _ROLE_COUNT:
@@ -119,9 +131,9 @@ def legal_actions(turn: TurnState) -> tuple[Action, ...]:
 
     Empty while dice are to be rolled (a chance node) and once the turn is done.
     """
-    if turn.phase is TurnPhase.ASSIGN:
+    if turn.phase is _ASSIGN:
         return tuple(Take(t) for t in assignments(turn.rules, len(turn.held), turn.pending))
-    if turn.phase is TurnPhase.DECIDE:
+    if turn.phase is _DECIDING:
         if turn.rules.half_cargo:
             return _DECIDE + tuple(RerollCargo(keep=f) for f in sorted(set(turn.cargo)))
         return _DECIDE
@@ -151,17 +163,17 @@ def apply(turn: TurnState, action: Action) -> TurnState:
     ((6, 5, 4), (2, 3))
     """
     if isinstance(action, Roll):
-        return _apply_roll(turn, action)
-    if turn.phase is TurnPhase.ROLL:
+        return apply_roll(turn, action)
+    if turn.phase is _ROLL:
         raise IllegalActionError(
             N_("{action} is not allowed now: the dice must be rolled"), action=str(action)
         )
-    if turn.phase is TurnPhase.DONE:
+    if turn.phase is _DONE:
         raise IllegalActionError(
             N_("{action} is not allowed: the turn is over"), action=str(action)
         )
     if isinstance(action, Take):
-        if turn.phase is not TurnPhase.ASSIGN:
+        if turn.phase is not _ASSIGN:
             raise IllegalActionError(
                 N_("{action}: there is no assignment to choose now"), action=str(action)
             )
@@ -175,12 +187,12 @@ def apply(turn: TurnState, action: Action) -> TurnState:
             )
         rest = remove_faces(turn.pending, action.faces)
         return _take(turn, action.faces, rest, turn.rolls_used, turn.last_roll)
-    if turn.phase is not TurnPhase.DECIDE:
+    if turn.phase is not _DECIDING:
         raise IllegalActionError(
             N_("{action} is not allowed now: choose which dice to set aside"), action=str(action)
         )
     if isinstance(action, Stand):
-        return evolve(turn, phase=TurnPhase.DONE)
+        return evolve(turn, phase=_DONE)
     if isinstance(action, RerollCargo):
         if action.keep is not None:
             if not turn.rules.half_cargo:
@@ -191,52 +203,142 @@ def apply(turn: TurnState, action: Action) -> TurnState:
                     face=action.keep,
                     cargo=str(turn.cargo),
                 )
-        return evolve(turn, phase=TurnPhase.ROLL, keep=action.keep)
+        return evolve(turn, phase=_ROLL, keep=action.keep)
     raise IllegalActionError(N_("{action} is not a turn action"), action=str(action))
 
 
-def _apply_roll(turn: TurnState, roll: Roll) -> TurnState:
-    # dice_to_roll, said once more here: this runs at every roll of every turn.
-    if turn.phase is not TurnPhase.ROLL:
-        if turn.phase is TurnPhase.DONE:
+def apply_roll(turn: TurnState, roll: Roll) -> TurnState:
+    """:func:`apply` for a roll (what :func:`~.engine.apply` calls at once for one).
+
+    This runs at every roll of every turn, so it says :func:`dice_to_roll`,
+    :func:`~.dice.check_faces` and the ways to set dice aside once more, looked up per rule
+    set and roll as it first came, and makes the one new state whole.
+    """
+    phase = turn.phase
+    if phase is not _ROLL:
+        if phase is _DONE:
             raise IllegalActionError(N_("no dice are to be rolled now: the turn is over"))
-        raise IllegalActionError(
-            N_("no dice are to be rolled now ({phase})"), phase=turn.phase.value
-        )
-    rules, held = turn.rules, len(turn.held)
-    complete = held == _ROLE_COUNT
-    n = rules.dice - held - (complete and turn.keep is not None)
-    faces = check_faces(roll.faces, n)
+        raise IllegalActionError(N_("no dice are to be rolled now ({phase})"), phase=phase.value)
+    rules, held, keep, raw = turn.rules, turn.held, turn.keep, roll.faces
+    complete = len(held) == _ROLE_COUNT
+    count = rules.dice - len(held) - (complete and keep is not None)
+    table = _TABLES.get(id(rules))
+    if table is None or table[0] is not rules:
+        table = _table(rules)
+    seen = table[1][len(held)]
+    hit = None
+    # Only a tuple of plain ints, as many as are due, is looked up: a ``True`` or ``1.0`` is
+    # equal to 1 as a key, and the other lengths are another roll's.
+    if type(raw) is tuple and len(raw) == count:
+        for f in raw:
+            if type(f) is not int:
+                break
+        else:
+            hit = seen.get(raw)
+    if hit is None:
+        faces = check_faces(raw, count)  # refuses wrong dice, with the reason
+        hit = (faces, None if complete else _ways(rules, len(held), faces))
+        if type(raw) is tuple and all(type(f) is int for f in raw):
+            seen[raw] = hit
+    faces, ways = hit
     rolls_used = turn.rolls_used + 1
-    # One new state per step (each evolve copies the state): the phase is worked out first.
-    if complete:
+    if ways is None:
         # A cargo reroll replaces the cargo, lower or not (000.14, 001.13, 003.14).
-        keep = turn.keep
         cargo = faces if keep is None else tuple(sorted(faces + (keep,)))
         cargo_rerolls = turn.cargo_rerolls + 1
         again = _rerolls_left(rules, rolls_used, cargo_rerolls)
-        return evolve(
-            turn,
-            cargo=cargo,
-            rolls_used=rolls_used,
-            cargo_rerolls=cargo_rerolls,
-            keep=None,
-            last_roll=roll.faces,
-            phase=TurnPhase.DECIDE if again else TurnPhase.DONE,
+        return _state(
+            rules,
+            held,
+            cargo,
+            rolls_used,
+            cargo_rerolls,
+            _DECIDING if again else _DONE,
+            None,
+            turn.pending,
+            turn.bonus,
+            raw,
         )
-    ways = _ways(rules, held, faces)
     if len(ways) > 1:
-        return evolve(
-            turn, rolls_used=rolls_used, last_roll=roll.faces, phase=TurnPhase.ASSIGN, pending=faces
+        return _state(
+            rules,
+            held,
+            turn.cargo,
+            rolls_used,
+            turn.cargo_rerolls,
+            _ASSIGN,
+            keep,
+            faces,
+            turn.bonus,
+            raw,
         )
     taken, rest = ways[0]
-    return _take(turn, taken, rest, rolls_used, roll.faces)
+    return _take(turn, taken, rest, rolls_used, raw)
 
 
-@lru_cache(maxsize=4096)
-def _ways(
-    rules: Rules, held: int, faces: tuple[int, ...]
-) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+#: id of a rule set -> (the rule set, per count of dice held: each roll seen, as it came ->
+#: its faces sorted and, before the crew is complete, its ways to set dice aside).  A table
+#: keeps its rule set alive, so an id is never another's while its table is here; the tables
+#: are dropped together past :data:`_MOST_TABLES` rule sets (a server sees a few; a sweep many).
+_TABLES: dict[
+    int,
+    tuple[
+        Rules,
+        tuple[dict[tuple[int, ...], tuple[tuple[int, ...], _Ways | None]], ...],
+    ],
+] = {}
+_MOST_TABLES = 64
+
+
+def _table(
+    rules: Rules,
+) -> tuple[Rules, tuple[dict[tuple[int, ...], tuple[tuple[int, ...], _Ways | None]], ...]]:
+    if len(_TABLES) >= _MOST_TABLES:
+        _TABLES.clear()
+    table = _TABLES[id(rules)] = (rules, tuple({} for _ in range(_ROLE_COUNT + 1)))
+    return table
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _state(
+    rules: Rules,
+    held: tuple[int, ...],
+    cargo: tuple[int, ...],
+    rolls_used: int,
+    cargo_rerolls: int,
+    phase: TurnPhase,
+    keep: int | None,
+    pending: tuple[int, ...],
+    bonus: int,
+    last_roll: tuple[int, ...],
+) -> TurnState:
+    """A turn state from values this module has already checked, every field given, without
+    the dataclass's ``__init__`` (a frozen one sets each field through ``object.__setattr__``):
+    the field dictionary is made in one piece, as :func:`~.state.evolve` does."""
+    new = _new(TurnState)
+    _set(
+        new,
+        "__dict__",
+        {
+            "rules": rules,
+            "held": held,
+            "cargo": cargo,
+            "rolls_used": rolls_used,
+            "cargo_rerolls": cargo_rerolls,
+            "phase": phase,
+            "keep": keep,
+            "pending": pending,
+            "bonus": bonus,
+            "last_roll": last_roll,
+        },
+    )
+    return new
+
+
+def _ways(rules: Rules, held: int, faces: tuple[int, ...]) -> _Ways:
     """:func:`assignments` with the dice each leaves (what every roll asks: worked out once)."""
     return tuple((t, remove_faces(faces, t)) for t in assignments(rules, held, faces))
 
@@ -255,18 +357,29 @@ def _take(
         # The other dice of the completing roll are the cargo (all sheets).
         bonus = rules.same_roll_bonus if not turn.held and len(taken) == _ROLE_COUNT else 0
         again = _rerolls_left(rules, rolls_used, turn.cargo_rerolls)
-        return evolve(
-            turn,
-            held=held,
-            cargo=rest,
-            pending=(),
-            bonus=bonus,
-            rolls_used=rolls_used,
-            last_roll=last_roll,
-            phase=TurnPhase.DECIDE if again else TurnPhase.DONE,
+        return _state(
+            rules,
+            held,
+            rest,
+            rolls_used,
+            turn.cargo_rerolls,
+            _DECIDING if again else _DONE,
+            turn.keep,
+            (),
+            bonus,
+            last_roll,
         )
     # No full crew once the rolls are used up scores 0 (all sheets: after the third).
-    phase = TurnPhase.DONE if rolls_used >= rules.rolls else TurnPhase.ROLL
-    return evolve(
-        turn, held=held, pending=(), phase=phase, rolls_used=rolls_used, last_roll=last_roll
+    phase = _DONE if rolls_used >= rules.rolls else _ROLL
+    return _state(
+        rules,
+        held,
+        turn.cargo,
+        rolls_used,
+        turn.cargo_rerolls,
+        phase,
+        turn.keep,
+        (),
+        turn.bonus,
+        last_roll,
     )
