@@ -149,13 +149,9 @@ def match_setups(draw: st.DrawFn, *, solo: bool = True) -> MatchSetup:
     if players == 1:
         # Points only: the options that mean something under a pot or a drinking mode (their
         # ``requires``) go back to their defaults with it.
-        kept = {"stakes": Stakes.POINTS, "drinking": Drinking.NONE, "failed_double": False}
-        unmet = {
-            o.name: o.default
-            for o in OPTIONS.values()
-            if o.requires is not None and o.requires[0] in kept and o.name not in kept
-        }
-        rules = rules.replace(**kept, **unmet)
+        rules = rules.setting_aside(
+            stakes=Stakes.POINTS, drinking=Drinking.NONE, failed_double=False
+        )
         lowest = min(s for s in turn_scores(rules) if s > 0)
         target = draw(st.integers(lowest, rules.max_score))
         return MatchSetup(rules, 1, None, target)

@@ -63,7 +63,7 @@ def test_seat_win_rates_match_equilibrium(
         ),
         (
             "skip-kaptein-mannskap",
-            {"format": "tournament", "starting_chips": 3},
+            {"format": "tournament", "stakes": "pot", "starting_chips": 3},
             ["tip", "ev", "timid", "threshold:9"],
             500,
         ),

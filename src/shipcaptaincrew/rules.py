@@ -278,6 +278,18 @@ class Rules:
             raise unknown_option(unknown[0])
         return dataclasses.replace(self, **changes)
 
+    def setting_aside(self, **changes: Any) -> Rules:
+        """A copy with some options changed and the options that need their old values
+        (``Option.requires``: the ante and the starting chips under a pot) back at their
+        defaults: what a shell asks when it sets the stakes or the drinks aside to probe one
+        part of the game, which a plain :meth:`replace` would refuse as an unmet need."""
+        unmet = {
+            o.name: o.default
+            for o in OPTIONS.values()
+            if o.requires is not None and o.requires[0] in changes and o.name not in changes
+        }
+        return self.replace(**changes, **unmet)
+
     def with_settings(self, settings: list[str] | tuple[str, ...]) -> Rules:
         """Apply ``KEY=VALUE`` texts as given to ``--set`` on the command line."""
         changes: dict[str, Any] = {}

@@ -58,7 +58,7 @@ def starter_shift(rules: Rules, scores: tuple[int, ...]) -> int:
     The engine plays one such round of a single match from seat 0 (``post_score``) and says
     who starts the next; the stakes and drinks, which never move the start, are left out.
     """
-    probe = rules.replace(
+    probe = rules.setting_aside(
         format=MatchFormat(FormatKind.SINGLE),
         starter=Starter.CHOSEN,
         stakes=Stakes.POINTS,
