@@ -38,6 +38,7 @@ import brotli
 from ...facts import DEFAULT_LANG, LANGUAGE_NAMES, LANGUAGES
 from . import critical
 from .bundle import BundleError, bundle, source_map
+from .comments import without_comment_lines
 
 #: Where the generated files are served (named by content: cached for a year, never changed).
 ASSETS = "/assets/"
@@ -171,7 +172,10 @@ class Release:
         self.static = static
         #: Generated files by name (served under ASSETS).
         self.assets: dict[str, Body] = {}
-        self.sources = {p.name: p.read_text(encoding="utf-8") for p in (static / "js").glob("*.js")}
+        self.sources = {
+            p.name: without_comment_lines(p.read_text(encoding="utf-8"))
+            for p in (static / "js").glob("*.js")
+        }
         self.sources["facts.js"] = facts_module()
         self.pages: dict[str, Page] = {}
         for spec in pages:
