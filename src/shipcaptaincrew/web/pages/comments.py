@@ -75,9 +75,8 @@ def without_comment_lines(text: str) -> str:
     """``text`` with each line that holds only comments emptied (see the module docstring)."""
     stack, out = [CODE], []
     for line in text.split("\n"):
-        inside_text = stack[-1] == TEMPLATE
-        code, sure = _scan_line(line, stack)
+        code, sure = _scan_line(line, stack)  # a template literal's line counts as code
         if not sure:
             return text
-        out.append(line if code or inside_text else "")
+        out.append(line if code else "")
     return "\n".join(out) if stack == [CODE] else text
