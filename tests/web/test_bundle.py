@@ -13,8 +13,7 @@ import pytest
 
 from shipcaptaincrew.web.pages import bundle as B
 from shipcaptaincrew.web.pages.bundle import BundleError, bundle, source_map
-from shipcaptaincrew.web.pages.comments import without_comment_lines
-from shipcaptaincrew.web.pages.release import facts_module
+from shipcaptaincrew.web.pages.release import facts_module, read_sources
 from shipcaptaincrew.web.pages.routes import PAGES, STATIC
 from tests.need import missing
 
@@ -82,11 +81,7 @@ def test_the_bundle_runs_as_the_modules_do(tmp_path: Path) -> None:
 def test_every_page_bundles_and_parses(tmp_path: Path) -> None:
     """Each page's script, as the release sends it (comment lines emptied), is valid
     JavaScript (Node parses it as a module)."""
-    sources = {
-        p.name: without_comment_lines(p.read_text(encoding="utf-8"))
-        for p in (STATIC / "js").glob("*.js")
-    }
-    sources["facts.js"] = facts_module()
+    sources = read_sources(STATIC)
     for spec in PAGES:
         html = (STATIC / spec.file).read_text(encoding="utf-8")
         entry = html.split('<script type="module" src="/static/js/')[1].split('"')[0]

@@ -29,7 +29,7 @@ from shipcaptaincrew.web.pages.release import (
     PageSpec,
     Release,
     ReleaseError,
-    facts_module,
+    read_sources,
 )
 from shipcaptaincrew.web.pages.routes import PAGES, START_DATA, STATIC
 
@@ -69,9 +69,7 @@ def sha(text: str) -> str:
 
 
 def sources() -> dict[str, str]:
-    found = {p.name: p.read_text(encoding="utf-8") for p in (STATIC / "js").glob("*.js")}
-    found["facts.js"] = facts_module()
-    return found
+    return read_sources(STATIC)
 
 
 @pytest.mark.parametrize("name", PATHS)

@@ -87,6 +87,17 @@ def facts_module() -> str:
     )
 
 
+def read_sources(static: Path) -> dict[str, str]:
+    """The pages' modules as the release sends them: each file under ``js/`` without its
+    comment lines, and the generated facts module."""
+    found = {
+        p.name: without_comment_lines(p.read_text(encoding="utf-8"))
+        for p in (static / "js").glob("*.js")
+    }
+    found["facts.js"] = facts_module()
+    return found
+
+
 def _accepts(header: str, coding: str) -> bool:
     for part in header.split(","):
         token, _, params = part.strip().partition(";")
@@ -172,11 +183,7 @@ class Release:
         self.static = static
         #: Generated files by name (served under ASSETS).
         self.assets: dict[str, Body] = {}
-        self.sources = {
-            p.name: without_comment_lines(p.read_text(encoding="utf-8"))
-            for p in (static / "js").glob("*.js")
-        }
-        self.sources["facts.js"] = facts_module()
+        self.sources = read_sources(static)
         self.pages: dict[str, Page] = {}
         for spec in pages:
             try:
