@@ -168,6 +168,9 @@ def test_six_dice_are_drawn_and_told_in_three_languages(
         assert seen["crews"] >= 2 and seen["screen"] and seen["strip"], seen
         assert {"en", "de", "nb"} <= shots, shots  # a crew of three cargo dice on each phone
         for lang, page in phones.items():
+            # The story is folded under "What happened": opened as a person opens it.
+            if not page.locator("#log-box").evaluate("d => d.open"):
+                page.locator("#log-box > summary").click()
             story = page.locator("#log li").all_inner_texts()
             crews = [m for line in story for m in FULL_CREW[lang].finditer(line)]
             assert crews, (lang, story[:12])
