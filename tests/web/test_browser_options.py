@@ -248,10 +248,12 @@ def act(page: Any, seen: dict[str, Any]) -> None:
         seen["split"] = drank
         return
     stop = page.locator('[data-action="sip:stop"]')
-    if seen["split"] and not seen["stop_sips"] and stop.count():
-        stop.click()
+    if seen["split"] and not seen["stop_sips"] and stop.count() and stop.first.is_visible():
+        stop.first.click(timeout=2000)
         seen["stop_sips"] = True
         return
+    if not page.locator(CHOICE).first.is_visible() and page.locator(".sips-share[open]").count():
+        page.click(".sips-share summary")  # folded, the one-sip buttons are back in reach
     page.locator(CHOICE).first.click(timeout=2000)
 
 
