@@ -145,6 +145,17 @@ def opened_pages(browser: Any, base: str) -> Iterator[Pages]:
         pages.close()
 
 
+def pair_screen(phone: Any, screen: Any) -> None:
+    """A seated phone pairs a table screen as a person does: reads the code the screen shows,
+    opens the screen dialog, types it, one tap; the screen then drops its pairing code."""
+    code = screen.inner_text("[data-testid=pair-code]").strip()
+    phone.click("#screen-link")
+    phone.fill("#pair-code", code)
+    check(phone, "the pairing dialog")
+    phone.click("[data-testid=pair-go]")
+    screen.wait_for_selector("[data-testid=screen-pairing]", state="detached")
+
+
 def fits(page: Any, name: str) -> None:
     """Nothing on the page is wider than the screen (no sideways scrolling)."""
     width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")

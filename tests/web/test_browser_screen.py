@@ -18,7 +18,17 @@ from typing import Any
 
 import pytest
 
-from .browsing import CHOICE, PHONE, SMALL_PHONE, Pages, check, english_left, fits, shot
+from .browsing import (
+    CHOICE,
+    PHONE,
+    SMALL_PHONE,
+    Pages,
+    check,
+    english_left,
+    fits,
+    pair_screen,
+    shot,
+)
 from .conftest import LiveServer
 from .humanpace import act, choose, picture, simulate
 from .test_browser_human import FINAL_JS, host_table, join, server, strings
@@ -128,6 +138,7 @@ def test_three_phones_and_a_table_screen_play_a_whole_match(
         assert screen.evaluate("document.querySelector('[data-testid=screen-qr]').naturalWidth") > 0
         assert screen.locator("input, #actions, [data-testid=join-table]").count() == 0
         sweep(pages, base, code, "lobby")
+        pair_screen(host, screen)  # (an unpaired screen watches; the phones stay whole)
         phones = {
             "en": host,
             "de": join(pages, code, "Bruno", SMALL_PHONE, "de"),

@@ -60,16 +60,6 @@ def tv(pages: Pages, code: str, size: dict[str, int], lang: str, *, dark: bool =
     return page
 
 
-def pair(host: Any, screen: Any) -> None:
-    """The host's phone pairs the screen: the code it shows, typed, one tap."""
-    code = screen.inner_text("[data-testid=pair-code]").strip()
-    host.click("#screen-link")
-    host.fill("#pair-code", code)
-    check(host, "the pairing dialog")
-    host.click("[data-testid=pair-go]")
-    screen.wait_for_selector("[data-testid=screen-pairing]", state="detached")
-
-
 #: The contest as a screen draws it: each contender's name box and font size, and what sits at
 #: the name's centre (a die over a name once hid it).
 CONTEST_JS = """() => [...document.querySelectorAll('#felt .contender')].map((c) => {
@@ -139,7 +129,7 @@ def test_the_cargo_rolloff_reads_right_on_the_screens_and_the_compact_phones(
         }
         for screen in screens.values():
             check(screen, "screen waiting to be paired")
-            pair(host, screen)
+            browsing.pair_screen(host, screen)
         start(host, 4)
         for page in seats.values():  # a paired screen is here: every phone is compact
             page.wait_for_selector("body.compact")
@@ -174,6 +164,9 @@ def test_the_cargo_rolloff_reads_right_on_the_screens_and_the_compact_phones(
             samples.append(christoph.evaluate(seen_js))
             for size, screen in screens.items():
                 screen.wait_for_selector(".felt.final .contest", state="attached")
+                # Read as a person reads it: once the dice lie (in the air they fly in from
+                # above the names, as a thrown die does).
+                screen.wait_for_selector("html:not([data-moving])", state="attached")
                 contest_reads(screen, f"{size}: the deciding roll")
                 won = screen.evaluate(
                     "+document.querySelector('#felt.final .contender.won').dataset.seat"

@@ -42,19 +42,31 @@ function onMessage(msg) {
 
 /** Until a seated player pairs it, the screen shows its pairing code (and a QR code that
  * opens the table on a phone asking "Show this table on that screen?"): it watches like any
- * spectator meanwhile, and the phones stay as they are. */
+ * spectator meanwhile, and the phones stay as they are.  In the lobby the code is large, above
+ * the seats; once the match runs it shrinks into the row of the join code, since a TV cannot
+ * scroll and the table needs its height (a screen nobody pairs still shows the whole match). */
 function showPairing(codeShown) {
   pairing = codeShown;
+  if (room && room.status !== "lobby") { render(); return; }
   const box = $("tv-pair");
   box.hidden = !codeShown;
-  if (!codeShown) { box.replaceChildren(); if (room) drawn(); return; }
-  box.replaceChildren(h("section", { class: "panel tv-pairing", "data-testid": "screen-pairing", "aria-labelledby": "tv-pair-h" },
-    h("img", { src: `/api/rooms/${encodeURIComponent(code)}/qr.svg?pair=${codeShown}`, alt: t("QR code to show this table on this screen"), class: "tv-pair-qr", width: 160, height: 160 }),
+  box.replaceChildren(...(codeShown ? [pairingPanel(true)] : []));
+  if (room) drawn();
+}
+
+/** The pairing code: ``big`` above the lobby, or small beside the join code during play. */
+function pairingPanel(big) {
+  const qr = h("img", { src: `/api/rooms/${encodeURIComponent(code)}/qr.svg?pair=${pairing}`, alt: t("QR code to show this table on this screen"), class: big ? "tv-pair-qr" : "tv-pair-qr small", width: 160, height: 160 });
+  if (!big) {
+    return h("section", { class: "tv-pair-small", "data-testid": "screen-pairing", "aria-labelledby": "tv-pair-h" }, qr,
+      h("div", {}, h("p", { class: "muted", id: "tv-pair-h" }, t("Show this table on this screen")),
+        h("p", { class: "tv-smallcode", "data-testid": "pair-code" }, pairing)));
+  }
+  return h("section", { class: "panel tv-pairing", "data-testid": "screen-pairing", "aria-labelledby": "tv-pair-h" }, qr,
     h("div", {},
       h("h2", { id: "tv-pair-h" }, t("Show this table on this screen")),
       h("p", {}, t("A player at the table scans this code, or taps the screen button on their phone and types:")),
-      h("p", { class: "tv-pair-code", "data-testid": "pair-code" }, codeShown))));
-  if (room) drawn();
+      h("p", { class: "tv-pair-code", "data-testid": "pair-code" }, pairing)));
 }
 
 function onRoom(next, { history = false, kept = false } = {}) {
@@ -111,7 +123,9 @@ function renderPlay(before) {
   const players = room.players;
   const final = st.final;
   setTitle(match.over ? t("Match over") : t("Table {code}", { code: room.code }));
-  $("tv-join").replaceChildren(joinPanel(false));
+  $("tv-pair").hidden = true;
+  $("tv-pair").replaceChildren();  // (during play the pairing code sits in the join code's row)
+  $("tv-join").replaceChildren(...(pairing ? [pairingPanel(false)] : []), joinPanel(false));
   const actor = match.over ? null : players[match.actor];
   // Whose turn it is (at the end the podium says who won).
   $("tv-who").replaceChildren(...(actor ? [h("div", { class: "banner tv-banner", id: "tv-turn", "data-seat": actor.seat }, avatar(actor),
