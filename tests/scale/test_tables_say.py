@@ -173,11 +173,15 @@ def test_table_screens_are_paired_at_most_max_screens_on_every_worker(make_clust
         # Anna (on B) pairs a screen on A and one on C; a third, anywhere, is one too many.
         tv = await Screen(a.ws, code, name="tv").open()
         tv2 = await Screen(c.ws, code, name="tv2").open()
+        # Both counted, so B has heard of both codes (each worker's report carries its
+        # screens' codes with its spectators: waiting for 9 once let C's report, with tv2,
+        # pass for A's, and B did not know tv's code yet).
+        await anna.until(lambda r: r["spectators"] >= 10)
         for screen, want in ((tv, 1), (tv2, 2)):
-            await anna.until(lambda r: r["spectators"] >= 9)
             n = len(anna.messages)
             await anna.send(type="pair", code=screen.welcome["screen"]["code"])
-            assert (await reply(anna, n, "paired"))["code"] == screen.welcome["screen"]["code"]
+            said = await reply(anna, n, "paired", "error")
+            assert said == {"type": "paired", "code": screen.welcome["screen"]["code"]}, said
             await screen.told("paired")
             await anna.until(lambda r, w=want: r["screens"] == w)
         third = fakes[4]  # (on worker B)

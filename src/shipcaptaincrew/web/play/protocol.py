@@ -48,6 +48,7 @@ from ..words.choices import choice_words
 from ..words.invalid import invalid
 from ..words.refusals import ErrorCode, RoomError, unavailable
 from ..words.render import Words
+from .missed import missed
 from .moves import Play
 from .screens import Screens
 from .standin import StandIns
@@ -118,6 +119,9 @@ class Protocol:
             if screen_token is not None:
                 welcome["screen"] = self.screens.welcome(conn, screen_token)
             await conn.send(welcome)
+            moments = missed(room, hello.seen)
+            if moments:  # before the first picture: the phone plays them, then shows it
+                await conn.send({"type": "missed", "seen": hello.seen, "moments": moments})
             online, spectators = room.presence()  # as it is once this connection is in
             if conn.seat is None:
                 spectators += 1

@@ -149,6 +149,9 @@ class Hello(_Strict):
     #: ``service.screens``), with the screen token the server gave it (None: a new screen).
     screen: bool = False
     screen_token: Token | None = None
+    #: The version of the last picture this device drew of the table (a slow table's phone,
+    #: opened again): the moments since are sent before the first picture (``play.missed``).
+    seen: Version | None = None
 
 
 class Act(_Strict):

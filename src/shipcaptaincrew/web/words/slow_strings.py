@@ -23,6 +23,8 @@ SLOW_STRINGS: tuple[str, ...] = (
     N_("Time left: {time}"),
     N_("{time} left"),
     N_("time ran out: turn passed"),
+    # a phone opened again plays the moments it missed (staging.js: replay)
+    N_("While you were away, {i} of {n}"),
     # your turn, on your lock screen
     N_("Tell me when it is my turn"),
     N_("Your phone will tell you when it is your turn."),

@@ -25,3 +25,29 @@ export function keptPicture(code, where = "") {
     return kept && kept.code === code && kept.room && KEPT.has(kept.room.status) ? kept : null;
   } catch (e) { return null; }
 }
+
+const SEEN = "scc:seen";
+/** How many tables' last seen versions this device keeps (its slow tables, a few at most). */
+const SEEN_TABLES = 20;
+
+function seenMap() {
+  try { return JSON.parse(localStorage.getItem(SEEN) || "{}") || {}; } catch (e) { return {}; }
+}
+
+/** The version of the last picture this device drew of table ``room.code``: a slow table's
+ * phone opened again says it in its hello, and the moments since come before the picture
+ * (play/missed.py).  Kept for the newest tables only; an ended match forgets its own. */
+export function noteSeen(room) {
+  const seen = seenMap();
+  delete seen[room.code];
+  if (KEPT.has(room.status)) seen[room.code] = room.version;
+  const codes = Object.keys(seen);
+  for (const old of codes.slice(0, Math.max(0, codes.length - SEEN_TABLES))) delete seen[old];
+  remember(SEEN, JSON.stringify(seen));
+}
+
+/** The version last drawn of table ``code`` on this device (null: never, or it ended). */
+export function seenVersion(code) {
+  const v = seenMap()[code];
+  return Number.isInteger(v) && v >= 0 ? v : null;
+}

@@ -2,6 +2,7 @@
 // reconnects by itself (backing off), notices a dead line on a phone that lost its network,
 // and reports whether the table can be reached.  What the messages mean is the room page's.
 import { forgetSeatToken, lang, screenToken, seatToken } from "./common.js";
+import { seenVersion } from "./kept.js";
 
 /** The socket the page's head opened for ``url`` while the page loaded (dial.js), once. */
 function dialled(url) {
@@ -48,7 +49,7 @@ export function openLine(code, on, { screen = false } = {}) {
       retry = 0;
       lastHeard = Date.now();
       send(screen ? { type: "hello", screen: true, screen_token: screenToken() || null, lang: lang() }
-        : { type: "hello", token: seatToken(code) || null, lang: lang() });
+        : { type: "hello", token: seatToken(code) || null, lang: lang(), seen: seenVersion(code) });
     };
     if (sock.readyState === WebSocket.OPEN) opened();
     else sock.addEventListener("open", opened);

@@ -263,7 +263,9 @@ export function countdown(room) {
     const left = Math.max(0, Math.ceil((room.deadline_ms - Date.now()) / 1000));
     if (room.turn_hours) {  // a slow table: hours and minutes
       el.classList.add("hours");
-      el.textContent = hoursLeft(left);
+      // Each number glued to its unit: on a narrow phone the pill breaks between the hours
+      // and the minutes ("7 Std." over "59 Min."), never inside one, and leaves room beside it.
+      el.textContent = hoursLeft(left).replace(/(\d) /g, "$1\u00a0");
       el.setAttribute("aria-label", t("Time left: {time}", { time: hoursLeft(left) }));
       return;
     }

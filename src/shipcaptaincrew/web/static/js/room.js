@@ -4,7 +4,7 @@
 import { api, boot, codeFromPath, h, lang, learnJoinLink, saveSeatToken, seatToken, setTitle, t } from "./common.js";
 import { buzz, keepAwake, sound, soundButton } from "./fx.js";
 import { justThrown, markThrown, shakeButton, shakeTarget } from "./shake.js";
-import { keepPicture, keptPicture } from "./kept.js";
+import { keepPicture, keptPicture, noteSeen } from "./kept.js";
 import { openLine } from "./line.js";
 import { loadedOptions, loadOptions, lobbyView, nameForm } from "./lobby.js";
 import { looksPicker, looksValue } from "./looks.js";
@@ -35,6 +35,7 @@ let botSaid = null;        // {seat, action, turn, reason, at}: the last bot mov
 let seatNextToken = null; // a spectator's seat token for the next match, once given
 let queue = Promise.resolve();  // room pictures are drawn in the order they arrive
 let fullView = false;     // with a table screen here: the whole table anyway (the view switch)
+let missed = [];          // a slow table opened again: the moments since this phone last looked
 /** A die landing: its click, and a short buzz on the phone whose shake or tap threw it. */
 const land = () => { sound.land(); if (justThrown()) buzz(30); };
 const st = staging({ land, rattle: sound.rattle });
@@ -89,9 +90,12 @@ function onMessage(msg) {
   } else if (msg.type === "paired") {
     pair.paired();
     toast(t("The screen shows this table now."));
+  } else if (msg.type === "missed") {
+    missed = msg.moments || [];  // played once the first picture is drawn (see onRoom)
   } else if (msg.type === "room") {
     const next = msg.room;
     keepPicture(next, you);
+    noteSeen(next);
     queue = queue.then(() => onRoom(next, msg.lines || [], { history: !!msg.history })).catch((e) => console.error(e));
   } else if (msg.type === "error" && PAIR_ERRORS.has(msg.code) && pair.refused(msg.message)) {
     // (a pairing refused: said in its dialog)
@@ -121,7 +125,9 @@ function onMessage(msg) {
 }
 
 async function onRoom(next, lines, { history = false, kept = false } = {}) {
-  const { before, staged } = st.take(next, { history, kept });
+  const replay = history && !kept && missed.length ? missed : null;
+  missed = replay ? [] : missed;
+  const { before, staged } = st.take(next, { history, kept, strip: !replay });
   room = next;
   // The first live picture after a move made on the kept one: the same moment, the move goes
   // (the server checks its version too); the table moved on meanwhile, it is dropped, in words.
@@ -140,6 +146,7 @@ async function onRoom(next, lines, { history = false, kept = false } = {}) {
   if (staged) stage(room.moment, before);
   render(before);
   st.drawn(before);
+  if (replay) st.replay(replay);
   if (made && made.version === next.version && send(made)) {
     if (made.type === "roll") markThrown();  // its dice buzz as they land, however long it waited
     lockButtons();

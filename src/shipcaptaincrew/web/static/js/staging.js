@@ -5,6 +5,7 @@
 // result card, the roll that decided the match held on the felt before the podium, and the
 // felt itself.  What a page adds of its own (sounds, vibration, the chips flying, its podium
 // and its buttons) comes in through the hooks it passes.
+import { h, t } from "./common.js";
 import { calm, tumble } from "./dice.js";
 import { FINAL_HOLD, finalFelt, resultCard, showStrip, stripMoment } from "./moments.js";
 import { contestFelt, felt } from "./table.js";
@@ -23,6 +24,10 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
   let freshResult = null;   // round number of the result card that just arrived
   const rolloffs = {};      // seat -> faces of a roll-off or cargo tie-break, from the moments
   let rolledOff = null;     // the seat whose roll-off dice just came: they tumble in
+
+  let replaying = [];       // the timers of the missed moments still to show (see replay)
+
+  function stopReplay() { replaying.forEach(clearTimeout); replaying = []; }
 
   function stripFor(moment) {
     if (!room.match) return;
@@ -45,14 +50,15 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
      * that was live and another version (what the felt animates from), else null, and
      * whether its moment is to be staged.  A kept picture is drawn as it is: the first live
      * picture after it is drawn anew, never animated from it (it may be minutes old).
+     * ``strip`` false: the strip is left to the moments missed, about to be replayed.
      */
-    take(next, { history = false, kept = false } = {}) {
+    take(next, { history = false, kept = false, strip = true } = {}) {
       const before = live ? room : null;
       room = next;
       if (!kept) live = true;
       const staged = !history && room.version > seenVersion && before !== null;
       seenVersion = Math.max(seenVersion, room.version);
-      if (history && !staged && room.moment) stripFor(room.moment);
+      if (history && !staged && room.moment && strip) stripFor(room.moment);
       return { before: before && before.version !== room.version ? before : null, staged };
     },
 
@@ -67,6 +73,7 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
      */
     stage(moment, before, { podium = () => {} } = {}) {
       if (!moment) return { turnEnd: null, roll: null, round: null };
+      stopReplay();  // what happens now beats what was missed
       const part = (kind, key) => (moment.kind === kind ? moment : moment[key] || null);
       const turnEnd = part("turn_end", "turn");
       const roll = part("rolloff", "rolloff");
@@ -84,6 +91,24 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
         setTimeout(() => { finalRoll = null; podium(); }, hold);
       }
       return { turnEnd, roll, round };
+    },
+
+    /**
+     * The moments a phone missed while it was closed (a slow table, play/missed.py), oldest
+     * first: each in the strip in turn, fast, saying which of how many it is; the newest stays.
+     * A live moment arriving meanwhile ends the replay (see stage).
+     */
+    replay(moments) {
+      stopReplay();
+      const step = calm() ? 500 : 1200;
+      const shown = moments.map((m) => stripMoment(m, room.players)).filter(Boolean);
+      replaying = shown.map((el, i) => setTimeout(() => {
+        const which = t("While you were away, {i} of {n}", { i: i + 1, n: shown.length });
+        el.classList.add("missed");
+        el.prepend(h("span", { class: "missed-note", "data-testid": "missed" }, which));
+        stripVersion = room.version;
+        showStrip($("strip"), el, { land });
+      }, i * step));
     },
 
     /** The strip stays in its place, dimmed once the next roll is on the felt; hidden on the
