@@ -54,6 +54,7 @@ export function staging({ land = undefined, rattle = undefined } = {}) {
      */
     take(next, { history = false, kept = false, strip = true } = {}) {
       const before = live ? room : null;
+      if (history) stopReplay();  // a fresh start: what it missed comes anew, if anything
       room = next;
       if (!kept) live = true;
       const staged = !history && room.version > seenVersion && before !== null;
