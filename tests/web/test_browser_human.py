@@ -83,7 +83,12 @@ def join(pages: Pages, code: str, name: str, size: dict[str, int], lang: str, **
 def start(host: Any, players: int, bots: int = 0) -> None:
     browsing.seat_bots(host, bots)
     host.wait_for_function(f"document.querySelectorAll('#seats li').length === {players}")
-    box = host.locator("[data-testid=start]").bounding_box()
+    # Measured in the page in one step: the lobby is drawn anew with each picture (someone's
+    # presence), and a locator's box of a button replaced meanwhile came back None.
+    box = host.evaluate(
+        "() => { const r = document.querySelector('[data-testid=start]').getBoundingClientRect();"
+        " return r.height ? {y: r.y, height: r.height} : null; }"
+    )
     size = host.viewport_size
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
         "the host's Start is not on the screen"
