@@ -47,11 +47,16 @@ function onMessage(msg) {
  * scroll and the table needs its height (a screen nobody pairs still shows the whole match). */
 function showPairing(codeShown) {
   pairing = codeShown;
-  if (room && room.status !== "lobby") { render(); return; }
+  if (room && room.status !== "lobby") { joinRow(); drawn(st.final); return; }  // (the felt as it is)
   const box = $("tv-pair");
   box.hidden = !codeShown;
   box.replaceChildren(...(codeShown ? [pairingPanel(true)] : []));
   if (room) drawn();
+}
+
+/** During play: the pairing code (until paired) and the join code, in one row. */
+function joinRow() {
+  $("tv-join").replaceChildren(...(pairing ? [pairingPanel(false)] : []), joinPanel(false));
 }
 
 /** The pairing code: ``big`` above the lobby, or small beside the join code during play. */
@@ -125,7 +130,7 @@ function renderPlay(before) {
   setTitle(match.over ? t("Match over") : t("Table {code}", { code: room.code }));
   $("tv-pair").hidden = true;
   $("tv-pair").replaceChildren();  // (during play the pairing code sits in the join code's row)
-  $("tv-join").replaceChildren(...(pairing ? [pairingPanel(false)] : []), joinPanel(false));
+  joinRow();
   const actor = match.over ? null : players[match.actor];
   // Whose turn it is (at the end the podium says who won).
   $("tv-who").replaceChildren(...(actor ? [h("div", { class: "banner tv-banner", id: "tv-turn", "data-seat": actor.seat }, avatar(actor),
