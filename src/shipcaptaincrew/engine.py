@@ -330,7 +330,13 @@ def chance_outcomes(state: TurnState | MatchState) -> tuple[tuple[Roll, Fraction
 
 def sample_chance(state: TurnState | MatchState, source: DiceSource | random.Random) -> Roll:
     """Roll the dice that are due from a dice source (or a ``random.Random``)."""
-    n = _turn.dice_to_roll(state) if isinstance(state, TurnState) else dice_to_roll(state)
+    if isinstance(state, TurnState):
+        n = _turn.dice_to_roll(state)
+    elif state.phase is _TURN:  # a match's turn: what most rolls of a match are
+        assert state.turn is not None
+        n = _turn.dice_to_roll(state.turn)
+    else:
+        n = dice_to_roll(state)
     if n == 0:
         raise IllegalActionError(N_("no dice are due: this is not a chance node"))
     if type(source) is random.Random:
@@ -389,7 +395,7 @@ def apply(state: TurnState | MatchState, action: Action) -> TurnState | MatchSta
         assert turn is not None
         t = _apply_roll(turn, action) if type(action) is Roll else _turn.apply(turn, action)
         if t.phase is _DONE:
-            return post(evolve(state, turn=None), t.score)
+            return post(state, t.score)  # the state after it holds no turn
         return evolve(state, turn=t)
     if state.phase is Phase.HAND_OUT:
         return hand_out(state, action)

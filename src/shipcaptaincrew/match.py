@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextvars import ContextVar
+from typing import Any
 
 from . import turn as _turn
 from .errors import IllegalActionError
@@ -45,28 +46,37 @@ ROUND_END: ContextVar[Callable[[MatchState], MatchState] | None] = ContextVar(
 
 
 def post(state: MatchState, number: int) -> MatchState:
-    """A seat of the current contest posts its number; move to the next seat or resolve."""
+    """A seat of the current contest posts its number; move to the next seat or resolve.
+
+    The turn that made the number (if any) is over: the state after it holds none.  What the
+    number changes is gathered and made one new state (at every turn of every match: each
+    state more is a copy of some thirty fields).
+    """
     c = state.contest
     assert c is not None
     c = evolve(c, scores=c.scores + (number,))
-    state = evolve(state, contest=c)
+    changes: dict[str, Any] = {"contest": c, "turn": None}
     if c.purpose is Purpose.ROUND:
-        seat = c.seats[len(c.scores) - 1]
         rs = list(state.round_scores)
-        rs[seat] = number
-        state = evolve(state, round_scores=tuple(rs))
+        rs[c.seats[len(c.scores) - 1]] = number
+        changes["round_scores"] = tuple(rs)
     if len(c.scores) < len(c.seats):
-        return _begin_seat(state)
-    return _resolve(state)
+        changes.update(_seat_changes(state.rules, c))
+        return evolve(state, **changes)
+    return _resolve(evolve(state, **changes))
 
 
 def _begin_seat(state: MatchState) -> MatchState:
-    c = state.contest
-    assert c is not None
+    assert state.contest is not None
+    return evolve(state, **_seat_changes(state.rules, state.contest))
+
+
+def _seat_changes(rules: Rules, c: Contest) -> dict[str, Any]:
+    """The phase and turn of the contest's next seat: a fresh turn, or a roll-off's dice."""
     if c.method is Method.TURN:
-        return evolve(state, phase=Phase.TURN, turn=_turn.new_turn(state.rules))
+        return {"phase": Phase.TURN, "turn": _turn.new_turn(rules)}
     phase = Phase.CARGO_ROLL_OFF if c.method is Method.CARGO else Phase.ROLL_OFF
-    return evolve(state, phase=phase, turn=None)
+    return {"phase": phase, "turn": None}
 
 
 def _groups(seats: tuple[int, ...], numbers: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -91,7 +91,7 @@ def post_score(state: MatchState, score: int) -> MatchState:
         raise IllegalActionError(
             N_("no turn ends with a score of {score} under these rules"), score=repr(score)
         )
-    return post(evolve(state, turn=None), score)
+    return post(state, score)  # the state after it holds no turn
 
 
 def match_position(state: MatchState) -> MatchState:

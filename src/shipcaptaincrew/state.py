@@ -272,7 +272,6 @@ class MatchState:
 
 
 _T = TypeVar("_T", "TurnState", "MatchState", "Contest")
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def evolve(value: _T, **changes: Any) -> _T:
@@ -291,17 +290,21 @@ def evolve(value: _T, **changes: Any) -> _T:
     ...
     TypeError: TurnState has no field colour
     """
-    cls = type(value)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
-    if not names.issuperset(changes):
-        bad = sorted(set(changes) - names)[0]
-        raise TypeError(f"{cls.__name__} has no field {bad}")
     # One copy of the field dictionary, set in place of the new value's own (a match state has
-    # some thirty fields: copying them as a block beats filling an empty dictionary).
+    # some thirty fields: copying them as a block beats filling an empty dictionary).  Every
+    # value holds each of its fields in that dictionary (``__init__`` sets them all), so a
+    # name that is no field shows as a key more, without a look at the field names.
     fields_now = value.__dict__.copy()
+    size = len(fields_now)
     fields_now.update(changes)
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", fields_now)
+    if len(fields_now) != size:
+        cls = type(value)
+        names = {f.name for f in fields(cls)}
+        raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - names)[0]}")
+    new = _new(type(value))
+    _set(new, "__dict__", fields_now)
     return new
+
+
+_new = object.__new__
+_set = object.__setattr__

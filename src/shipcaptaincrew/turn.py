@@ -28,7 +28,7 @@ from .errors import IllegalActionError
 from .facts import ROLES
 from .messages import N_
 from .rules import Rules
-from .state import TurnPhase, TurnState, evolve
+from .state import TurnPhase, TurnState
 
 __all__ = [
     "IllegalActionError",
@@ -164,6 +164,20 @@ def apply(turn: TurnState, action: Action) -> TurnState:
     """
     if isinstance(action, Roll):
         return apply_roll(turn, action)
+    if turn.phase is _DECIDING:  # the choice of nearly every turn, first
+        if isinstance(action, Stand):
+            return _decided(turn, _DONE, turn.keep)
+        if isinstance(action, RerollCargo):
+            if action.keep is not None:
+                if not turn.rules.half_cargo:
+                    raise IllegalActionError(N_("keeping one cargo die needs half_cargo (000.25)"))
+                if action.keep not in turn.cargo:
+                    raise IllegalActionError(
+                        N_("cannot keep a {face}: the cargo is {cargo}"),
+                        face=action.keep,
+                        cargo=str(turn.cargo),
+                    )
+            return _decided(turn, _ROLL, action.keep)
     if turn.phase is _ROLL:
         raise IllegalActionError(
             N_("{action} is not allowed now: the dice must be rolled"), action=str(action)
@@ -191,19 +205,6 @@ def apply(turn: TurnState, action: Action) -> TurnState:
         raise IllegalActionError(
             N_("{action} is not allowed now: choose which dice to set aside"), action=str(action)
         )
-    if isinstance(action, Stand):
-        return evolve(turn, phase=_DONE)
-    if isinstance(action, RerollCargo):
-        if action.keep is not None:
-            if not turn.rules.half_cargo:
-                raise IllegalActionError(N_("keeping one cargo die needs half_cargo (000.25)"))
-            if action.keep not in turn.cargo:
-                raise IllegalActionError(
-                    N_("cannot keep a {face}: the cargo is {cargo}"),
-                    face=action.keep,
-                    cargo=str(turn.cargo),
-                )
-        return evolve(turn, phase=_ROLL, keep=action.keep)
     raise IllegalActionError(N_("{action} is not a turn action"), action=str(action))
 
 
@@ -335,6 +336,16 @@ def _state(
             "last_roll": last_roll,
         },
     )
+    return new
+
+
+def _decided(turn: TurnState, phase: TurnPhase, keep: int | None) -> TurnState:
+    """The turn after a stand or a whole cargo reroll: its phase and kept die changed."""
+    fields_now = turn.__dict__.copy()
+    fields_now["phase"] = phase
+    fields_now["keep"] = keep
+    new = _new(TurnState)
+    _set(new, "__dict__", fields_now)
     return new
 
 
