@@ -70,6 +70,7 @@ def test_a_random_subclass_draws_its_own_way() -> None:
         ((6.0, 5, 4, 1, 1), "face 6.0 is not a die face"),
         ((6, 5, 4, 1), "this roll needs 5 dice, got 4"),
         ((6, 5, 4, 1, 1, 1), "this roll needs 5 dice, got 6"),
+        (([1], 5, 4, 1, 1), r"face \[1\] is not a die face"),
     ],
 )
 def test_a_roll_like_one_seen_before_is_still_refused(faces: tuple[int, ...], message: str) -> None:
@@ -80,6 +81,23 @@ def test_a_roll_like_one_seen_before_is_still_refused(faces: tuple[int, ...], me
     apply(t, Roll((1, 5, 4, 1, 1)))
     with pytest.raises(InvalidDiceError, match=message):
         apply(t, Roll(faces))
+
+
+def test_a_drawn_roll_s_faces_with_a_true_are_refused() -> None:
+    """The engine hands a drawn roll out again and trusts the very faces it checked once; an
+    equal roll typed with ``True`` for each 1 is another tuple and is refused, after every
+    roll a seed drew was played."""
+    t = initial_turn(Rules())
+    rng = random.Random(5)
+    drawn = {sample_chance(t, rng) for _ in range(2000)}
+    for roll in drawn:
+        apply(t, roll)
+        assert sample_chance(t, random.Random(5)) in drawn
+    ones = [r for r in drawn if 1 in r.faces]
+    assert len(ones) > 500
+    for roll in ones:
+        with pytest.raises(InvalidDiceError, match="face True is not a die face"):
+            apply(t, Roll(tuple(True if f == 1 else f for f in roll.faces)))
 
 
 def test_a_cargo_roll_of_the_other_size_is_refused_after_half_cargo() -> None:

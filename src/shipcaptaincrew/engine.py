@@ -345,16 +345,20 @@ def sample_chance(state: TurnState | MatchState, source: DiceSource | random.Ran
         # ``_randbelow_with_getrandbits``) -- without the two calls per die that were a
         # quarter of a turn's time, so a seed rolls the same dice as ever.
         bits = source.getrandbits
-        faces = []
+        code = 0
         for _ in range(n):
             r = bits(3)
             while r > 5:
                 r = bits(3)
-            faces.append(r + 1)
-        # The roll made whole, as the dataclass's own ``__init__`` would (a frozen one sets
-        # its field through ``object.__setattr__``, a third of a roll's cost again).
-        roll = _new(Roll)
-        roll.__dict__["faces"] = tuple(faces)
+            code = code * 6 + r
+        # Rolls are frozen values: each roll of up to five dice is made once and handed out
+        # again (at most 6^5 of them), and the turn knows its faces' very tuple as checked.
+        drawn = _DRAWN[n] if n < len(_DRAWN) else None
+        roll = None if drawn is None else drawn.get(code)
+        if roll is None:
+            roll = _drawn(n, code)
+            if drawn is not None:
+                drawn[code] = roll
         return roll
     if isinstance(source, random.Random):
         # A subclass may draw its own way: ask it for each die as ``randint(1, 6)`` would
@@ -362,6 +366,23 @@ def sample_chance(state: TurnState | MatchState, source: DiceSource | random.Ran
         pick = source.choice
         return Roll(tuple([pick(FACES) for _ in range(n)]))
     return Roll(tuple(source.roll(n)))
+
+
+#: Per count of dice (0 to 5): each roll drawn so far, by its faces as a number in base 6.
+_DRAWN: tuple[dict[int, Roll], ...] = tuple({} for _ in range(6))
+
+
+def _drawn(n: int, code: int) -> Roll:
+    """The roll of ``n`` dice whose faces less one are the base-6 digits of ``code``, first die
+    first, made whole as the dataclass's own ``__init__`` would (a frozen one sets its field
+    through ``object.__setattr__``, a third of a roll's cost again)."""
+    faces = []
+    for _ in range(n):
+        code, r = divmod(code, 6)
+        faces.append(r + 1)
+    roll = _new(Roll)
+    roll.__dict__["faces"] = tuple(reversed(faces))
+    return roll
 
 
 def returns(state: MatchState) -> tuple[float, ...]:

@@ -54,6 +54,8 @@ _ROLL, _ASSIGN, _DECIDING, _DONE = (
 
 #: A roll's ways to set dice aside, each with the dice it leaves (see :func:`assignments`).
 _Ways = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+#: A roll as first seen: its faces sorted, its ways (None once the crew is complete), itself.
+_Seen = tuple[tuple[int, ...], _Ways | None, tuple[int, ...]]
 
 
 @lru_cache(maxsize=256)
@@ -228,20 +230,26 @@ def apply_roll(turn: TurnState, roll: Roll) -> TurnState:
         table = _table(rules)
     seen = table[1][len(held)]
     hit = None
-    # Only a tuple of plain ints, as many as are due, is looked up: a ``True`` or ``1.0`` is
-    # equal to 1 as a key, and the other lengths are another roll's.
+    # Only a tuple as long as the dice due is looked up (other lengths are another roll's),
+    # and a hit counts at once only for the very tuple checked when it was kept (what the
+    # engine's drawn rolls hand out again): an equal one may hold a ``True`` or ``1.0``,
+    # equal to 1 as a key, so its faces are looked at first.
     if type(raw) is tuple and len(raw) == count:
-        for f in raw:
-            if type(f) is not int:
-                break
-        else:
+        try:
             hit = seen.get(raw)
+        except TypeError:  # an unhashable face: check_faces says what is wrong
+            hit = None
+        if hit is not None and hit[2] is not raw:
+            for f in raw:
+                if type(f) is not int:
+                    hit = None
+                    break
     if hit is None:
         faces = check_faces(raw, count)  # refuses wrong dice, with the reason
-        hit = (faces, None if complete else _ways(rules, len(held), faces))
+        hit = (faces, None if complete else _ways(rules, len(held), faces), raw)
         if type(raw) is tuple and all(type(f) is int for f in raw):
-            seen[raw] = hit
-    faces, ways = hit
+            seen.setdefault(raw, hit)
+    faces, ways, _ = hit
     rolls_used = turn.rolls_used + 1
     if ways is None:
         # A cargo reroll replaces the cargo, lower or not (000.14, 001.13, 003.14).
@@ -278,22 +286,21 @@ def apply_roll(turn: TurnState, roll: Roll) -> TurnState:
 
 
 #: id of a rule set -> (the rule set, per count of dice held: each roll seen, as it came ->
-#: its faces sorted and, before the crew is complete, its ways to set dice aside).  A table
+#: its faces sorted, before the crew is complete its ways to set dice aside, and the tuple
+#: that was checked).  A table
 #: keeps its rule set alive, so an id is never another's while its table is here; the tables
 #: are dropped together past :data:`_MOST_TABLES` rule sets (a server sees a few; a sweep many).
 _TABLES: dict[
     int,
     tuple[
         Rules,
-        tuple[dict[tuple[int, ...], tuple[tuple[int, ...], _Ways | None]], ...],
+        tuple[dict[tuple[int, ...], _Seen], ...],
     ],
 ] = {}
 _MOST_TABLES = 64
 
 
-def _table(
-    rules: Rules,
-) -> tuple[Rules, tuple[dict[tuple[int, ...], tuple[tuple[int, ...], _Ways | None]], ...]]:
+def _table(rules: Rules) -> tuple[Rules, tuple[dict[tuple[int, ...], _Seen], ...]]:
     if len(_TABLES) >= _MOST_TABLES:
         _TABLES.clear()
     table = _TABLES[id(rules)] = (rules, tuple({} for _ in range(_ROLE_COUNT + 1)))
@@ -318,24 +325,20 @@ def _state(
 ) -> TurnState:
     """A turn state from values this module has already checked, every field given, without
     the dataclass's ``__init__`` (a frozen one sets each field through ``object.__setattr__``):
-    the field dictionary is made in one piece, as :func:`~.state.evolve` does."""
+    the fields are written into the new value's own dictionary, which shares its keys with
+    every other turn state's (cheaper to make than a dictionary of its own set in its place)."""
     new = _new(TurnState)
-    _set(
-        new,
-        "__dict__",
-        {
-            "rules": rules,
-            "held": held,
-            "cargo": cargo,
-            "rolls_used": rolls_used,
-            "cargo_rerolls": cargo_rerolls,
-            "phase": phase,
-            "keep": keep,
-            "pending": pending,
-            "bonus": bonus,
-            "last_roll": last_roll,
-        },
-    )
+    fields_now = new.__dict__
+    fields_now["rules"] = rules
+    fields_now["held"] = held
+    fields_now["cargo"] = cargo
+    fields_now["rolls_used"] = rolls_used
+    fields_now["cargo_rerolls"] = cargo_rerolls
+    fields_now["phase"] = phase
+    fields_now["keep"] = keep
+    fields_now["pending"] = pending
+    fields_now["bonus"] = bonus
+    fields_now["last_roll"] = last_roll
     return new
 
 
