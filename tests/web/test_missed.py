@@ -9,6 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
+from shipcaptaincrew.notation import replay_states
+from shipcaptaincrew.web.play import missed as missed_module
+
 from .conftest import Player, open_table
 from .pushing import server
 from .test_absent import play_turn
@@ -37,7 +42,16 @@ def live_moments(p: Player, after: int) -> list[dict[str, Any]]:
     ]
 
 
-def test_a_phone_opened_again_is_told_what_it_missed_in_order(sqlite_url: str) -> None:
+def test_a_phone_opened_again_is_told_what_it_missed_in_order(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replays: list[int] = []
+
+    def counted(log: Any) -> Any:
+        replays.append(len(log.events))
+        return replay_states(log)
+
+    monkeypatch.setattr(missed_module, "replay_states", counted)
     with server(sqlite_url) as client:
         code, tokens = open_table(client, ["Anna", "Bo", "Cy"], turn_hours=6, settings=SETTINGS)
         client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
@@ -73,10 +87,23 @@ def test_a_phone_opened_again_is_told_what_it_missed_in_order(sqlite_url: str) -
             "room",
         ]
         assert "missed" not in [m["type"] for m in opened(client, code, tokens[0], 10_000)]
+        # Opened again and again at one version, the match is stepped once: the same moments.
+        for _ in range(5):
+            assert opened(client, code, tokens[0], seen)[1]["moments"] == missed
+        assert replays == [back["version"]], replays
+        # A move later the table is stepped again: Anna's turn, which ended the match, is news.
+        anna = Player(client, code, tokens[0], "de")
+        try:
+            now = play_turn(anna, 0)["version"]
+        finally:
+            anna.close()
+        moments = opened(client, code, tokens[0], seen)[1]["moments"]
+        assert moments[-1]["kind"] == "match_end" and moments[:-1] == missed[1 - len(moments) :]
+        assert replays == [back["version"], now], replays
     # The server restarted: the moments are the story's, stepped again from the events.
     with server(sqlite_url) as client:
         again = opened(client, code, tokens[0], seen)
-        assert again[1]["type"] == "missed" and again[1]["moments"] == missed
+        assert again[1]["type"] == "missed" and again[1]["moments"] == moments
 
 
 def test_a_live_table_sends_nothing_missed(client: Any, players: list[Player]) -> None:

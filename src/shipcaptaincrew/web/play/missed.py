@@ -10,14 +10,18 @@ fast.  The moments are the live ones: the table's story is stepped again from th
 event with :meth:`..display.moments.Story.step`, the very step that made each moment when it
 happened (with who played for whom, from the events), never rebuilt here.
 
-Stepping from the start replays the match once (a few hundred events at most) per phone that
-opens a slow table behind; at most :data:`MOST` moments go, the newest.  A live table sends
-none: its phones are open, and a reconnection's first picture has the story's last lines.
+Stepping from the start replays the match (a few hundred events at most, some milliseconds
+under the table's lock), so it is done once per version of a table in memory and kept with it
+(:data:`_STEPPED`): every phone that opens the table behind, or one that opens it again and
+again, is answered from what was stepped, until the next move.  At most :data:`MOST` moments
+go, the newest.  A live table sends none: its phones are open, and a reconnection's first
+picture has the story's last lines.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ...notation import replay_states
 from ..display.absence import by_of
@@ -36,6 +40,23 @@ def missed(room: LiveRoom, seen: int | None) -> list[dict[str, Any]]:
         return []
     if not 0 <= seen < room.version:
         return []
+    return [moment for no, moment in _moments(room) if no >= seen][-MOST:]
+
+
+#: Per table in memory: the version and names its moments were stepped at, and each moment
+#: with its event's number.  A table rebuilt from the database is another object (stepped
+#: anew); one dropped from memory takes its moments with it.
+_STEPPED: WeakKeyDictionary[
+    LiveRoom, tuple[tuple[int, tuple[str, ...]], list[tuple[int, dict[str, Any]]]]
+] = WeakKeyDictionary()
+
+
+def _moments(room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
+    """Every moment of the match so far with its event's number, stepped once per version."""
+    key = (room.version, tuple(room.names))
+    kept = _STEPPED.get(room)
+    if kept is not None and kept[0] == key:
+        return kept[1]
     states = replay_states(room.log())
     story, out = Story(), []
     for no, ((before, _), (after, action), event) in enumerate(
@@ -43,6 +64,7 @@ def missed(room: LiveRoom, seen: int | None) -> list[dict[str, Any]]:
     ):
         assert action is not None  # (only the first state has no event)
         story, moment = story.step(before, action, after, room.names, by_of(event))
-        if no >= seen and moment is not None:
-            out.append(moment)
-    return out[-MOST:]
+        if moment is not None:
+            out.append((no, moment))
+    _STEPPED[room] = (key, out)
+    return out
