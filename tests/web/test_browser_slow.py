@@ -142,4 +142,8 @@ def test_a_phone_opened_again_plays_what_it_missed(
             [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
         )
         assert not covered, "something covers Anna's Roll button"
+        # Bo and Cy are away, as people at a slow table are most of the day: Anna, not the
+        # host, is offered nothing about them (the clock passes a turn; only the host may ask).
+        assert again.locator("#away").count() == 0, again.locator("#away").inner_text()
+        shot(again, f"slow-missed-after-{lang}")
         check(again, f"slow-missed-{lang}")

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from .conftest import open_table
+from .conftest import Player, open_table
 from .pushing import Clock, server
 
 NOON = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
@@ -153,3 +153,38 @@ def test_my_tables_the_slow_ones_waiting_for_me_first(sqlite_url: str) -> None:
         assert client.post("/api/my-tables", json={"tokens": ["x" * 20]}).json() == {"tables": []}
         bad = client.post("/api/my-tables", json={"tokens": ["no spaces allowed here"]})
         assert bad.status_code == 422
+
+
+@pytest.mark.parametrize("ask", ["remove_after_round", "play_for"])
+def test_being_away_from_a_slow_table_gives_nobody_a_say(sqlite_url: str, ask: str) -> None:
+    """At a table played across the day everyone is away most of the time: that is no reason
+    for anyone seated to have a bot play for someone, or have them leave (the clock passes a
+    turn), however long they have been gone; the refusal says why, in the asker's words."""
+    with server(sqlite_url, Clock(NOON), **IMPATIENT) as client:
+        code, tokens = open_table(
+            client, ["Anna", "Bo", "Cy"], turn_hours=6, settings=["format=rounds:2"]
+        )
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+        # Cy's phone was here and is closed (away); Bo, not the host, asks.
+        Player(client, code, tokens[2]).close()
+        bo = Player(client, code, tokens[1], "de")
+        try:
+            time.sleep(0.2)  # longer than this server's grace for someone away (0 s)
+            said = {"version": bo.room["version"]} if ask == "remove_after_round" else {}
+            bo.send(type=ask, seat=2, **said)
+            err = bo.next()  # the refusal, or the picture of what the ask did
+            while err["type"] == "room" and not _asked_about(err["room"]["players"][2]):
+                err = bo.next()
+            room = client.get(f"/api/rooms/{code}").json()
+        finally:
+            bo.close()
+        assert err["code"] == "not_host", err
+        assert err["message"].startswith("Cy"), err["message"]
+        assert "Tag" in err["message"], err["message"]
+        cy = room["players"][2]
+        assert not cy["leaving"] and not cy["played_for"], cy
+        assert not [e for e in events(client, code) if e.get("type") == "leave"]
+
+
+def _asked_about(player: dict[str, Any]) -> bool:
+    return bool(player["leaving"] or player["played_for"])

@@ -110,7 +110,7 @@ class AutoPlay:
         timer = float(room.turn_timer) if room.turn_timer else None
         if seat not in room.presence()[0] and self._heard_everyone(room):
             absence.since.setdefault(seat, time.monotonic())
-            left = max(0.0, self.settings.absent_grace - (absence.away_for(seat) or 0.0))
+            left = max(0.0, room.absent_grace - (absence.away_for(seat) or 0.0))
             if left <= 0:
                 return pause, By.AWAY
             if timer is None or left <= timer:

@@ -196,6 +196,11 @@ SCREENS_FULL = NP_(
 NOT_FOR_YOURSELF = N_("You cannot ask that for yourself.")
 REMOVE_HERE = N_("{name} is here: only the host can have them leave the match.")
 AWAY_ONLY = N_("{name} has only just gone: anyone may ask that in {n} s, or the host now.")
+AWAY_SLOW = N_(
+    "{name} is away, as everyone often is at a table played across the day: when their hours "
+    "run out, their turn is played or passed as the host chose. Only the host can ask for "
+    "that here."
+)
 NOT_SILENT_YET = N_(
     "{name} is still within their time: a bot can be asked to play their turn in {n} s."
 )

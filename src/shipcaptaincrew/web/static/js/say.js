@@ -24,7 +24,8 @@ function redrawAt(times, redraw) {
 /**
  * What this person may ask of the table now (data-testid play-for, remove-after-round,
  * silent-ask, refuse-next, each with its data-seat or name): for someone away, the host at
- * once and anyone seated once they have been away for the grace (``askable_ms``); for the one
+ * once and anyone seated once they have been away for the grace (``askable_ms``; at a slow
+ * table only the host, who is the only one shown them); for the one
  * to act, here but silent, the host, or a vote of the others, once ``silent.wait_s`` is over;
  * the host turns down a newcomer who asked for a seat at the next match.
  */
@@ -34,7 +35,10 @@ export function sayBox(room, you, send, redraw) {
   const host = (room.stewards || []).includes(you);
   const items = [];
   const times = [];
-  const away = room.players.filter((p) => p.seat !== you && p.kind === "human" && !p.online && !p.leaving && !p.left);
+  // At a slow table everyone is away most of the day, and only the host may ask anything
+  // for someone away (the clock passes their turn): the others are shown nobody here.
+  const slow = Boolean(room.turn_hours);
+  const away = slow && !host ? [] : room.players.filter((p) => p.seat !== you && p.kind === "human" && !p.online && !p.leaving && !p.left);
   for (const p of away) {
     const open = host || (p.askable_ms && Date.now() >= p.askable_ms);
     if (!open && p.askable_ms) times.push(p.askable_ms);
