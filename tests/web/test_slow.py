@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import Player, open_table
 from .pushing import Clock, server
+from .test_absent import play_turn
 
 NOON = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
 T = TypeVar("T")
@@ -188,3 +189,37 @@ def test_being_away_from_a_slow_table_gives_nobody_a_say(sqlite_url: str, ask: s
 
 def _asked_about(player: dict[str, Any]) -> bool:
     return bool(player["leaving"] or player["played_for"])
+
+
+def test_a_quiet_turn_at_a_slow_table_is_its_player_s_own(sqlite_url: str) -> None:
+    """Bo has hours for his turn: a few quiet seconds with his phone open give Cy, not the host,
+    no vote to have a bot play it (at a live table most of those present may); the refusal
+    says why in Cy's words, and Bo's turn stays his.  The host still may."""
+    quiet = {**IMPATIENT, "silent_grace": 0.0}
+    with server(sqlite_url, Clock(NOON), **quiet) as client:
+        code, tokens = open_table(
+            client, ["Anna", "Bo", "Cy"], turn_hours=6, settings=["starter=chosen"]
+        )
+        client.post(f"/api/rooms/{code}/start", headers={"X-Seat-Token": tokens[0]})
+        anna = Player(client, code, tokens[0])
+        bo = Player(client, code, tokens[1])
+        cy = Player(client, code, tokens[2], "nb")
+        try:
+            room = play_turn(anna, 0)
+            assert room["match"]["actor"] == 1
+            cy.until(lambda r: r["version"] == room["version"] and r["players"][1]["online"])
+            time.sleep(0.2)  # Bo is quiet longer than this server's grace for silence (0 s)
+            cy.send(type="play_for", seat=1)
+            err = cy.next()  # the refusal, or the picture with Cy's vote counted
+            while err["type"] == "room" and 2 not in (err["room"]["silent"] or {}).get("votes", []):
+                err = cy.next()
+            assert err.get("code") == "not_host", err
+            assert err["message"].startswith("Bo har timer"), err["message"]
+            assert client.get(f"/api/rooms/{code}").json()["played_for"] is None
+            anna.send(type="play_for", seat=1)  # the host's word
+            after = anna.until(lambda r: r["match"]["actor"] != 1)
+            assert after["match"]["actor"] == 2
+        finally:
+            for p in (anna, bo, cy):
+                p.close()
+        assert {e.get("by") for e in events(client, code) if e.get("seat") == 1} == {"silent"}

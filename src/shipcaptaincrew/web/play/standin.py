@@ -126,6 +126,8 @@ class StandIns:
         name = room.seats[seat].name
         if seat_to_act(state) != seat or (is_chance(state) and not room.fair):
             raise RoomError(ErrorCode.BAD_SEAT, E.NOT_AWAY, 409, name=name)
+        if room.pace is not None and not host:  # hours to act: a quiet minute is nobody's say
+            raise RoomError(ErrorCode.NOT_HOST, E.SILENT_SLOW, 403, name=name)
         quiet = time.monotonic() - room.acted_at
         grace = self.settings.silent_grace
         if quiet < grace:

@@ -201,6 +201,10 @@ AWAY_SLOW = N_(
     "run out, their turn is played or passed as the host chose. Only the host can ask for "
     "that here."
 )
+SILENT_SLOW = N_(
+    "{name} has hours to act at a table played across the day: only the host can ask a bot to "
+    "play their turn."
+)
 NOT_SILENT_YET = N_(
     "{name} is still within their time: a bot can be asked to play their turn in {n} s."
 )

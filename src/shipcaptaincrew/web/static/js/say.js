@@ -35,8 +35,9 @@ export function sayBox(room, you, send, redraw) {
   const host = (room.stewards || []).includes(you);
   const items = [];
   const times = [];
-  // At a slow table everyone is away most of the day, and only the host may ask anything
-  // for someone away (the clock passes their turn): the others are shown nobody here.
+  // At a slow table everyone is away most of the day and has hours to act: only the host
+  // may ask anything for someone away or quiet (the clock passes a turn), so the others are
+  // shown neither.
   const slow = Boolean(room.turn_hours);
   const away = slow && !host ? [] : room.players.filter((p) => p.seat !== you && p.kind === "human" && !p.online && !p.leaving && !p.left);
   for (const p of away) {
@@ -53,7 +54,7 @@ export function sayBox(room, you, send, redraw) {
         : h("span", { class: "muted small" }, t("Only just gone: the host may ask now, anyone a little later."))));
   }
   const quiet = room.silent;
-  if (quiet && quiet.seat !== you && room.played_for === null) {
+  if (quiet && quiet.seat !== you && room.played_for === null && (host || !slow)) {
     const p = room.players[quiet.seat];
     const at = arrived + quiet.wait_s * 1000;
     if (Date.now() < at) times.push(at);
