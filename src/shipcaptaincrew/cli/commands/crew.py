@@ -44,7 +44,12 @@ SeasonOpt = Annotated[
         help=N_("A season: YYYY-MM, one of the crew's own (sN), or all (without it: the newest)."),
     ),
 ]
-CrewArg = Annotated[str, typer.Argument(metavar=N_("ID"), help=N_("The crew's id."))]
+CrewArg = Annotated[
+    str,
+    typer.Argument(
+        metavar=N_("ID"), help=N_('The crew\'s id (one that begins with "-": after --).')
+    ),
+]
 
 
 @crew_app.callback()

@@ -45,8 +45,15 @@ def new_secret() -> str:
 
 
 def new_id() -> str:
-    """A new crew or member id (random: an id says nothing and cannot be guessed)."""
-    return secrets.token_urlsafe(ID_BYTES)
+    """A new crew or member id (random: an id says nothing and cannot be guessed).
+
+    Never one that begins with "-": typed after a command (``scc crew show ID``) it would be
+    read as an option (one id in 64 was).  Drawing again keeps the rest of them as random.
+    """
+    while True:
+        made = secrets.token_urlsafe(ID_BYTES)
+        if not made.startswith("-"):
+            return made
 
 
 def hash_secret(secret: str) -> str:
