@@ -330,13 +330,7 @@ def chance_outcomes(state: TurnState | MatchState) -> tuple[tuple[Roll, Fraction
 
 def sample_chance(state: TurnState | MatchState, source: DiceSource | random.Random) -> Roll:
     """Roll the dice that are due from a dice source (or a ``random.Random``)."""
-    if isinstance(state, TurnState):
-        n = _turn.dice_to_roll(state)
-    elif state.phase is _TURN:  # a match's turn: what most rolls of a match are
-        assert state.turn is not None
-        n = _turn.dice_to_roll(state.turn)
-    else:
-        n = dice_to_roll(state)
+    n = _turn.dice_to_roll(state) if isinstance(state, TurnState) else dice_to_roll(state)
     if n == 0:
         raise IllegalActionError(N_("no dice are due: this is not a chance node"))
     if type(source) is random.Random:

@@ -28,7 +28,7 @@ from .errors import IllegalActionError
 from .facts import ROLES
 from .messages import N_
 from .rules import Rules
-from .state import TurnPhase, TurnState
+from .state import TurnPhase, TurnState, evolve
 
 __all__ = [
     "IllegalActionError",
@@ -168,7 +168,7 @@ def apply(turn: TurnState, action: Action) -> TurnState:
         return apply_roll(turn, action)
     if turn.phase is _DECIDING:  # the choice of nearly every turn, first
         if isinstance(action, Stand):
-            return _decided(turn, _DONE, turn.keep)
+            return evolve(turn, phase=_DONE)
         if isinstance(action, RerollCargo):
             if action.keep is not None:
                 if not turn.rules.half_cargo:
@@ -179,7 +179,7 @@ def apply(turn: TurnState, action: Action) -> TurnState:
                         face=action.keep,
                         cargo=str(turn.cargo),
                     )
-            return _decided(turn, _ROLL, action.keep)
+            return evolve(turn, phase=_ROLL, keep=action.keep)
     if turn.phase is _ROLL:
         raise IllegalActionError(
             N_("{action} is not allowed now: the dice must be rolled"), action=str(action)
@@ -308,7 +308,6 @@ def _table(rules: Rules) -> tuple[Rules, tuple[dict[tuple[int, ...], _Seen], ...
 
 
 _new = object.__new__
-_set = object.__setattr__
 
 
 def _state(
@@ -339,16 +338,6 @@ def _state(
     fields_now["pending"] = pending
     fields_now["bonus"] = bonus
     fields_now["last_roll"] = last_roll
-    return new
-
-
-def _decided(turn: TurnState, phase: TurnPhase, keep: int | None) -> TurnState:
-    """The turn after a stand or a whole cargo reroll: its phase and kept die changed."""
-    fields_now = turn.__dict__.copy()
-    fields_now["phase"] = phase
-    fields_now["keep"] = keep
-    new = _new(TurnState)
-    _set(new, "__dict__", fields_now)
     return new
 
 

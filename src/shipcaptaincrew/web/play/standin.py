@@ -100,10 +100,10 @@ class StandIns:
 
     def _waited(self, room: LiveRoom, seat: int, name: str) -> None:
         """Anyone but the host asks only once ``seat`` has been away for the room's absent
-        grace; at a slow table (where it is endless: everyone is away most of the day) never."""
-        grace = room.absent_grace
-        if not math.isfinite(grace):
+        grace; at a slow table (everyone is away most of the day) never."""
+        if room.pace is not None:
             raise RoomError(ErrorCode.NOT_HOST, E.AWAY_SLOW, 403, name=name)
+        grace = room.absent_grace
         away = room.absence.away_for(seat) or 0.0
         if away < grace:
             wait = max(1, math.ceil(grace - away))
